@@ -1,0 +1,284 @@
+//! `orrery play`: a terminal playtest of a whole game through the same
+//! service the bot uses. Output is a transcript: channel posts, each
+//! user's DMs marked with their name, and the paths of board PNGs.
+
+use super::text::parse_slash;
+use crate::engine::{GameId, GameRng, UserId, Viewer};
+use crate::games::GameKind;
+use crate::service::{Actor, OutMessage, Place, Reply, Request, Service, ServiceError, SystemClock, Target, Transport};
+use crate::store::{GameStatus, Store};
+use anyhow::{bail, Context as _};
+use std::collections::BTreeMap;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// The playtest's one channel.
+pub const TABLE_CHANNEL: u64 = 1;
+
+const NAMES: [&str; 8] = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"];
+
+pub struct PlayOptions {
+    pub kind: GameKind,
+    pub players: u8,
+    pub seed: u64,
+    pub auto: bool,
+    pub script: Option<PathBuf>,
+    pub out: Option<PathBuf>,
+    pub db: String,
+    /// Stop after this many orders (auto mode), for tests.
+    pub max_orders: Option<u64>,
+}
+
+/// Users are named; their ids are stable numbers derived from the name.
+fn user_id(name: &str) -> UserId {
+    let n = NAMES.iter().position(|x| *x == name).map(|i| i as u64 + 1);
+    UserId(n.unwrap_or_else(|| {
+        // Unknown names get a stable id above the table's.
+        100 + name.bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64)) % 1_000_000
+    }))
+}
+
+/// Prints deliveries; writes boards to `--out`.
+struct Terminal {
+    out: Option<PathBuf>,
+    names: Mutex<BTreeMap<UserId, String>>,
+    written: Mutex<Vec<PathBuf>>,
+}
+
+impl Terminal {
+    fn name_of(&self, user: UserId) -> String {
+        self.names.lock().expect("names").get(&user).cloned().unwrap_or_else(|| format!("user {user}"))
+    }
+}
+
+impl Transport for Terminal {
+    async fn send(&self, id: i64, msg: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<()> {
+        let head = match &msg.target {
+            Target::Channel(c) => format!("[#table-{c}]"),
+            Target::Dm(u) => format!("[DM to {}]", self.name_of(*u)),
+        };
+        let mut text = msg.text.clone();
+        if let (Some(png), Some(b)) = (png, &msg.board) {
+            let viewer = match b.viewer {
+                Viewer::Public => "public".to_string(),
+                Viewer::Seat(s) => format!("seat{}", s.0 + 1),
+            };
+            match &self.out {
+                Some(dir) => {
+                    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+                    let path = dir.join(format!("game{}-{:06}-{viewer}.png", b.game.0, b.seq));
+                    std::fs::write(&path, png).with_context(|| format!("writing {}", path.display()))?;
+                    text.push_str(&format!("\n  (board: {})", path.display()));
+                    self.written.lock().expect("written").push(path);
+                }
+                None => text.push_str(&format!("\n  (board: {} bytes PNG; pass --out DIR to save it)", png.len())),
+            }
+        }
+        if !msg.choices.is_empty() {
+            let labels: Vec<&str> = msg.choices.iter().map(|c| c.label.as_str()).collect();
+            text.push_str(&format!("\n  [buttons: {}]", labels.join(" | ")));
+        }
+        println!("{head} {}", indent(&text));
+        let _ = id;
+        Ok(())
+    }
+}
+
+fn indent(text: &str) -> String {
+    text.replace('\n', "\n    ")
+}
+
+pub async fn run(opts: PlayOptions) -> anyhow::Result<()> {
+    let store = Store::connect(&opts.db).await?;
+    let service = Service::new(store.clone(), Arc::new(SystemClock));
+    let terminal = Terminal { out: opts.out.clone(), names: Mutex::new(BTreeMap::new()), written: Mutex::new(vec![]) };
+    for (i, n) in NAMES.iter().enumerate() {
+        terminal.names.lock().expect("names").insert(UserId(i as u64 + 1), n.to_string());
+    }
+    // Anything committed but not yet shown (e.g. after a crash) goes first.
+    service.deliver(&terminal).await?;
+
+    if opts.auto {
+        return auto(&service, &terminal, &opts).await;
+    }
+    let input: Box<dyn BufRead> = match &opts.script {
+        Some(p) => Box::new(std::io::BufReader::new(
+            std::fs::File::open(p).with_context(|| format!("opening script {}", p.display()))?,
+        )),
+        None => {
+            println!("Orrery playtest ({}). Type lines like `@alice /game new game:{}` or `@bob dm /{} <order>`; Ctrl-D ends.", opts.kind.name(), opts.kind.key(), opts.kind.key());
+            Box::new(std::io::BufReader::new(std::io::stdin()))
+        }
+    };
+    let mut failures = 0;
+    for line in input.lines() {
+        let line = line?;
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if opts.script.is_some() {
+            println!("> {line}");
+        }
+        if !say(&service, &terminal, line).await? {
+            failures += 1;
+        }
+        std::io::stdout().flush().ok();
+    }
+    if opts.script.is_some() && failures > 0 {
+        println!("({failures} lines were refused)");
+    }
+    Ok(())
+}
+
+/// One input line: `@name [dm] /command ...`. Returns false when refused.
+async fn say(service: &Service, terminal: &Terminal, line: &str) -> anyhow::Result<bool> {
+    let Some(rest) = line.strip_prefix('@') else {
+        println!("  ! lines start with @name, e.g. `@alice /game join`");
+        return Ok(false);
+    };
+    let (name, rest) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let (place, command) = match rest.trim().strip_prefix("dm ") {
+        Some(c) => (Place::Dm, c),
+        None => (Place::Channel { channel: TABLE_CHANNEL, guild: None }, rest.trim()),
+    };
+    let actor = Actor { user: user_id(name), name: name.to_string(), place };
+    terminal.names.lock().expect("names").insert(actor.user, name.to_string());
+    let request = match parse_slash(command) {
+        Ok(r) => r,
+        Err(e) => {
+            println!("  ! (only {name} sees this) {e}");
+            return Ok(false);
+        }
+    };
+    let ok = respond(service, terminal, &actor, request).await?;
+    service.deliver(terminal).await?;
+    Ok(ok)
+}
+
+async fn respond(service: &Service, terminal: &Terminal, actor: &Actor, request: Request) -> anyhow::Result<bool> {
+    match service.handle(actor, request).await {
+        Ok(reply) => {
+            show_reply(service, terminal, actor, &reply).await?;
+            Ok(true)
+        }
+        Err(ServiceError::Internal(e)) => Err(e),
+        Err(e) => {
+            println!("  ! (only {} sees this) {}", actor.name, indent(&e.to_string()));
+            Ok(false)
+        }
+    }
+}
+
+async fn show_reply(service: &Service, terminal: &Terminal, actor: &Actor, reply: &Reply) -> anyhow::Result<()> {
+    let who = if reply.ephemeral { format!("(only {} sees this) ", actor.name) } else { String::new() };
+    println!("  ↳ {who}{}", indent(&reply.text));
+    if let Some(b) = &reply.board {
+        let png = service.render(b).await?;
+        let msg = OutMessage {
+            target: match actor.place {
+                Place::Dm => Target::Dm(actor.user),
+                Place::Channel { channel, .. } => Target::Channel(channel),
+            },
+            text: "(board)".into(),
+            board: Some(b.clone()),
+            choices: vec![],
+        };
+        terminal.send(0, &msg, Some(&png)).await?;
+    }
+    Ok(())
+}
+
+/// Every seat picks uniformly among its legal orders until the game ends.
+/// Each pick is drawn from a stream seeded by (seed, log position), so a
+/// run killed half-way and started again makes the same choices.
+async fn auto(service: &Service, terminal: &Terminal, opts: &PlayOptions) -> anyhow::Result<()> {
+    let store = service.store();
+    let existing = store
+        .games_in_channel(TABLE_CHANNEL)
+        .await?
+        .into_iter()
+        .filter(|g| g.kind == opts.kind && matches!(g.status, GameStatus::Lobby | GameStatus::Active))
+        .max_by_key(|g| g.id);
+    let game = match existing {
+        Some(g) => {
+            println!("Resuming game {} ({}), {} events in the log.", g.id, g.kind.name(), g.seq);
+            g.id
+        }
+        None => set_up(service, terminal, opts).await?,
+    };
+    let mut orders = 0u64;
+    loop {
+        let row = store.game(game).await?.context("game vanished")?;
+        if row.status == GameStatus::Lobby {
+            say(service, terminal, "@alice /game start").await?;
+            continue;
+        }
+        let state = row.state.clone().context("active game without state")?;
+        if let Some(_outcome) = state.outcome() {
+            let seats = store.seats(game).await?;
+            let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
+            println!("\nResult: {}", crate::service::compose_outcome(&state, &names));
+            println!("Game {game}: {} events, phase {}.", row.seq, state.phase().number);
+            if let Some(dir) = &opts.out {
+                println!("Boards written to {}: {}", dir.display(), terminal.written.lock().expect("w").len());
+            }
+            return Ok(());
+        }
+        if let Some(max) = opts.max_orders {
+            if orders >= max {
+                println!("Stopped after {orders} orders (--max-orders).");
+                return Ok(());
+            }
+        }
+        let pending = state.pending();
+        let Some(p) = pending.iter().find(|p| !p.submitted) else {
+            bail!("game {game} waits on nobody but is not over: {pending:?}");
+        };
+        let legal = state.legal_commands(p.seat);
+        let mut rng = GameRng::seeded(opts.seed ^ (row.seq as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ p.seat.0 as u64);
+        let Some(choice) = rng.pick(&legal).cloned() else {
+            bail!("{} owes `{}` but has no legal order", p.seat, p.kind);
+        };
+        let seats = store.seats(game).await?;
+        let name = seats.iter().find(|s| s.seat == p.seat).map(|s| s.name.clone()).context("seat without player")?;
+        let dm = if p.secret { "dm " } else { "" };
+        let line = format!("@{name} {dm}/{} {choice}", opts.kind.key());
+        println!("> {line}");
+        if !say(service, terminal, &line).await? {
+            bail!("a legal order was refused: {line}");
+        }
+        orders += 1;
+    }
+}
+
+async fn set_up(service: &Service, terminal: &Terminal, opts: &PlayOptions) -> anyhow::Result<GameId> {
+    let counts = opts.kind.player_counts();
+    if !counts.contains(&opts.players) {
+        bail!("{} is for {} to {} players", opts.kind.name(), counts.start(), counts.end());
+    }
+    let host = NAMES[0];
+    let line = format!("@{host} /game new game:{} seed:{}", opts.kind.key(), opts.seed);
+    println!("> {line}");
+    if !say(service, terminal, &line).await? {
+        bail!("could not open a game");
+    }
+    for name in NAMES.iter().take(opts.players as usize).skip(1) {
+        let line = format!("@{name} /game join");
+        println!("> {line}");
+        say(service, terminal, &line).await?;
+    }
+    println!("> @{host} /game start");
+    if !say(service, terminal, &format!("@{host} /game start")).await? {
+        bail!("could not start the game");
+    }
+    let g = service
+        .store()
+        .games_in_channel(TABLE_CHANNEL)
+        .await?
+        .into_iter()
+        .max_by_key(|g| g.id)
+        .context("game not created")?;
+    Ok(g.id)
+}

@@ -1,0 +1,288 @@
+//! `/game …`: opening, joining and looking at games; `/mygames`.
+
+use super::respond::{actor_of, clip, clip_message, run_request};
+use super::{Context, Error};
+use crate::engine::GameId;
+use crate::games::GameKind;
+use crate::service::{Place, Request};
+use crate::store::{GameRow, GameStatus};
+use poise::serenity_prelude as serenity;
+
+/// Discord shows at most this many autocomplete suggestions.
+pub const AUTOCOMPLETE_MAX: usize = 25;
+
+/// A game system, as a fixed choice. One variant per [`GameKind`], named
+/// by its key (checked by a test).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum GameChoice {
+    #[name = "hyperspace"]
+    Hyperspace,
+}
+
+impl GameChoice {
+    pub fn kind(self) -> GameKind {
+        match self {
+            GameChoice::Hyperspace => GameKind::Hyperspace,
+        }
+    }
+}
+
+/// The label of a game in suggestions: `#3 Hyperspace (active)`.
+pub fn game_label(row: &GameRow) -> String {
+    format!("{} {} ({})", row.id, row.kind.name(), row.status)
+}
+
+/// Suggestions for a `game` option: (label, id), open games first, then
+/// newest first, matching what was typed (a number or part of the label).
+pub fn game_suggestions(rows: &[GameRow], kind: Option<GameKind>, partial: &str) -> Vec<(String, i64)> {
+    let needle = partial.trim().trim_start_matches('#').to_lowercase();
+    let mut rows: Vec<&GameRow> = rows
+        .iter()
+        .filter(|r| kind.map_or(true, |k| r.kind == k))
+        .filter(|r| {
+            needle.is_empty() || r.id.0.to_string().starts_with(&needle) || game_label(r).to_lowercase().contains(&needle)
+        })
+        .collect();
+    rows.sort_by_key(|r| (!r.status.is_open(), std::cmp::Reverse(r.id)));
+    rows.dedup_by_key(|r| r.id);
+    rows.into_iter().take(AUTOCOMPLETE_MAX).map(|r| (clip(&game_label(r), 100), r.id.0)).collect()
+}
+
+/// The games a `game` option may name: in a DM, the asker's own games; in
+/// a channel, the games of that channel (so lobbies one has not joined yet
+/// are offered too).
+pub async fn candidate_games(ctx: Context<'_>) -> anyhow::Result<Vec<GameRow>> {
+    let actor = actor_of(ctx);
+    let service = &ctx.data().service;
+    Ok(match actor.place {
+        Place::Dm => service.games_of(actor.user).await?.into_iter().map(|(row, _seat)| row).collect(),
+        Place::Channel { channel, .. } => service.store().games_in_channel(channel).await?,
+    })
+}
+
+/// Autocomplete for a `game` option, optionally only games of one system.
+pub async fn complete_game(ctx: Context<'_>, partial: &str, kind: Option<GameKind>) -> serenity::CreateAutocompleteResponse {
+    let rows = match candidate_games(ctx).await {
+        Ok(rows) => rows,
+        Err(e) => {
+            tracing::warn!("game autocomplete failed: {e:#}");
+            vec![]
+        }
+    };
+    let choices = game_suggestions(&rows, kind, partial)
+        .into_iter()
+        .map(|(label, id)| serenity::AutocompleteChoice::new(label, id))
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+async fn autocomplete_game(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    complete_game(ctx, partial, None).await
+}
+
+fn game_id(game: Option<i64>) -> Option<GameId> {
+    game.map(GameId)
+}
+
+/// Host, join and look at games.
+#[poise::command(
+    slash_command,
+    subcommands(
+        "new_game",
+        "join_game",
+        "leave_game",
+        "start_game",
+        "status_game",
+        "board_game",
+        "rules_game",
+        "history_game"
+    ),
+    subcommand_required
+)]
+pub async fn game(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Open a new game in this channel; you host it and take the first seat.
+#[poise::command(slash_command, rename = "new")]
+pub async fn new_game(
+    ctx: Context<'_>,
+    #[description = "Which game to play"] game: GameChoice,
+    #[description = "Random seed, to replay a set-up exactly"] seed: Option<u64>,
+    #[description = "Game options as JSON, e.g. {\"short\":true}"] options: Option<String>,
+) -> Result<(), Error> {
+    let options = match options {
+        Some(text) => match serde_json::from_str::<serde_json::Value>(&text) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                return Err(crate::service::ServiceError::User(format!("`options` is not valid JSON: {e}")).into());
+            }
+        },
+        None => None,
+    };
+    run_request(ctx, Request::New { kind: game.kind(), seed, options }).await
+}
+
+/// Take a seat in the game waiting in this channel.
+#[poise::command(slash_command, rename = "join")]
+pub async fn join_game(
+    ctx: Context<'_>,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    run_request(ctx, Request::Join { game: game_id(game) }).await
+}
+
+/// Give up your seat before the game starts (the host leaving closes it).
+#[poise::command(slash_command, rename = "leave")]
+pub async fn leave_game(
+    ctx: Context<'_>,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    run_request(ctx, Request::Leave { game: game_id(game) }).await
+}
+
+/// Start the game you host, with the players seated now.
+#[poise::command(slash_command, rename = "start")]
+pub async fn start_game(
+    ctx: Context<'_>,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    run_request(ctx, Request::Start { game: game_id(game) }).await
+}
+
+/// Players, phase, and whom the game is waiting on.
+#[poise::command(slash_command, rename = "status")]
+pub async fn status_game(
+    ctx: Context<'_>,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    run_request(ctx, Request::Status { game: game_id(game) }).await
+}
+
+/// The current board (in DMs: your own view, with your secrets).
+#[poise::command(slash_command, rename = "board")]
+pub async fn board_game(
+    ctx: Context<'_>,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    run_request(ctx, Request::Board { game: game_id(game) }).await
+}
+
+/// The rules summary and the orders of a game.
+#[poise::command(slash_command, rename = "rules")]
+pub async fn rules_game(
+    ctx: Context<'_>,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+    #[description = "A game system, to read its rules without a game"] system: Option<GameChoice>,
+) -> Result<(), Error> {
+    run_request(ctx, Request::Rules { kind: system.map(GameChoice::kind), game: game_id(game) }).await
+}
+
+/// The board as it was after an earlier phase.
+#[poise::command(slash_command, rename = "history")]
+pub async fn history_game(
+    ctx: Context<'_>,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+    #[description = "Phase number (default: the current one)"] phase: Option<u32>,
+) -> Result<(), Error> {
+    run_request(ctx, Request::History { game: game_id(game), phase }).await
+}
+
+/// The games you are playing, and where.
+#[poise::command(slash_command)]
+pub async fn mygames(ctx: Context<'_>) -> Result<(), Error> {
+    let actor = actor_of(ctx);
+    let games = ctx.data().service.games_of(actor.user).await?;
+    let text = mygames_text(&games);
+    ctx.send(poise::CreateReply::default().content(clip_message(&text)).ephemeral(true)).await?;
+    Ok(())
+}
+
+/// The `/mygames` list, open games first.
+pub fn mygames_text(games: &[(GameRow, crate::engine::Seat)]) -> String {
+    if games.is_empty() {
+        return "You are not in any game. Open one with `/game new`, or join one in its channel with `/game join`.".into();
+    }
+    let mut games: Vec<&(GameRow, crate::engine::Seat)> = games.iter().collect();
+    games.sort_by_key(|(r, _)| (!r.status.is_open(), std::cmp::Reverse(r.id)));
+    let mut text = String::from("**Your games**\n");
+    for (row, seat) in games {
+        let host = if row.status == GameStatus::Lobby { " · waiting for players" } else { "" };
+        text.push_str(&format!("- {} · {seat} · in <#{}>{host}\n", game_label(row), row.channel_id));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{GameConfig, Seat, UserId};
+    use poise::ChoiceParameter;
+
+    fn row(id: i64, status: GameStatus) -> GameRow {
+        GameRow {
+            id: GameId(id),
+            kind: GameKind::Hyperspace,
+            channel_id: 10,
+            guild_id: Some(1),
+            host: UserId(1),
+            status,
+            config: GameConfig::new(3, 1),
+            state: None,
+            seq: 0,
+            created_at: 0,
+            updated_at: 0,
+        }
+    }
+
+    #[test]
+    fn every_game_kind_is_a_choice_named_by_its_key() {
+        let names: Vec<String> = GameChoice::list().iter().map(|c| c.name.to_string()).collect();
+        let keys: Vec<&str> = GameKind::ALL.iter().map(|k| k.key()).collect();
+        assert_eq!(names, keys);
+        for (i, kind) in GameKind::ALL.iter().enumerate() {
+            assert_eq!(GameChoice::from_index(i).map(GameChoice::kind), Some(*kind));
+        }
+    }
+
+    #[test]
+    fn game_suggestions_put_open_games_first_and_filter() {
+        let rows = vec![row(3, GameStatus::Finished), row(12, GameStatus::Active), row(5, GameStatus::Lobby)];
+        let all = game_suggestions(&rows, None, "");
+        assert_eq!(
+            all,
+            vec![
+                ("#12 Hyperspace (active)".to_string(), 12),
+                ("#5 Hyperspace (lobby)".to_string(), 5),
+                ("#3 Hyperspace (finished)".to_string(), 3)
+            ]
+        );
+        assert_eq!(game_suggestions(&rows, None, "#1").iter().map(|s| s.1).collect::<Vec<_>>(), vec![12]);
+        assert_eq!(game_suggestions(&rows, None, "lob").iter().map(|s| s.1).collect::<Vec<_>>(), vec![5]);
+        assert!(game_suggestions(&rows, None, "chess").is_empty());
+        let many: Vec<GameRow> = (1..=40).map(|i| row(i, GameStatus::Active)).collect();
+        assert_eq!(game_suggestions(&many, Some(GameKind::Hyperspace), "").len(), AUTOCOMPLETE_MAX);
+    }
+
+    #[test]
+    fn mygames_lists_games_with_seat_and_channel() {
+        assert!(mygames_text(&[]).contains("/game new"));
+        let text = mygames_text(&[(row(3, GameStatus::Finished), Seat(0)), (row(4, GameStatus::Active), Seat(1))]);
+        let first = text.lines().nth(1).unwrap();
+        assert!(first.contains("#4 Hyperspace (active)") && first.contains("seat 2") && first.contains("<#10>"), "{text}");
+    }
+}

@@ -1,0 +1,289 @@
+//! Who is asking ([`Actor`]), running a request, and turning the service's
+//! [`Reply`] into an interaction response.
+
+use super::{components, Context, Error};
+use crate::service::{Actor, Place, Reply, Request, ServiceError};
+use poise::serenity_prelude as serenity;
+use std::time::Duration;
+
+/// Discord's message length limit, in characters.
+pub const MESSAGE_LIMIT: usize = 2000;
+
+/// If a request is not answered within this time, the interaction is
+/// deferred (Discord drops interactions unanswered after 3 seconds).
+/// Answering directly when it is quick lets every reply, including errors,
+/// pick its own visibility.
+pub const DEFER_AFTER: Duration = Duration::from_millis(1500);
+
+/// The file name boards are attached under.
+pub const BOARD_FILE: &str = "board.png";
+
+/// The name shown for a person: their server nickname, else their global
+/// display name, else their username.
+pub fn display_name(nick: Option<&str>, global_name: Option<&str>, username: &str) -> String {
+    [nick, global_name]
+        .into_iter()
+        .flatten()
+        .map(str::trim)
+        .find(|n| !n.is_empty())
+        .unwrap_or(username)
+        .to_string()
+}
+
+/// An actor from the parts of an interaction. Without a guild it was a
+/// direct message (or a group DM), which the service treats as private.
+pub fn actor_from_parts(
+    user: u64,
+    nick: Option<&str>,
+    global_name: Option<&str>,
+    username: &str,
+    guild: Option<u64>,
+    channel: u64,
+) -> Actor {
+    let place = match guild {
+        Some(g) => Place::Channel { channel, guild: Some(g) },
+        None => Place::Dm,
+    };
+    Actor { user: crate::engine::UserId(user), name: display_name(nick, global_name, username), place }
+}
+
+fn actor_from_interaction(
+    user: &serenity::User,
+    member: Option<&serenity::Member>,
+    guild: Option<serenity::GuildId>,
+    channel: serenity::ChannelId,
+) -> Actor {
+    actor_from_parts(
+        user.id.get(),
+        member.and_then(|m| m.nick.as_deref()),
+        user.global_name.as_deref(),
+        &user.name,
+        guild.map(|g| g.get()),
+        channel.get(),
+    )
+}
+
+/// The actor of a slash command or autocomplete.
+pub fn actor_of(ctx: Context<'_>) -> Actor {
+    match ctx {
+        poise::Context::Application(a) => {
+            let i = a.interaction;
+            actor_from_interaction(&i.user, i.member.as_deref(), i.guild_id, i.channel_id)
+        }
+        poise::Context::Prefix(p) => {
+            actor_from_interaction(&p.msg.author, None, p.msg.guild_id, p.msg.channel_id)
+        }
+    }
+}
+
+/// The actor of a button press or menu pick.
+pub fn actor_of_component(i: &serenity::ComponentInteraction) -> Actor {
+    actor_from_interaction(&i.user, i.member.as_ref(), i.guild_id, i.channel_id)
+}
+
+/// Cut `text` to Discord's limit, marking the cut.
+pub fn clip_message(text: &str) -> String {
+    clip(text, MESSAGE_LIMIT)
+}
+
+/// Cut `text` to at most `max` characters (not bytes), ending with `…`
+/// when cut.
+pub fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// Will the reply to `request` most likely be public? Decides how an
+/// interaction is deferred when the answer is slow; a wrong guess costs a
+/// deleted placeholder, never a leak (see [`run_request`]).
+pub fn likely_public(request: &Request, place: Place) -> bool {
+    match request {
+        Request::New { .. } | Request::Join { .. } | Request::Leave { .. } => true,
+        Request::Board { .. } | Request::History { .. } => place != Place::Dm,
+        Request::Start { .. } | Request::Status { .. } | Request::Rules { .. } | Request::Order { .. } => false,
+    }
+}
+
+/// Run `request` for the invoking user and answer the interaction.
+///
+/// Quick answers are sent as they are. A slow one is deferred after
+/// [`DEFER_AFTER`] with the visibility [`likely_public`] guesses; if the
+/// reply turns out to need the other visibility (or is an error, always
+/// shown only to the asker), the deferred placeholder is deleted and the
+/// answer sent as a follow-up with its own visibility. Errors are returned
+/// for [`super::on_error`] to show.
+pub async fn run_request(ctx: Context<'_>, request: Request) -> Result<(), Error> {
+    let data = ctx.data();
+    let actor = actor_of(ctx);
+    let public_guess = likely_public(&request, actor.place);
+    let service = data.service.clone();
+
+    let work = async {
+        let reply = service.handle(&actor, request).await?;
+        let png = match &reply.board {
+            Some(board) => match service.render(board).await {
+                Ok(png) => Some(png),
+                Err(e) => {
+                    tracing::error!(game = board.game.0, seq = board.seq, "rendering a board failed: {e:#}");
+                    None
+                }
+            },
+            None => None,
+        };
+        Ok::<_, ServiceError>((reply, png))
+    };
+    tokio::pin!(work);
+
+    // Some(public) once deferred.
+    let mut deferred: Option<bool> = None;
+    let result = match tokio::time::timeout(DEFER_AFTER, &mut work).await {
+        Ok(result) => result,
+        Err(_) => {
+            let defer = if public_guess { ctx.defer().await } else { ctx.defer_ephemeral().await };
+            match defer {
+                Ok(()) => deferred = Some(public_guess),
+                Err(e) => tracing::warn!("could not defer the interaction: {e}"),
+            }
+            work.await
+        }
+    };
+    // Whatever happened, anything the request queued should go out now.
+    data.deliver_soon();
+
+    match result {
+        Ok((reply, png)) => {
+            if deferred.is_some_and(|public| public == reply.ephemeral) {
+                delete_placeholder(ctx).await;
+            }
+            let board_failed = reply.board.is_some() && png.is_none();
+            let mut response = reply_to_response(&reply, png);
+            if board_failed {
+                response = response.content(clip_message(&format!("{}\n(The board could not be drawn.)", reply.text)));
+            }
+            ctx.send(response).await?;
+            Ok(())
+        }
+        Err(e) => {
+            if deferred == Some(true) {
+                delete_placeholder(ctx).await;
+            }
+            Err(e.into())
+        }
+    }
+}
+
+/// Delete the deferred "thinking…" response, so the next follow-up is a
+/// message of its own with its own visibility. (The first follow-up after
+/// a deferral otherwise replaces the placeholder and keeps its visibility.)
+async fn delete_placeholder(ctx: Context<'_>) {
+    if let poise::Context::Application(a) = ctx {
+        if let Err(e) = a.interaction.delete_response(a.serenity_context()).await {
+            tracing::warn!("could not delete the deferred response: {e}");
+        }
+    }
+}
+
+/// The interaction response for a reply: its text, the board as
+/// `board.png`, and its choices as buttons or a menu.
+pub fn reply_to_response(reply: &Reply, png: Option<Vec<u8>>) -> poise::CreateReply {
+    let (rows, extra) = components::choice_components(&reply.choices);
+    let text = match extra {
+        Some(extra) => format!("{}\n{extra}", reply.text),
+        None => reply.text.clone(),
+    };
+    let mut response = poise::CreateReply::default().content(clip_message(&text)).ephemeral(reply.ephemeral);
+    if !rows.is_empty() {
+        response = response.components(rows);
+    }
+    if let Some(png) = png {
+        response = response.attachment(serenity::CreateAttachment::bytes(png, BOARD_FILE));
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{GameId, UserId};
+
+    #[test]
+    fn display_name_prefers_nick_then_global_name_then_username() {
+        assert_eq!(display_name(Some("Captain"), Some("Alice A."), "alice"), "Captain");
+        assert_eq!(display_name(None, Some("Alice A."), "alice"), "Alice A.");
+        assert_eq!(display_name(Some("  "), None, "alice"), "alice");
+        assert_eq!(display_name(None, None, "alice"), "alice");
+    }
+
+    #[test]
+    fn actor_in_a_guild_channel_and_in_dms() {
+        let a = actor_from_parts(42, Some("Cap"), None, "alice", Some(7), 99);
+        assert_eq!(a.user, UserId(42));
+        assert_eq!(a.name, "Cap");
+        assert_eq!(a.place, Place::Channel { channel: 99, guild: Some(7) });
+
+        let d = actor_from_parts(42, None, Some("Alice"), "alice", None, 1234);
+        assert_eq!(d.place, Place::Dm);
+        assert_eq!(d.name, "Alice");
+    }
+
+    #[test]
+    fn actor_from_serenity_models() {
+        let mut user = serenity::User::default();
+        user.id = serenity::UserId::new(5);
+        user.name = "bob".into();
+        user.global_name = Some("Bobby".into());
+        let dm = actor_from_interaction(&user, None, None, serenity::ChannelId::new(8));
+        assert_eq!((dm.user, dm.name.as_str(), dm.place), (UserId(5), "Bobby", Place::Dm));
+
+        let mut member = serenity::Member::default();
+        member.nick = Some("Admiral".into());
+        let g = actor_from_interaction(&user, Some(&member), Some(serenity::GuildId::new(3)), serenity::ChannelId::new(8));
+        assert_eq!(g.name, "Admiral");
+        assert_eq!(g.place, Place::Channel { channel: 8, guild: Some(3) });
+    }
+
+    #[test]
+    fn clipping_counts_characters() {
+        assert_eq!(clip_message("short"), "short");
+        let long = "é".repeat(2500);
+        let c = clip_message(&long);
+        assert_eq!(c.chars().count(), MESSAGE_LIMIT);
+        assert!(c.ends_with('…'));
+        assert_eq!(clip("abcdef", 4), "abc…");
+    }
+
+    #[test]
+    fn public_guesses() {
+        let chan = Place::Channel { channel: 1, guild: Some(2) };
+        assert!(likely_public(&Request::Join { game: None }, chan));
+        assert!(likely_public(&Request::Board { game: None }, chan));
+        assert!(!likely_public(&Request::Board { game: None }, Place::Dm));
+        assert!(!likely_public(&Request::Status { game: Some(GameId(1)) }, chan));
+        let order = Request::Order { game: None, line: crate::engine::CommandLine::new("end") };
+        assert!(!likely_public(&order, chan));
+    }
+
+    /// The JSON Discord would receive for a response.
+    fn wire(r: poise::CreateReply) -> serde_json::Value {
+        serde_json::to_value(r.to_slash_initial_response(serenity::CreateInteractionResponseMessage::new())).unwrap()
+    }
+
+    #[test]
+    fn replies_become_responses() {
+        let reply = Reply::private("x".repeat(3000));
+        let json = wire(reply_to_response(&reply, Some(vec![1, 2, 3])));
+        assert_eq!(json["flags"], 64, "ephemeral: {json}");
+        assert_eq!(json["content"].as_str().unwrap().chars().count(), MESSAGE_LIMIT);
+        assert_eq!(json["attachments"][0]["filename"], BOARD_FILE, "{json}");
+        assert!(json.get("components").is_none(), "{json}");
+
+        let json = wire(reply_to_response(&Reply::public("hi"), None));
+        assert!(json.get("flags").map_or(true, |f| f == 0), "public: {json}");
+        assert_eq!(json["content"], "hi");
+        assert_eq!(json["attachments"].as_array().map(Vec::len).unwrap_or(0), 0);
+    }
+}

@@ -1,0 +1,189 @@
+//! Delivering the outbox to Discord: channel posts and DMs.
+
+use super::components::choice_components;
+use super::respond::{clip_message, BOARD_FILE};
+use crate::service::{OutMessage, Target, Transport};
+use anyhow::Context as _;
+use poise::serenity_prelude as serenity;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Discord's limit on a message nonce.
+pub const NONCE_MAX: usize = 25;
+
+/// Sends outbox messages with the bot's HTTP client.
+pub struct DiscordTransport {
+    http: Arc<serenity::Http>,
+    /// DM channel of each user, once opened.
+    dm_channels: Mutex<HashMap<u64, serenity::ChannelId>>,
+}
+
+impl DiscordTransport {
+    pub fn new(http: Arc<serenity::Http>) -> Self {
+        DiscordTransport { http, dm_channels: Mutex::new(HashMap::new()) }
+    }
+
+    async fn dm_channel(&self, user: u64) -> anyhow::Result<serenity::ChannelId> {
+        if let Some(c) = self.dm_channels.lock().expect("dm channel map poisoned").get(&user) {
+            return Ok(*c);
+        }
+        let user_id = serenity::UserId::new(user);
+        let channel = user_id.create_dm_channel(&*self.http).await.map_err(|e| {
+            let permanent = is_permanent(&e);
+            anyhow::Error::new(e).context(SendFailure { permanent, what: format!("opening a DM with user {user}") })
+        })?;
+        self.dm_channels.lock().expect("dm channel map poisoned").insert(user, channel.id);
+        Ok(channel.id)
+    }
+}
+
+/// The nonce of outbox message `id`: the same on every retry, so Discord
+/// drops a resend (after a crash between sending and marking delivered)
+/// instead of posting twice. At most [`NONCE_MAX`] characters.
+pub fn nonce_for(outbox_id: i64) -> String {
+    format!("orrery-{outbox_id:x}")
+}
+
+/// The message for an outbox row: clipped text, buttons or menu for its
+/// choices, the board as `board.png`, the idempotency nonce, and no pings.
+pub fn outbox_message(outbox_id: i64, message: &OutMessage, png: Option<&[u8]>) -> serenity::CreateMessage {
+    let (rows, extra) = choice_components(&message.choices);
+    let mut text = match extra {
+        Some(extra) => format!("{}\n{extra}", message.text),
+        None => message.text.clone(),
+    };
+    if text.trim().is_empty() && png.is_none() {
+        // Discord refuses empty messages.
+        text = "…".into();
+    }
+    let mut builder = serenity::CreateMessage::new()
+        .content(clip_message(&text))
+        .nonce(serenity::Nonce::String(nonce_for(outbox_id)))
+        .enforce_nonce(true)
+        .allowed_mentions(serenity::CreateAllowedMentions::new());
+    if !rows.is_empty() {
+        builder = builder.components(rows);
+    }
+    if let Some(png) = png {
+        builder = builder.add_file(serenity::CreateAttachment::bytes(png.to_vec(), BOARD_FILE));
+    }
+    builder
+}
+
+/// Whether a failed request can never succeed as it is: Discord refused it
+/// (the user does not accept DMs, the channel is gone or hidden, the
+/// message is malformed) rather than being unreachable, rate limiting us,
+/// or rejecting our token (which affects every message alike).
+pub fn is_permanent(error: &serenity::Error) -> bool {
+    match error {
+        serenity::Error::Http(e) => e.status_code().is_some_and(|s| permanent_status(s.as_u16())),
+        serenity::Error::Model(_) => true,
+        _ => false,
+    }
+}
+
+/// Client errors other than 401 (bad token), 408 (timeout) and 429 (rate limit).
+pub fn permanent_status(status: u16) -> bool {
+    (400..500).contains(&status) && !matches!(status, 401 | 408 | 429)
+}
+
+/// Marks why a send failed, for [`Transport::send`]'s caller.
+#[derive(Debug)]
+struct SendFailure {
+    permanent: bool,
+    what: String,
+}
+
+impl std::fmt::Display for SendFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.what)
+    }
+}
+
+impl Transport for DiscordTransport {
+    /// Post or DM one outbox message.
+    ///
+    /// A message Discord will never accept (the user has DMs closed, the
+    /// channel was deleted or hidden from the bot) is logged and reported as
+    /// sent: the outbox delivers in order and stops at the first failure, so
+    /// keeping it would hold back every later message of every game.
+    /// Anything else that fails (network, Discord outage, rate limits) is
+    /// returned as an error and retried.
+    async fn send(&self, id: i64, message: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<()> {
+        let channel = match &message.target {
+            Target::Channel(0) | Target::Dm(crate::engine::UserId(0)) => {
+                tracing::warn!(outbox = id, target = ?message.target, "dropping an outbox message with a zero id target");
+                return Ok(());
+            }
+            Target::Channel(c) => serenity::ChannelId::new(*c),
+            Target::Dm(user) => match self.dm_channel(user.0).await {
+                Ok(c) => c,
+                Err(e) if e.downcast_ref::<SendFailure>().is_some_and(|f| f.permanent) => {
+                    tracing::warn!(outbox = id, user = user.0, "dropping an undeliverable DM: {e:#}");
+                    return Ok(());
+                }
+                Err(e) => return Err(e),
+            },
+        };
+        match channel.send_message(&*self.http, outbox_message(id, message, png)).await {
+            Ok(_) => Ok(()),
+            Err(e) if is_permanent(&e) => {
+                tracing::warn!(outbox = id, channel = channel.get(), "dropping an undeliverable message: {e}");
+                Ok(())
+            }
+            Err(e) => Err(e).with_context(|| format!("sending outbox message {id} to channel {channel}")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{CommandLine, GameId, UserId};
+    use crate::service::Choice;
+
+    #[test]
+    fn nonces_fit_discord_and_are_stable() {
+        for id in [0, 1, 42, 1_000_000, i64::MAX, i64::MIN, -1] {
+            let n = nonce_for(id);
+            assert!(n.len() <= NONCE_MAX, "{n}");
+            assert_eq!(n, nonce_for(id));
+        }
+        assert_ne!(nonce_for(1), nonce_for(2));
+    }
+
+    #[test]
+    fn outbox_messages_carry_nonce_buttons_and_board() {
+        let command = CommandLine::parse("depart from:Algol ships:2").unwrap();
+        let msg = OutMessage {
+            target: Target::Dm(UserId(5)),
+            text: "y".repeat(2100),
+            board: None,
+            choices: vec![Choice { label: command.to_string(), game: GameId(3), command }],
+        };
+        let json = serde_json::to_value(outbox_message(17, &msg, Some(&[1, 2, 3]))).unwrap();
+        assert_eq!(json["nonce"], "orrery-11", "{json}");
+        assert_eq!(json["enforce_nonce"], true);
+        assert_eq!(json["content"].as_str().unwrap().chars().count(), 2000);
+        assert_eq!(json["components"][0]["components"][0]["custom_id"], "o:3:depart from:Algol ships:2");
+        assert_eq!(json["attachments"][0]["filename"], "board.png", "{json}");
+        assert_eq!(json["allowed_mentions"]["parse"], serde_json::json!([]));
+
+        let empty = OutMessage { target: Target::Channel(1), text: String::new(), board: None, choices: vec![] };
+        let json = serde_json::to_value(outbox_message(1, &empty, None)).unwrap();
+        assert_eq!(json["content"], "…");
+        assert!(json.get("components").is_none());
+    }
+
+    #[test]
+    fn which_failures_are_permanent() {
+        for s in [400, 403, 404, 413] {
+            assert!(permanent_status(s), "{s}");
+        }
+        for s in [401, 408, 429, 500, 502, 503] {
+            assert!(!permanent_status(s), "{s}");
+        }
+        assert!(is_permanent(&serenity::Error::Model(serenity::ModelError::MessageTooLong(2001))));
+        assert!(!is_permanent(&serenity::Error::Other("network down")));
+    }
+}

@@ -1,0 +1,199 @@
+//! The text form of an order: `depart from:Algol ships:5`.
+//!
+//! Parsing text into a [`CommandLine`] only checks shape. A ruleset turns a
+//! command line into its own typed action ("can't parse" is a
+//! [`ParseError`]); whether that action is legal here is decided against the
+//! state ("illegal here" is a [`super::Rejection`]).
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A command name and its `key:value` arguments, in order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CommandLine {
+    pub name: String,
+    pub args: Vec<(String, String)>,
+}
+
+impl CommandLine {
+    pub fn new(name: impl Into<String>) -> Self {
+        CommandLine { name: name.into(), args: Vec::new() }
+    }
+
+    pub fn arg(mut self, key: impl Into<String>, value: impl ToString) -> Self {
+        self.args.push((key.into(), value.to_string()));
+        self
+    }
+
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.args.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// A required argument.
+    pub fn required(&self, key: &str, usage: &str) -> Result<&str, ParseError> {
+        self.get(key).ok_or_else(|| ParseError {
+            message: format!("`{}` needs the option `{key}`", self.name),
+            usage: usage.to_string(),
+        })
+    }
+
+    /// A required whole-number argument.
+    pub fn number(&self, key: &str, usage: &str) -> Result<u32, ParseError> {
+        let raw = self.required(key, usage)?;
+        raw.trim().parse::<u32>().map_err(|_| ParseError {
+            message: format!("`{key}:{raw}` is not a whole number"),
+            usage: usage.to_string(),
+        })
+    }
+
+    /// Reject arguments this command does not take.
+    pub fn only(&self, allowed: &[&str], usage: &str) -> Result<(), ParseError> {
+        for (k, _) in &self.args {
+            if !allowed.contains(&k.as_str()) {
+                return Err(ParseError {
+                    message: format!("`{}` does not take an option `{k}`", self.name),
+                    usage: usage.to_string(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Parse `name key:value key:"two words"`.
+    pub fn parse(text: &str) -> Result<CommandLine, ParseError> {
+        let tokens = tokenize(text).map_err(|message| ParseError {
+            message,
+            usage: "command key:value key:value ...".into(),
+        })?;
+        let mut iter = tokens.into_iter();
+        let name = iter.next().ok_or_else(|| ParseError {
+            message: "empty command".into(),
+            usage: "command key:value key:value ...".into(),
+        })?;
+        if name.contains(':') {
+            return Err(ParseError {
+                message: format!("expected a command name first, found `{name}`"),
+                usage: "command key:value key:value ...".into(),
+            });
+        }
+        let mut line = CommandLine::new(name.to_ascii_lowercase());
+        for tok in iter {
+            let Some((k, v)) = tok.split_once(':') else {
+                return Err(ParseError {
+                    message: format!("`{tok}` is not of the form key:value"),
+                    usage: "command key:value key:value ...".into(),
+                });
+            };
+            if k.is_empty() {
+                return Err(ParseError {
+                    message: format!("`{tok}` has no option name before `:`"),
+                    usage: "command key:value key:value ...".into(),
+                });
+            }
+            line.args.push((k.to_ascii_lowercase(), v.to_string()));
+        }
+        Ok(line)
+    }
+}
+
+fn tokenize(text: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut in_quotes = false;
+    let mut any = false;
+    for c in text.chars() {
+        match c {
+            '"' => {
+                in_quotes = !in_quotes;
+                any = true;
+            }
+            c if c.is_whitespace() && !in_quotes => {
+                if any {
+                    out.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                any = true;
+            }
+        }
+    }
+    if in_quotes {
+        return Err("unclosed quote".into());
+    }
+    if any {
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+impl fmt::Display for CommandLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.name)?;
+        for (k, v) in &self.args {
+            if v.is_empty() || v.contains(char::is_whitespace) {
+                write!(f, " {k}:\"{v}\"")?;
+            } else {
+                write!(f, " {k}:{v}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The text could not be understood as an order at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[error("{message}. Usage: {usage}")]
+pub struct ParseError {
+    pub message: String,
+    pub usage: String,
+}
+
+/// Static description of a game's order command, for slash-command
+/// registration and help text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CommandSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub params: Vec<ParamSpec>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ParamSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub kind: ParamKind,
+    pub required: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ParamKind {
+    Text,
+    Number,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let c = CommandLine::parse("Depart from:Algol ships:5 note:\"two words\"").unwrap();
+        assert_eq!(c.name, "depart");
+        assert_eq!(c.get("from"), Some("Algol"));
+        assert_eq!(c.get("note"), Some("two words"));
+        assert_eq!(CommandLine::parse(&c.to_string()).unwrap(), c);
+    }
+
+    #[test]
+    fn shape_errors_explain_themselves() {
+        let e = CommandLine::parse("depart Algol").unwrap_err();
+        assert!(e.message.contains("`Algol` is not of the form key:value"), "{e}");
+        assert!(CommandLine::parse("   ").unwrap_err().message.contains("empty"));
+        assert!(CommandLine::parse("x a:\"b").unwrap_err().message.contains("unclosed"));
+        let c = CommandLine::parse("depart ships:five").unwrap();
+        let e = c.number("ships", "depart from:STAR ships:N").unwrap_err();
+        assert!(e.to_string().contains("`ships:five` is not a whole number"), "{e}");
+    }
+}

@@ -1,0 +1,159 @@
+//! The contract every game system implements.
+
+use super::command::{CommandLine, CommandSpec, ParseError};
+use super::decision::Pending;
+use super::ids::{Seat, Viewer};
+use orrery_render::Scene;
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use std::fmt::Debug;
+
+/// How a game is set up: player count, the seed of its RNG, and
+/// ruleset-specific options as data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameConfig {
+    pub players: u8,
+    pub seed: u64,
+    /// Ruleset options (`{}` for defaults). Each ruleset documents its keys.
+    #[serde(default)]
+    pub options: serde_json::Value,
+}
+
+impl GameConfig {
+    pub fn new(players: u8, seed: u64) -> Self {
+        GameConfig { players, seed, options: serde_json::Value::Object(Default::default()) }
+    }
+}
+
+/// The game could not be set up as asked.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[error("{0}")]
+pub struct SetupError(pub String);
+
+/// Why a well-formed action is not legal now. Says what was wrong and what
+/// would be legal instead.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+pub enum Rejection {
+    #[error("the game is over")]
+    GameOver,
+    #[error("nothing is asked of {seat} right now; the game is waiting on {waiting}")]
+    NotYourDecision { seat: Seat, waiting: String },
+    #[error("{reason}{}", legal_suffix(.legal))]
+    Illegal { reason: String, legal: Vec<String> },
+}
+
+fn legal_suffix(legal: &[String]) -> String {
+    if legal.is_empty() {
+        String::new()
+    } else {
+        const SHOWN: usize = 12;
+        let mut s = format!(". Legal now: {}", legal.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", "));
+        if legal.len() > SHOWN {
+            s.push_str(&format!(" (and {} more)", legal.len() - SHOWN));
+        }
+        s
+    }
+}
+
+impl Rejection {
+    pub fn illegal(reason: impl Into<String>, legal: Vec<String>) -> Self {
+        Rejection::Illegal { reason: reason.into(), legal }
+    }
+}
+
+/// The end of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    Winner { seat: Seat, reason: String },
+    /// Several seats share the victory (a designed tie).
+    Shared { seats: Vec<Seat>, reason: String },
+}
+
+/// Where the game is, for headers and for knowing when a phase ended.
+/// The service posts a board every time `number` changes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhaseInfo {
+    /// Increases by one at every phase boundary.
+    pub number: u32,
+    /// "Round 3 · Turn of seat 2", shown in headers.
+    pub label: String,
+}
+
+/// A game system. Pure: no I/O, no clock, no OS randomness. Every method is
+/// a function of its arguments.
+pub trait Ruleset {
+    /// Stable key used in commands and the database (`"hyperspace"`).
+    const KEY: &'static str;
+    /// Human name (`"Hyperspace"`).
+    const NAME: &'static str;
+
+    type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
+    type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
+    /// Past-tense facts. The log stores these; state is their fold.
+    type Event: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
+    /// What one viewer may see. Built only from what that viewer may know.
+    type View: Clone + Debug + PartialEq + Serialize;
+
+    /// Player counts this system supports.
+    fn player_counts() -> std::ops::RangeInclusive<u8>;
+
+    /// The events that set up a new game. Folding them onto
+    /// [`Ruleset::empty`] gives the starting position.
+    fn setup(config: &GameConfig) -> Result<Vec<Self::Event>, SetupError>;
+
+    /// The state before any event.
+    fn empty() -> Self::State;
+
+    /// Which seats owe which decisions now (empty once the game is over).
+    fn pending(state: &Self::State) -> Vec<Pending>;
+
+    /// Every legal action for `seat` now. Commands, autocomplete, buttons and
+    /// random play are built from this list.
+    fn legal_actions(state: &Self::State, seat: Seat) -> Vec<Self::Action>;
+
+    /// Validate an action and turn it into events (including any automatic
+    /// follow-up until the next decision point). Does not change `state`.
+    fn decide(state: &Self::State, seat: Seat, action: &Self::Action) -> Result<Vec<Self::Event>, Rejection>;
+
+    /// Apply one event. Infallible: events are facts already validated.
+    fn apply(state: &mut Self::State, event: &Self::Event);
+
+    /// What `viewer` may see.
+    fn view(state: &Self::State, viewer: Viewer) -> Self::View;
+
+    /// The event as `viewer` may learn of it, in a sentence; `None` when the
+    /// viewer learns nothing from it. Must not reveal what the viewer may
+    /// not see.
+    fn narrate(event: &Self::Event, viewer: Viewer, names: &[String]) -> Option<String>;
+
+    /// Is the game over, and how?
+    fn outcome(state: &Self::State) -> Option<Outcome>;
+
+    fn phase(state: &Self::State) -> PhaseInfo;
+
+    /// Text → typed action. Only shape errors; legality is `decide`'s job.
+    fn parse(line: &CommandLine) -> Result<Self::Action, ParseError>;
+
+    /// Typed action → its canonical text.
+    fn unparse(action: &Self::Action) -> CommandLine;
+
+    /// The order commands, for registration and help.
+    fn commands() -> Vec<CommandSpec>;
+
+    /// The board for one view. Names are the seats' display names.
+    fn scene(view: &Self::View, names: &[String]) -> Scene;
+
+    /// The action taken for a seat that misses a deadline.
+    fn default_action(state: &Self::State, seat: Seat) -> Option<Self::Action>;
+
+    /// Fold events onto the empty state.
+    fn fold<'a>(events: impl IntoIterator<Item = &'a Self::Event>) -> Self::State
+    where
+        Self::Event: 'a,
+    {
+        let mut state = Self::empty();
+        for e in events {
+            Self::apply(&mut state, e);
+        }
+        state
+    }
+}

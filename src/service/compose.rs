@@ -1,0 +1,174 @@
+//! Turning accepted events into messages. Every text and board here is
+//! built from a viewer's narration or view: public posts from the public
+//! one, DMs from the recipient's own.
+
+use super::message::{BoardRef, Choice, OutMessage, Target};
+use crate::engine::{Outcome, Pending, Seat, Viewer};
+use crate::games::{AnyEvent, AnyState};
+use crate::store::{GameRow, SeatRow};
+
+/// Discord's message limit is 2000 characters; keep clear of it.
+const POST_LIMIT: usize = 1900;
+/// At most this many buttons in one prompt (Discord: 5 rows of 5).
+const MAX_CHOICES: usize = 25;
+
+/// Apply `events` to `before` and compose what must be announced. `base_seq`
+/// is the log sequence before these events. `starting`: the events are the
+/// set-up of a new game (always post the board).
+pub fn after_action(
+    row: &GameRow,
+    seats: &[SeatRow],
+    before: &AnyState,
+    events: &[AnyEvent],
+    base_seq: i64,
+    starting: bool,
+) -> (AnyState, Vec<OutMessage>) {
+    let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
+    let channel = Target::Channel(row.channel_id);
+    let mut state = before.clone();
+    let mut boundaries: Vec<(i64, String)> = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        let before_phase = state.phase().number;
+        state.apply(e).expect("events decided for this game apply to it");
+        if state.phase().number != before_phase {
+            boundaries.push((base_seq + i as i64 + 1, state.phase().label));
+        }
+    }
+    if starting && boundaries.is_empty() {
+        boundaries.push((base_seq + events.len() as i64, state.phase().label));
+    }
+    let mut out = Vec::new();
+
+    // What everyone may learn.
+    if !starting {
+        let public: Vec<String> = events.iter().filter_map(|e| e.narrate(Viewer::Public, &names)).collect();
+        if !public.is_empty() {
+            out.push(OutMessage { target: channel.clone(), text: clip(&public.join("\n"), POST_LIMIT), board: None, choices: vec![] });
+        }
+        // What only one seat may learn (its own secrets), by DM.
+        for s in seats {
+            let own: Vec<String> = events
+                .iter()
+                .filter_map(|e| {
+                    let mine = e.narrate(Viewer::Seat(s.seat), &names)?;
+                    (e.narrate(Viewer::Public, &names).as_deref() != Some(mine.as_str())).then_some(mine)
+                })
+                .collect();
+            if !own.is_empty() {
+                out.push(OutMessage {
+                    target: Target::Dm(s.user),
+                    text: clip(&format!("Game {}: {}", row.id, own.join("\n")), POST_LIMIT),
+                    board: None,
+                    choices: vec![],
+                });
+            }
+        }
+    }
+
+    // A board after every phase.
+    let pending = state.pending();
+    for (i, (seq, label)) in boundaries.iter().enumerate() {
+        let mut text = format!("**{}** game {} · {label}", row.kind.name(), row.id);
+        if i + 1 == boundaries.len() && state.outcome().is_none() {
+            text.push_str(&format!("\nWaiting on: {}", waiting_line(&pending, &names)));
+        }
+        out.push(OutMessage {
+            target: channel.clone(),
+            text,
+            board: Some(BoardRef { game: row.id, viewer: Viewer::Public, seq: *seq }),
+            choices: vec![],
+        });
+    }
+
+    if let (Some(outcome), None) = (state.outcome(), before.outcome()) {
+        out.push(OutMessage { target: channel.clone(), text: outcome_line(&outcome, &names), board: None, choices: vec![] });
+        return (state, out);
+    }
+
+    // Prompt each seat that now owes a decision it did not owe before (or
+    // owes again after a phase boundary), privately.
+    let before_pending = before.pending();
+    for p in &pending {
+        let new = !boundaries.is_empty()
+            || !before_pending.iter().any(|b| b.seat == p.seat && b.kind == p.kind && b.prompt == p.prompt);
+        if !new || p.submitted {
+            continue;
+        }
+        let Some(seat_row) = seats.iter().find(|s| s.seat == p.seat) else { continue };
+        out.push(prompt(row, &state, p, seat_row));
+    }
+    (state, out)
+}
+
+/// A private prompt: what is asked, and buttons when the choice is small.
+fn prompt(row: &GameRow, state: &AnyState, p: &Pending, seat: &SeatRow) -> OutMessage {
+    let legal = state.legal_commands(p.seat);
+    let mut text = format!("**{}** game {}: {}", row.kind.name(), row.id, p.prompt);
+    let choices: Vec<Choice> = if legal.len() <= MAX_CHOICES {
+        legal.iter().map(|c| Choice { label: c.to_string(), game: row.id, command: c.clone() }).collect()
+    } else {
+        let mut names: Vec<&str> = legal.iter().map(|c| c.name.as_str()).collect();
+        names.dedup();
+        text.push_str(&format!(
+            "\nOrders you can give: {} (use `/{} <order>`; options autocomplete).",
+            names.join(", "),
+            row.kind.key()
+        ));
+        Vec::new()
+    };
+    OutMessage { target: Target::Dm(seat.user), text: clip(&text, POST_LIMIT), board: None, choices }
+}
+
+pub fn waiting_line(pending: &[Pending], names: &[String]) -> String {
+    if pending.is_empty() {
+        return "nobody".into();
+    }
+    pending
+        .iter()
+        .map(|p| {
+            let name = names.get(p.seat.index()).cloned().unwrap_or_else(|| p.seat.to_string());
+            let done = if p.submitted { ", submitted" } else { "" };
+            format!("{name} ({}{done})", p.kind)
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn outcome_line(outcome: &Outcome, names: &[String]) -> String {
+    let name = |s: &Seat| names.get(s.index()).cloned().unwrap_or_else(|| s.to_string());
+    match outcome {
+        Outcome::Winner { seat, reason } => format!("🏆 Game over: **{}** wins — {reason}", name(seat)),
+        Outcome::Shared { seats, reason } => format!(
+            "🏆 Game over: shared victory for {} — {reason}",
+            seats.iter().map(name).collect::<Vec<_>>().join(" and ")
+        ),
+    }
+}
+
+/// Cut text to at most `max` characters on a line boundary where possible.
+pub fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(max.saturating_sub(30)).collect();
+    let cut = match cut.rfind('\n') {
+        Some(i) if i > max / 2 => cut[..i].to_string(),
+        _ => cut,
+    };
+    let rest = text.lines().count().saturating_sub(cut.lines().count());
+    format!("{cut}\n… ({rest} more lines)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clip_keeps_short_text_and_cuts_long() {
+        assert_eq!(clip("abc", 10), "abc");
+        let long = (0..200).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n");
+        let c = clip(&long, 300);
+        assert!(c.chars().count() <= 300, "{}", c.len());
+        assert!(c.contains("more lines"));
+    }
+}

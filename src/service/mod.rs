@@ -1,0 +1,631 @@
+//! The transport-agnostic service: an actor and a request in, a reply out,
+//! and channel posts / DMs queued in the outbox in the same transaction as
+//! the events they announce. Discord, the terminal playtest and the tests
+//! all drive this same code.
+
+mod clock;
+mod compose;
+mod message;
+
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use message::{BoardRef, Choice, OutMessage, Reply, Target};
+
+use crate::engine::{CommandLine, GameConfig, GameId, Seat, UserId, Viewer};
+use crate::games::{describe_waiting, ActionError, AnyState, GameKind};
+use crate::store::{GameRow, GameStatus, NewGame, SeatRow, Store, StoreError};
+use anyhow::Context as _;
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Who is asking, and where they spoke.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Actor {
+    pub user: UserId,
+    /// Display name, used for seats.
+    pub name: String,
+    pub place: Place,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A guild (or group) channel.
+    Channel { channel: u64, guild: Option<u64> },
+    /// A direct message with the bot.
+    Dm,
+}
+
+/// Everything a person can ask of Orrery.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
+    /// Open a lobby in this channel; the host takes the first seat.
+    New { kind: GameKind, seed: Option<u64>, options: Option<serde_json::Value> },
+    Join { game: Option<GameId> },
+    Leave { game: Option<GameId> },
+    Start { game: Option<GameId> },
+    Status { game: Option<GameId> },
+    Board { game: Option<GameId> },
+    Rules { kind: Option<GameKind>, game: Option<GameId> },
+    /// The board after phase `phase` (default: the current board).
+    History { game: Option<GameId>, phase: Option<u32> },
+    /// A game order, such as `depart from:Algol ships:5`.
+    Order { game: Option<GameId>, line: CommandLine },
+}
+
+/// A request that was not carried out. `User` errors explain themselves
+/// and are shown only to the asker; nothing changed.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error("{0}")]
+    User(String),
+    #[error("Game {0} is busy with another action. Please try again in a moment.")]
+    Busy(GameId),
+    #[error("internal error: {0:#}")]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<StoreError> for ServiceError {
+    fn from(e: StoreError) -> Self {
+        ServiceError::Internal(e.into())
+    }
+}
+
+fn user_err<T>(msg: impl Into<String>) -> Result<T, ServiceError> {
+    Err(ServiceError::User(msg.into()))
+}
+
+/// Sends outbox messages somewhere. `id` is the outbox row id: stable
+/// across retries, so transports can use it as an idempotency key.
+pub trait Transport: Sync {
+    fn send(&self, id: i64, message: &OutMessage, png: Option<&[u8]>) -> impl Future<Output = anyhow::Result<()>> + Send;
+}
+
+/// How long a second action on the same game waits before it is told the
+/// game is busy.
+const LOCK_WAIT: Duration = Duration::from_secs(10);
+
+pub struct Service {
+    store: Store,
+    clock: Arc<dyn Clock>,
+    locks: Mutex<HashMap<GameId, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+impl Service {
+    pub fn new(store: Store, clock: Arc<dyn Clock>) -> Self {
+        Service { store, clock, locks: Mutex::new(HashMap::new()) }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    /// Handle one request. On error nothing was changed.
+    pub async fn handle(&self, actor: &Actor, request: Request) -> Result<Reply, ServiceError> {
+        match request {
+            Request::New { kind, seed, options } => self.new_game(actor, kind, seed, options).await,
+            Request::Join { game } => self.join(actor, game).await,
+            Request::Leave { game } => self.leave(actor, game).await,
+            Request::Start { game } => self.start(actor, game).await,
+            Request::Status { game } => self.status(actor, game).await,
+            Request::Board { game } => self.board(actor, game).await,
+            Request::Rules { kind, game } => self.rules(actor, kind, game).await,
+            Request::History { game, phase } => self.history(actor, game, phase).await,
+            Request::Order { game, line } => self.order(actor, game, line).await,
+        }
+    }
+
+    /// Serialize writers per game within this process. The store's
+    /// optimistic lock catches writers in other processes.
+    async fn lock(&self, game: GameId) -> Result<tokio::sync::OwnedMutexGuard<()>, ServiceError> {
+        let m = {
+            let mut locks = self.locks.lock().expect("lock map poisoned");
+            locks.entry(game).or_default().clone()
+        };
+        tokio::time::timeout(LOCK_WAIT, m.lock_owned()).await.map_err(|_| ServiceError::Busy(game))
+    }
+
+    // ---- finding the game a request is about -------------------------
+
+    /// The game a request refers to: the one named, or the only one that
+    /// fits where the actor spoke.
+    async fn resolve(&self, actor: &Actor, game: Option<GameId>) -> Result<GameRow, ServiceError> {
+        if let Some(id) = game {
+            let Some(row) = self.store.game(id).await? else {
+                return user_err(format!("There is no game {id}."));
+            };
+            match actor.place {
+                Place::Channel { channel, .. } if row.channel_id != channel => {
+                    return user_err(format!("Game {id} is played in <#{}>, not in this channel.", row.channel_id));
+                }
+                Place::Dm => {
+                    let seats = self.store.seats(id).await?;
+                    if !seats.iter().any(|s| s.user == actor.user) {
+                        return user_err(format!(
+                            "You are not playing in game {id}. In DMs you can only use your own games; see /mygames."
+                        ));
+                    }
+                }
+                _ => {}
+            }
+            return Ok(row);
+        }
+        let candidates: Vec<GameRow> = match actor.place {
+            Place::Channel { channel, .. } => self.store.games_in_channel(channel).await?,
+            Place::Dm => self.store.games_of_user(actor.user).await?,
+        };
+        let live: Vec<&GameRow> = candidates
+            .iter()
+            .filter(|g| matches!(g.status, GameStatus::Lobby | GameStatus::Active))
+            .collect();
+        match live.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => {
+                // Fall back to the most recent finished game, for status/board.
+                if let Some(last) = candidates.iter().max_by_key(|g| g.id) {
+                    return Ok(last.clone());
+                }
+                match actor.place {
+                    Place::Channel { .. } => user_err("There is no game in this channel. Start one with `/game new`."),
+                    Place::Dm => user_err("You are not in any game. Join one in its channel with `/game join`."),
+                }
+            }
+            many => user_err(format!(
+                "There are several games here ({}); say which with the `game` option.",
+                many.iter().map(|g| format!("{} {}", g.id, g.kind.name())).collect::<Vec<_>>().join(", ")
+            )),
+        }
+    }
+
+    fn names(seats: &[SeatRow]) -> Vec<String> {
+        seats.iter().map(|s| s.name.clone()).collect()
+    }
+
+    // ---- lobby --------------------------------------------------------
+
+    async fn new_game(
+        &self,
+        actor: &Actor,
+        kind: GameKind,
+        seed: Option<u64>,
+        options: Option<serde_json::Value>,
+    ) -> Result<Reply, ServiceError> {
+        let Place::Channel { channel, guild } = actor.place else {
+            return user_err("Games live in a channel: run `/game new` in the channel where you want to play.");
+        };
+        let existing = self.store.games_in_channel(channel).await?;
+        if let Some(g) = existing.iter().find(|g| matches!(g.status, GameStatus::Lobby | GameStatus::Active)) {
+            return user_err(format!(
+                "This channel already has game {} ({}, {}). One game per channel: finish it or use another channel.",
+                g.id,
+                g.kind.name(),
+                g.status.as_str()
+            ));
+        }
+        let seed = seed.unwrap_or_else(random_seed);
+        let mut config = GameConfig::new(0, seed);
+        if let Some(options) = options {
+            config.options = options;
+        }
+        // Check the options now, so a typo is caught before anyone joins.
+        let probe = GameConfig { players: *kind.player_counts().start(), ..config.clone() };
+        kind.setup(&probe).map_err(|e| ServiceError::User(format!("Those options don't work: {e}")))?;
+        let now = self.now_ms();
+        let id = self
+            .store
+            .create_game(NewGame { kind, channel_id: channel, guild_id: guild, host: actor.user, config, now_ms: now })
+            .await?;
+        self.store.add_seat(id, actor.user, &actor.name).await?;
+        let counts = kind.player_counts();
+        Ok(Reply::public(format!(
+            "**{}** game {id} is open. {} is hosting and has taken seat 1.\nJoin with `/game join`; the host starts with `/game start` ({} to {} players).",
+            kind.name(),
+            actor.name,
+            counts.start(),
+            counts.end()
+        )))
+    }
+
+    async fn join(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        let _guard = self.lock(row.id).await?;
+        let row = self.reload(row.id).await?;
+        if row.status != GameStatus::Lobby {
+            return user_err(format!("Game {} has already {}; you can't join now.", row.id, started_word(row.status)));
+        }
+        let seats = self.store.seats(row.id).await?;
+        if seats.iter().any(|s| s.user == actor.user) {
+            return user_err(format!("You are already seated in game {}.", row.id));
+        }
+        let max = *row.kind.player_counts().end() as usize;
+        if seats.len() >= max {
+            return user_err(format!("Game {} is full ({max} players).", row.id));
+        }
+        let seat = self.store.add_seat(row.id, actor.user, &actor.name).await?;
+        Ok(Reply::public(format!(
+            "{} joined game {} in {} ({} seated).",
+            actor.name,
+            row.id,
+            seat,
+            seats.len() + 1
+        )))
+    }
+
+    async fn leave(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        let _guard = self.lock(row.id).await?;
+        let row = self.reload(row.id).await?;
+        let seats = self.store.seats(row.id).await?;
+        if !seats.iter().any(|s| s.user == actor.user) {
+            return user_err(format!("You are not seated in game {}.", row.id));
+        }
+        if row.status != GameStatus::Lobby {
+            return user_err(format!(
+                "Game {} has already {}; seats can't be left once play begins. Ask the host to replace you.",
+                row.id,
+                started_word(row.status)
+            ));
+        }
+        let now = self.now_ms();
+        if row.host == actor.user {
+            self.store.set_status(row.id, GameStatus::Abandoned, now).await?;
+            return Ok(Reply::public(format!("{} (the host) left, so game {} was closed.", actor.name, row.id)));
+        }
+        self.store.remove_seat(row.id, actor.user).await?;
+        Ok(Reply::public(format!("{} left game {}.", actor.name, row.id)))
+    }
+
+    async fn start(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        let _guard = self.lock(row.id).await?;
+        let row = self.reload(row.id).await?;
+        if row.host != actor.user {
+            return user_err(format!("Only the host of game {} can start it.", row.id));
+        }
+        if row.status != GameStatus::Lobby {
+            return user_err(format!("Game {} has already {}.", row.id, started_word(row.status)));
+        }
+        let seats = self.store.seats(row.id).await?;
+        let counts = row.kind.player_counts();
+        let n = seats.len() as u8;
+        if !counts.contains(&n) {
+            return user_err(format!(
+                "{} needs {} to {} players; {} seated. Others can join with `/game join`.",
+                row.kind.name(),
+                counts.start(),
+                counts.end(),
+                n
+            ));
+        }
+        let config = GameConfig { players: n, ..row.config.clone() };
+        let events = row.kind.setup(&config).map_err(|e| ServiceError::User(format!("Set-up failed: {e}")))?;
+        let before = row.kind.empty();
+        let names = Self::names(&seats);
+        let (state, mut outbox) = compose::after_action(&row, &seats, &before, &events, 0, true);
+        let intro = format!(
+            "**{}** game {} has begun with {}.",
+            row.kind.name(),
+            row.id,
+            names.iter().enumerate().map(|(i, n)| format!("{n} ({})", Seat(i as u8))).collect::<Vec<_>>().join(", ")
+        );
+        outbox.insert(0, OutMessage { target: Target::Channel(row.channel_id), text: intro, board: None, choices: vec![] });
+        let payloads = to_payloads(&outbox)?;
+        self.store.start_game(row.id, &config, &events, &state, &payloads, self.now_ms()).await?;
+        Ok(Reply::private(format!("Game {} started.", row.id)))
+    }
+
+    async fn reload(&self, id: GameId) -> Result<GameRow, ServiceError> {
+        self.store.game(id).await?.ok_or_else(|| ServiceError::User(format!("There is no game {id}.")))
+    }
+
+    // ---- looking -------------------------------------------------------
+
+    async fn status(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        let seats = self.store.seats(row.id).await?;
+        let mut text = format!("**{}** game {} · {}\n", row.kind.name(), row.id, row.status.as_str());
+        for s in &seats {
+            let host = if s.user == row.host { " (host)" } else { "" };
+            text.push_str(&format!("- {}: {}{host}\n", s.seat, s.name));
+        }
+        if let Some(state) = &row.state {
+            text.push_str(&format!("{}\n", state.phase().label));
+            match state.outcome() {
+                Some(o) => text.push_str(&compose::outcome_line(&o, &Self::names(&seats))),
+                None => {
+                    let pending = state.pending();
+                    text.push_str(&format!("Waiting on: {}", compose::waiting_line(&pending, &Self::names(&seats))));
+                }
+            }
+        }
+        Ok(Reply::private(text))
+    }
+
+    async fn board(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        let Some(state) = &row.state else {
+            return user_err(format!("Game {} hasn't started yet, so there is no board.", row.id));
+        };
+        let viewer = self.viewer_for(actor, &row).await?;
+        let ephemeral = viewer != Viewer::Public;
+        Ok(Reply {
+            text: format!("{} · game {} · {}", row.kind.name(), row.id, state.phase().label),
+            ephemeral,
+            board: Some(BoardRef { game: row.id, viewer, seq: row.seq }),
+            choices: vec![],
+        })
+    }
+
+    /// A seated player asking in DMs sees their own view; everyone else,
+    /// and every channel, the public one.
+    async fn viewer_for(&self, actor: &Actor, row: &GameRow) -> Result<Viewer, ServiceError> {
+        if actor.place != Place::Dm {
+            return Ok(Viewer::Public);
+        }
+        let seats = self.store.seats(row.id).await?;
+        Ok(seats.iter().find(|s| s.user == actor.user).map(|s| Viewer::Seat(s.seat)).unwrap_or(Viewer::Public))
+    }
+
+    async fn rules(&self, actor: &Actor, kind: Option<GameKind>, game: Option<GameId>) -> Result<Reply, ServiceError> {
+        let kind = match kind {
+            Some(k) => k,
+            None => self.resolve(actor, game).await?.kind,
+        };
+        let mut text = rules_summary(kind);
+        text.push_str("\n\n**Orders**\n");
+        for c in kind.commands() {
+            let params: Vec<String> =
+                c.params.iter().map(|p| if p.required { format!("{}:…", p.name) } else { format!("[{}:…]", p.name) }).collect();
+            text.push_str(&format!("`/{} {} {}` — {}\n", kind.key(), c.name, params.join(" "), c.description));
+        }
+        Ok(Reply::private(text))
+    }
+
+    async fn history(&self, actor: &Actor, game: Option<GameId>, phase: Option<u32>) -> Result<Reply, ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        let Some(state) = &row.state else {
+            return user_err(format!("Game {} hasn't started yet.", row.id));
+        };
+        let current = state.phase().number;
+        let phase = phase.unwrap_or(current);
+        if phase > current {
+            return user_err(format!("Game {} is in phase {current}; pick a phase from 0 to {current}.", row.id));
+        }
+        let events = self.store.events(row.id).await?;
+        let mut s = row.kind.empty();
+        let mut at = None;
+        let mut label = String::new();
+        for (seq, e) in &events {
+            s.apply(e).map_err(anyhow::Error::from)?;
+            if s.phase().number >= phase && at.is_none() {
+                at = Some(*seq);
+                label = s.phase().label;
+            }
+        }
+        let seq = at.unwrap_or(row.seq);
+        let viewer = self.viewer_for(actor, &row).await?;
+        let mut reply = Reply {
+            text: format!("Game {} after phase {phase} · {label}", row.id),
+            ephemeral: viewer != Viewer::Public,
+            board: Some(BoardRef { game: row.id, viewer: Viewer::Public, seq }),
+            choices: vec![],
+        };
+        if viewer != Viewer::Public {
+            // In DMs the player gets their own view of that moment.
+            reply.board = Some(BoardRef { game: row.id, viewer, seq });
+        }
+        Ok(reply)
+    }
+
+    // ---- playing -------------------------------------------------------
+
+    async fn order(&self, actor: &Actor, game: Option<GameId>, line: CommandLine) -> Result<Reply, ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        let seats = self.store.seats(row.id).await?;
+        let Some(seat) = seats.iter().find(|s| s.user == actor.user).map(|s| s.seat) else {
+            return user_err(format!("You are not playing in game {}; only its players can give orders.", row.id));
+        };
+        let _guard = self.lock(row.id).await?;
+        let row = self.reload(row.id).await?;
+        let state = match (&row.status, &row.state) {
+            (GameStatus::Lobby, _) => {
+                return user_err(format!("Game {} hasn't started yet; the host starts it with `/game start`.", row.id))
+            }
+            (GameStatus::Finished, _) => return user_err(format!("Game {} is over.", row.id)),
+            (GameStatus::Abandoned, _) => return user_err(format!("Game {} was closed.", row.id)),
+            (_, None) => return Err(anyhow::anyhow!("active game {} has no state", row.id).into()),
+            (_, Some(s)) => s.clone(),
+        };
+        let events = match state.decide(seat, &line) {
+            Ok(events) => events,
+            Err(e) => return Err(ServiceError::User(explain(&e, &state, seat))),
+        };
+        let (after, outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
+        let finished = after.outcome().is_some();
+        let payloads = to_payloads(&outbox)?;
+        match self.store.append(row.id, row.seq, &events, &after, finished, &payloads, self.now_ms()).await {
+            Ok(_) => {}
+            Err(StoreError::Conflict { .. }) => return Err(ServiceError::Busy(row.id)),
+            Err(e) => return Err(e.into()),
+        }
+        let names = Self::names(&seats);
+        let mut text = format!("Accepted: `{line}`");
+        let own: Vec<String> = events.iter().filter_map(|e| e.narrate(Viewer::Seat(seat), &names)).collect();
+        if !own.is_empty() {
+            text.push('\n');
+            text.push_str(&compose::clip(&own.join("\n"), 1500));
+        }
+        // The acknowledgement is private: secret picks must stay so, and
+        // public orders are announced by the channel post.
+        Ok(Reply::private(text))
+    }
+
+    // ---- helpers for transports -------------------------------------------
+
+    /// The games a user is in, for `game` autocompletion and `/mygames`.
+    pub async fn games_of(&self, user: UserId) -> Result<Vec<(GameRow, Seat)>, ServiceError> {
+        let mut out = Vec::new();
+        for g in self.store.games_of_user(user).await? {
+            let seats = self.store.seats(g.id).await?;
+            if let Some(s) = seats.iter().find(|s| s.user == user) {
+                out.push((g.clone(), s.seat));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Values for one option of an order, built from the legal orders of
+    /// the actor's seat, consistent with the options already filled in.
+    pub async fn complete(
+        &self,
+        actor: &Actor,
+        game: Option<GameId>,
+        command: &str,
+        option: &str,
+        filled: &[(String, String)],
+        partial: &str,
+    ) -> Result<Vec<String>, ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        let seats = self.store.seats(row.id).await?;
+        let (Some(state), Some(seat)) = (&row.state, seats.iter().find(|s| s.user == actor.user).map(|s| s.seat)) else {
+            return Ok(vec![]);
+        };
+        Ok(complete_from(&state.legal_commands(seat), command, option, filled, partial))
+    }
+
+    /// Render a board reference to PNG bytes, from the log.
+    pub async fn render(&self, board: &BoardRef) -> anyhow::Result<Vec<u8>> {
+        let row = self.store.game(board.game).await?.with_context(|| format!("no game {}", board.game))?;
+        let seats = self.store.seats(board.game).await?;
+        let events = self.store.events_upto(board.game, board.seq).await?;
+        let state = row.kind.fold(events.iter().map(|(_, e)| e))?;
+        let scene = state.scene(board.viewer, &Self::names(&seats));
+        Ok(orrery_render::render_png(&scene)?)
+    }
+
+    /// Deliver queued messages through `transport`, oldest first. Returns
+    /// how many were delivered. A failed send stays queued for the next call.
+    pub async fn deliver<T: Transport>(&self, transport: &T) -> anyhow::Result<usize> {
+        let mut delivered = 0;
+        for row in self.store.undelivered(100).await? {
+            let msg: OutMessage = match serde_json::from_value(row.payload.clone()) {
+                Ok(m) => m,
+                Err(e) => {
+                    self.store.mark_failed(row.id, &format!("bad payload: {e}"), self.now_ms()).await?;
+                    continue;
+                }
+            };
+            let png = match &msg.board {
+                Some(b) => Some(self.render(b).await?),
+                None => None,
+            };
+            match transport.send(row.id, &msg, png.as_deref()).await {
+                Ok(()) => {
+                    self.store.mark_delivered(row.id, self.now_ms()).await?;
+                    delivered += 1;
+                }
+                Err(e) => {
+                    self.store.mark_failed(row.id, &format!("{e:#}"), self.now_ms()).await?;
+                    // Keep order: stop at the first failure, retry later.
+                    break;
+                }
+            }
+        }
+        Ok(delivered)
+    }
+}
+
+/// Option values for `command`'s `option` among `legal`, consistent with
+/// the options already `filled`, starting with `partial` (any case).
+pub fn complete_from(
+    legal: &[CommandLine],
+    command: &str,
+    option: &str,
+    filled: &[(String, String)],
+    partial: &str,
+) -> Vec<String> {
+    let partial = partial.to_lowercase();
+    let mut out: Vec<String> = Vec::new();
+    for c in legal.iter().filter(|c| c.name == command) {
+        let consistent = filled
+            .iter()
+            .filter(|(k, v)| k != option && !v.is_empty())
+            .all(|(k, v)| c.get(k).is_none_or(|cv| cv.eq_ignore_ascii_case(v)));
+        if !consistent {
+            continue;
+        }
+        if let Some(v) = c.get(option) {
+            if v.to_lowercase().starts_with(&partial) && !out.iter().any(|o| o == v) {
+                out.push(v.to_string());
+            }
+        }
+    }
+    out
+}
+
+fn explain(e: &ActionError, state: &AnyState, seat: Seat) -> String {
+    match e {
+        ActionError::Parse(_) => {
+            let mut s = e.to_string();
+            let legal = state.legal_commands(seat);
+            if !legal.is_empty() {
+                let names: Vec<&str> = {
+                    let mut v: Vec<&str> = legal.iter().map(|c| c.name.as_str()).collect();
+                    v.dedup();
+                    v
+                };
+                s.push_str(&format!("\nOrders you can give now: {}.", names.join(", ")));
+            }
+            s
+        }
+        ActionError::Rejected(crate::engine::Rejection::NotYourDecision { .. }) => {
+            format!("{e}\nWaiting on: {}", describe_waiting(&state.pending()))
+        }
+        ActionError::Rejected(_) => e.to_string(),
+    }
+}
+
+fn started_word(status: GameStatus) -> &'static str {
+    match status {
+        GameStatus::Lobby => "not started",
+        GameStatus::Active => "started",
+        GameStatus::Finished => "finished",
+        GameStatus::Abandoned => "been closed",
+    }
+}
+
+fn to_payloads(outbox: &[OutMessage]) -> Result<Vec<serde_json::Value>, ServiceError> {
+    outbox
+        .iter()
+        .map(|m| serde_json::to_value(m).map_err(|e| ServiceError::Internal(e.into())))
+        .collect()
+}
+
+/// A fresh seed for a new game, from the process's random hasher keys.
+/// (The engine never draws OS randomness; the platform picks the seed once
+/// and stores it in the game's config.)
+fn random_seed() -> u64 {
+    use std::hash::BuildHasher;
+    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    std::collections::hash_map::RandomState::new().hash_one(t)
+}
+
+/// The opening section of the game's rules page.
+pub fn rules_summary(kind: GameKind) -> String {
+    let page = match kind {
+        GameKind::Hyperspace => include_str!("../../docs/rules/hyperspace.md"),
+    };
+    compose::clip(page, 1400)
+}
+
+/// The result line of a finished game ("Game over: alice wins — …").
+pub fn compose_outcome(state: &AnyState, names: &[String]) -> String {
+    match state.outcome() {
+        Some(o) => compose::outcome_line(&o, names),
+        None => "the game is not over".into(),
+    }
+}

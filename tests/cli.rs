@@ -1,0 +1,134 @@
+//! The `orrery` binary, run as a user would.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn orrery() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_orrery"));
+    c.env_remove("DISCORD_TOKEN").env_remove("DATABASE_URL").env("RUST_LOG", "warn");
+    c
+}
+
+fn temp(tag: &str) -> PathBuf {
+    let n = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    std::env::temp_dir().join(format!("orrery-cli-{tag}-{}-{n}", std::process::id()))
+}
+
+fn assert_png_files(dir: &PathBuf) -> usize {
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        let bytes = std::fs::read(&p).unwrap();
+        let img = image::load_from_memory(&bytes).unwrap_or_else(|e| panic!("{} is not a valid PNG: {e}", p.display()));
+        assert!(img.width() >= 800 && img.height() >= 600, "{} is {}x{}", p.display(), img.width(), img.height());
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn bot_without_token_explains_and_points_at_play() {
+    let out = orrery().arg("bot").current_dir(std::env::temp_dir()).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("DISCORD_TOKEN"), "{err}");
+    assert!(err.contains("orrery play"), "{err}");
+}
+
+#[test]
+fn auto_play_ends_with_a_winner_and_one_board_per_phase() {
+    let dir = temp("auto");
+    let out = orrery()
+        .args(["play", "hyperspace", "--players", "4", "--seed", "1", "--auto", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}\n{}", stdout.chars().rev().take(3000).collect::<String>().chars().rev().collect::<String>(), String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("Result: 🏆 Game over"), "no result line");
+    let boards = assert_png_files(&dir);
+    // One public board per phase (plus the opening board).
+    let posted = stdout.lines().filter(|l| l.starts_with("[#table-1]") && l.contains("game 1 ·")).count();
+    assert_eq!(boards, posted, "one PNG per phase board posted");
+    assert!(boards > 4, "only {boards} boards");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn kill_dash_nine_mid_game_then_resume_loses_nothing() {
+    let db_path = temp("crash").with_extension("db");
+    let db = format!("sqlite://{}", db_path.display());
+    let dir = temp("crash-out");
+    let args = |c: &mut Command| {
+        c.args(["play", "hyperspace", "--players", "3", "--seed", "7", "--auto", "--db", &db, "--out"]).arg(&dir);
+    };
+    // Start, wait until it is well under way, kill -9.
+    let mut first = orrery();
+    args(&mut first);
+    let mut child = first.stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    let start = Instant::now();
+    let wal = PathBuf::from(format!("{}-wal", db_path.display()));
+    while start.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(100));
+        let size = std::fs::metadata(&db_path).map(|m| m.len()).unwrap_or(0)
+            + std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
+        if size > 200_000 {
+            break;
+        }
+        if let Ok(Some(_)) = child.try_wait() {
+            break;
+        }
+    }
+    let finished_early = child.try_wait().unwrap().is_some();
+    child.kill().unwrap_or(()); // SIGKILL on Unix
+    child.wait().unwrap();
+    assert!(!finished_early, "the game finished before it could be killed; use a longer game");
+
+    // The log as the crash left it is consistent.
+    let out = orrery().args(["replay", "--db", &db]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("1 consistent, 0 inconsistent"), "{text}");
+
+    // Same command again: resumes, plays to the end.
+    let mut again = orrery();
+    args(&mut again);
+    let out = again.output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("Resuming game 1"), "did not resume");
+    assert!(text.contains("Result: 🏆 Game over"), "did not finish");
+
+    let out = orrery().args(["replay", "--db", &db]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("1 consistent, 0 inconsistent"), "{text}");
+    assert_png_files(&dir);
+
+    // A crash-free run with the same seed makes exactly the same game.
+    let db2 = format!("sqlite://{}", temp("nocrash").with_extension("db").display());
+    let out = orrery().args(["play", "hyperspace", "--players", "3", "--seed", "7", "--auto", "--db", &db2]).output().unwrap();
+    assert!(out.status.success());
+    let fingerprint = |db: &str| {
+        let out = orrery().args(["replay", "--db", db]).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or_default().to_string()
+    };
+    assert_eq!(fingerprint(&db), fingerprint(&db2), "the resumed game differs from an uninterrupted one");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn scenario_command_counts_and_fails_loudly() {
+    let ok = orrery().args(["scenario", concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios/hyperspace")]).output().unwrap();
+    let text = String::from_utf8_lossy(&ok.stdout);
+    assert!(ok.status.success(), "{text}");
+    assert!(text.trim_end().ends_with("0 failed"), "{text}");
+
+    let bad = temp("bad").with_extension("scn");
+    std::fs::write(&bad, "game: hyperspace\nplayers: 2\nseat 2: end\n").unwrap();
+    let out = orrery().arg("scenario").arg(&bad).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success());
+    assert!(text.contains("0 passed, 1 failed"), "{text}");
+    assert!(text.contains("line 3"), "{text}");
+}

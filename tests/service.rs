@@ -1,0 +1,222 @@
+//! The service, driven the way a transport drives it: actors and requests
+//! in, replies and outbox messages out. SQLite in a temporary file.
+
+use orrery::engine::{CommandLine, GameId, UserId, Viewer};
+use orrery::games::GameKind;
+use orrery::service::{Actor, ManualClock, OutMessage, Place, Reply, Request, Service, ServiceError, Target, Transport};
+use orrery::store::{GameStatus, Store};
+use std::sync::{Arc, Mutex};
+
+const CHANNEL: u64 = 500;
+
+fn db_url(tag: &str) -> String {
+    let n = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let path = std::env::temp_dir().join(format!("orrery-svc-{tag}-{}-{n}.db", std::process::id()));
+    format!("sqlite://{}", path.display())
+}
+
+async fn service(tag: &str) -> Service {
+    let store = Store::connect(&db_url(tag)).await.expect("store");
+    Service::new(store, Arc::new(ManualClock::new(1_700_000_000_000)))
+}
+
+fn at_table(user: u64, name: &str) -> Actor {
+    Actor { user: UserId(user), name: name.into(), place: Place::Channel { channel: CHANNEL, guild: Some(9) } }
+}
+
+fn in_dm(user: u64, name: &str) -> Actor {
+    Actor { user: UserId(user), name: name.into(), place: Place::Dm }
+}
+
+/// Collects deliveries.
+#[derive(Default)]
+struct Sink(Mutex<Vec<(OutMessage, Option<Vec<u8>>)>>);
+
+impl Transport for Sink {
+    async fn send(&self, _id: i64, message: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<()> {
+        self.0.lock().unwrap().push((message.clone(), png.map(|p| p.to_vec())));
+        Ok(())
+    }
+}
+
+impl Sink {
+    fn take(&self) -> Vec<(OutMessage, Option<Vec<u8>>)> {
+        std::mem::take(&mut *self.0.lock().unwrap())
+    }
+}
+
+async fn ok(svc: &Service, actor: &Actor, req: Request) -> Reply {
+    svc.handle(actor, req.clone()).await.unwrap_or_else(|e| panic!("{req:?} by {}: {e}", actor.name))
+}
+
+async fn refused(svc: &Service, actor: &Actor, req: Request) -> String {
+    match svc.handle(actor, req.clone()).await {
+        Err(ServiceError::User(msg)) => msg,
+        other => panic!("{req:?} by {} should be refused, got {other:?}", actor.name),
+    }
+}
+
+fn order(text: &str) -> Request {
+    Request::Order { game: None, line: CommandLine::parse(text).unwrap() }
+}
+
+/// A started 3-player Hyperspace game; returns its id.
+async fn started(svc: &Service) -> GameId {
+    ok(svc, &at_table(1, "alice"), Request::New { kind: GameKind::Hyperspace, seed: Some(5), options: None }).await;
+    ok(svc, &at_table(2, "bob"), Request::Join { game: None }).await;
+    ok(svc, &at_table(3, "carol"), Request::Join { game: None }).await;
+    ok(svc, &at_table(1, "alice"), Request::Start { game: None }).await;
+    svc.store().games_in_channel(CHANNEL).await.unwrap()[0].id
+}
+
+#[tokio::test]
+async fn lobby_flow_and_start_posts_board_and_prompts() {
+    let svc = service("lobby").await;
+    let sink = Sink::default();
+    let r = ok(&svc, &at_table(1, "alice"), Request::New { kind: GameKind::Hyperspace, seed: Some(1), options: None }).await;
+    assert!(r.text.contains("is open"), "{}", r.text);
+    let msg = refused(&svc, &at_table(1, "alice"), Request::Join { game: None }).await;
+    assert!(msg.contains("already seated"), "{msg}");
+    let msg = refused(&svc, &at_table(1, "alice"), Request::Start { game: None }).await;
+    assert!(msg.contains("needs 2 to 4 players"), "{msg}");
+    ok(&svc, &at_table(2, "bob"), Request::Join { game: None }).await;
+    let msg = refused(&svc, &at_table(2, "bob"), Request::Start { game: None }).await;
+    assert!(msg.contains("Only the host"), "{msg}");
+    let msg = refused(&svc, &at_table(1, "alice"), Request::New { kind: GameKind::Hyperspace, seed: None, options: None }).await;
+    assert!(msg.contains("already has game"), "{msg}");
+    ok(&svc, &at_table(1, "alice"), Request::Start { game: None }).await;
+
+    svc.deliver(&sink).await.unwrap();
+    let sent = sink.take();
+    let boards: Vec<_> = sent.iter().filter(|(m, _)| m.board.is_some()).collect();
+    assert_eq!(boards.len(), 1, "one board at the start: {sent:#?}");
+    assert_eq!(boards[0].0.target, Target::Channel(CHANNEL));
+    assert_eq!(boards[0].0.board.as_ref().unwrap().viewer, Viewer::Public);
+    let png = boards[0].1.as_ref().expect("png bytes");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    // The seat to move got a private prompt.
+    assert!(sent.iter().any(|(m, _)| m.target == Target::Dm(UserId(1))), "no DM prompt: {sent:#?}");
+    // Delivered messages are not delivered again.
+    assert_eq!(svc.deliver(&sink).await.unwrap(), 0);
+    let msg = refused(&svc, &at_table(3, "carol"), Request::Join { game: None }).await;
+    assert!(msg.contains("already started"), "{msg}");
+}
+
+#[tokio::test]
+async fn refused_orders_change_nothing_and_explain() {
+    let svc = service("refuse").await;
+    let id = started(&svc).await;
+    let before = svc.store().game(id).await.unwrap().unwrap();
+    let events_before = svc.store().events(id).await.unwrap();
+
+    // Not a player.
+    let m = refused(&svc, &at_table(77, "mallory"), order("end")).await;
+    assert!(m.contains("not playing"), "{m}");
+    // Out of turn (seat 2 while seat 1 moves).
+    let m = refused(&svc, &at_table(2, "bob"), order("end")).await;
+    assert!(m.contains("waiting on"), "{m}");
+    // Can't parse.
+    let m = refused(&svc, &at_table(1, "alice"), order("warp-to-the-moon")).await;
+    assert!(m.contains("couldn't read"), "{m}");
+    // A malformed value.
+    let m = refused(&svc, &at_table(1, "alice"), order("depart from:Regulus ships:lots")).await;
+    assert!(m.contains("not a whole number"), "{m}");
+    // Someone else's game from a DM.
+    let m = refused(&svc, &in_dm(77, "mallory"), Request::Order { game: Some(id), line: CommandLine::new("end") }).await;
+    assert!(m.contains("not playing in game"), "{m}");
+
+    let after = svc.store().game(id).await.unwrap().unwrap();
+    assert_eq!(after.seq, before.seq);
+    assert_eq!(after.state, before.state);
+    assert_eq!(svc.store().events(id).await.unwrap(), events_before);
+}
+
+#[tokio::test]
+async fn dm_orders_resolve_the_only_game_and_public_posts_come_from_public_view() {
+    let svc = service("dm").await;
+    let sink = Sink::default();
+    let id = started(&svc).await;
+    svc.deliver(&sink).await.unwrap();
+    sink.take();
+    let row = svc.store().game(id).await.unwrap().unwrap();
+    let state = row.state.unwrap();
+    let p = state.pending()[0].clone();
+    let user = svc.store().seats(id).await.unwrap()[p.seat.index()].user;
+    let legal = state.legal_commands(p.seat);
+    let first = legal[0].clone();
+    // Given in a DM without naming the game: the only game is used.
+    ok(&svc, &in_dm(user.0, "someone"), Request::Order { game: None, line: first }).await;
+    let after = svc.store().game(id).await.unwrap().unwrap();
+    assert!(after.seq > row.seq, "the DM order was not recorded");
+    svc.deliver(&sink).await.unwrap();
+    for (m, _) in sink.take() {
+        if let Some(b) = &m.board {
+            if let Target::Channel(_) = m.target {
+                assert_eq!(b.viewer, Viewer::Public, "channel boards must be public");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn concurrent_orders_on_one_game_are_serialized() {
+    let svc = Arc::new(service("concurrent").await);
+    let id = started(&svc).await;
+    let row = svc.store().game(id).await.unwrap().unwrap();
+    let state = row.state.unwrap();
+    let seat = state.pending()[0].seat;
+    let user = svc.store().seats(id).await.unwrap()[seat.index()].user;
+    // Two copies of the same order at once: exactly the events of a
+    // sequential run, no lost update, no duplicate sequence numbers.
+    let line = state.legal_commands(seat).into_iter().find(|c| c.name != "end").expect("a non-end order");
+    let a = {
+        let svc = svc.clone();
+        let line = line.clone();
+        tokio::spawn(async move { svc.handle(&at_table(user.0, "x"), Request::Order { game: None, line }).await })
+    };
+    let b = {
+        let svc = svc.clone();
+        let line = line.clone();
+        tokio::spawn(async move { svc.handle(&at_table(user.0, "x"), Request::Order { game: None, line }).await })
+    };
+    let (ra, rb) = (a.await.unwrap(), b.await.unwrap());
+    let accepted = [ra.is_ok(), rb.is_ok()].iter().filter(|x| **x).count();
+    assert!(accepted >= 1, "{ra:?} {rb:?}");
+    let events = svc.store().events(id).await.unwrap();
+    for (i, (seq, _)) in events.iter().enumerate() {
+        assert_eq!(*seq, i as i64 + 1, "gap or duplicate in the log");
+    }
+    let stored = svc.store().game(id).await.unwrap().unwrap();
+    let folded = GameKind::Hyperspace.fold(events.iter().map(|(_, e)| e)).unwrap();
+    assert_eq!(Some(folded), stored.state, "stored state is the fold of the log");
+    assert_eq!(stored.seq, events.len() as i64);
+}
+
+#[tokio::test]
+async fn whole_game_through_the_service_ends_with_winner_announced() {
+    let svc = service("whole").await;
+    let sink = Sink::default();
+    let id = started(&svc).await;
+    let mut rng = orrery::engine::GameRng::seeded(3);
+    let seats = svc.store().seats(id).await.unwrap();
+    for _ in 0..20_000 {
+        let row = svc.store().game(id).await.unwrap().unwrap();
+        if row.status == GameStatus::Finished {
+            break;
+        }
+        let state = row.state.unwrap();
+        let p = state.pending().into_iter().find(|p| !p.submitted).expect("someone owes");
+        let line = rng.pick(&state.legal_commands(p.seat)).unwrap().clone();
+        let who = &seats[p.seat.index()];
+        let actor = if p.secret { in_dm(who.user.0, &who.name) } else { at_table(who.user.0, &who.name) };
+        ok(&svc, &actor, Request::Order { game: None, line }).await;
+    }
+    let row = svc.store().game(id).await.unwrap().unwrap();
+    assert_eq!(row.status, GameStatus::Finished);
+    svc.deliver(&sink).await.unwrap();
+    let sent = sink.take();
+    let last_channel = sent.iter().rev().find(|(m, _)| matches!(m.target, Target::Channel(_))).unwrap();
+    assert!(last_channel.0.text.contains("Game over"), "{}", last_channel.0.text);
+    let refused_msg = refused(&svc, &at_table(1, "alice"), order("end")).await;
+    assert!(refused_msg.contains("is over"), "{refused_msg}");
+}

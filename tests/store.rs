@@ -1,0 +1,1093 @@
+//! The store, tested once over a `Store` and run on both backends:
+//!
+//! - SQLite, always, in a fresh temporary file per test;
+//! - PostgreSQL when `TEST_POSTGRES_URL` is set (e.g.
+//!   `postgres://postgres@127.0.0.1:5432/test`): each test creates a fresh
+//!   database `orrery_test_<unique>` through that URL, runs against it, and
+//!   drops it. Without the variable the PostgreSQL tests say so and pass.
+
+use orrery::engine::{GameConfig, GameId, Seat, UserId};
+use orrery::games::{AnyEvent, AnyState, GameKind};
+use orrery::store::{Backend, GameStatus, NewGame, SeatRow, Store, StoreError};
+use serde_json::json;
+use sqlx::{AnyConnection, Connection, Executor, Row};
+use std::future::Future;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+// --- harness -----------------------------------------------------------------
+
+/// A store on a fresh database, and the URL that reaches that database.
+#[derive(Clone)]
+struct Db {
+    store: Store,
+    url: String,
+}
+
+fn unique(tag: &str) -> String {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!(
+        "{tag}_{}_{}_{}",
+        std::process::id(),
+        nanos % 1_000_000_000_000,
+        N.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// Run `scenario`, then clean up with `cleanup` even if it panicked.
+async fn guarded<F, Fut>(db: Db, scenario: F, cleanup: impl Future<Output = ()>)
+where
+    F: FnOnce(Db) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let store = db.store.clone();
+    let outcome = tokio::spawn(scenario(db)).await;
+    store.close().await;
+    cleanup.await;
+    if let Err(e) = outcome {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
+
+async fn on_sqlite<F, Fut>(scenario: F)
+where
+    F: FnOnce(Db) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let path = std::env::temp_dir().join(format!("{}.db", unique("orrery-store")));
+    let url = format!("sqlite://{}", path.display());
+    let store = Store::connect(&url).await.expect("connect to SQLite");
+    assert_eq!(store.backend(), Backend::Sqlite);
+    let cleanup = async move {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    };
+    guarded(Db { store, url }, scenario, cleanup).await;
+}
+
+/// `url` with its database name replaced by `db`.
+fn with_database(url: &str, db: &str) -> String {
+    let (base, query) = url
+        .split_once('?')
+        .map_or((url, None), |(b, q)| (b, Some(q)));
+    let after_scheme = base.find("://").map_or(0, |i| i + 3);
+    let host_end = base[after_scheme..]
+        .find('/')
+        .map_or(base.len(), |i| after_scheme + i);
+    let mut out = format!("{}/{db}", &base[..host_end]);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    out
+}
+
+async fn on_postgres<F, Fut>(scenario: F)
+where
+    F: FnOnce(Db) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let Ok(admin_url) = std::env::var("TEST_POSTGRES_URL") else {
+        println!("TEST_POSTGRES_URL is not set: PostgreSQL store tests skipped");
+        return;
+    };
+    sqlx::any::install_default_drivers();
+    let name = unique("orrery_test");
+    let mut admin = AnyConnection::connect(&admin_url)
+        .await
+        .expect("connect to TEST_POSTGRES_URL");
+    admin
+        .execute(format!("CREATE DATABASE {name}").as_str())
+        .await
+        .expect("create test database");
+    let url = with_database(&admin_url, &name);
+    let store = Store::connect(&url)
+        .await
+        .expect("connect to the test database");
+    assert_eq!(store.backend(), Backend::Postgres);
+    let cleanup = async move {
+        admin
+            .execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
+            .await
+            .expect("drop test database");
+        let _ = admin.close().await;
+    };
+    guarded(Db { store, url }, scenario, cleanup).await;
+}
+
+/// Each scenario becomes `sqlite::<name>` and `postgres::<name>`.
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                super::on_sqlite(super::$name).await;
+            })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                super::on_postgres(super::$name).await;
+            })*
+        }
+    };
+}
+
+on_both_backends!(
+    migrations_are_idempotent,
+    lobby_seats_and_renumbering,
+    lobby_rules,
+    start_and_append_in_sequence,
+    conflicting_appends,
+    concurrent_appends_one_wins,
+    append_is_all_or_nothing,
+    outbox_delivery,
+    deadlines_fall_due,
+    concurrent_creates_get_distinct_ids,
+    corrupt_rows_are_reported,
+);
+
+// --- game values -------------------------------------------------------------
+
+const NOW: i64 = 1_700_000_000_000;
+/// A snowflake above i64::MAX, to check the BIGINT bit cast both ways.
+const BIG_CHANNEL: u64 = u64::MAX - 41;
+
+/// The set-up events of a `players`-player Hyperspace game and the state
+/// they fold to. While the ruleset is a skeleton (its functions `todo!()`),
+/// falls back to the skeleton's set-up event read from JSON and the empty
+/// state: the store treats both as opaque values either way.
+fn sample(players: u8) -> (Vec<AnyEvent>, AnyState) {
+    let kind = GameKind::Hyperspace;
+    let real = std::panic::catch_unwind(|| {
+        let events = kind.setup(&GameConfig::new(players, 7)).expect("set-up");
+        let state = kind.fold(&events).expect("fold");
+        (events, state)
+    });
+    real.unwrap_or_else(|_| {
+        let event: AnyEvent = serde_json::from_value(
+            json!({"game": "hyperspace", "event": {"GameSetUp": {"players": players}}}),
+        )
+        .expect("the skeleton's set-up event parses");
+        (vec![event], kind.empty())
+    })
+}
+
+/// `n` events (the set-up events of a `players` game, repeated).
+fn events(players: u8, n: usize) -> Vec<AnyEvent> {
+    sample(players).0.into_iter().cycle().take(n).collect()
+}
+
+fn new_game(channel_id: u64, host: u64, players: u8) -> NewGame {
+    NewGame {
+        kind: GameKind::Hyperspace,
+        channel_id,
+        guild_id: Some(u64::MAX - 7),
+        host: UserId(host),
+        config: GameConfig::new(players, 99),
+        now_ms: NOW,
+    }
+}
+
+/// A started 2-player game: its id, and its last sequence number.
+async fn started_game(store: &Store, channel: u64) -> (GameId, i64) {
+    let id = store.create_game(new_game(channel, 1, 2)).await.unwrap();
+    store.add_seat(id, UserId(1), "Ada").await.unwrap();
+    store.add_seat(id, UserId(2), "Bo").await.unwrap();
+    let (events, state) = sample(2);
+    let config = GameConfig::new(2, 99);
+    store
+        .start_game(
+            id,
+            &config,
+            &events,
+            &state,
+            &[json!({"post": "started"})],
+            NOW + 1,
+        )
+        .await
+        .unwrap();
+    (id, events.len() as i64)
+}
+
+async fn count(store: &Store, sql: &str, game: GameId) -> i64 {
+    sqlx::query(sql)
+        .bind(game.0)
+        .fetch_one(store.pool())
+        .await
+        .unwrap()
+        .try_get(0)
+        .unwrap()
+}
+
+async fn outbox_of(store: &Store, game: GameId) -> Vec<serde_json::Value> {
+    store
+        .undelivered(1000)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.game_id == Some(game))
+        .map(|r| r.payload)
+        .collect()
+}
+
+fn users(seats: &[SeatRow]) -> Vec<(u8, u64, &str)> {
+    seats
+        .iter()
+        .map(|s| (s.seat.0, s.user.0, s.name.as_str()))
+        .collect()
+}
+
+// --- scenarios ---------------------------------------------------------------
+
+async fn migrations_are_idempotent(db: Db) {
+    let applied = "SELECT COUNT(*) FROM _sqlx_migrations WHERE success = $1";
+    let before: i64 = sqlx::query(applied)
+        .bind(true)
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap()
+        .get(0);
+    assert!(before >= 1, "connect ran the migrations");
+    // Again, explicitly, and through a second connect to the same database.
+    db.store.migrate().await.expect("second run");
+    let again = Store::connect(&db.url).await.expect("reconnect");
+    again.migrate().await.expect("third run");
+    let after: i64 = sqlx::query(applied)
+        .bind(true)
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(before, after);
+    // Both stores see one database.
+    let id = again.create_game(new_game(5, 1, 2)).await.unwrap();
+    assert_eq!(db.store.game(id).await.unwrap().unwrap().id, id);
+    again.close().await;
+}
+
+async fn lobby_seats_and_renumbering(db: Db) {
+    let store = &db.store;
+    let id = store
+        .create_game(new_game(BIG_CHANNEL, 10, 4))
+        .await
+        .unwrap();
+    let other = store
+        .create_game(new_game(BIG_CHANNEL, 99, 3))
+        .await
+        .unwrap();
+    assert_ne!(id, other);
+
+    let row = store.game(id).await.unwrap().expect("created");
+    assert_eq!(row.id, id);
+    assert_eq!(row.kind, GameKind::Hyperspace);
+    assert_eq!(row.channel_id, BIG_CHANNEL);
+    assert_eq!(row.guild_id, Some(u64::MAX - 7));
+    assert_eq!(row.host, UserId(10));
+    assert_eq!(row.status, GameStatus::Lobby);
+    assert_eq!(row.config, GameConfig::new(4, 99));
+    assert_eq!(row.state, None);
+    assert_eq!(row.seq, 0);
+    assert_eq!((row.created_at, row.updated_at), (NOW, NOW));
+    assert_eq!(store.game(GameId(id.0 + 1000)).await.unwrap(), None);
+
+    // Seats fill 0, 1, 2, 3.
+    for (user, name) in [(10, "Ada"), (u64::MAX, "Bo"), (30, "Cy"), (40, "Di")] {
+        store.add_seat(id, UserId(user), name).await.unwrap();
+    }
+    match store.add_seat(id, UserId(30), "Cy again").await {
+        Err(StoreError::AlreadySeated { seat, user, game }) => {
+            assert_eq!((seat, user, game), (Seat(2), UserId(30), id))
+        }
+        other => panic!("expected AlreadySeated, got {other:?}"),
+    }
+    assert_eq!(
+        users(&store.seats(id).await.unwrap()),
+        [
+            (0, 10, "Ada"),
+            (1, u64::MAX, "Bo"),
+            (2, 30, "Cy"),
+            (3, 40, "Di")
+        ]
+    );
+
+    // Leaving renumbers the seats after, keeping 0..n-1.
+    assert_eq!(
+        store.remove_seat(id, UserId(u64::MAX)).await.unwrap(),
+        Seat(1)
+    );
+    assert_eq!(
+        users(&store.seats(id).await.unwrap()),
+        [(0, 10, "Ada"), (1, 30, "Cy"), (2, 40, "Di")]
+    );
+    assert_eq!(store.remove_seat(id, UserId(10)).await.unwrap(), Seat(0));
+    assert_eq!(
+        users(&store.seats(id).await.unwrap()),
+        [(0, 30, "Cy"), (1, 40, "Di")]
+    );
+    assert_eq!(store.remove_seat(id, UserId(40)).await.unwrap(), Seat(1));
+    assert!(matches!(
+        store.remove_seat(id, UserId(40)).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert_eq!(store.add_seat(id, UserId(50), "Ed").await.unwrap(), Seat(1));
+    assert_eq!(
+        users(&store.seats(id).await.unwrap()),
+        [(0, 30, "Cy"), (1, 50, "Ed")]
+    );
+    assert!(store.seats(other).await.unwrap().is_empty());
+
+    // Lookups by channel and by user (host or seated).
+    store.add_seat(other, UserId(30), "Cy").await.unwrap();
+    let in_channel: Vec<GameId> = store
+        .games_in_channel(BIG_CHANNEL)
+        .await
+        .unwrap()
+        .iter()
+        .map(|g| g.id)
+        .collect();
+    assert_eq!(in_channel, [id, other]);
+    assert!(store.games_in_channel(1).await.unwrap().is_empty());
+    let of = |u| async move {
+        store
+            .games_of_user(UserId(u))
+            .await
+            .unwrap()
+            .iter()
+            .map(|g| g.id)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(of(30).await, [id, other], "seated in both");
+    assert_eq!(of(10).await, [id], "hosts it, no longer seated");
+    assert_eq!(of(99).await, [other], "hosts it");
+    assert_eq!(of(50).await, [id]);
+    assert!(of(12345).await.is_empty());
+    assert_eq!(
+        store
+            .all_games()
+            .await
+            .unwrap()
+            .iter()
+            .map(|g| g.id)
+            .collect::<Vec<_>>(),
+        [id, other]
+    );
+
+    store
+        .set_status(other, GameStatus::Abandoned, NOW + 5)
+        .await
+        .unwrap();
+    let row = store.game(other).await.unwrap().unwrap();
+    assert_eq!(
+        (row.status, row.updated_at),
+        (GameStatus::Abandoned, NOW + 5)
+    );
+    assert!(matches!(
+        store
+            .set_status(GameId(other.0 + 1000), GameStatus::Active, NOW)
+            .await,
+        Err(StoreError::NotFound(_))
+    ));
+}
+
+async fn lobby_rules(db: Db) {
+    let store = &db.store;
+    let missing = GameId(424242);
+    assert!(matches!(
+        store.add_seat(missing, UserId(1), "x").await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(matches!(
+        store.remove_seat(missing, UserId(1)).await,
+        Err(StoreError::NotFound(_))
+    ));
+
+    let (id, _) = started_game(store, 7).await;
+    match store.add_seat(id, UserId(3), "Late").await {
+        Err(StoreError::WrongStatus {
+            expected: GameStatus::Lobby,
+            actual: GameStatus::Active,
+            ..
+        }) => {}
+        other => panic!("expected WrongStatus, got {other:?}"),
+    }
+    assert!(matches!(
+        store.remove_seat(id, UserId(1)).await,
+        Err(StoreError::WrongStatus { .. })
+    ));
+    assert_eq!(store.seats(id).await.unwrap().len(), 2);
+    // A second start fails and changes nothing.
+    let before = store.game(id).await.unwrap().unwrap();
+    let (events, state) = sample(2);
+    let second = store
+        .start_game(
+            id,
+            &GameConfig::new(2, 1),
+            &events,
+            &state,
+            &[json!("again")],
+            NOW + 9,
+        )
+        .await;
+    assert!(
+        matches!(second, Err(StoreError::WrongStatus { .. })),
+        "{second:?}"
+    );
+    assert_eq!(store.game(id).await.unwrap().unwrap(), before);
+    assert_eq!(outbox_of(store, id).await, [json!({"post": "started"})]);
+}
+
+async fn start_and_append_in_sequence(db: Db) {
+    let store = &db.store;
+    let id = store.create_game(new_game(8, 1, 4)).await.unwrap();
+    store.add_seat(id, UserId(1), "Ada").await.unwrap();
+    store.add_seat(id, UserId(2), "Bo").await.unwrap();
+    let (setup, state) = sample(2);
+    let n = setup.len() as i64;
+    // The lobby asked for 4; the game starts with the 2 who came.
+    let config = GameConfig::new(2, 99);
+    store
+        .start_game(
+            id,
+            &config,
+            &setup,
+            &state,
+            &[json!({"m": 1}), json!({"m": 2})],
+            NOW + 1,
+        )
+        .await
+        .unwrap();
+
+    let row = store.game(id).await.unwrap().unwrap();
+    assert_eq!(row.status, GameStatus::Active);
+    assert_eq!(row.config, config);
+    assert_eq!(row.seq, n);
+    assert_eq!(row.state.as_ref(), Some(&state));
+    assert_eq!(row.updated_at, NOW + 1);
+    let logged = store.events(id).await.unwrap();
+    assert_eq!(
+        logged,
+        (1..=n).zip(setup.iter().cloned()).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        outbox_of(store, id).await,
+        [json!({"m": 1}), json!({"m": 2})]
+    );
+
+    // Append twice more, in sequence.
+    let (more, after) = sample(3);
+    let seq1 = store
+        .append(id, n, &more, &after, false, &[json!({"m": 3})], NOW + 2)
+        .await
+        .unwrap();
+    assert_eq!(seq1, n + more.len() as i64);
+    let extra = events(4, 3);
+    let seq2 = store
+        .append(id, seq1, &extra, &state, false, &[], NOW + 3)
+        .await
+        .unwrap();
+    assert_eq!(seq2, seq1 + 3);
+    let row = store.game(id).await.unwrap().unwrap();
+    assert_eq!(
+        (row.seq, row.status, row.updated_at),
+        (seq2, GameStatus::Active, NOW + 3)
+    );
+    assert_eq!(row.state.as_ref(), Some(&state));
+
+    let all: Vec<AnyEvent> = setup.iter().chain(&more).chain(&extra).cloned().collect();
+    let logged = store.events(id).await.unwrap();
+    assert_eq!(
+        logged.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
+        (1..=seq2).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        logged.iter().map(|(_, e)| e.clone()).collect::<Vec<_>>(),
+        all
+    );
+    let upto = store.events_upto(id, seq1).await.unwrap();
+    assert_eq!(upto, logged[..seq1 as usize]);
+    assert!(store.events_upto(id, 0).await.unwrap().is_empty());
+    assert_eq!(
+        outbox_of(store, id).await,
+        [json!({"m": 1}), json!({"m": 2}), json!({"m": 3})]
+    );
+
+    // Finishing closes the game and its deadline; nothing appends after.
+    store.set_deadline(id, 3, NOW + 100).await.unwrap();
+    let last = events(2, 1);
+    let seq3 = store
+        .append(id, seq2, &last, &after, true, &[json!("over")], NOW + 4)
+        .await
+        .unwrap();
+    let row = store.game(id).await.unwrap().unwrap();
+    assert_eq!(
+        (row.seq, row.status, row.state.as_ref()),
+        (seq3, GameStatus::Finished, Some(&after))
+    );
+    assert_eq!(store.deadline(id).await.unwrap(), None);
+    let late = store
+        .append(id, seq3, &last, &after, false, &[json!("late")], NOW + 5)
+        .await;
+    assert!(
+        matches!(
+            late,
+            Err(StoreError::WrongStatus {
+                expected: GameStatus::Active,
+                actual: GameStatus::Finished,
+                ..
+            })
+        ),
+        "{late:?}"
+    );
+    assert_eq!(store.events(id).await.unwrap().len() as i64, seq3);
+
+    // Appending to a lobby or a missing game.
+    let lobby = store.create_game(new_game(8, 1, 2)).await.unwrap();
+    assert!(matches!(
+        store.append(lobby, 0, &last, &after, false, &[], NOW).await,
+        Err(StoreError::WrongStatus { .. })
+    ));
+    assert!(matches!(
+        store
+            .append(GameId(lobby.0 + 1000), 0, &last, &after, false, &[], NOW)
+            .await,
+        Err(StoreError::NotFound(_))
+    ));
+}
+
+async fn conflicting_appends(db: Db) {
+    let store = &db.store;
+    let (id, seq) = started_game(store, 9).await;
+    let (first_events, first_state) = sample(3);
+    let (second_events, second_state) = sample(4);
+    assert_ne!(first_events, second_events);
+
+    // Both decided against `seq`; the first to write wins.
+    let won = store
+        .append(
+            id,
+            seq,
+            &first_events,
+            &first_state,
+            false,
+            &[json!("first")],
+            NOW + 2,
+        )
+        .await
+        .unwrap();
+    let after_first = store.game(id).await.unwrap().unwrap();
+    let lost = store
+        .append(
+            id,
+            seq,
+            &second_events,
+            &second_state,
+            true,
+            &[json!("second")],
+            NOW + 3,
+        )
+        .await;
+    match lost {
+        Err(StoreError::Conflict { expected, actual }) => {
+            assert_eq!((expected, actual), (seq, won))
+        }
+        other => panic!("expected Conflict, got {other:?}"),
+    }
+    assert!(matches!(
+        store.append(id, seq, &second_events, &second_state, false, &[], NOW).await,
+        Err(ref e) if e.is_conflict()
+    ));
+    // Ahead of the log is a conflict too.
+    assert!(matches!(
+        store.append(id, won + 5, &second_events, &second_state, false, &[], NOW).await,
+        Err(StoreError::Conflict { expected, actual }) if expected == won + 5 && actual == won
+    ));
+
+    // State, status, seq and times are the first writer's; so are the
+    // events and the queued messages.
+    assert_eq!(store.game(id).await.unwrap().unwrap(), after_first);
+    assert_eq!(after_first.state.as_ref(), Some(&first_state));
+    let logged: Vec<AnyEvent> = store
+        .events(id)
+        .await
+        .unwrap()
+        .into_iter()
+        .skip(seq as usize)
+        .map(|(_, e)| e)
+        .collect();
+    assert_eq!(logged, first_events);
+    assert_eq!(
+        outbox_of(store, id).await,
+        [json!({"post": "started"}), json!("first")]
+    );
+}
+
+async fn concurrent_appends_one_wins(db: Db) {
+    let store = &db.store;
+    let (id, seq) = started_game(store, 10).await;
+    for round in 0..5 {
+        let current = store.game(id).await.unwrap().unwrap().seq;
+        let (a_events, a_state) = sample(3);
+        let (b_events, b_state) = sample(4);
+        let (sa, sb) = (store.clone(), store.clone());
+        let a = tokio::spawn(async move {
+            sa.append(
+                id,
+                current,
+                &a_events,
+                &a_state,
+                false,
+                &[json!(["a", round])],
+                NOW,
+            )
+            .await
+        });
+        let b = tokio::spawn(async move {
+            sb.append(
+                id,
+                current,
+                &b_events,
+                &b_state,
+                false,
+                &[json!(["b", round])],
+                NOW,
+            )
+            .await
+        });
+        let (a, b) = (a.await.unwrap(), b.await.unwrap());
+        let winner = match (&a, &b) {
+            (Ok(_), Err(StoreError::Conflict { .. })) => "a",
+            (Err(StoreError::Conflict { .. }), Ok(_)) => "b",
+            other => panic!("round {round}: expected exactly one winner, got {other:?}"),
+        };
+        let outbox = outbox_of(store, id).await;
+        assert_eq!(outbox.last(), Some(&json!([winner, round])));
+        assert_eq!(outbox.len(), round + 2);
+    }
+    let row = store.game(id).await.unwrap().unwrap();
+    assert_eq!(
+        count(store, "SELECT COUNT(*) FROM events WHERE game_id = $1", id).await,
+        row.seq
+    );
+    assert!(row.seq > seq);
+}
+
+async fn append_is_all_or_nothing(db: Db) {
+    let store = &db.store;
+    let (id, seq) = started_game(store, 11).await;
+    let before = store.game(id).await.unwrap().unwrap();
+    // A stray event at seq + 2 (a torn history, or a writer that bypassed
+    // the lock): an append of three events writes seq + 1, then fails on
+    // seq + 2 after the game row was locked. Nothing of it may remain.
+    let stray = serde_json::to_string(&events(2, 1)[0]).unwrap();
+    sqlx::query("INSERT INTO events (game_id, seq, event, created_at) VALUES ($1, $2, $3, $4)")
+        .bind(id.0)
+        .bind(seq + 2)
+        .bind(stray)
+        .bind(NOW)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    let (_, state) = sample(3);
+    let failed = store
+        .append(
+            id,
+            seq,
+            &events(3, 3),
+            &state,
+            true,
+            &[json!("lost 1"), json!("lost 2")],
+            NOW + 5,
+        )
+        .await;
+    match failed {
+        Err(StoreError::Conflict { expected, actual }) => {
+            assert_eq!((expected, actual), (seq, seq + 2))
+        }
+        other => panic!("expected Conflict, got {other:?}"),
+    }
+    assert_eq!(
+        store.game(id).await.unwrap().unwrap(),
+        before,
+        "game row untouched"
+    );
+    let seqs: Vec<i64> = store
+        .events(id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect();
+    let mut expected: Vec<i64> = (1..=seq).collect();
+    expected.push(seq + 2);
+    assert_eq!(seqs, expected, "event {} was rolled back", seq + 1);
+    assert_eq!(
+        outbox_of(store, id).await,
+        [json!({"post": "started"})],
+        "no outbox rows"
+    );
+
+    // Start is atomic the same way: a lobby whose log already holds event 1.
+    let lobby = store.create_game(new_game(11, 1, 2)).await.unwrap();
+    let lobby_before = store.game(lobby).await.unwrap().unwrap();
+    sqlx::query("INSERT INTO events (game_id, seq, event, created_at) VALUES ($1, 1, $2, $3)")
+        .bind(lobby.0)
+        .bind(serde_json::to_string(&events(2, 1)[0]).unwrap())
+        .bind(NOW)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    let started = store
+        .start_game(
+            lobby,
+            &GameConfig::new(2, 5),
+            &events(2, 2),
+            &state,
+            &[json!("go")],
+            NOW,
+        )
+        .await;
+    assert!(
+        matches!(
+            started,
+            Err(StoreError::Conflict {
+                expected: 0,
+                actual: 1
+            })
+        ),
+        "{started:?}"
+    );
+    assert_eq!(store.game(lobby).await.unwrap().unwrap(), lobby_before);
+    assert!(outbox_of(store, lobby).await.is_empty());
+}
+
+async fn outbox_delivery(db: Db) {
+    let store = &db.store;
+    let id = store.create_game(new_game(12, 1, 2)).await.unwrap();
+    let payloads = [
+        json!({"target": {"channel": u64::MAX}, "text": "Lobby open — join with /join ✨"}),
+        json!({"nested": [1, 2.5, null, true, {"k": "v"}]}),
+        json!("plain"),
+    ];
+    let ids = store.enqueue(Some(id), &payloads, NOW).await.unwrap();
+    let loose = store
+        .enqueue(None, &[json!("no game")], NOW + 1)
+        .await
+        .unwrap();
+    assert_eq!(ids.len(), 3);
+    assert!(ids.windows(2).all(|w| w[0] < w[1]) && ids[2] < loose[0]);
+
+    let pending = store.undelivered(10).await.unwrap();
+    assert_eq!(
+        pending.iter().map(|r| r.id).collect::<Vec<_>>(),
+        [ids[0], ids[1], ids[2], loose[0]]
+    );
+    assert_eq!(
+        pending
+            .iter()
+            .map(|r| r.payload.clone())
+            .collect::<Vec<_>>()[..3],
+        payloads
+    );
+    assert_eq!(pending[3].game_id, None);
+    assert!(pending
+        .iter()
+        .all(|r| r.attempts == 0 && r.last_error.is_none()));
+    assert_eq!(pending[0].game_id, Some(id));
+    assert_eq!(pending[3].created_at, NOW + 1);
+    assert_eq!(store.undelivered(2).await.unwrap().len(), 2, "limit");
+
+    store
+        .mark_failed(ids[0], "HTTP 503", NOW + 2)
+        .await
+        .unwrap();
+    store
+        .mark_failed(ids[0], "HTTP 502", NOW + 3)
+        .await
+        .unwrap();
+    store.mark_delivered(ids[1], NOW + 4).await.unwrap();
+    let pending = store.undelivered(10).await.unwrap();
+    assert_eq!(
+        pending.iter().map(|r| r.id).collect::<Vec<_>>(),
+        [ids[0], ids[2], loose[0]]
+    );
+    assert_eq!(
+        (pending[0].attempts, pending[0].last_error.as_deref()),
+        (2, Some("HTTP 502"))
+    );
+    store.mark_delivered(ids[0], NOW + 5).await.unwrap();
+    store.mark_delivered(ids[2], NOW + 5).await.unwrap();
+    store.mark_delivered(loose[0], NOW + 5).await.unwrap();
+    assert!(store.undelivered(10).await.unwrap().is_empty());
+    let delivered_at: Option<i64> = sqlx::query("SELECT delivered_at FROM outbox WHERE id = $1")
+        .bind(ids[0])
+        .fetch_one(store.pool())
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(delivered_at, Some(NOW + 5));
+
+    assert!(matches!(
+        store.mark_delivered(loose[0] + 100, NOW).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(matches!(
+        store.mark_failed(loose[0] + 100, "x", NOW).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(store.enqueue(Some(id), &[], NOW).await.unwrap().is_empty());
+}
+
+async fn deadlines_fall_due(db: Db) {
+    let store = &db.store;
+    let a = store.create_game(new_game(13, 1, 2)).await.unwrap();
+    let b = store.create_game(new_game(13, 1, 2)).await.unwrap();
+    let c = store.create_game(new_game(13, 1, 2)).await.unwrap();
+    store.set_deadline(a, 1, NOW + 300).await.unwrap();
+    store.set_deadline(b, 4, NOW + 100).await.unwrap();
+    store.set_deadline(c, 2, NOW + 200).await.unwrap();
+    assert!(store.due_deadlines(NOW).await.unwrap().is_empty());
+    let due = |now| async move {
+        store
+            .due_deadlines(now)
+            .await
+            .unwrap()
+            .iter()
+            .map(|d| d.game_id)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(due(NOW + 100).await, [b], "due exactly at due_at");
+    assert_eq!(due(NOW + 250).await, [b, c]);
+    assert_eq!(due(i64::MAX).await, [b, c, a]);
+    let row = store.deadline(b).await.unwrap().unwrap();
+    assert_eq!(
+        (row.game_id, row.phase, row.due_at, row.reminded.clone()),
+        (b, 4, NOW + 100, json!([]))
+    );
+
+    // Reminders are recorded for the current phase only.
+    assert!(store.set_reminded(b, 4, &json!([0, 1])).await.unwrap());
+    assert!(
+        !store.set_reminded(b, 3, &json!([9])).await.unwrap(),
+        "stale phase"
+    );
+    assert_eq!(
+        store.deadline(b).await.unwrap().unwrap().reminded,
+        json!([0, 1])
+    );
+    assert!(matches!(
+        store.set_reminded(b, 4, &json!({"no": 1})).await,
+        Err(StoreError::Corrupt(_))
+    ));
+
+    // Setting again replaces (one deadline per game) and resets reminders.
+    store.set_deadline(b, 5, NOW + 400).await.unwrap();
+    let row = store.deadline(b).await.unwrap().unwrap();
+    assert_eq!(
+        (row.phase, row.due_at, row.reminded),
+        (5, NOW + 400, json!([]))
+    );
+    assert_eq!(due(NOW + 250).await, [c]);
+    assert_eq!(store.all_deadlines().await.unwrap().len(), 3);
+
+    store.clear_deadline(c).await.unwrap();
+    store.clear_deadline(c).await.unwrap();
+    assert_eq!(due(NOW + 1000).await, [a, b]);
+    store
+        .set_status(a, GameStatus::Abandoned, NOW)
+        .await
+        .unwrap();
+    assert_eq!(
+        due(NOW + 1000).await,
+        [b],
+        "leaving play clears the deadline"
+    );
+    assert!(matches!(
+        store.set_deadline(GameId(c.0 + 1000), 1, NOW).await,
+        Err(StoreError::NotFound(_))
+    ));
+}
+
+async fn concurrent_creates_get_distinct_ids(db: Db) {
+    let tasks: Vec<_> = (0..12)
+        .map(|i| {
+            let store = db.store.clone();
+            tokio::spawn(async move { store.create_game(new_game(14, i, 2)).await.unwrap() })
+        })
+        .collect();
+    let mut ids = Vec::new();
+    for t in tasks {
+        ids.push(t.await.unwrap());
+    }
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 12);
+    assert_eq!(db.store.games_in_channel(14).await.unwrap().len(), 12);
+
+    // Concurrent joins of one lobby get distinct, contiguous seats.
+    let id = ids[0];
+    let joins: Vec<_> = (0..6)
+        .map(|u| {
+            let store = db.store.clone();
+            tokio::spawn(async move {
+                store
+                    .add_seat(id, UserId(100 + u), &format!("p{u}"))
+                    .await
+                    .unwrap()
+            })
+        })
+        .collect();
+    let mut seats = Vec::new();
+    for j in joins {
+        seats.push(j.await.unwrap().0);
+    }
+    seats.sort();
+    assert_eq!(seats, [0, 1, 2, 3, 4, 5]);
+}
+
+async fn corrupt_rows_are_reported(db: Db) {
+    let store = &db.store;
+    let (id, _) = started_game(store, 15).await;
+    sqlx::query("UPDATE games SET state = $2 WHERE id = $1")
+        .bind(id.0)
+        .bind("{not json")
+        .execute(store.pool())
+        .await
+        .unwrap();
+    assert!(matches!(store.game(id).await, Err(StoreError::Corrupt(m)) if m.contains("state")));
+    assert!(matches!(
+        store.all_games().await,
+        Err(StoreError::Corrupt(_))
+    ));
+    let other = store.create_game(new_game(16, 1, 2)).await.unwrap();
+    sqlx::query("UPDATE games SET kind = 'chess' WHERE id = $1")
+        .bind(other.0)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    assert!(matches!(store.game(other).await, Err(StoreError::Corrupt(m)) if m.contains("chess")));
+    sqlx::query("UPDATE events SET event = '[]' WHERE game_id = $1")
+        .bind(id.0)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.events(id).await,
+        Err(StoreError::Corrupt(_))
+    ));
+}
+
+// --- SQLite specifics ----------------------------------------------------------
+
+async fn pragma(store: &Store, name: &str) -> String {
+    let row = sqlx::query(&format!("PRAGMA {name}"))
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+    row.try_get::<String, _>(0)
+        .or_else(|_| row.try_get::<i64, _>(0).map(|n| n.to_string()))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn sqlite_file_is_created_in_wal_mode() {
+    let dir = std::env::temp_dir().join(unique("orrery-store-dir"));
+    let path = dir.join("nested").join("g.db");
+    assert!(!path.exists());
+    let url = format!("sqlite://{}", path.display());
+    assert!(url.starts_with("sqlite:///"), "absolute form: {url}");
+    let store = Store::connect(&url)
+        .await
+        .expect("connect creates the file and its directory");
+    assert!(path.exists());
+    assert_eq!(pragma(&store, "journal_mode").await, "wal");
+    assert_eq!(pragma(&store, "foreign_keys").await, "1");
+    assert_eq!(pragma(&store, "busy_timeout").await, "5000");
+    // Every pooled connection, not just the first.
+    let mut conns = Vec::new();
+    for _ in 0..3 {
+        let mut c = store.pool().acquire().await.unwrap();
+        let mode: String = sqlx::query("PRAGMA journal_mode")
+            .fetch_one(&mut *c)
+            .await
+            .unwrap()
+            .get(0);
+        assert_eq!(mode, "wal");
+        conns.push(c);
+    }
+    drop(conns);
+    store.close().await;
+    // Still WAL when reopened, and the data is there.
+    let store = Store::connect(&url).await.unwrap();
+    let id = store.create_game(new_game(1, 1, 2)).await.unwrap();
+    store.close().await;
+    let store = Store::connect(&url).await.unwrap();
+    assert!(store.game(id).await.unwrap().is_some());
+    assert_eq!(pragma(&store, "journal_mode").await, "wal");
+    store.close().await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn sqlite_relative_url() {
+    // Relative to the working directory (the package root under cargo test).
+    let name = format!("target/{}.db", unique("orrery-store-rel"));
+    let store = Store::connect(&format!("sqlite://{name}")).await.unwrap();
+    assert!(std::path::Path::new(&name).exists());
+    store.close().await;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{name}{suffix}"));
+    }
+}
+
+#[tokio::test]
+async fn sqlite_in_memory() {
+    let store = Store::connect("sqlite::memory:").await.unwrap();
+    let id = store.create_game(new_game(1, 1, 2)).await.unwrap();
+    // Many calls, one database (the pool keeps a single connection).
+    let tasks: Vec<_> = (0..4)
+        .map(|u| {
+            let s = store.clone();
+            tokio::spawn(async move { s.add_seat(id, UserId(u), "p").await.unwrap() })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap();
+    }
+    assert_eq!(store.seats(id).await.unwrap().len(), 4);
+    let (events, state) = sample(2);
+    store
+        .start_game(id, &GameConfig::new(4, 1), &events, &state, &[], NOW)
+        .await
+        .unwrap();
+    assert_eq!(store.events(id).await.unwrap().len(), events.len());
+    // A second in-memory store is a different database.
+    let other = Store::connect("sqlite::memory:").await.unwrap();
+    assert_eq!(other.game(id).await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn unsupported_urls_are_refused() {
+    let err = Store::connect("mysql://u@h/db").await.unwrap_err();
+    assert!(err.to_string().contains("unsupported"), "{err}");
+}
+
+#[test]
+fn database_name_replacement() {
+    assert_eq!(
+        with_database("postgres://postgres@127.0.0.1:5432/test", "x"),
+        "postgres://postgres@127.0.0.1:5432/x"
+    );
+    assert_eq!(
+        with_database("postgres://u:p@h/test?sslmode=disable", "x"),
+        "postgres://u:p@h/x?sslmode=disable"
+    );
+    assert_eq!(
+        with_database("postgres://h:5432", "x"),
+        "postgres://h:5432/x"
+    );
+}
