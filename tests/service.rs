@@ -3,7 +3,9 @@
 
 use orrery::engine::{CommandLine, GameId, UserId, Viewer};
 use orrery::games::GameKind;
-use orrery::service::{Actor, ManualClock, OutMessage, Place, Reply, Request, Service, ServiceError, Target, Transport};
+use orrery::service::{
+    Actor, Delivery, ManualClock, OutMessage, Place, Reply, Request, Service, ServiceError, Target, Transport,
+};
 use orrery::store::{GameStatus, Store};
 use std::sync::{Arc, Mutex};
 
@@ -33,9 +35,9 @@ fn in_dm(user: u64, name: &str) -> Actor {
 struct Sink(Mutex<Vec<(OutMessage, Option<Vec<u8>>)>>);
 
 impl Transport for Sink {
-    async fn send(&self, _id: i64, message: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<()> {
+    async fn send(&self, _id: i64, message: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<Delivery> {
         self.0.lock().unwrap().push((message.clone(), png.map(|p| p.to_vec())));
-        Ok(())
+        Ok(Delivery::Sent)
     }
 }
 

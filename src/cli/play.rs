@@ -5,7 +5,9 @@
 use super::text::parse_slash;
 use crate::engine::{GameId, GameRng, UserId, Viewer};
 use crate::games::GameKind;
-use crate::service::{Actor, OutMessage, Place, Reply, Request, Service, ServiceError, SystemClock, Target, Transport};
+use crate::service::{
+    Actor, Delivery, OutMessage, Place, Reply, Request, Service, ServiceError, SystemClock, Target, Transport,
+};
 use crate::store::{GameStatus, Store};
 use anyhow::{bail, Context as _};
 use std::collections::BTreeMap;
@@ -53,7 +55,7 @@ impl Terminal {
 }
 
 impl Transport for Terminal {
-    async fn send(&self, id: i64, msg: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<()> {
+    async fn send(&self, _id: i64, msg: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<Delivery> {
         let head = match &msg.target {
             Target::Channel(c) => format!("[#table-{c}]"),
             Target::Dm(u) => format!("[DM to {}]", self.name_of(*u)),
@@ -80,8 +82,7 @@ impl Transport for Terminal {
             text.push_str(&format!("\n  [buttons: {}]", labels.join(" | ")));
         }
         println!("{head} {}", indent(&text));
-        let _ = id;
-        Ok(())
+        Ok(Delivery::Sent)
     }
 }
 

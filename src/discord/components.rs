@@ -6,7 +6,7 @@
 //! fit, the choices become one select menu `s:{game}` whose values are the
 //! command lines; when even that does not fit, they are listed as text.
 
-use super::respond::{actor_of_component, clip, clip_message, BOARD_FILE};
+use super::respond::{actor_of_component, clip, clip_message, BOARD_FILE, MESSAGE_LIMIT};
 use super::{error_text, Data, Error};
 use crate::engine::{CommandLine, GameId};
 use crate::service::{Choice, Reply, Request};
@@ -62,7 +62,9 @@ pub fn decode(custom_id: &str) -> Option<ComponentId> {
         return Some(ComponentId::Order { game, line });
     }
     if let Some(game) = custom_id.strip_prefix(SELECT_PREFIX) {
-        return Some(ComponentId::Select { game: GameId(game.parse().ok()?) });
+        return Some(ComponentId::Select {
+            game: GameId(game.parse().ok()?),
+        });
     }
     None
 }
@@ -74,7 +76,10 @@ pub enum Layout {
     /// Rows of (label, custom id).
     Buttons(Vec<Vec<(String, String)>>),
     /// One menu: its custom id and its (label, value) options.
-    Select { custom_id: String, options: Vec<(String, String)> },
+    Select {
+        custom_id: String,
+        options: Vec<(String, String)>,
+    },
     /// Listed in the message text.
     Text(String),
 }
@@ -85,7 +90,10 @@ pub enum Layout {
 pub fn layout(choices: &[Choice]) -> Layout {
     let mut unique: Vec<&Choice> = Vec::new();
     for c in choices {
-        if !unique.iter().any(|u| u.game == c.game && u.command == c.command) {
+        if !unique
+            .iter()
+            .any(|u| u.game == c.game && u.command == c.command)
+        {
             unique.push(c);
         }
     }
@@ -95,7 +103,10 @@ pub fn layout(choices: &[Choice]) -> Layout {
     if unique.len() <= BUTTONS_PER_ROW * MAX_ROWS {
         let buttons: Option<Vec<(String, String)>> = unique
             .iter()
-            .map(|c| encode_order(c.game, &c.command).map(|id| (clip(&label_of(c), BUTTON_LABEL_MAX), id)))
+            .map(|c| {
+                encode_order(c.game, &c.command)
+                    .map(|id| (clip(&label_of(c), BUTTON_LABEL_MAX), id))
+            })
             .collect();
         if let Some(buttons) = buttons {
             return Layout::Buttons(chunk(buttons, BUTTONS_PER_ROW));
@@ -111,10 +122,16 @@ pub fn layout(choices: &[Choice]) -> Layout {
             })
             .collect();
         if let Some(options) = options {
-            return Layout::Select { custom_id: encode_select(game), options };
+            return Layout::Select {
+                custom_id: encode_select(game),
+                options,
+            };
         }
     }
-    let lines: Vec<String> = unique.iter().map(|c| format!("- `{}`", c.command)).collect();
+    let lines: Vec<String> = unique
+        .iter()
+        .map(|c| format!("- `{}`", c.command))
+        .collect();
     Layout::Text(format!("Orders you can give:\n{}", lines.join("\n")))
 }
 
@@ -150,7 +167,9 @@ pub fn choice_components(choices: &[Choice]) -> (Vec<serenity::CreateActionRow>,
                     serenity::CreateActionRow::Buttons(
                         row.into_iter()
                             .map(|(label, id)| {
-                                serenity::CreateButton::new(id).label(label).style(serenity::ButtonStyle::Primary)
+                                serenity::CreateButton::new(id)
+                                    .label(label)
+                                    .style(serenity::ButtonStyle::Primary)
                             })
                             .collect(),
                     )
@@ -159,10 +178,15 @@ pub fn choice_components(choices: &[Choice]) -> (Vec<serenity::CreateActionRow>,
             (rows, None)
         }
         Layout::Select { custom_id, options } => {
-            let options =
-                options.into_iter().map(|(label, value)| serenity::CreateSelectMenuOption::new(label, value)).collect();
-            let menu = serenity::CreateSelectMenu::new(custom_id, serenity::CreateSelectMenuKind::String { options })
-                .placeholder("Choose an order…");
+            let options = options
+                .into_iter()
+                .map(|(label, value)| serenity::CreateSelectMenuOption::new(label, value))
+                .collect();
+            let menu = serenity::CreateSelectMenu::new(
+                custom_id,
+                serenity::CreateSelectMenuKind::String { options },
+            )
+            .placeholder("Choose an order…");
             (vec![serenity::CreateActionRow::SelectMenu(menu)], None)
         }
         Layout::Text(text) => (vec![], Some(text)),
@@ -170,10 +194,18 @@ pub fn choice_components(choices: &[Choice]) -> (Vec<serenity::CreateActionRow>,
 }
 
 /// The order a component interaction gives, if its id and data make one.
-pub fn order_of(custom_id: &str, kind: &serenity::ComponentInteractionDataKind) -> Option<(GameId, CommandLine)> {
+pub fn order_of(
+    custom_id: &str,
+    kind: &serenity::ComponentInteractionDataKind,
+) -> Option<(GameId, CommandLine)> {
     match (decode(custom_id)?, kind) {
-        (ComponentId::Order { game, line }, serenity::ComponentInteractionDataKind::Button) => Some((game, line)),
-        (ComponentId::Select { game }, serenity::ComponentInteractionDataKind::StringSelect { values }) => {
+        (ComponentId::Order { game, line }, serenity::ComponentInteractionDataKind::Button) => {
+            Some((game, line))
+        }
+        (
+            ComponentId::Select { game },
+            serenity::ComponentInteractionDataKind::StringSelect { values },
+        ) => {
             let line = CommandLine::parse(values.first()?).ok()?;
             Some((game, line))
         }
@@ -195,37 +227,78 @@ pub async fn handle_component(
 ) -> Result<(), Error> {
     let Some((game, line)) = order_of(&interaction.data.custom_id, &interaction.data.kind) else {
         let response = serenity::CreateInteractionResponseMessage::new()
-            .content("That control is not one of mine any more. Use the game's slash commands instead.")
+            .content(
+                "That control is not one of mine any more. Use the game's slash commands instead.",
+            )
             .ephemeral(true);
-        interaction.create_response(ctx, serenity::CreateInteractionResponse::Message(response)).await?;
+        interaction
+            .create_response(ctx, serenity::CreateInteractionResponse::Message(response))
+            .await?;
         return Ok(());
     };
-    interaction.create_response(ctx, serenity::CreateInteractionResponse::Acknowledge).await?;
+    interaction
+        .create_response(ctx, serenity::CreateInteractionResponse::Acknowledge)
+        .await?;
 
     let actor = actor_of_component(interaction);
-    let result = data.service.handle(&actor, Request::Order { game: Some(game), line: line.clone() }).await;
+    let result = data
+        .service
+        .handle(
+            &actor,
+            Request::Order {
+                game: Some(game),
+                line: line.clone(),
+            },
+        )
+        .await;
     data.deliver_soon();
     match result {
-        Ok(reply) => {
-            let done = clip_message(format!("{}\n✅ Sent `{line}`", interaction.message.content).trim_start());
-            let edit = serenity::EditInteractionResponse::new().content(done).components(vec![]);
+        Ok(mut reply) => {
+            let done = sent_marker(&interaction.message.content, &line);
+            let edit = serenity::EditInteractionResponse::new()
+                .content(done)
+                .components(vec![]);
             if let Err(e) = interaction.edit_response(ctx, edit).await {
                 tracing::warn!("could not update the prompt after an order: {e}");
             }
             let png = match &reply.board {
-                Some(board) => data.service.render(board).await.map_err(|e| tracing::error!("rendering a board failed: {e:#}")).ok(),
+                Some(board) => data
+                    .service
+                    .render(board)
+                    .await
+                    .map_err(|e| tracing::error!("rendering a board failed: {e:#}"))
+                    .ok(),
                 None => None,
             };
-            interaction.create_followup(ctx, followup(&reply, png)).await?;
+            if reply.board.is_some() && png.is_none() {
+                reply.text.push_str("\n(The board could not be drawn.)");
+            }
+            interaction
+                .create_followup(ctx, followup(&reply, png))
+                .await?;
         }
         Err(e) => {
             let text = error_text(&Error::from(e));
-            let response =
-                serenity::CreateInteractionResponseFollowup::new().content(clip_message(&text)).ephemeral(true);
+            let response = serenity::CreateInteractionResponseFollowup::new()
+                .content(clip_message(&text))
+                .ephemeral(true);
             interaction.create_followup(ctx, response).await?;
         }
     }
     Ok(())
+}
+
+/// The prompt's text after its order was sent: the text (cut if need be)
+/// and a line saying what was sent.
+pub fn sent_marker(prompt: &str, line: &CommandLine) -> String {
+    let marker = clip(&format!("✅ Sent `{line}`"), MESSAGE_LIMIT / 2);
+    let room = MESSAGE_LIMIT - marker.chars().count() - 1;
+    let head = clip(prompt, room);
+    if head.trim().is_empty() {
+        marker
+    } else {
+        format!("{head}\n{marker}")
+    }
 }
 
 /// The private follow-up carrying a reply to a component.
@@ -254,19 +327,46 @@ mod tests {
 
     fn choice(game: i64, line: &str) -> Choice {
         let command = CommandLine::parse(line).unwrap();
-        Choice { label: command.to_string(), game: GameId(game), command }
+        Choice {
+            label: command.to_string(),
+            game: GameId(game),
+            command,
+        }
     }
 
     #[test]
     fn custom_ids_round_trip() {
-        for line in ["end", "depart from:Algol ships:5", "card name:\"Gravity Well\"", "retreat ships:2 to:Vega"] {
+        for line in [
+            "end",
+            "depart from:Algol ships:5",
+            "card name:\"Gravity Well\"",
+            "retreat ships:2 to:Vega",
+        ] {
             let command = CommandLine::parse(line).unwrap();
             let id = encode_order(GameId(12), &command).unwrap();
             assert!(id.starts_with("o:12:"), "{id}");
-            assert_eq!(decode(&id), Some(ComponentId::Order { game: GameId(12), line: command }));
+            assert_eq!(
+                decode(&id),
+                Some(ComponentId::Order {
+                    game: GameId(12),
+                    line: command
+                })
+            );
         }
-        assert_eq!(decode(&encode_select(GameId(3))), Some(ComponentId::Select { game: GameId(3) }));
-        for bad in ["", "x:1", "o:", "o:abc:end", "o:1:", "o:1:depart Algol", "s:", "s:x"] {
+        assert_eq!(
+            decode(&encode_select(GameId(3))),
+            Some(ComponentId::Select { game: GameId(3) })
+        );
+        for bad in [
+            "",
+            "x:1",
+            "o:",
+            "o:abc:end",
+            "o:1:",
+            "o:1:depart Algol",
+            "s:",
+            "s:x",
+        ] {
             assert_eq!(decode(bad), None, "{bad}");
         }
     }
@@ -288,12 +388,19 @@ mod tests {
 
     #[test]
     fn rows_hold_at_most_five_buttons() {
-        assert_eq!(chunk((0..12).collect(), 5), vec![vec![0, 1, 2, 3, 4], vec![5, 6, 7, 8, 9], vec![10, 11]]);
+        assert_eq!(
+            chunk((0..12).collect(), 5),
+            vec![vec![0, 1, 2, 3, 4], vec![5, 6, 7, 8, 9], vec![10, 11]]
+        );
         assert_eq!(chunk(Vec::<u8>::new(), 5), Vec::<Vec<u8>>::new());
         assert_eq!(chunk(vec![1, 2, 3, 4, 5], 5).len(), 1);
 
-        let choices: Vec<Choice> = (1..=23).map(|n| choice(4, &format!("depart from:A ships:{n}"))).collect();
-        let Layout::Buttons(rows) = layout(&choices) else { panic!("{:?}", layout(&choices)) };
+        let choices: Vec<Choice> = (1..=23)
+            .map(|n| choice(4, &format!("depart from:A ships:{n}")))
+            .collect();
+        let Layout::Buttons(rows) = layout(&choices) else {
+            panic!("{:?}", layout(&choices))
+        };
         assert_eq!(rows.len(), 5);
         assert!(rows.iter().all(|r| r.len() <= BUTTONS_PER_ROW));
         assert_eq!(rows.iter().map(Vec::len).sum::<usize>(), 23);
@@ -305,27 +412,42 @@ mod tests {
     #[test]
     fn duplicates_are_shown_once() {
         let choices = vec![choice(1, "end"), choice(1, "end"), choice(2, "end")];
-        let Layout::Buttons(rows) = layout(&choices) else { panic!() };
-        assert_eq!(rows, vec![vec![("end".to_string(), "o:1:end".to_string()), ("end".to_string(), "o:2:end".to_string())]]);
+        let Layout::Buttons(rows) = layout(&choices) else {
+            panic!()
+        };
+        assert_eq!(
+            rows,
+            vec![vec![
+                ("end".to_string(), "o:1:end".to_string()),
+                ("end".to_string(), "o:2:end".to_string())
+            ]]
+        );
         assert_eq!(layout(&[]), Layout::None);
     }
 
     #[test]
     fn long_orders_fall_back_to_a_menu_then_to_text() {
         // Too long for a button id with the prefix, short enough for a menu value.
-        let long = format!("arrive token:{} at:Vega", "t".repeat(CUSTOM_ID_MAX - "arrive token: at:Vega".len()));
+        let long = format!(
+            "arrive token:{} at:Vega",
+            "t".repeat(CUSTOM_ID_MAX - "arrive token: at:Vega".len())
+        );
         assert_eq!(long.chars().count(), CUSTOM_ID_MAX);
         let choices = vec![choice(7, &long), choice(7, "end")];
         match layout(&choices) {
             Layout::Select { custom_id, options } => {
                 assert_eq!(custom_id, "s:7");
                 assert_eq!(options.len(), 2);
-                assert!(options.iter().all(|(l, v)| l.chars().count() <= SELECT_LABEL_MAX && fits(v)));
+                assert!(options
+                    .iter()
+                    .all(|(l, v)| l.chars().count() <= SELECT_LABEL_MAX && fits(v)));
             }
             other => panic!("{other:?}"),
         }
         // More than 25 choices, or too long even for a menu, or two games: text.
-        let many: Vec<Choice> = (0..30).map(|n| choice(1, &format!("losses n:{n}"))).collect();
+        let many: Vec<Choice> = (0..30)
+            .map(|n| choice(1, &format!("losses n:{n}")))
+            .collect();
         assert!(matches!(layout(&many), Layout::Text(_)));
         let too_long = format!("arrive token:{} at:Vega", "t".repeat(150));
         let (rows, extra) = choice_components(&[choice(1, &too_long)]);
@@ -340,10 +462,21 @@ mod tests {
         use poise::serenity_prelude::ComponentInteractionDataKind as K;
         assert_eq!(
             order_of("o:3:depart from:Algol ships:2", &K::Button),
-            Some((GameId(3), CommandLine::parse("depart from:Algol ships:2").unwrap()))
+            Some((
+                GameId(3),
+                CommandLine::parse("depart from:Algol ships:2").unwrap()
+            ))
         );
-        let picked = K::StringSelect { values: vec!["card name:\"Gravity Well\"".into()] };
-        assert_eq!(order_of("s:9", &picked), Some((GameId(9), CommandLine::parse("card name:\"Gravity Well\"").unwrap())));
+        let picked = K::StringSelect {
+            values: vec!["card name:\"Gravity Well\"".into()],
+        };
+        assert_eq!(
+            order_of("s:9", &picked),
+            Some((
+                GameId(9),
+                CommandLine::parse("card name:\"Gravity Well\"").unwrap()
+            ))
+        );
         assert_eq!(order_of("s:9", &K::StringSelect { values: vec![] }), None);
         assert_eq!(order_of("s:9", &K::Button), None);
         assert_eq!(order_of("o:3:end", &picked), None);
@@ -351,10 +484,25 @@ mod tests {
     }
 
     #[test]
+    fn the_prompt_keeps_its_text_and_says_what_was_sent() {
+        let line = CommandLine::parse("end").unwrap();
+        assert_eq!(
+            sent_marker("Your turn.", &line),
+            "Your turn.\n✅ Sent `end`"
+        );
+        assert_eq!(sent_marker("", &line), "✅ Sent `end`");
+        let long = sent_marker(&"z".repeat(MESSAGE_LIMIT), &line);
+        assert_eq!(long.chars().count(), MESSAGE_LIMIT);
+        assert!(long.ends_with("✅ Sent `end`"));
+    }
+
+    #[test]
     fn long_labels_are_clipped() {
         let mut c = choice(1, "end");
         c.label = "L".repeat(200);
-        let Layout::Buttons(rows) = layout(&[c]) else { panic!() };
+        let Layout::Buttons(rows) = layout(&[c]) else {
+            panic!()
+        };
         assert_eq!(rows[0][0].0.chars().count(), BUTTON_LABEL_MAX);
     }
 }

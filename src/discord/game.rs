@@ -7,23 +7,49 @@ use crate::games::GameKind;
 use crate::service::{Place, Request};
 use crate::store::{GameRow, GameStatus};
 use poise::serenity_prelude as serenity;
+use std::borrow::Cow;
 
 /// Discord shows at most this many autocomplete suggestions.
 pub const AUTOCOMPLETE_MAX: usize = 25;
 
-/// A game system, as a fixed choice. One variant per [`GameKind`], named
-/// by its key (checked by a test).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, poise::ChoiceParameter)]
-pub enum GameChoice {
-    #[name = "hyperspace"]
-    Hyperspace,
-}
+/// A game system, offered as a fixed choice of the [`GameKind`] keys. The
+/// list is built from [`GameKind::ALL`], so a new system appears without
+/// touching this module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameChoice(pub GameKind);
 
 impl GameChoice {
     pub fn kind(self) -> GameKind {
-        match self {
-            GameChoice::Hyperspace => GameKind::Hyperspace,
-        }
+        self.0
+    }
+}
+
+impl poise::ChoiceParameter for GameChoice {
+    fn list() -> Cow<'static, [poise::CommandParameterChoice]> {
+        GameKind::ALL
+            .iter()
+            .map(|k| poise::CommandParameterChoice {
+                name: k.key().into(),
+                localizations: Cow::Borrowed(&[]),
+                __non_exhaustive: (),
+            })
+            .collect()
+    }
+
+    fn from_index(index: usize) -> Option<Self> {
+        GameKind::ALL.get(index).copied().map(GameChoice)
+    }
+
+    fn from_name(name: &str) -> Option<Self> {
+        GameKind::from_key(name).map(GameChoice)
+    }
+
+    fn name(&self) -> &'static str {
+        self.0.key()
+    }
+
+    fn localized_name(&self, _locale: &str) -> Option<&'static str> {
+        None
     }
 }
 
@@ -34,18 +60,27 @@ pub fn game_label(row: &GameRow) -> String {
 
 /// Suggestions for a `game` option: (label, id), open games first, then
 /// newest first, matching what was typed (a number or part of the label).
-pub fn game_suggestions(rows: &[GameRow], kind: Option<GameKind>, partial: &str) -> Vec<(String, i64)> {
+pub fn game_suggestions(
+    rows: &[GameRow],
+    kind: Option<GameKind>,
+    partial: &str,
+) -> Vec<(String, i64)> {
     let needle = partial.trim().trim_start_matches('#').to_lowercase();
     let mut rows: Vec<&GameRow> = rows
         .iter()
         .filter(|r| kind.map_or(true, |k| r.kind == k))
         .filter(|r| {
-            needle.is_empty() || r.id.0.to_string().starts_with(&needle) || game_label(r).to_lowercase().contains(&needle)
+            needle.is_empty()
+                || r.id.0.to_string().starts_with(&needle)
+                || game_label(r).to_lowercase().contains(&needle)
         })
         .collect();
     rows.sort_by_key(|r| (!r.status.is_open(), std::cmp::Reverse(r.id)));
     rows.dedup_by_key(|r| r.id);
-    rows.into_iter().take(AUTOCOMPLETE_MAX).map(|r| (clip(&game_label(r), 100), r.id.0)).collect()
+    rows.into_iter()
+        .take(AUTOCOMPLETE_MAX)
+        .map(|r| (clip(&game_label(r), 100), r.id.0))
+        .collect()
 }
 
 /// The games a `game` option may name: in a DM, the asker's own games; in
@@ -55,13 +90,22 @@ pub async fn candidate_games(ctx: Context<'_>) -> anyhow::Result<Vec<GameRow>> {
     let actor = actor_of(ctx);
     let service = &ctx.data().service;
     Ok(match actor.place {
-        Place::Dm => service.games_of(actor.user).await?.into_iter().map(|(row, _seat)| row).collect(),
+        Place::Dm => service
+            .games_of(actor.user)
+            .await?
+            .into_iter()
+            .map(|(row, _seat)| row)
+            .collect(),
         Place::Channel { channel, .. } => service.store().games_in_channel(channel).await?,
     })
 }
 
 /// Autocomplete for a `game` option, optionally only games of one system.
-pub async fn complete_game(ctx: Context<'_>, partial: &str, kind: Option<GameKind>) -> serenity::CreateAutocompleteResponse {
+pub async fn complete_game(
+    ctx: Context<'_>,
+    partial: &str,
+    kind: Option<GameKind>,
+) -> serenity::CreateAutocompleteResponse {
     let rows = match candidate_games(ctx).await {
         Ok(rows) => rows,
         Err(e) => {
@@ -76,7 +120,10 @@ pub async fn complete_game(ctx: Context<'_>, partial: &str, kind: Option<GameKin
     serenity::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
-async fn autocomplete_game(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+async fn autocomplete_game(
+    ctx: Context<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
     complete_game(ctx, partial, None).await
 }
 
@@ -115,12 +162,23 @@ pub async fn new_game(
         Some(text) => match serde_json::from_str::<serde_json::Value>(&text) {
             Ok(v) => Some(v),
             Err(e) => {
-                return Err(crate::service::ServiceError::User(format!("`options` is not valid JSON: {e}")).into());
+                return Err(crate::service::ServiceError::User(format!(
+                    "`options` is not valid JSON: {e}"
+                ))
+                .into());
             }
         },
         None => None,
     };
-    run_request(ctx, Request::New { kind: game.kind(), seed, options }).await
+    run_request(
+        ctx,
+        Request::New {
+            kind: game.kind(),
+            seed,
+            options,
+        },
+    )
+    .await
 }
 
 /// Take a seat in the game waiting in this channel.
@@ -131,7 +189,13 @@ pub async fn join_game(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), Error> {
-    run_request(ctx, Request::Join { game: game_id(game) }).await
+    run_request(
+        ctx,
+        Request::Join {
+            game: game_id(game),
+        },
+    )
+    .await
 }
 
 /// Give up your seat before the game starts (the host leaving closes it).
@@ -142,7 +206,13 @@ pub async fn leave_game(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), Error> {
-    run_request(ctx, Request::Leave { game: game_id(game) }).await
+    run_request(
+        ctx,
+        Request::Leave {
+            game: game_id(game),
+        },
+    )
+    .await
 }
 
 /// Start the game you host, with the players seated now.
@@ -153,7 +223,13 @@ pub async fn start_game(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), Error> {
-    run_request(ctx, Request::Start { game: game_id(game) }).await
+    run_request(
+        ctx,
+        Request::Start {
+            game: game_id(game),
+        },
+    )
+    .await
 }
 
 /// Players, phase, and whom the game is waiting on.
@@ -164,7 +240,13 @@ pub async fn status_game(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), Error> {
-    run_request(ctx, Request::Status { game: game_id(game) }).await
+    run_request(
+        ctx,
+        Request::Status {
+            game: game_id(game),
+        },
+    )
+    .await
 }
 
 /// The current board (in DMs: your own view, with your secrets).
@@ -175,7 +257,13 @@ pub async fn board_game(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), Error> {
-    run_request(ctx, Request::Board { game: game_id(game) }).await
+    run_request(
+        ctx,
+        Request::Board {
+            game: game_id(game),
+        },
+    )
+    .await
 }
 
 /// The rules summary and the orders of a game.
@@ -187,7 +275,14 @@ pub async fn rules_game(
     game: Option<i64>,
     #[description = "A game system, to read its rules without a game"] system: Option<GameChoice>,
 ) -> Result<(), Error> {
-    run_request(ctx, Request::Rules { kind: system.map(GameChoice::kind), game: game_id(game) }).await
+    run_request(
+        ctx,
+        Request::Rules {
+            kind: system.map(GameChoice::kind),
+            game: game_id(game),
+        },
+    )
+    .await
 }
 
 /// The board as it was after an earlier phase.
@@ -199,7 +294,14 @@ pub async fn history_game(
     game: Option<i64>,
     #[description = "Phase number (default: the current one)"] phase: Option<u32>,
 ) -> Result<(), Error> {
-    run_request(ctx, Request::History { game: game_id(game), phase }).await
+    run_request(
+        ctx,
+        Request::History {
+            game: game_id(game),
+            phase,
+        },
+    )
+    .await
 }
 
 /// The games you are playing, and where.
@@ -208,7 +310,12 @@ pub async fn mygames(ctx: Context<'_>) -> Result<(), Error> {
     let actor = actor_of(ctx);
     let games = ctx.data().service.games_of(actor.user).await?;
     let text = mygames_text(&games);
-    ctx.send(poise::CreateReply::default().content(clip_message(&text)).ephemeral(true)).await?;
+    ctx.send(
+        poise::CreateReply::default()
+            .content(clip_message(&text))
+            .ephemeral(true),
+    )
+    .await?;
     Ok(())
 }
 
@@ -221,8 +328,16 @@ pub fn mygames_text(games: &[(GameRow, crate::engine::Seat)]) -> String {
     games.sort_by_key(|(r, _)| (!r.status.is_open(), std::cmp::Reverse(r.id)));
     let mut text = String::from("**Your games**\n");
     for (row, seat) in games {
-        let host = if row.status == GameStatus::Lobby { " · waiting for players" } else { "" };
-        text.push_str(&format!("- {} · {seat} · in <#{}>{host}\n", game_label(row), row.channel_id));
+        let host = if row.status == GameStatus::Lobby {
+            " · waiting for players"
+        } else {
+            ""
+        };
+        text.push_str(&format!(
+            "- {} · {seat} · in <#{}>{host}\n",
+            game_label(row),
+            row.channel_id
+        ));
     }
     text
 }
@@ -250,18 +365,72 @@ mod tests {
     }
 
     #[test]
-    fn every_game_kind_is_a_choice_named_by_its_key() {
-        let names: Vec<String> = GameChoice::list().iter().map(|c| c.name.to_string()).collect();
+    fn game_choices_are_the_game_kind_keys() {
+        let names: Vec<String> = GameChoice::list()
+            .iter()
+            .map(|c| c.name.to_string())
+            .collect();
         let keys: Vec<&str> = GameKind::ALL.iter().map(|k| k.key()).collect();
         assert_eq!(names, keys);
         for (i, kind) in GameKind::ALL.iter().enumerate() {
             assert_eq!(GameChoice::from_index(i).map(GameChoice::kind), Some(*kind));
+            assert_eq!(GameChoice::from_name(kind.key()), Some(GameChoice(*kind)));
+            assert_eq!(GameChoice(*kind).name(), kind.key());
+        }
+        assert_eq!(GameChoice::from_index(GameKind::ALL.len()), None);
+    }
+
+    #[test]
+    fn game_command_registers_for_guilds_and_dms() {
+        let cmd = game();
+        assert!(!cmd.guild_only && !cmd.dm_only);
+        let json = serde_json::to_value(cmd.create_as_slash_command().unwrap()).unwrap();
+        assert!(json.get("contexts").map_or(true, |c| c.is_null()), "{json}");
+        let subs = json["options"].as_array().unwrap();
+        let names: Vec<&str> = subs.iter().map(|o| o["name"].as_str().unwrap()).collect();
+        assert_eq!(
+            names,
+            ["new", "join", "leave", "start", "status", "board", "rules", "history"]
+        );
+        let kind = &subs[0]["options"][0];
+        assert_eq!(
+            (
+                kind["name"].as_str(),
+                kind["type"].as_u64(),
+                kind["required"].as_bool()
+            ),
+            (Some("game"), Some(4), Some(true))
+        );
+        let choices: Vec<&str> = kind["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            choices,
+            GameKind::ALL.iter().map(|k| k.key()).collect::<Vec<_>>()
+        );
+        for sub in &subs[1..] {
+            let game = sub["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|o| o["name"] == "game")
+                .unwrap();
+            assert_eq!(game["type"], 4, "{sub}");
+            assert_eq!(game["autocomplete"], true, "{sub}");
+            assert_ne!(game["required"], true, "{sub}");
         }
     }
 
     #[test]
     fn game_suggestions_put_open_games_first_and_filter() {
-        let rows = vec![row(3, GameStatus::Finished), row(12, GameStatus::Active), row(5, GameStatus::Lobby)];
+        let rows = vec![
+            row(3, GameStatus::Finished),
+            row(12, GameStatus::Active),
+            row(5, GameStatus::Lobby),
+        ];
         let all = game_suggestions(&rows, None, "");
         assert_eq!(
             all,
@@ -271,18 +440,41 @@ mod tests {
                 ("#3 Hyperspace (finished)".to_string(), 3)
             ]
         );
-        assert_eq!(game_suggestions(&rows, None, "#1").iter().map(|s| s.1).collect::<Vec<_>>(), vec![12]);
-        assert_eq!(game_suggestions(&rows, None, "lob").iter().map(|s| s.1).collect::<Vec<_>>(), vec![5]);
+        assert_eq!(
+            game_suggestions(&rows, None, "#1")
+                .iter()
+                .map(|s| s.1)
+                .collect::<Vec<_>>(),
+            vec![12]
+        );
+        assert_eq!(
+            game_suggestions(&rows, None, "lob")
+                .iter()
+                .map(|s| s.1)
+                .collect::<Vec<_>>(),
+            vec![5]
+        );
         assert!(game_suggestions(&rows, None, "chess").is_empty());
         let many: Vec<GameRow> = (1..=40).map(|i| row(i, GameStatus::Active)).collect();
-        assert_eq!(game_suggestions(&many, Some(GameKind::Hyperspace), "").len(), AUTOCOMPLETE_MAX);
+        assert_eq!(
+            game_suggestions(&many, Some(GameKind::Hyperspace), "").len(),
+            AUTOCOMPLETE_MAX
+        );
     }
 
     #[test]
     fn mygames_lists_games_with_seat_and_channel() {
         assert!(mygames_text(&[]).contains("/game new"));
-        let text = mygames_text(&[(row(3, GameStatus::Finished), Seat(0)), (row(4, GameStatus::Active), Seat(1))]);
+        let text = mygames_text(&[
+            (row(3, GameStatus::Finished), Seat(0)),
+            (row(4, GameStatus::Active), Seat(1)),
+        ]);
         let first = text.lines().nth(1).unwrap();
-        assert!(first.contains("#4 Hyperspace (active)") && first.contains("seat 2") && first.contains("<#10>"), "{text}");
+        assert!(
+            first.contains("#4 Hyperspace (active)")
+                && first.contains("seat 2")
+                && first.contains("<#10>"),
+            "{text}"
+        );
     }
 }

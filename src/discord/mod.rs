@@ -75,15 +75,30 @@ impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Config")
             .field("token", &"<redacted>")
-            .field("database_url", &self.database_url)
+            .field("database_url", &redact_url(&self.database_url))
             .field("guild_id", &self.guild_id)
             .field("api_base", &self.api_base)
             .finish()
     }
 }
 
+/// A database URL without its password, for logs and errors.
+pub fn redact_url(url: &str) -> String {
+    match url.split_once("://") {
+        Some((scheme, rest)) => match rest.split_once('@') {
+            Some((userinfo, host)) => {
+                let user = userinfo.split(':').next().unwrap_or("");
+                format!("{scheme}://{user}:…@{host}")
+            }
+            None => url.to_string(),
+        },
+        None => url.to_string(),
+    }
+}
+
 /// The message shown when no token is configured.
-pub const MISSING_TOKEN: &str = "DISCORD_TOKEN is not set. Put your bot token in the environment or in .env \
+pub const MISSING_TOKEN: &str =
+    "DISCORD_TOKEN is not set. Put your bot token in the environment or in .env \
      (see .env.example). To try Orrery without Discord, run `orrery play hyperspace --auto`.";
 
 impl Config {
@@ -94,22 +109,29 @@ impl Config {
     /// The configuration from a variable lookup (the environment, or a map
     /// in tests). Empty values count as unset.
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> anyhow::Result<Config> {
-        let var = |k: &str| get(k).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+        let var = |k: &str| {
+            get(k)
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+        };
         let Some(token) = var("DISCORD_TOKEN") else {
             anyhow::bail!(MISSING_TOKEN);
         };
-        let database_url = var("DATABASE_URL").unwrap_or_else(|| crate::store::DEFAULT_URL.to_string());
+        let database_url =
+            var("DATABASE_URL").unwrap_or_else(|| crate::store::DEFAULT_URL.to_string());
         let guild_id = match var("DISCORD_GUILD_ID") {
-            Some(g) => Some(
-                g.parse::<u64>()
-                    .ok()
-                    .filter(|&n| n != 0)
-                    .with_context(|| format!("DISCORD_GUILD_ID `{g}` is not a Discord server id (a number)"))?,
-            ),
+            Some(g) => Some(g.parse::<u64>().ok().filter(|&n| n != 0).with_context(|| {
+                format!("DISCORD_GUILD_ID `{g}` is not a Discord server id (a number)")
+            })?),
             None => None,
         };
         let api_base = var("DISCORD_API_BASE").map(|b| b.trim_end_matches('/').to_string());
-        Ok(Config { token, database_url, guild_id, api_base })
+        Ok(Config {
+            token,
+            database_url,
+            guild_id,
+            api_base,
+        })
     }
 
     /// The HTTP client: straight to Discord, or through `api_base`.
@@ -152,7 +174,7 @@ pub async fn run_from_env() -> anyhow::Result<()> {
 pub async fn run(config: Config) -> anyhow::Result<()> {
     let store = Store::connect(&config.database_url)
         .await
-        .with_context(|| format!("opening the database {}", config.database_url))?;
+        .with_context(|| format!("opening the database {}", redact_url(&config.database_url)))?;
     let service = Arc::new(Service::new(store, Arc::new(SystemClock)));
     let delivery = Arc::new(Notify::new());
     let guild_id = config.guild_id;
@@ -162,18 +184,11 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 tracing::info!(user = %ready.user.name, "connected to Discord");
-                let commands = &framework.options().commands;
-                match guild_id {
-                    Some(g) => {
-                        poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(g))
-                            .await
-                            .with_context(|| format!("registering commands in guild {g}"))?;
-                        tracing::info!(guild = g, count = commands.len(), "registered commands in guild");
-                    }
-                    None => {
-                        poise::builtins::register_globally(ctx, commands).await.context("registering commands")?;
-                        tracing::info!(count = commands.len(), "registered global commands");
-                    }
+                // A failed registration is logged, not fatal: commands
+                // registered earlier keep working, and the outbox must
+                // still be delivered.
+                if let Err(e) = register(ctx, &framework.options().commands, guild_id).await {
+                    tracing::error!("{e:#}");
                 }
                 let transport = DiscordTransport::new(ctx.http.clone());
                 tokio::spawn(delivery_loop(service.clone(), transport, delivery.clone()));
@@ -196,6 +211,36 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         }
     });
     client.start().await.context("Discord gateway connection")?;
+    Ok(())
+}
+
+/// Register the slash commands: in one guild (shown at once, not in DMs)
+/// or globally.
+async fn register(
+    ctx: &serenity::Context,
+    commands: &[poise::Command<Data, Error>],
+    guild_id: Option<u64>,
+) -> anyhow::Result<()> {
+    match guild_id {
+        Some(g) => {
+            poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(g))
+                .await
+                .with_context(|| {
+                    format!("registering commands in guild {g} (is DISCORD_GUILD_ID right, and is the bot in that server?)")
+                })?;
+            tracing::info!(
+                guild = g,
+                count = commands.len(),
+                "registered commands in guild"
+            );
+        }
+        None => {
+            poise::builtins::register_globally(ctx, commands)
+                .await
+                .context("registering global commands")?;
+            tracing::info!(count = commands.len(), "registered global commands");
+        }
+    }
     Ok(())
 }
 
@@ -227,7 +272,8 @@ pub async fn delivery_loop(service: Arc<Service>, transport: DiscordTransport, p
 }
 
 /// Shown for internal errors; the details go to the log.
-pub const GENERIC_ERROR: &str = "Something went wrong on my side; nothing was changed. Please try again in a moment.";
+pub const GENERIC_ERROR: &str =
+    "Something went wrong on my side; nothing was changed. Please try again in a moment.";
 
 /// What the asker is told about a failed request: user errors and busy
 /// games explain themselves; anything else is logged and stays generic.
@@ -245,17 +291,24 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     match error {
         poise::FrameworkError::Command { error, ctx, .. } => {
             let text = error_text(&error);
-            let reply = poise::CreateReply::default().content(respond::clip_message(&text)).ephemeral(true);
+            let reply = poise::CreateReply::default()
+                .content(respond::clip_message(&text))
+                .ephemeral(true);
             if let Err(e) = ctx.send(reply).await {
                 tracing::warn!(command = %ctx.command().qualified_name, "could not send the error reply: {e}");
             }
         }
-        poise::FrameworkError::ArgumentParse { error, input, ctx, .. } => {
+        poise::FrameworkError::ArgumentParse {
+            error, input, ctx, ..
+        } => {
             let text = match input {
                 Some(input) => format!("I couldn't read `{input}`: {error}"),
                 None => format!("I couldn't read the options: {error}"),
             };
-            if let Err(e) = ctx.send(poise::CreateReply::default().content(text).ephemeral(true)).await {
+            if let Err(e) = ctx
+                .send(poise::CreateReply::default().content(text).ephemeral(true))
+                .await
+            {
                 tracing::warn!("could not send the error reply: {e}");
             }
         }
@@ -263,7 +316,10 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             tracing::error!("bot set-up failed: {error:#}");
         }
         poise::FrameworkError::EventHandler { error, event, .. } => {
-            tracing::error!(event = event.snake_case_name(), "event handler failed: {error:#}");
+            tracing::error!(
+                event = event.snake_case_name(),
+                "event handler failed: {error:#}"
+            );
         }
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
@@ -273,9 +329,16 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     }
 }
 
-async fn event_handler(framework: poise::FrameworkContext<'_, Data, Error>, event: &serenity::FullEvent) -> Result<(), Error> {
-    if let serenity::FullEvent::InteractionCreate { interaction: serenity::Interaction::Component(component) } = event {
-        components::handle_component(framework.serenity_context, framework.user_data, component).await?;
+async fn event_handler(
+    framework: poise::FrameworkContext<'_, Data, Error>,
+    event: &serenity::FullEvent,
+) -> Result<(), Error> {
+    if let serenity::FullEvent::InteractionCreate {
+        interaction: serenity::Interaction::Component(component),
+    } = event
+    {
+        components::handle_component(framework.serenity_context, framework.user_data, component)
+            .await?;
     }
     Ok(())
 }
@@ -286,7 +349,10 @@ mod tests {
     use std::collections::HashMap;
 
     fn lookup(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         move |k| map.get(k).cloned()
     }
 
@@ -305,7 +371,10 @@ mod tests {
         assert_eq!(c.database_url, "sqlite://orrery.db");
         assert_eq!(c.guild_id, None);
         assert_eq!(c.api_base, None);
-        assert!(!format!("{c:?}").contains("abc"), "the token must not be logged");
+        assert!(
+            !format!("{c:?}").contains("abc"),
+            "the token must not be logged"
+        );
 
         let c = Config::from_lookup(lookup(&[
             ("DISCORD_TOKEN", "abc"),
@@ -318,8 +387,28 @@ mod tests {
         assert_eq!(c.guild_id, Some(1234));
         assert_eq!(c.api_base.as_deref(), Some("http://127.0.0.1:3000"));
 
-        let e = Config::from_lookup(lookup(&[("DISCORD_TOKEN", "abc"), ("DISCORD_GUILD_ID", "general")])).unwrap_err();
+        let e = Config::from_lookup(lookup(&[
+            ("DISCORD_TOKEN", "abc"),
+            ("DISCORD_GUILD_ID", "general"),
+        ]))
+        .unwrap_err();
         assert!(e.to_string().contains("DISCORD_GUILD_ID"), "{e}");
+    }
+
+    #[test]
+    fn database_passwords_are_not_shown() {
+        assert_eq!(
+            redact_url("postgres://orrery:s3cret@db:5432/orrery"),
+            "postgres://orrery:…@db:5432/orrery"
+        );
+        assert_eq!(redact_url("sqlite://orrery.db"), "sqlite://orrery.db");
+        assert_eq!(redact_url("sqlite::memory:"), "sqlite::memory:");
+        let c = Config::from_lookup(lookup(&[
+            ("DISCORD_TOKEN", "abc"),
+            ("DATABASE_URL", "postgres://u:s3cret@h/db"),
+        ]))
+        .unwrap();
+        assert!(!format!("{c:?}").contains("s3cret"));
     }
 
     #[test]
@@ -328,7 +417,8 @@ mod tests {
         assert_eq!(error_text(&user), "You are not seated in game 3.");
         let busy: Error = ServiceError::Busy(crate::engine::GameId(4)).into();
         assert!(error_text(&busy).contains("busy"));
-        let internal: Error = ServiceError::Internal(anyhow::anyhow!("database password wrong")).into();
+        let internal: Error =
+            ServiceError::Internal(anyhow::anyhow!("database password wrong")).into();
         assert_eq!(error_text(&internal), GENERIC_ERROR);
         assert_eq!(error_text(&anyhow::anyhow!("socket closed")), GENERIC_ERROR);
     }

@@ -35,7 +35,10 @@ pub struct OrderMeta {
 
 /// One command per game system.
 pub fn order_commands() -> Vec<poise::Command<Data, Error>> {
-    GameKind::ALL.iter().map(|&kind| order_command(kind, kind.commands())).collect()
+    GameKind::ALL
+        .iter()
+        .map(|&kind| order_command(kind, kind.commands()))
+        .collect()
 }
 
 /// `/{kind}` with one subcommand per order spec.
@@ -45,9 +48,18 @@ pub fn order_command(kind: GameKind, specs: Vec<CommandSpec>) -> poise::Command<
         qualified_name: kind.key().into(),
         identifying_name: kind.key().into(),
         source_code_name: "order_command".into(),
-        description: Some(clip(&format!("Give an order in your game of {}", kind.name()), DESCRIPTION_MAX).into()),
+        description: Some(
+            clip(
+                &format!("Give an order in your game of {}", kind.name()),
+                DESCRIPTION_MAX,
+            )
+            .into(),
+        ),
         slash_action: Some(parent_action),
-        subcommands: specs.into_iter().map(|spec| order_subcommand(kind, spec)).collect(),
+        subcommands: specs
+            .into_iter()
+            .map(|spec| order_subcommand(kind, spec))
+            .collect(),
         subcommand_required: true,
         ..Default::default()
     }
@@ -116,17 +128,25 @@ fn text_option(o: serenity::CreateCommandOption) -> serenity::CreateCommandOptio
 }
 
 fn number_option(o: serenity::CreateCommandOption) -> serenity::CreateCommandOption {
-    o.kind(serenity::CommandOptionType::Integer).min_int_value(0).max_int_value(u64::from(u32::MAX))
+    o.kind(serenity::CommandOptionType::Integer)
+        .min_int_value(0)
+        .max_int_value(u64::from(u32::MAX))
 }
 
 fn game_option(o: serenity::CreateCommandOption) -> serenity::CreateCommandOption {
-    o.kind(serenity::CommandOptionType::Integer).min_int_value(1)
+    o.kind(serenity::CommandOptionType::Integer)
+        .min_int_value(1)
 }
 
 /// Never runs: Discord only invokes the subcommands.
-fn parent_action(ctx: ApplicationContext<'_>) -> BoxFuture<'_, Result<(), poise::FrameworkError<'_, Data, Error>>> {
+fn parent_action(
+    ctx: ApplicationContext<'_>,
+) -> BoxFuture<'_, Result<(), poise::FrameworkError<'_, Data, Error>>> {
     Box::pin(async move {
-        Err(poise::FrameworkError::new_command(ctx.into(), anyhow::anyhow!("`/{}` needs an order", ctx.command().name)))
+        Err(poise::FrameworkError::new_command(
+            ctx.into(),
+            anyhow::anyhow!("`/{}` needs an order", ctx.command().name),
+        ))
     })
 }
 
@@ -185,7 +205,10 @@ impl Options {
 
     /// The order these options give.
     pub fn line(&self, spec: &CommandSpec) -> CommandLine {
-        CommandLine { name: spec.name.to_string(), args: self.order_args(spec) }
+        CommandLine {
+            name: spec.name.to_string(),
+            args: self.order_args(spec),
+        }
     }
 }
 
@@ -193,22 +216,36 @@ fn meta<'a>(ctx: &ApplicationContext<'a>) -> Result<&'a OrderMeta, Error> {
     ctx.command()
         .custom_data
         .downcast_ref::<OrderMeta>()
-        .ok_or_else(|| anyhow::anyhow!("order command `{}` has no order description", ctx.command().qualified_name))
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "order command `{}` has no order description",
+                ctx.command().qualified_name
+            )
+        })
 }
 
-fn order_action(ctx: ApplicationContext<'_>) -> BoxFuture<'_, Result<(), poise::FrameworkError<'_, Data, Error>>> {
+fn order_action(
+    ctx: ApplicationContext<'_>,
+) -> BoxFuture<'_, Result<(), poise::FrameworkError<'_, Data, Error>>> {
     Box::pin(async move {
         let run = async {
             let meta = meta(&ctx)?;
             let options = Options::from_resolved(ctx.args);
-            let request = Request::Order { game: options.game(&meta.spec), line: options.line(&meta.spec) };
+            let request = Request::Order {
+                game: options.game(&meta.spec),
+                line: options.line(&meta.spec),
+            };
             run_request(ctx.into(), request).await
         };
-        run.await.map_err(|e| poise::FrameworkError::new_command(ctx.into(), e))
+        run.await
+            .map_err(|e| poise::FrameworkError::new_command(ctx.into(), e))
     })
 }
 
-fn order_autocomplete<'a>(ctx: ApplicationContext<'a>, partial: &'a str) -> BoxFuture<'a, serenity::CreateAutocompleteResponse> {
+fn order_autocomplete<'a>(
+    ctx: ApplicationContext<'a>,
+    partial: &'a str,
+) -> BoxFuture<'a, serenity::CreateAutocompleteResponse> {
     Box::pin(async move {
         let Ok(meta) = meta(&ctx) else {
             return serenity::CreateAutocompleteResponse::new();
@@ -228,14 +265,28 @@ fn order_autocomplete<'a>(ctx: ApplicationContext<'a>, partial: &'a str) -> BoxF
         let result = ctx
             .data()
             .service
-            .complete(&actor, options.game(&meta.spec), meta.spec.name, option, &filled, partial)
+            .complete(
+                &actor,
+                options.game(&meta.spec),
+                meta.spec.name,
+                option,
+                &filled,
+                partial,
+            )
             .await;
         let choices = match result {
             Ok(values) => suggestions(param.kind, values),
             Err(ServiceError::User(why)) if param.kind == ParamKind::Text => {
                 // Say why nothing is offered; picking it keeps what was typed.
-                let value = if partial.trim().is_empty() { "?".to_string() } else { clip(partial, CHOICE_VALUE_MAX) };
-                vec![serenity::AutocompleteChoice::new(clip(&format!("⚠ {why}"), 100), value)]
+                let value = if partial.trim().is_empty() {
+                    "?".to_string()
+                } else {
+                    clip(partial, CHOICE_VALUE_MAX)
+                };
+                vec![serenity::AutocompleteChoice::new(
+                    clip(&format!("⚠ {why}"), 100),
+                    value,
+                )]
             }
             Err(e) => {
                 tracing::debug!("order autocomplete: {e}");
@@ -252,7 +303,11 @@ pub fn suggestions(kind: ParamKind, values: Vec<String>) -> Vec<serenity::Autoco
     values
         .into_iter()
         .filter_map(|v| match kind {
-            ParamKind::Number => v.trim().parse::<i64>().ok().map(|n| serenity::AutocompleteChoice::new(v.clone(), n)),
+            ParamKind::Number => v
+                .trim()
+                .parse::<i64>()
+                .ok()
+                .map(|n| serenity::AutocompleteChoice::new(v.clone(), n)),
             ParamKind::Text => (!v.is_empty() && v.chars().count() <= CHOICE_VALUE_MAX)
                 .then(|| serenity::AutocompleteChoice::new(clip(&v, 100), v.clone())),
         })
@@ -265,7 +320,12 @@ mod tests {
     use super::*;
 
     fn param(name: &'static str, kind: ParamKind, required: bool) -> ParamSpec {
-        ParamSpec { name, description: "a parameter", kind, required }
+        ParamSpec {
+            name,
+            description: "a parameter",
+            kind,
+            required,
+        }
     }
 
     fn depart() -> CommandSpec {
@@ -281,11 +341,24 @@ mod tests {
     }
 
     fn specs() -> Vec<CommandSpec> {
-        vec![depart(), CommandSpec { name: "end", description: "End your turn", params: vec![] }]
+        vec![
+            depart(),
+            CommandSpec {
+                name: "end",
+                description: "End your turn",
+                params: vec![],
+            },
+        ]
     }
 
     fn opts(filled: &[(&str, &str)]) -> Options {
-        Options { filled: filled.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(), focused: None }
+        Options {
+            filled: filled
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            focused: None,
+        }
     }
 
     #[test]
@@ -300,10 +373,24 @@ mod tests {
         let params: Vec<(&str, bool, bool)> = depart
             .parameters
             .iter()
-            .map(|p| (p.name.as_ref(), p.required, p.autocomplete_callback.is_some()))
+            .map(|p| {
+                (
+                    p.name.as_ref(),
+                    p.required,
+                    p.autocomplete_callback.is_some(),
+                )
+            })
             .collect();
         // Required first; every option autocompletes; `game` last.
-        assert_eq!(params, [("from", true, true), ("ships", true, true), ("to", false, true), ("game", false, true)]);
+        assert_eq!(
+            params,
+            [
+                ("from", true, true),
+                ("ships", true, true),
+                ("to", false, true),
+                ("game", false, true)
+            ]
+        );
         assert_eq!(cmd.subcommands[1].parameters.len(), 1);
         assert!(depart.custom_data.downcast_ref::<OrderMeta>().is_some());
     }
@@ -313,7 +400,10 @@ mod tests {
         let cmd = order_command(GameKind::Hyperspace, specs());
         let json = serde_json::to_value(cmd.create_as_slash_command().unwrap()).unwrap();
         assert_eq!(json["name"], "hyperspace");
-        assert!(json.get("contexts").map_or(true, |c| c.is_null()), "usable everywhere, DMs included: {json}");
+        assert!(
+            json.get("contexts").map_or(true, |c| c.is_null()),
+            "usable everywhere, DMs included: {json}"
+        );
         let depart = &json["options"][0];
         assert_eq!(depart["name"], "depart");
         assert_eq!(depart["type"], 1, "a subcommand");
@@ -321,7 +411,13 @@ mod tests {
             .as_array()
             .unwrap()
             .iter()
-            .map(|o| (o["name"].as_str().unwrap().to_string(), o["type"].as_u64().unwrap(), o["autocomplete"] == true))
+            .map(|o| {
+                (
+                    o["name"].as_str().unwrap().to_string(),
+                    o["type"].as_u64().unwrap(),
+                    o["autocomplete"] == true,
+                )
+            })
             .collect();
         assert_eq!(
             types,
@@ -337,7 +433,9 @@ mod tests {
     /// Discord's rules for names: lowercase letters, digits, `-` and `_`, 1 to 32.
     fn valid_name(name: &str) -> bool {
         (1..=32).contains(&name.chars().count())
-            && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
     }
 
     #[test]
@@ -346,24 +444,45 @@ mod tests {
         let mut top: Vec<&str> = all.iter().map(|c| c.name.as_ref()).collect();
         top.sort();
         top.dedup();
-        assert_eq!(top.len(), all.len(), "command names must be unique: {top:?}");
+        assert_eq!(
+            top.len(),
+            all.len(),
+            "command names must be unique: {top:?}"
+        );
         for cmd in order_commands() {
             assert!(valid_name(&cmd.name), "{}", cmd.name);
-            assert!(!cmd.subcommands.is_empty() && cmd.subcommands.len() <= 25, "{}", cmd.name);
+            assert!(
+                !cmd.subcommands.is_empty() && cmd.subcommands.len() <= 25,
+                "{}",
+                cmd.name
+            );
             let mut names: Vec<&str> = cmd.subcommands.iter().map(|c| c.name.as_ref()).collect();
             names.dedup();
             assert_eq!(names.len(), cmd.subcommands.len());
             for sub in &cmd.subcommands {
                 assert!(valid_name(&sub.name), "{} {}", cmd.name, sub.name);
                 let d = sub.description.as_deref().unwrap_or("");
-                assert!((1..=DESCRIPTION_MAX).contains(&d.chars().count()), "{}: {d}", sub.name);
+                assert!(
+                    (1..=DESCRIPTION_MAX).contains(&d.chars().count()),
+                    "{}: {d}",
+                    sub.name
+                );
                 assert!(sub.parameters.len() <= 25);
                 let required: Vec<bool> = sub.parameters.iter().map(|p| p.required).collect();
-                assert!(required.windows(2).all(|w| w[0] || !w[1]), "required options first in {}", sub.name);
+                assert!(
+                    required.windows(2).all(|w| w[0] || !w[1]),
+                    "required options first in {}",
+                    sub.name
+                );
                 for p in &sub.parameters {
                     assert!(valid_name(&p.name), "{} {}", sub.name, p.name);
                     let d = p.description.as_deref().unwrap_or("");
-                    assert!((1..=DESCRIPTION_MAX).contains(&d.chars().count()), "{} {}: {d}", sub.name, p.name);
+                    assert!(
+                        (1..=DESCRIPTION_MAX).contains(&d.chars().count()),
+                        "{} {}: {d}",
+                        sub.name,
+                        p.name
+                    );
                 }
             }
             assert!(cmd.create_as_slash_command().is_some());
@@ -373,13 +492,24 @@ mod tests {
     #[test]
     fn options_become_a_command_line() {
         let spec = depart();
-        let o = opts(&[("ships", "5"), ("game", "12"), ("from", " Algol "), ("bogus", "x")]);
+        let o = opts(&[
+            ("ships", "5"),
+            ("game", "12"),
+            ("from", " Algol "),
+            ("bogus", "x"),
+        ]);
         assert_eq!(o.game(&spec), Some(GameId(12)));
-        assert_eq!(o.line(&spec), CommandLine::parse("depart from:Algol ships:5").unwrap());
+        assert_eq!(
+            o.line(&spec),
+            CommandLine::parse("depart from:Algol ships:5").unwrap()
+        );
         let o = opts(&[("from", "Algol"), ("ships", "2"), ("to", "Vega")]);
         assert_eq!(o.game(&spec), None);
         // Arguments follow the spec's order.
-        assert_eq!(o.line(&spec).to_string(), "depart to:Vega from:Algol ships:2");
+        assert_eq!(
+            o.line(&spec).to_string(),
+            "depart to:Vega from:Algol ships:2"
+        );
         assert_eq!(opts(&[]).line(&specs()[1]).to_string(), "end");
     }
 
@@ -396,9 +526,17 @@ mod tests {
         }))
         .unwrap();
         let top = data.options();
-        let serenity::ResolvedValue::SubCommand(args) = &top[0].value else { panic!("{top:?}") };
+        let serenity::ResolvedValue::SubCommand(args) = &top[0].value else {
+            panic!("{top:?}")
+        };
         let o = Options::from_resolved(args);
-        assert_eq!(o.filled, vec![("from".to_string(), "Algol".to_string()), ("game".to_string(), "3".to_string())]);
+        assert_eq!(
+            o.filled,
+            vec![
+                ("from".to_string(), "Algol".to_string()),
+                ("game".to_string(), "3".to_string())
+            ]
+        );
         assert_eq!(o.focused, Some(("ships".to_string(), "1".to_string())));
         assert_eq!(o.game(&depart()), Some(GameId(3)));
     }
@@ -407,9 +545,18 @@ mod tests {
     fn suggestions_are_typed_and_capped() {
         let json = |c: Vec<serenity::AutocompleteChoice>| serde_json::to_value(c).unwrap();
         let n = suggestions(ParamKind::Number, vec!["1".into(), "x".into(), "3".into()]);
-        assert_eq!(json(n), serde_json::json!([{"name": "1", "value": 1}, {"name": "3", "value": 3}]));
-        let t = suggestions(ParamKind::Text, vec!["Algol".into(), "".into(), "y".repeat(101)]);
-        assert_eq!(json(t), serde_json::json!([{"name": "Algol", "value": "Algol"}]));
+        assert_eq!(
+            json(n),
+            serde_json::json!([{"name": "1", "value": 1}, {"name": "3", "value": 3}])
+        );
+        let t = suggestions(
+            ParamKind::Text,
+            vec!["Algol".into(), "".into(), "y".repeat(101)],
+        );
+        assert_eq!(
+            json(t),
+            serde_json::json!([{"name": "Algol", "value": "Algol"}])
+        );
         let many = suggestions(ParamKind::Text, (0..40).map(|i| format!("s{i}")).collect());
         assert_eq!(many.len(), AUTOCOMPLETE_MAX);
     }

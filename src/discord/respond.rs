@@ -41,10 +41,17 @@ pub fn actor_from_parts(
     channel: u64,
 ) -> Actor {
     let place = match guild {
-        Some(g) => Place::Channel { channel, guild: Some(g) },
+        Some(g) => Place::Channel {
+            channel,
+            guild: Some(g),
+        },
         None => Place::Dm,
     };
-    Actor { user: crate::engine::UserId(user), name: display_name(nick, global_name, username), place }
+    Actor {
+        user: crate::engine::UserId(user),
+        name: display_name(nick, global_name, username),
+        place,
+    }
 }
 
 fn actor_from_interaction(
@@ -104,7 +111,10 @@ pub fn likely_public(request: &Request, place: Place) -> bool {
     match request {
         Request::New { .. } | Request::Join { .. } | Request::Leave { .. } => true,
         Request::Board { .. } | Request::History { .. } => place != Place::Dm,
-        Request::Start { .. } | Request::Status { .. } | Request::Rules { .. } | Request::Order { .. } => false,
+        Request::Start { .. }
+        | Request::Status { .. }
+        | Request::Rules { .. }
+        | Request::Order { .. } => false,
     }
 }
 
@@ -128,7 +138,11 @@ pub async fn run_request(ctx: Context<'_>, request: Request) -> Result<(), Error
             Some(board) => match service.render(board).await {
                 Ok(png) => Some(png),
                 Err(e) => {
-                    tracing::error!(game = board.game.0, seq = board.seq, "rendering a board failed: {e:#}");
+                    tracing::error!(
+                        game = board.game.0,
+                        seq = board.seq,
+                        "rendering a board failed: {e:#}"
+                    );
                     None
                 }
             },
@@ -143,7 +157,11 @@ pub async fn run_request(ctx: Context<'_>, request: Request) -> Result<(), Error
     let result = match tokio::time::timeout(DEFER_AFTER, &mut work).await {
         Ok(result) => result,
         Err(_) => {
-            let defer = if public_guess { ctx.defer().await } else { ctx.defer_ephemeral().await };
+            let defer = if public_guess {
+                ctx.defer().await
+            } else {
+                ctx.defer_ephemeral().await
+            };
             match defer {
                 Ok(()) => deferred = Some(public_guess),
                 Err(e) => tracing::warn!("could not defer the interaction: {e}"),
@@ -155,16 +173,14 @@ pub async fn run_request(ctx: Context<'_>, request: Request) -> Result<(), Error
     data.deliver_soon();
 
     match result {
-        Ok((reply, png)) => {
+        Ok((mut reply, png)) => {
             if deferred.is_some_and(|public| public == reply.ephemeral) {
                 delete_placeholder(ctx).await;
             }
-            let board_failed = reply.board.is_some() && png.is_none();
-            let mut response = reply_to_response(&reply, png);
-            if board_failed {
-                response = response.content(clip_message(&format!("{}\n(The board could not be drawn.)", reply.text)));
+            if reply.board.is_some() && png.is_none() {
+                reply.text.push_str("\n(The board could not be drawn.)");
             }
-            ctx.send(response).await?;
+            ctx.send(reply_to_response(&reply, png)).await?;
             Ok(())
         }
         Err(e) => {
@@ -195,7 +211,9 @@ pub fn reply_to_response(reply: &Reply, png: Option<Vec<u8>>) -> poise::CreateRe
         Some(extra) => format!("{}\n{extra}", reply.text),
         None => reply.text.clone(),
     };
-    let mut response = poise::CreateReply::default().content(clip_message(&text)).ephemeral(reply.ephemeral);
+    let mut response = poise::CreateReply::default()
+        .content(clip_message(&text))
+        .ephemeral(reply.ephemeral);
     if !rows.is_empty() {
         response = response.components(rows);
     }
@@ -212,7 +230,10 @@ mod tests {
 
     #[test]
     fn display_name_prefers_nick_then_global_name_then_username() {
-        assert_eq!(display_name(Some("Captain"), Some("Alice A."), "alice"), "Captain");
+        assert_eq!(
+            display_name(Some("Captain"), Some("Alice A."), "alice"),
+            "Captain"
+        );
         assert_eq!(display_name(None, Some("Alice A."), "alice"), "Alice A.");
         assert_eq!(display_name(Some("  "), None, "alice"), "alice");
         assert_eq!(display_name(None, None, "alice"), "alice");
@@ -223,7 +244,13 @@ mod tests {
         let a = actor_from_parts(42, Some("Cap"), None, "alice", Some(7), 99);
         assert_eq!(a.user, UserId(42));
         assert_eq!(a.name, "Cap");
-        assert_eq!(a.place, Place::Channel { channel: 99, guild: Some(7) });
+        assert_eq!(
+            a.place,
+            Place::Channel {
+                channel: 99,
+                guild: Some(7)
+            }
+        );
 
         let d = actor_from_parts(42, None, Some("Alice"), "alice", None, 1234);
         assert_eq!(d.place, Place::Dm);
@@ -237,13 +264,27 @@ mod tests {
         user.name = "bob".into();
         user.global_name = Some("Bobby".into());
         let dm = actor_from_interaction(&user, None, None, serenity::ChannelId::new(8));
-        assert_eq!((dm.user, dm.name.as_str(), dm.place), (UserId(5), "Bobby", Place::Dm));
+        assert_eq!(
+            (dm.user, dm.name.as_str(), dm.place),
+            (UserId(5), "Bobby", Place::Dm)
+        );
 
         let mut member = serenity::Member::default();
         member.nick = Some("Admiral".into());
-        let g = actor_from_interaction(&user, Some(&member), Some(serenity::GuildId::new(3)), serenity::ChannelId::new(8));
+        let g = actor_from_interaction(
+            &user,
+            Some(&member),
+            Some(serenity::GuildId::new(3)),
+            serenity::ChannelId::new(8),
+        );
         assert_eq!(g.name, "Admiral");
-        assert_eq!(g.place, Place::Channel { channel: 8, guild: Some(3) });
+        assert_eq!(
+            g.place,
+            Place::Channel {
+                channel: 8,
+                guild: Some(3)
+            }
+        );
     }
 
     #[test]
@@ -258,18 +299,32 @@ mod tests {
 
     #[test]
     fn public_guesses() {
-        let chan = Place::Channel { channel: 1, guild: Some(2) };
+        let chan = Place::Channel {
+            channel: 1,
+            guild: Some(2),
+        };
         assert!(likely_public(&Request::Join { game: None }, chan));
         assert!(likely_public(&Request::Board { game: None }, chan));
         assert!(!likely_public(&Request::Board { game: None }, Place::Dm));
-        assert!(!likely_public(&Request::Status { game: Some(GameId(1)) }, chan));
-        let order = Request::Order { game: None, line: crate::engine::CommandLine::new("end") };
+        assert!(!likely_public(
+            &Request::Status {
+                game: Some(GameId(1))
+            },
+            chan
+        ));
+        let order = Request::Order {
+            game: None,
+            line: crate::engine::CommandLine::new("end"),
+        };
         assert!(!likely_public(&order, chan));
     }
 
     /// The JSON Discord would receive for a response.
     fn wire(r: poise::CreateReply) -> serde_json::Value {
-        serde_json::to_value(r.to_slash_initial_response(serenity::CreateInteractionResponseMessage::new())).unwrap()
+        serde_json::to_value(
+            r.to_slash_initial_response(serenity::CreateInteractionResponseMessage::new()),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -277,7 +332,10 @@ mod tests {
         let reply = Reply::private("x".repeat(3000));
         let json = wire(reply_to_response(&reply, Some(vec![1, 2, 3])));
         assert_eq!(json["flags"], 64, "ephemeral: {json}");
-        assert_eq!(json["content"].as_str().unwrap().chars().count(), MESSAGE_LIMIT);
+        assert_eq!(
+            json["content"].as_str().unwrap().chars().count(),
+            MESSAGE_LIMIT
+        );
         assert_eq!(json["attachments"][0]["filename"], BOARD_FILE, "{json}");
         assert!(json.get("components").is_none(), "{json}");
 

@@ -2,7 +2,7 @@
 
 use super::components::choice_components;
 use super::respond::{clip_message, BOARD_FILE};
-use crate::service::{OutMessage, Target, Transport};
+use crate::service::{Delivery, OutMessage, Target, Transport};
 use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
 use std::collections::HashMap;
@@ -20,19 +20,33 @@ pub struct DiscordTransport {
 
 impl DiscordTransport {
     pub fn new(http: Arc<serenity::Http>) -> Self {
-        DiscordTransport { http, dm_channels: Mutex::new(HashMap::new()) }
+        DiscordTransport {
+            http,
+            dm_channels: Mutex::new(HashMap::new()),
+        }
     }
 
     async fn dm_channel(&self, user: u64) -> anyhow::Result<serenity::ChannelId> {
-        if let Some(c) = self.dm_channels.lock().expect("dm channel map poisoned").get(&user) {
+        if let Some(c) = self
+            .dm_channels
+            .lock()
+            .expect("dm channel map poisoned")
+            .get(&user)
+        {
             return Ok(*c);
         }
         let user_id = serenity::UserId::new(user);
         let channel = user_id.create_dm_channel(&*self.http).await.map_err(|e| {
             let permanent = is_permanent(&e);
-            anyhow::Error::new(e).context(SendFailure { permanent, what: format!("opening a DM with user {user}") })
+            anyhow::Error::new(e).context(SendFailure {
+                permanent,
+                what: format!("opening a DM with user {user}"),
+            })
         })?;
-        self.dm_channels.lock().expect("dm channel map poisoned").insert(user, channel.id);
+        self.dm_channels
+            .lock()
+            .expect("dm channel map poisoned")
+            .insert(user, channel.id);
         Ok(channel.id)
     }
 }
@@ -46,7 +60,11 @@ pub fn nonce_for(outbox_id: i64) -> String {
 
 /// The message for an outbox row: clipped text, buttons or menu for its
 /// choices, the board as `board.png`, the idempotency nonce, and no pings.
-pub fn outbox_message(outbox_id: i64, message: &OutMessage, png: Option<&[u8]>) -> serenity::CreateMessage {
+pub fn outbox_message(
+    outbox_id: i64,
+    message: &OutMessage,
+    png: Option<&[u8]>,
+) -> serenity::CreateMessage {
     let (rows, extra) = choice_components(&message.choices);
     let mut text = match extra {
         Some(extra) => format!("{}\n{extra}", message.text),
@@ -76,7 +94,9 @@ pub fn outbox_message(outbox_id: i64, message: &OutMessage, png: Option<&[u8]>) 
 /// or rejecting our token (which affects every message alike).
 pub fn is_permanent(error: &serenity::Error) -> bool {
     match error {
-        serenity::Error::Http(e) => e.status_code().is_some_and(|s| permanent_status(s.as_u16())),
+        serenity::Error::Http(e) => e
+            .status_code()
+            .is_some_and(|s| permanent_status(s.as_u16())),
         serenity::Error::Model(_) => true,
         _ => false,
     }
@@ -104,34 +124,46 @@ impl Transport for DiscordTransport {
     /// Post or DM one outbox message.
     ///
     /// A message Discord will never accept (the user has DMs closed, the
-    /// channel was deleted or hidden from the bot) is logged and reported as
-    /// sent: the outbox delivers in order and stops at the first failure, so
-    /// keeping it would hold back every later message of every game.
-    /// Anything else that fails (network, Discord outage, rate limits) is
-    /// returned as an error and retried.
-    async fn send(&self, id: i64, message: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<()> {
+    /// channel was deleted or hidden from the bot) is reported as
+    /// [`Delivery::Undeliverable`]: recorded, and off the queue. Anything
+    /// else that fails (network, Discord outage, rate limits) is returned as
+    /// an error and retried.
+    async fn send(&self, id: i64, message: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<Delivery> {
         let channel = match &message.target {
             Target::Channel(0) | Target::Dm(crate::engine::UserId(0)) => {
                 tracing::warn!(outbox = id, target = ?message.target, "dropping an outbox message with a zero id target");
-                return Ok(());
+                return Ok(Delivery::Undeliverable("zero id target".into()));
             }
             Target::Channel(c) => serenity::ChannelId::new(*c),
             Target::Dm(user) => match self.dm_channel(user.0).await {
                 Ok(c) => c,
                 Err(e) if e.downcast_ref::<SendFailure>().is_some_and(|f| f.permanent) => {
-                    tracing::warn!(outbox = id, user = user.0, "dropping an undeliverable DM: {e:#}");
-                    return Ok(());
+                    tracing::warn!(
+                        outbox = id,
+                        user = user.0,
+                        "dropping an undeliverable DM: {e:#}"
+                    );
+                    return Ok(Delivery::Undeliverable(format!("{e:#}")));
                 }
                 Err(e) => return Err(e),
             },
         };
-        match channel.send_message(&*self.http, outbox_message(id, message, png)).await {
-            Ok(_) => Ok(()),
+        match channel
+            .send_message(&*self.http, outbox_message(id, message, png))
+            .await
+        {
+            Ok(_) => Ok(Delivery::Sent),
             Err(e) if is_permanent(&e) => {
-                tracing::warn!(outbox = id, channel = channel.get(), "dropping an undeliverable message: {e}");
-                Ok(())
+                tracing::warn!(
+                    outbox = id,
+                    channel = channel.get(),
+                    "dropping an undeliverable message: {e}"
+                );
+                Ok(Delivery::Undeliverable(e.to_string()))
             }
-            Err(e) => Err(e).with_context(|| format!("sending outbox message {id} to channel {channel}")),
+            Err(e) => {
+                Err(e).with_context(|| format!("sending outbox message {id} to channel {channel}"))
+            }
         }
     }
 }
@@ -159,17 +191,29 @@ mod tests {
             target: Target::Dm(UserId(5)),
             text: "y".repeat(2100),
             board: None,
-            choices: vec![Choice { label: command.to_string(), game: GameId(3), command }],
+            choices: vec![Choice {
+                label: command.to_string(),
+                game: GameId(3),
+                command,
+            }],
         };
         let json = serde_json::to_value(outbox_message(17, &msg, Some(&[1, 2, 3]))).unwrap();
         assert_eq!(json["nonce"], "orrery-11", "{json}");
         assert_eq!(json["enforce_nonce"], true);
         assert_eq!(json["content"].as_str().unwrap().chars().count(), 2000);
-        assert_eq!(json["components"][0]["components"][0]["custom_id"], "o:3:depart from:Algol ships:2");
+        assert_eq!(
+            json["components"][0]["components"][0]["custom_id"],
+            "o:3:depart from:Algol ships:2"
+        );
         assert_eq!(json["attachments"][0]["filename"], "board.png", "{json}");
         assert_eq!(json["allowed_mentions"]["parse"], serde_json::json!([]));
 
-        let empty = OutMessage { target: Target::Channel(1), text: String::new(), board: None, choices: vec![] };
+        let empty = OutMessage {
+            target: Target::Channel(1),
+            text: String::new(),
+            board: None,
+            choices: vec![],
+        };
         let json = serde_json::to_value(outbox_message(1, &empty, None)).unwrap();
         assert_eq!(json["content"], "…");
         assert!(json.get("components").is_none());
@@ -183,7 +227,9 @@ mod tests {
         for s in [401, 408, 429, 500, 502, 503] {
             assert!(!permanent_status(s), "{s}");
         }
-        assert!(is_permanent(&serenity::Error::Model(serenity::ModelError::MessageTooLong(2001))));
+        assert!(is_permanent(&serenity::Error::Model(
+            serenity::ModelError::MessageTooLong(2001)
+        )));
         assert!(!is_permanent(&serenity::Error::Other("network down")));
     }
 }

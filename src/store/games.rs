@@ -55,12 +55,13 @@ impl Store {
         rows.iter().map(game_from_row).collect()
     }
 
-    /// Every game a user hosts or is seated in (any status), oldest first.
+    /// Every game a user is seated in (any status), oldest first. Hosting
+    /// without a seat does not count.
     pub async fn games_of_user(&self, user: UserId) -> StoreResult<Vec<GameRow>> {
         let rows = sqlx::query(concat!(
             "SELECT ",
             game_cols!(),
-            " FROM games WHERE host_id = $1 OR id IN (SELECT game_id FROM seats WHERE user_id = $1) ORDER BY id"
+            " FROM games WHERE id IN (SELECT game_id FROM seats WHERE user_id = $1) ORDER BY id"
         ))
         .bind(id_to_db(user.0))
         .fetch_all(&self.pool)

@@ -16,7 +16,8 @@ impl Store {
     /// announcing it, and set the status to `active`. One transaction. Fails with
     /// [`StoreError::WrongStatus`] unless the game is in the lobby (so a
     /// second, concurrent start fails), [`StoreError::NotFound`] for an
-    /// unknown game.
+    /// unknown game, [`StoreError::Conflict`] if the log somehow already
+    /// holds events.
     #[allow(clippy::too_many_arguments)]
     pub async fn start_game(
         &self,
@@ -60,7 +61,9 @@ impl Store {
     ///
     /// Returns the new last sequence number. Fails with
     /// [`StoreError::Conflict`] if the log has moved on (reload, decide
-    /// again), [`StoreError::WrongStatus`] if the game is not active.
+    /// again), [`StoreError::WrongStatus`] if the game is not active
+    /// (checked first: a game that finished meanwhile is not worth a retry).
+    /// An empty `events` only replaces the state, still under the lock.
     /// Finishing a game also clears its deadline.
     #[allow(clippy::too_many_arguments)]
     pub async fn append(

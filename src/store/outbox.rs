@@ -42,10 +42,22 @@ impl Store {
     /// whose earlier attempts failed: the caller decides when to give up,
     /// from [`OutboxRow::attempts`]).
     pub async fn undelivered(&self, limit: i64) -> StoreResult<Vec<OutboxRow>> {
+        self.undelivered_after(i64::MIN, limit).await
+    }
+
+    /// Like [`Store::undelivered`], but only rows with an id above
+    /// `after_id`: lets a delivery pass walk the whole queue past rows it
+    /// is leaving for later.
+    pub async fn undelivered_after(
+        &self,
+        after_id: i64,
+        limit: i64,
+    ) -> StoreResult<Vec<OutboxRow>> {
         let rows = sqlx::query(
             "SELECT id, game_id, payload, attempts, created_at, last_error FROM outbox
-             WHERE delivered_at IS NULL ORDER BY id LIMIT $1",
+             WHERE delivered_at IS NULL AND id > $1 ORDER BY id LIMIT $2",
         )
+        .bind(after_id)
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
