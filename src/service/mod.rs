@@ -471,7 +471,14 @@ impl Service {
         }
         let names = Self::names(&seats);
         let mut text = format!("Accepted: `{line}`");
-        let own: Vec<String> = events.iter().filter_map(|e| e.narrate(Viewer::Seat(seat), &names)).collect();
+        // Only what the channel post does not already say: the actor's secrets.
+        let own: Vec<String> = events
+            .iter()
+            .filter_map(|e| {
+                let mine = e.narrate(Viewer::Seat(seat), &names)?;
+                (e.narrate(Viewer::Public, &names).as_deref() != Some(mine.as_str())).then_some(mine)
+            })
+            .collect();
         if !own.is_empty() {
             text.push('\n');
             text.push_str(&compose::clip(&own.join("\n"), 1500));

@@ -167,6 +167,8 @@ pub enum Event {
     GameSetUp { players: u8, options: Options, homes: Vec<Star> },
     /// Ships were placed at a star (set-up; scenarios use it to build positions).
     ShipsPlaced { seat: Seat, star: Star, ships: u32 },
+    /// Ships were taken off a star (scenarios use it to build positions).
+    ShipsRemoved { seat: Seat, star: Star, ships: u32 },
     /// A warp token was put on the track (scenarios). `token` is 1-based.
     TokenPlaced { seat: Seat, token: u8, square: u8, ships: u32, from: Sector },
     /// A hand and played pile were arranged (scenarios).
@@ -406,6 +408,9 @@ pub fn apply(state: &mut State, event: &Event) {
         }
         Event::ShipsPlaced { seat, star, ships } | Event::ShipsProduced { seat, star, ships } => {
             state.add_ships(*star, *seat, *ships);
+        }
+        Event::ShipsRemoved { seat, star, ships } => {
+            state.remove_ships(*star, *seat, *ships);
         }
         Event::TokenPlaced { seat, token, square, ships, from } => {
             state.set_token(*seat, *token, Token::Flight { square: *square, ships: *ships, from: *from });

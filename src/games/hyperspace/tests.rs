@@ -187,6 +187,9 @@ fn home_stars_have_fair_access_to_resources() {
                 let spread = vals.iter().max().unwrap() - vals.iter().min().unwrap();
                 assert!(spread <= 1, "{players} players, within {d}, {}: {vals:?}", ["+", "O"][k]);
             }
+            // Complete pairs reachable, too.
+            let pairs: Vec<u32> = a.iter().map(|x| x[d][0].min(x[d][1])).collect();
+            assert!(pairs.iter().max().unwrap() - pairs.iter().min().unwrap() <= 1, "{players}p pairs within {d}: {pairs:?}");
         }
     }
     // Every home-capable star is a complete pair on its own.

@@ -231,6 +231,7 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             homes.iter().enumerate().map(|(i, h)| format!("{} at {}", nm(Seat(i as u8)), h.label())).collect::<Vec<_>>().join(", ")
         ),
         Event::ShipsPlaced { seat, star, ships: n } => format!("{} placed {} at {}.", nm(*seat), ships(*n), star.label()),
+        Event::ShipsRemoved { seat, star, ships: n } => format!("{} removed {} from {}.", nm(*seat), ships(*n), star.label()),
         Event::TokenPlaced { seat, token, square, ships: n, from } => {
             format!("{}'s warp token {token} was put on square {square} carrying {} from {from}.", nm(*seat), ships(*n))
         }
