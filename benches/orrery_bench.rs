@@ -30,8 +30,10 @@ fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` runs with no
     // arguments — keep that quick.
     let quick = !std::env::args().any(|a| a == "--bench");
-    let runs: usize =
-        std::env::var("ORRERY_BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(if quick { 3 } else { 60 });
+    let runs: usize = std::env::var("ORRERY_BENCH_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(if quick { 3 } else { 60 });
 
     // A mid-game position: random legal play for a while.
     let kind = GameKind::Hyperspace;
@@ -48,7 +50,10 @@ fn main() {
             state.apply(&e).unwrap();
         }
     }
-    let names: Vec<String> = ["alice", "bob", "carol", "dave"].iter().map(|s| s.to_string()).collect();
+    let names: Vec<String> = ["alice", "bob", "carol", "dave"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
 
     let (mut draw, mut encode, mut scene_t) = (vec![], vec![], vec![]);
     let mut size = 0;
@@ -67,8 +72,19 @@ fn main() {
     let (d1, d2, d3) = quartiles(draw.clone());
     let (e1, e2, e3) = quartiles(encode.clone());
     println!("board scene build   median {:>7.2} ms", ms(median(scene_t)));
-    println!("board draw          median {:>7.2} ms  (IQR {:.2}–{:.2}) over {runs} runs", ms(d2), ms(d1), ms(d3));
-    println!("board PNG encode    median {:>7.2} ms  (IQR {:.2}–{:.2}), {} KiB", ms(e2), ms(e1), ms(e3), size / 1024);
+    println!(
+        "board draw          median {:>7.2} ms  (IQR {:.2}–{:.2}) over {runs} runs",
+        ms(d2),
+        ms(d1),
+        ms(d3)
+    );
+    println!(
+        "board PNG encode    median {:>7.2} ms  (IQR {:.2}–{:.2}), {} KiB",
+        ms(e2),
+        ms(e1),
+        ms(e3),
+        size / 1024
+    );
 
     // Order accept + commit on SQLite (a file, WAL), through the service.
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -77,15 +93,38 @@ fn main() {
         let _ = std::fs::remove_file(&path);
         let store = Store::connect(&format!("sqlite://{}", path.display())).await.unwrap();
         let svc = Service::new(store, Arc::new(ManualClock::new(0)));
-        let channel = Place::Channel { channel: 1, guild: None };
-        let actor = |u: u64| Actor { user: UserId(u), name: format!("p{u}"), place: channel };
+        let channel = Place::Channel {
+            channel: 1,
+            guild: None,
+        };
+        let actor = |u: u64| Actor {
+            user: UserId(u),
+            name: format!("p{u}"),
+            place: channel,
+        };
         let mut samples = Vec::new();
         let mut game_no = 0;
         while samples.len() < runs.max(3) * 5 {
             game_no += 1;
-            let ch = Place::Channel { channel: 1000 + game_no, guild: None };
-            let a = |u: u64| Actor { user: UserId(u), name: format!("p{u}"), place: ch };
-            svc.handle(&a(1), Request::New { kind, seed: Some(game_no), options: None }).await.unwrap();
+            let ch = Place::Channel {
+                channel: 1000 + game_no,
+                guild: None,
+            };
+            let a = |u: u64| Actor {
+                user: UserId(u),
+                name: format!("p{u}"),
+                place: ch,
+            };
+            svc.handle(
+                &a(1),
+                Request::New {
+                    kind,
+                    seed: Some(game_no),
+                    options: None,
+                },
+            )
+            .await
+            .unwrap();
             for u in 2..=4 {
                 svc.handle(&a(u), Request::Join { game: None }).await.unwrap();
             }
@@ -101,7 +140,10 @@ fn main() {
                 let p = st.pending().into_iter().find(|p| !p.submitted).unwrap();
                 let line: CommandLine = rng.pick(&st.legal_commands(p.seat)).unwrap().clone();
                 let user = p.seat.0 as u64 + 1;
-                let who = Actor { place: ch, ..actor(user) };
+                let who = Actor {
+                    place: ch,
+                    ..actor(user)
+                };
                 let t = Instant::now();
                 svc.handle(&who, Request::Order { game: Some(id), line }).await.unwrap();
                 samples.push(t.elapsed());
@@ -109,7 +151,12 @@ fn main() {
         }
         let n = samples.len();
         let (q1, q2, q3) = quartiles(samples);
-        println!("order accept+commit median {:>7.2} ms  (IQR {:.2}–{:.2}) over {n} orders, SQLite WAL file", ms(q2), ms(q1), ms(q3));
+        println!(
+            "order accept+commit median {:>7.2} ms  (IQR {:.2}–{:.2}) over {n} orders, SQLite WAL file",
+            ms(q2),
+            ms(q1),
+            ms(q3)
+        );
         let _ = std::fs::remove_file(&path);
     });
 }

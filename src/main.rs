@@ -76,19 +76,39 @@ fn run(args: Args) -> anyhow::Result<bool> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     match args.command.unwrap_or(Command::Bot) {
         Command::Bot => runtime.block_on(orrery::discord::run_from_env()).map(|()| true),
-        Command::Play { game, players, seed, auto, script, out, db, max_orders } => {
+        Command::Play {
+            game,
+            players,
+            seed,
+            auto,
+            script,
+            out,
+            db,
+            max_orders,
+        } => {
             let kind = GameKind::from_key(&game).with_context(|| {
                 format!(
                     "unknown game `{game}`; known: {}",
                     GameKind::ALL.iter().map(|k| k.key()).collect::<Vec<_>>().join(", ")
                 )
             })?;
-            let opts = cli::play::PlayOptions { kind, players, seed, auto, script, out, db, max_orders };
+            let opts = cli::play::PlayOptions {
+                kind,
+                players,
+                seed,
+                auto,
+                script,
+                out,
+                db,
+                max_orders,
+            };
             runtime.block_on(cli::play::run(opts)).map(|()| true)
         }
         Command::Scenario { files } => cli::scenario(&files),
         Command::Replay { db } => {
-            let db = db.or_else(|| std::env::var("DATABASE_URL").ok()).unwrap_or_else(|| "sqlite://orrery.db".into());
+            let db = db
+                .or_else(|| std::env::var("DATABASE_URL").ok())
+                .unwrap_or_else(|| "sqlite://orrery.db".into());
             runtime.block_on(cli::replay(&db))
         }
     }

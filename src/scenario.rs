@@ -25,7 +25,11 @@ impl fmt::Display for Failure {
 enum Last {
     Nothing,
     Accepted(Vec<AnyEvent>),
-    Failed { line: usize, error: ActionError, checked: bool },
+    Failed {
+        line: usize,
+        error: ActionError,
+        checked: bool,
+    },
 }
 
 struct Runner {
@@ -37,27 +41,37 @@ struct Runner {
 
 /// Run one scenario file's text. `Ok(())` when every expectation holds.
 pub fn run_text(text: &str) -> Result<(), Failure> {
-    let mut r = Runner { kind: None, config: GameConfig::new(2, 1), state: None, last: Last::Nothing };
+    let mut r = Runner {
+        kind: None,
+        config: GameConfig::new(2, 1),
+        state: None,
+        last: Last::Nothing,
+    };
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
         let line = strip_comment(raw).trim();
         if line.is_empty() {
             continue;
         }
-        r.step(line_no, line).map_err(|message| Failure { line: line_no, message })?;
+        r.step(line_no, line)
+            .map_err(|message| Failure { line: line_no, message })?;
     }
-    r.finish_last()
-        .map_err(|(line, message)| Failure { line, message })?;
+    r.finish_last().map_err(|(line, message)| Failure { line, message })?;
     if r.state.is_none() {
-        return Err(Failure { line: 0, message: "scenario has no actions or expectations".into() });
+        return Err(Failure {
+            line: 0,
+            message: "scenario has no actions or expectations".into(),
+        });
     }
     Ok(())
 }
 
 /// Run a scenario file from disk.
 pub fn run_file(path: &Path) -> Result<(), Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure { line: 0, message: format!("cannot read {}: {e}", path.display()) })?;
+    let text = std::fs::read_to_string(path).map_err(|e| Failure {
+        line: 0,
+        message: format!("cannot read {}: {e}", path.display()),
+    })?;
     run_text(&text)
 }
 
@@ -79,7 +93,9 @@ fn strip_comment(line: &str) -> &str {
 impl Runner {
     fn state(&mut self) -> Result<&mut AnyState, String> {
         if self.state.is_none() {
-            let kind = self.kind.ok_or("`game:` must come before the first action or expectation")?;
+            let kind = self
+                .kind
+                .ok_or("`game:` must come before the first action or expectation")?;
             let events = kind.setup(&self.config).map_err(|e| format!("set-up failed: {e}"))?;
             let state = kind.fold(&events).map_err(|e| e.to_string())?;
             self.state = Some(state);
@@ -89,14 +105,21 @@ impl Runner {
 
     /// An action that failed must be followed by `reject:` or `parse-error:`.
     fn finish_last(&self) -> Result<(), (usize, String)> {
-        if let Last::Failed { line, error, checked: false } = &self.last {
+        if let Last::Failed {
+            line,
+            error,
+            checked: false,
+        } = &self.last
+        {
             return Err((*line, format!("action was not accepted: {error}")));
         }
         Ok(())
     }
 
     fn step(&mut self, line_no: usize, line: &str) -> Result<(), String> {
-        let (key, rest) = line.split_once(':').ok_or_else(|| format!("expected `key: value`, found `{line}`"))?;
+        let (key, rest) = line
+            .split_once(':')
+            .ok_or_else(|| format!("expected `key: value`, found `{line}`"))?;
         let key = key.trim();
         let rest = rest.trim();
         // An expectation about a failure must follow the failed action.
@@ -148,13 +171,21 @@ impl Runner {
                         }
                         self.last = Last::Accepted(events);
                     }
-                    Err(error) => self.last = Last::Failed { line: line_no, error, checked: false },
+                    Err(error) => {
+                        self.last = Last::Failed {
+                            line: line_no,
+                            error,
+                            checked: false,
+                        }
+                    }
                 }
                 Ok(())
             }
             "reject" | "parse-error" => {
                 let Last::Failed { error, checked, .. } = &mut self.last else {
-                    return Err(format!("`{key}:` expected the previous action to fail, but it was accepted"));
+                    return Err(format!(
+                        "`{key}:` expected the previous action to fail, but it was accepted"
+                    ));
                 };
                 let (ok_kind, msg) = match error {
                     ActionError::Parse(p) => (key == "parse-error", p.to_string()),
@@ -181,7 +212,11 @@ impl Runner {
                 match (key, found) {
                     ("event", false) => Err(format!(
                         "no event matched {expected}; the action produced:\n  {}",
-                        events.iter().map(|e| serde_json::to_string(e).unwrap_or_default()).collect::<Vec<_>>().join("\n  ")
+                        events
+                            .iter()
+                            .map(|e| serde_json::to_string(e).unwrap_or_default())
+                            .collect::<Vec<_>>()
+                            .join("\n  ")
                     )),
                     ("no-event", true) => Err(format!("an event matched {expected}, but none should")),
                     _ => Ok(()),
@@ -216,7 +251,11 @@ impl Runner {
             "pending" => {
                 let pending = self.state()?.pending();
                 if rest == "none" {
-                    return if pending.is_empty() { Ok(()) } else { Err(format!("still pending: {pending:?}")) };
+                    return if pending.is_empty() {
+                        Ok(())
+                    } else {
+                        Err(format!("still pending: {pending:?}"))
+                    };
                 }
                 let (seat_part, kind) = rest.rsplit_once(' ').ok_or("expected `seat N KIND`")?;
                 let seat = parse_seat(seat_part)?;
@@ -225,13 +264,18 @@ impl Runner {
                 } else {
                     Err(format!(
                         "{seat} does not owe `{kind}`; pending: {}",
-                        pending.iter().map(|p| format!("{} {}", p.seat, p.kind)).collect::<Vec<_>>().join(", ")
+                        pending
+                            .iter()
+                            .map(|p| format!("{} {}", p.seat, p.kind))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ))
                 }
             }
             "legal" => {
                 let mut parts = rest.splitn(4, ' ');
-                let (Some(s), Some(n), Some(verb), Some(cmd)) = (parts.next(), parts.next(), parts.next(), parts.next())
+                let (Some(s), Some(n), Some(verb), Some(cmd)) =
+                    (parts.next(), parts.next(), parts.next(), parts.next())
                 else {
                     return Err("expected `legal: seat N has|lacks COMMAND`".into());
                 };
@@ -243,7 +287,12 @@ impl Runner {
                     ("has", true) | ("lacks", false) => Ok(()),
                     ("has", false) => Err(format!(
                         "`{wanted}` is not legal for {seat}; legal: {}",
-                        legal.iter().take(20).map(|c| c.to_string()).collect::<Vec<_>>().join(", ")
+                        legal
+                            .iter()
+                            .take(20)
+                            .map(|c| c.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )),
                     ("lacks", true) => Err(format!("`{wanted}` is legal for {seat}")),
                     _ => Err(format!("expected `has` or `lacks`, found `{verb}`")),
@@ -255,7 +304,10 @@ impl Runner {
                     None => "none".to_string(),
                     Some(crate::engine::Outcome::Winner { seat, .. }) => format!("winner {seat}"),
                     Some(crate::engine::Outcome::Shared { seats, .. }) => {
-                        format!("shared {}", seats.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "))
+                        format!(
+                            "shared {}",
+                            seats.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                        )
                     }
                 };
                 if got == rest {

@@ -6,12 +6,17 @@ use std::time::{Duration, Instant};
 
 fn orrery() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_orrery"));
-    c.env_remove("DISCORD_TOKEN").env_remove("DATABASE_URL").env("RUST_LOG", "warn");
+    c.env_remove("DISCORD_TOKEN")
+        .env_remove("DATABASE_URL")
+        .env("RUST_LOG", "warn");
     c
 }
 
 fn temp(tag: &str) -> PathBuf {
-    let n = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let n = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
     std::env::temp_dir().join(format!("orrery-cli-{tag}-{}-{n}", std::process::id()))
 }
 
@@ -21,7 +26,13 @@ fn assert_png_files(dir: &PathBuf) -> usize {
         let p = e.unwrap().path();
         let bytes = std::fs::read(&p).unwrap();
         let img = image::load_from_memory(&bytes).unwrap_or_else(|e| panic!("{} is not a valid PNG: {e}", p.display()));
-        assert!(img.width() >= 800 && img.height() >= 600, "{} is {}x{}", p.display(), img.width(), img.height());
+        assert!(
+            img.width() >= 800 && img.height() >= 600,
+            "{} is {}x{}",
+            p.display(),
+            img.width(),
+            img.height()
+        );
         n += 1;
     }
     n
@@ -45,12 +56,28 @@ fn auto_play_ends_with_a_winner_and_one_board_per_phase() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}\n{}", stdout.chars().rev().take(3000).collect::<String>().chars().rev().collect::<String>(), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        stdout
+            .chars()
+            .rev()
+            .take(3000)
+            .collect::<String>()
+            .chars()
+            .rev()
+            .collect::<String>(),
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(stdout.contains("Result: 🏆 Game over"), "no result line");
     let boards = assert_png_files(&dir);
-    // One public board per phase (plus the opening board).
-    let posted = stdout.lines().filter(|l| l.starts_with("[#table-1]") && l.contains("game 1 ·")).count();
-    assert_eq!(boards, posted, "one PNG per phase board posted");
+    // One public board for each phase number 1..=P (the opening board is
+    // phase 1's; the final board marks the end).
+    let last = stdout.lines().find(|l| l.starts_with("Game #1:")).expect("summary line");
+    let phase: usize = last.split("phase ").nth(1).and_then(|p| p.trim_end_matches('.').parse().ok()).expect("phase");
+    assert_eq!(boards, phase, "one PNG per phase: {last}");
+    let announced = stdout.lines().filter(|l| l.contains("(board: ")).count();
+    assert_eq!(boards, announced, "every board written was announced in the transcript");
     assert!(boards > 4, "only {boards} boards");
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -61,7 +88,19 @@ fn kill_dash_nine_mid_game_then_resume_loses_nothing() {
     let db = format!("sqlite://{}", db_path.display());
     let dir = temp("crash-out");
     let args = |c: &mut Command| {
-        c.args(["play", "hyperspace", "--players", "3", "--seed", "7", "--auto", "--db", &db, "--out"]).arg(&dir);
+        c.args([
+            "play",
+            "hyperspace",
+            "--players",
+            "3",
+            "--seed",
+            "7",
+            "--auto",
+            "--db",
+            &db,
+            "--out",
+        ])
+        .arg(&dir);
     };
     // Start, wait until it is well under way, kill -9.
     let mut first = orrery();
@@ -83,7 +122,10 @@ fn kill_dash_nine_mid_game_then_resume_loses_nothing() {
     let finished_early = child.try_wait().unwrap().is_some();
     child.kill().unwrap_or(()); // SIGKILL on Unix
     child.wait().unwrap();
-    assert!(!finished_early, "the game finished before it could be killed; use a longer game");
+    assert!(
+        !finished_early,
+        "the game finished before it could be killed; use a longer game"
+    );
 
     // The log as the crash left it is consistent.
     let out = orrery().args(["replay", "--db", &db]).output().unwrap();
@@ -97,29 +139,59 @@ fn kill_dash_nine_mid_game_then_resume_loses_nothing() {
     let out = again.output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains("Resuming game 1"), "did not resume");
+    assert!(text.contains("Resuming game #1"), "did not resume");
     assert!(text.contains("Result: 🏆 Game over"), "did not finish");
 
     let out = orrery().args(["replay", "--db", &db]).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && text.contains("1 consistent, 0 inconsistent"), "{text}");
+    assert!(
+        out.status.success() && text.contains("1 consistent, 0 inconsistent"),
+        "{text}"
+    );
     assert_png_files(&dir);
 
     // A crash-free run with the same seed makes exactly the same game.
     let db2 = format!("sqlite://{}", temp("nocrash").with_extension("db").display());
-    let out = orrery().args(["play", "hyperspace", "--players", "3", "--seed", "7", "--auto", "--db", &db2]).output().unwrap();
+    let out = orrery()
+        .args([
+            "play",
+            "hyperspace",
+            "--players",
+            "3",
+            "--seed",
+            "7",
+            "--auto",
+            "--db",
+            &db2,
+        ])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let fingerprint = |db: &str| {
         let out = orrery().args(["replay", "--db", db]).output().unwrap();
-        String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or_default().to_string()
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string()
     };
-    assert_eq!(fingerprint(&db), fingerprint(&db2), "the resumed game differs from an uninterrupted one");
+    assert_eq!(
+        fingerprint(&db),
+        fingerprint(&db2),
+        "the resumed game differs from an uninterrupted one"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn scenario_command_counts_and_fails_loudly() {
-    let ok = orrery().args(["scenario", concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios/hyperspace")]).output().unwrap();
+    let ok = orrery()
+        .args([
+            "scenario",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios/hyperspace"),
+        ])
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&ok.stdout);
     assert!(ok.status.success(), "{text}");
     assert!(text.trim_end().ends_with("0 failed"), "{text}");

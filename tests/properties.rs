@@ -21,22 +21,36 @@ struct Played {
 }
 
 /// Play a whole game choosing uniformly among legal orders. `visit` sees
-/// every state where a decision is made.
-fn play(kind: GameKind, players: u8, seed: u64, mut visit: impl FnMut(&AnyState)) -> Played {
+/// every state where a decision is made, and may stop the game early by
+/// returning false.
+fn play(kind: GameKind, players: u8, seed: u64, mut visit: impl FnMut(&AnyState) -> bool) -> Played {
     let config = GameConfig::new(players, seed);
     let mut events = kind.setup(&config).expect("set-up");
     let mut state = kind.fold(&events).expect("fold");
     let mut rng = GameRng::seeded(seed.wrapping_mul(31).wrapping_add(7));
     let mut decisions = 0;
     while state.outcome().is_none() {
-        assert!(decisions < MAX_DECISIONS, "{kind} seed {seed}: no end after {MAX_DECISIONS} decisions");
-        visit(&state);
+        assert!(
+            decisions < MAX_DECISIONS,
+            "{kind} seed {seed}: no end after {MAX_DECISIONS} decisions"
+        );
+        if !visit(&state) {
+            break;
+        }
         let pending = state.pending();
         let owing: Vec<_> = pending.iter().filter(|p| !p.submitted).collect();
-        assert!(!owing.is_empty(), "{kind} seed {seed}: not over, but nobody owes a decision: {pending:?}");
+        assert!(
+            !owing.is_empty(),
+            "{kind} seed {seed}: not over, but nobody owes a decision: {pending:?}"
+        );
         let p = owing[rng.below(owing.len() as u32) as usize];
         let legal = state.legal_commands(p.seat);
-        assert!(!legal.is_empty(), "{kind} seed {seed}: {} owes {} but has no legal order", p.seat, p.kind);
+        assert!(
+            !legal.is_empty(),
+            "{kind} seed {seed}: {} owes {} but has no legal order",
+            p.seat,
+            p.kind
+        );
         let choice = rng.pick(&legal).expect("non-empty").clone();
         let new = state
             .decide(p.seat, &choice)
@@ -47,7 +61,11 @@ fn play(kind: GameKind, players: u8, seed: u64, mut visit: impl FnMut(&AnyState)
         events.extend(new);
         decisions += 1;
     }
-    Played { events, state, decisions }
+    Played {
+        events,
+        state,
+        decisions,
+    }
 }
 
 fn player_counts(kind: GameKind) -> Vec<u8> {
@@ -56,13 +74,16 @@ fn player_counts(kind: GameKind) -> Vec<u8> {
 
 #[test]
 fn random_games_end_and_replay_exactly() {
-    let games: u64 = std::env::var("ORRERY_PROP_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
+    let games: u64 = std::env::var("ORRERY_PROP_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200);
     for &kind in GameKind::ALL {
         let counts = player_counts(kind);
         let mut total = 0;
         for seed in 0..games {
             let players = counts[(seed as usize) % counts.len()];
-            let played = play(kind, players, seed, |_| {});
+            let played = play(kind, players, seed, |_| true);
             total += played.decisions;
             // Replay: the fold of the log is the state.
             let replayed = kind.fold(&played.events).expect("fold");
@@ -70,8 +91,15 @@ fn random_games_end_and_replay_exactly() {
             // And through the database's JSON form.
             let json = serde_json::to_string(&played.events).expect("serialize");
             let back: Vec<AnyEvent> = serde_json::from_str(&json).expect("deserialize");
-            assert_eq!(kind.fold(&back).expect("fold"), played.state, "{kind} seed {seed}: JSON replay differs");
-            assert!(played.state.pending().is_empty(), "{kind} seed {seed}: game over but decisions pending");
+            assert_eq!(
+                kind.fold(&back).expect("fold"),
+                played.state,
+                "{kind} seed {seed}: JSON replay differs"
+            );
+            assert!(
+                played.state.pending().is_empty(),
+                "{kind} seed {seed}: game over but decisions pending"
+            );
         }
         eprintln!("{kind}: {games} random games ended, {total} decisions in all");
     }
@@ -81,23 +109,29 @@ fn random_games_end_and_replay_exactly() {
 fn same_seed_same_game() {
     for &kind in GameKind::ALL {
         let players = *kind.player_counts().end();
-        let a = play(kind, players, 99, |_| {});
-        let b = play(kind, players, 99, |_| {});
+        let a = play(kind, players, 99, |_| true);
+        let b = play(kind, players, 99, |_| true);
         assert_eq!(a.events, b.events);
     }
 }
+
+/// Each other viewer's view, and each other viewer's narration of the events.
+type WhatOthersSee = (Vec<serde_json::Value>, Vec<Vec<Option<String>>>);
 
 /// At `state`, where `seat` owes a secret decision, try every legal pick
 /// and check no other viewer can tell them apart.
 fn check_secret_pick_invisible(kind: GameKind, state: &AnyState, seat: Seat, players: u8) {
     let names: Vec<String> = (0..players).map(|i| format!("P{i}")).collect();
     let legal = state.legal_commands(seat);
-    let mut seen: Option<(Vec<serde_json::Value>, Vec<Vec<Option<String>>>)> = None;
+    let mut seen: Option<WhatOthersSee> = None;
     let mut seen_png: Option<Vec<u8>> = None;
-    let others: Vec<Viewer> =
-        std::iter::once(Viewer::Public).chain(Seat::all(players as usize).filter(|s| *s != seat).map(Viewer::Seat)).collect();
+    let others: Vec<Viewer> = std::iter::once(Viewer::Public)
+        .chain(Seat::all(players as usize).filter(|s| *s != seat).map(Viewer::Seat))
+        .collect();
     for (i, pick) in legal.iter().enumerate() {
-        let events = state.decide(seat, pick).unwrap_or_else(|e| panic!("legal secret pick `{pick}` refused: {e}"));
+        let events = state
+            .decide(seat, pick)
+            .unwrap_or_else(|e| panic!("legal secret pick `{pick}` refused: {e}"));
         let mut after = state.clone();
         for e in &events {
             after.apply(e).expect("apply");
@@ -108,13 +142,21 @@ fn check_secret_pick_invisible(kind: GameKind, state: &AnyState, seat: Seat, pla
             continue;
         }
         let views: Vec<serde_json::Value> = others.iter().map(|v| after.view_json(*v)).collect();
-        let narration: Vec<Vec<Option<String>>> =
-            others.iter().map(|v| events.iter().map(|e| e.narrate(*v, &names)).collect()).collect();
+        let narration: Vec<Vec<Option<String>>> = others
+            .iter()
+            .map(|v| events.iter().map(|e| e.narrate(*v, &names)).collect())
+            .collect();
         match &seen {
             None => seen = Some((views, narration)),
             Some((v0, n0)) => {
-                assert_eq!(&views, v0, "{kind}: another viewer's view depends on {seat}'s hidden pick `{pick}`");
-                assert_eq!(&narration, n0, "{kind}: narration to others depends on {seat}'s hidden pick `{pick}`");
+                assert_eq!(
+                    &views, v0,
+                    "{kind}: another viewer's view depends on {seat}'s hidden pick `{pick}`"
+                );
+                assert_eq!(
+                    &narration, n0,
+                    "{kind}: narration to others depends on {seat}'s hidden pick `{pick}`"
+                );
             }
         }
         // The public board PNG, for the first few picks (rendering is slower).
@@ -122,7 +164,10 @@ fn check_secret_pick_invisible(kind: GameKind, state: &AnyState, seat: Seat, pla
             let png = orrery_render::render_png(&after.scene(Viewer::Public, &names)).expect("render");
             match &seen_png {
                 None => seen_png = Some(png),
-                Some(p0) => assert!(p0 == &png, "{kind}: public board depends on {seat}'s hidden pick `{pick}`"),
+                Some(p0) => assert!(
+                    p0 == &png,
+                    "{kind}: public board depends on {seat}'s hidden pick `{pick}`"
+                ),
             }
         }
     }
@@ -140,15 +185,13 @@ proptest! {
         let players = counts[(seed as usize) % counts.len()];
         let mut checked = 0;
         play(kind, players, seed, |state| {
-            if checked >= 6 {
-                return;
-            }
             for p in state.pending() {
                 if p.secret && !p.submitted {
                     check_secret_pick_invisible(kind, state, p.seat, players);
                     checked += 1;
                 }
             }
+            checked < 6
         });
     }
 }

@@ -23,7 +23,11 @@ fn all_scenarios_pass() {
     assert!(!all.is_empty(), "no scenario files under {}", root.display());
     let failures: Vec<String> = all
         .iter()
-        .filter_map(|f| orrery::scenario::run_file(f).err().map(|e| format!("{}: {e}", f.display())))
+        .filter_map(|f| {
+            orrery::scenario::run_file(f)
+                .err()
+                .map(|e| format!("{}: {e}", f.display()))
+        })
         .collect();
     eprintln!("{} passed, {} failed", all.len() - failures.len(), failures.len());
     assert!(failures.is_empty(), "failing scenarios:\n{}", failures.join("\n"));

@@ -12,7 +12,10 @@ use std::sync::{Arc, Mutex};
 const CHANNEL: u64 = 500;
 
 fn db_url(tag: &str) -> String {
-    let n = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let n = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
     let path = std::env::temp_dir().join(format!("orrery-svc-{tag}-{}-{n}.db", std::process::id()));
     format!("sqlite://{}", path.display())
 }
@@ -23,11 +26,22 @@ async fn service(tag: &str) -> Service {
 }
 
 fn at_table(user: u64, name: &str) -> Actor {
-    Actor { user: UserId(user), name: name.into(), place: Place::Channel { channel: CHANNEL, guild: Some(9) } }
+    Actor {
+        user: UserId(user),
+        name: name.into(),
+        place: Place::Channel {
+            channel: CHANNEL,
+            guild: Some(9),
+        },
+    }
 }
 
 fn in_dm(user: u64, name: &str) -> Actor {
-    Actor { user: UserId(user), name: name.into(), place: Place::Dm }
+    Actor {
+        user: UserId(user),
+        name: name.into(),
+        place: Place::Dm,
+    }
 }
 
 /// Collects deliveries.
@@ -48,7 +62,9 @@ impl Sink {
 }
 
 async fn ok(svc: &Service, actor: &Actor, req: Request) -> Reply {
-    svc.handle(actor, req.clone()).await.unwrap_or_else(|e| panic!("{req:?} by {}: {e}", actor.name))
+    svc.handle(actor, req.clone())
+        .await
+        .unwrap_or_else(|e| panic!("{req:?} by {}: {e}", actor.name))
 }
 
 async fn refused(svc: &Service, actor: &Actor, req: Request) -> String {
@@ -59,12 +75,24 @@ async fn refused(svc: &Service, actor: &Actor, req: Request) -> String {
 }
 
 fn order(text: &str) -> Request {
-    Request::Order { game: None, line: CommandLine::parse(text).unwrap() }
+    Request::Order {
+        game: None,
+        line: CommandLine::parse(text).unwrap(),
+    }
 }
 
 /// A started 3-player Hyperspace game; returns its id.
 async fn started(svc: &Service) -> GameId {
-    ok(svc, &at_table(1, "alice"), Request::New { kind: GameKind::Hyperspace, seed: Some(5), options: None }).await;
+    ok(
+        svc,
+        &at_table(1, "alice"),
+        Request::New {
+            kind: GameKind::Hyperspace,
+            seed: Some(5),
+            options: None,
+        },
+    )
+    .await;
     ok(svc, &at_table(2, "bob"), Request::Join { game: None }).await;
     ok(svc, &at_table(3, "carol"), Request::Join { game: None }).await;
     ok(svc, &at_table(1, "alice"), Request::Start { game: None }).await;
@@ -75,7 +103,16 @@ async fn started(svc: &Service) -> GameId {
 async fn lobby_flow_and_start_posts_board_and_prompts() {
     let svc = service("lobby").await;
     let sink = Sink::default();
-    let r = ok(&svc, &at_table(1, "alice"), Request::New { kind: GameKind::Hyperspace, seed: Some(1), options: None }).await;
+    let r = ok(
+        &svc,
+        &at_table(1, "alice"),
+        Request::New {
+            kind: GameKind::Hyperspace,
+            seed: Some(1),
+            options: None,
+        },
+    )
+    .await;
     assert!(r.text.contains("is open"), "{}", r.text);
     let msg = refused(&svc, &at_table(1, "alice"), Request::Join { game: None }).await;
     assert!(msg.contains("already seated"), "{msg}");
@@ -84,7 +121,16 @@ async fn lobby_flow_and_start_posts_board_and_prompts() {
     ok(&svc, &at_table(2, "bob"), Request::Join { game: None }).await;
     let msg = refused(&svc, &at_table(2, "bob"), Request::Start { game: None }).await;
     assert!(msg.contains("Only the host"), "{msg}");
-    let msg = refused(&svc, &at_table(1, "alice"), Request::New { kind: GameKind::Hyperspace, seed: None, options: None }).await;
+    let msg = refused(
+        &svc,
+        &at_table(1, "alice"),
+        Request::New {
+            kind: GameKind::Hyperspace,
+            seed: None,
+            options: None,
+        },
+    )
+    .await;
     assert!(msg.contains("already has game"), "{msg}");
     ok(&svc, &at_table(1, "alice"), Request::Start { game: None }).await;
 
@@ -97,7 +143,10 @@ async fn lobby_flow_and_start_posts_board_and_prompts() {
     let png = boards[0].1.as_ref().expect("png bytes");
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     // The seat to move got a private prompt.
-    assert!(sent.iter().any(|(m, _)| m.target == Target::Dm(UserId(1))), "no DM prompt: {sent:#?}");
+    assert!(
+        sent.iter().any(|(m, _)| m.target == Target::Dm(UserId(1))),
+        "no DM prompt: {sent:#?}"
+    );
     // Delivered messages are not delivered again.
     assert_eq!(svc.deliver(&sink).await.unwrap(), 0);
     let msg = refused(&svc, &at_table(3, "carol"), Request::Join { game: None }).await;
@@ -124,7 +173,15 @@ async fn refused_orders_change_nothing_and_explain() {
     let m = refused(&svc, &at_table(1, "alice"), order("depart from:Regulus ships:lots")).await;
     assert!(m.contains("not a whole number"), "{m}");
     // Someone else's game from a DM.
-    let m = refused(&svc, &in_dm(77, "mallory"), Request::Order { game: Some(id), line: CommandLine::new("end") }).await;
+    let m = refused(
+        &svc,
+        &in_dm(77, "mallory"),
+        Request::Order {
+            game: Some(id),
+            line: CommandLine::new("end"),
+        },
+    )
+    .await;
     assert!(m.contains("not playing in game"), "{m}");
 
     let after = svc.store().game(id).await.unwrap().unwrap();
@@ -147,7 +204,15 @@ async fn dm_orders_resolve_the_only_game_and_public_posts_come_from_public_view(
     let legal = state.legal_commands(p.seat);
     let first = legal[0].clone();
     // Given in a DM without naming the game: the only game is used.
-    ok(&svc, &in_dm(user.0, "someone"), Request::Order { game: None, line: first }).await;
+    ok(
+        &svc,
+        &in_dm(user.0, "someone"),
+        Request::Order {
+            game: None,
+            line: first,
+        },
+    )
+    .await;
     let after = svc.store().game(id).await.unwrap().unwrap();
     assert!(after.seq > row.seq, "the DM order was not recorded");
     svc.deliver(&sink).await.unwrap();
@@ -170,16 +235,26 @@ async fn concurrent_orders_on_one_game_are_serialized() {
     let user = svc.store().seats(id).await.unwrap()[seat.index()].user;
     // Two copies of the same order at once: exactly the events of a
     // sequential run, no lost update, no duplicate sequence numbers.
-    let line = state.legal_commands(seat).into_iter().find(|c| c.name != "end").expect("a non-end order");
+    let line = state
+        .legal_commands(seat)
+        .into_iter()
+        .find(|c| c.name != "end")
+        .expect("a non-end order");
     let a = {
         let svc = svc.clone();
         let line = line.clone();
-        tokio::spawn(async move { svc.handle(&at_table(user.0, "x"), Request::Order { game: None, line }).await })
+        tokio::spawn(async move {
+            svc.handle(&at_table(user.0, "x"), Request::Order { game: None, line })
+                .await
+        })
     };
     let b = {
         let svc = svc.clone();
         let line = line.clone();
-        tokio::spawn(async move { svc.handle(&at_table(user.0, "x"), Request::Order { game: None, line }).await })
+        tokio::spawn(async move {
+            svc.handle(&at_table(user.0, "x"), Request::Order { game: None, line })
+                .await
+        })
     };
     let (ra, rb) = (a.await.unwrap(), b.await.unwrap());
     let accepted = [ra.is_ok(), rb.is_ok()].iter().filter(|x| **x).count();
@@ -207,17 +282,29 @@ async fn whole_game_through_the_service_ends_with_winner_announced() {
             break;
         }
         let state = row.state.unwrap();
-        let p = state.pending().into_iter().find(|p| !p.submitted).expect("someone owes");
+        let p = state
+            .pending()
+            .into_iter()
+            .find(|p| !p.submitted)
+            .expect("someone owes");
         let line = rng.pick(&state.legal_commands(p.seat)).unwrap().clone();
         let who = &seats[p.seat.index()];
-        let actor = if p.secret { in_dm(who.user.0, &who.name) } else { at_table(who.user.0, &who.name) };
+        let actor = if p.secret {
+            in_dm(who.user.0, &who.name)
+        } else {
+            at_table(who.user.0, &who.name)
+        };
         ok(&svc, &actor, Request::Order { game: None, line }).await;
     }
     let row = svc.store().game(id).await.unwrap().unwrap();
     assert_eq!(row.status, GameStatus::Finished);
     svc.deliver(&sink).await.unwrap();
     let sent = sink.take();
-    let last_channel = sent.iter().rev().find(|(m, _)| matches!(m.target, Target::Channel(_))).unwrap();
+    let last_channel = sent
+        .iter()
+        .rev()
+        .find(|(m, _)| matches!(m.target, Target::Channel(_)))
+        .unwrap();
     assert!(last_channel.0.text.contains("Game over"), "{}", last_channel.0.text);
     let refused_msg = refused(&svc, &at_table(1, "alice"), order("end")).await;
     assert!(refused_msg.contains("is over"), "{refused_msg}");

@@ -71,13 +71,9 @@ where
 
 /// `url` with its database name replaced by `db`.
 fn with_database(url: &str, db: &str) -> String {
-    let (base, query) = url
-        .split_once('?')
-        .map_or((url, None), |(b, q)| (b, Some(q)));
+    let (base, query) = url.split_once('?').map_or((url, None), |(b, q)| (b, Some(q)));
     let after_scheme = base.find("://").map_or(0, |i| i + 3);
-    let host_end = base[after_scheme..]
-        .find('/')
-        .map_or(base.len(), |i| after_scheme + i);
+    let host_end = base[after_scheme..].find('/').map_or(base.len(), |i| after_scheme + i);
     let mut out = format!("{}/{db}", &base[..host_end]);
     if let Some(q) = query {
         out.push('?');
@@ -105,9 +101,7 @@ where
         .await
         .expect("create test database");
     let url = with_database(&admin_url, &name);
-    let store = Store::connect(&url)
-        .await
-        .expect("connect to the test database");
+    let store = Store::connect(&url).await.expect("connect to the test database");
     assert_eq!(store.backend(), Backend::Postgres);
     let cleanup = async move {
         admin
@@ -190,14 +184,7 @@ async fn started_game(store: &Store, channel: u64) -> (GameId, i64) {
     let (events, state) = sample(2);
     let config = GameConfig::new(2, 99);
     store
-        .start_game(
-            id,
-            &config,
-            &events,
-            &state,
-            &[json!({"post": "started"})],
-            NOW + 1,
-        )
+        .start_game(id, &config, &events, &state, &[json!({"post": "started"})], NOW + 1)
         .await
         .unwrap();
     (id, events.len() as i64)
@@ -225,10 +212,7 @@ async fn outbox_of(store: &Store, game: GameId) -> Vec<serde_json::Value> {
 }
 
 fn users(seats: &[SeatRow]) -> Vec<(u8, u64, &str)> {
-    seats
-        .iter()
-        .map(|s| (s.seat.0, s.user.0, s.name.as_str()))
-        .collect()
+    seats.iter().map(|s| (s.seat.0, s.user.0, s.name.as_str())).collect()
 }
 
 // --- scenarios ---------------------------------------------------------------
@@ -261,14 +245,8 @@ async fn migrations_are_idempotent(db: Db) {
 
 async fn lobby_seats_and_renumbering(db: Db) {
     let store = &db.store;
-    let id = store
-        .create_game(new_game(BIG_CHANNEL, 10, 4))
-        .await
-        .unwrap();
-    let other = store
-        .create_game(new_game(BIG_CHANNEL, 99, 3))
-        .await
-        .unwrap();
+    let id = store.create_game(new_game(BIG_CHANNEL, 10, 4)).await.unwrap();
+    let other = store.create_game(new_game(BIG_CHANNEL, 99, 3)).await.unwrap();
     assert_ne!(id, other);
 
     let row = store.game(id).await.unwrap().expect("created");
@@ -296,38 +274,24 @@ async fn lobby_seats_and_renumbering(db: Db) {
     }
     assert_eq!(
         users(&store.seats(id).await.unwrap()),
-        [
-            (0, 10, "Ada"),
-            (1, u64::MAX, "Bo"),
-            (2, 30, "Cy"),
-            (3, 40, "Di")
-        ]
+        [(0, 10, "Ada"), (1, u64::MAX, "Bo"), (2, 30, "Cy"), (3, 40, "Di")]
     );
 
     // Leaving renumbers the seats after, keeping 0..n-1.
-    assert_eq!(
-        store.remove_seat(id, UserId(u64::MAX)).await.unwrap(),
-        Seat(1)
-    );
+    assert_eq!(store.remove_seat(id, UserId(u64::MAX)).await.unwrap(), Seat(1));
     assert_eq!(
         users(&store.seats(id).await.unwrap()),
         [(0, 10, "Ada"), (1, 30, "Cy"), (2, 40, "Di")]
     );
     assert_eq!(store.remove_seat(id, UserId(10)).await.unwrap(), Seat(0));
-    assert_eq!(
-        users(&store.seats(id).await.unwrap()),
-        [(0, 30, "Cy"), (1, 40, "Di")]
-    );
+    assert_eq!(users(&store.seats(id).await.unwrap()), [(0, 30, "Cy"), (1, 40, "Di")]);
     assert_eq!(store.remove_seat(id, UserId(40)).await.unwrap(), Seat(1));
     assert!(matches!(
         store.remove_seat(id, UserId(40)).await,
         Err(StoreError::NotFound(_))
     ));
     assert_eq!(store.add_seat(id, UserId(50), "Ed").await.unwrap(), Seat(1));
-    assert_eq!(
-        users(&store.seats(id).await.unwrap()),
-        [(0, 30, "Cy"), (1, 50, "Ed")]
-    );
+    assert_eq!(users(&store.seats(id).await.unwrap()), [(0, 30, "Cy"), (1, 50, "Ed")]);
     assert!(store.seats(other).await.unwrap().is_empty());
 
     // Lookups by channel and by seated user.
@@ -366,19 +330,11 @@ async fn lobby_seats_and_renumbering(db: Db) {
         [id, other]
     );
 
-    store
-        .set_status(other, GameStatus::Abandoned, NOW + 5)
-        .await
-        .unwrap();
+    store.set_status(other, GameStatus::Abandoned, NOW + 5).await.unwrap();
     let row = store.game(other).await.unwrap().unwrap();
-    assert_eq!(
-        (row.status, row.updated_at),
-        (GameStatus::Abandoned, NOW + 5)
-    );
+    assert_eq!((row.status, row.updated_at), (GameStatus::Abandoned, NOW + 5));
     assert!(matches!(
-        store
-            .set_status(GameId(other.0 + 1000), GameStatus::Active, NOW)
-            .await,
+        store.set_status(GameId(other.0 + 1000), GameStatus::Active, NOW).await,
         Err(StoreError::NotFound(_))
     ));
 }
@@ -413,19 +369,9 @@ async fn lobby_rules(db: Db) {
     let before = store.game(id).await.unwrap().unwrap();
     let (events, state) = sample(2);
     let second = store
-        .start_game(
-            id,
-            &GameConfig::new(2, 1),
-            &events,
-            &state,
-            &[json!("again")],
-            NOW + 9,
-        )
+        .start_game(id, &GameConfig::new(2, 1), &events, &state, &[json!("again")], NOW + 9)
         .await;
-    assert!(
-        matches!(second, Err(StoreError::WrongStatus { .. })),
-        "{second:?}"
-    );
+    assert!(matches!(second, Err(StoreError::WrongStatus { .. })), "{second:?}");
     assert_eq!(store.game(id).await.unwrap().unwrap(), before);
     assert_eq!(outbox_of(store, id).await, [json!({"post": "started"})]);
 }
@@ -458,14 +404,8 @@ async fn start_and_append_in_sequence(db: Db) {
     assert_eq!(row.state.as_ref(), Some(&state));
     assert_eq!(row.updated_at, NOW + 1);
     let logged = store.events(id).await.unwrap();
-    assert_eq!(
-        logged,
-        (1..=n).zip(setup.iter().cloned()).collect::<Vec<_>>()
-    );
-    assert_eq!(
-        outbox_of(store, id).await,
-        [json!({"m": 1}), json!({"m": 2})]
-    );
+    assert_eq!(logged, (1..=n).zip(setup.iter().cloned()).collect::<Vec<_>>());
+    assert_eq!(outbox_of(store, id).await, [json!({"m": 1}), json!({"m": 2})]);
 
     // Append twice more, in sequence.
     let (more, after) = sample(3);
@@ -493,10 +433,7 @@ async fn start_and_append_in_sequence(db: Db) {
         logged.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
         (1..=seq2).collect::<Vec<_>>()
     );
-    assert_eq!(
-        logged.iter().map(|(_, e)| e.clone()).collect::<Vec<_>>(),
-        all
-    );
+    assert_eq!(logged.iter().map(|(_, e)| e.clone()).collect::<Vec<_>>(), all);
     let upto = store.events_upto(id, seq1).await.unwrap();
     assert_eq!(upto, logged[..seq1 as usize]);
     assert!(store.events_upto(id, 0).await.unwrap().is_empty());
@@ -558,15 +495,7 @@ async fn conflicting_appends(db: Db) {
 
     // Both decided against `seq`; the first to write wins.
     let won = store
-        .append(
-            id,
-            seq,
-            &first_events,
-            &first_state,
-            false,
-            &[json!("first")],
-            NOW + 2,
-        )
+        .append(id, seq, &first_events, &first_state, false, &[json!("first")], NOW + 2)
         .await
         .unwrap();
     let after_first = store.game(id).await.unwrap().unwrap();
@@ -610,10 +539,7 @@ async fn conflicting_appends(db: Db) {
         .map(|(_, e)| e)
         .collect();
     assert_eq!(logged, first_events);
-    assert_eq!(
-        outbox_of(store, id).await,
-        [json!({"post": "started"}), json!("first")]
-    );
+    assert_eq!(outbox_of(store, id).await, [json!({"post": "started"}), json!("first")]);
 }
 
 async fn concurrent_appends_one_wins(db: Db) {
@@ -625,28 +551,12 @@ async fn concurrent_appends_one_wins(db: Db) {
         let (b_events, b_state) = sample(4);
         let (sa, sb) = (store.clone(), store.clone());
         let a = tokio::spawn(async move {
-            sa.append(
-                id,
-                current,
-                &a_events,
-                &a_state,
-                false,
-                &[json!(["a", round])],
-                NOW,
-            )
-            .await
+            sa.append(id, current, &a_events, &a_state, false, &[json!(["a", round])], NOW)
+                .await
         });
         let b = tokio::spawn(async move {
-            sb.append(
-                id,
-                current,
-                &b_events,
-                &b_state,
-                false,
-                &[json!(["b", round])],
-                NOW,
-            )
-            .await
+            sb.append(id, current, &b_events, &b_state, false, &[json!(["b", round])], NOW)
+                .await
         });
         let (a, b) = (a.await.unwrap(), b.await.unwrap());
         let winner = match (&a, &b) {
@@ -700,18 +610,8 @@ async fn append_is_all_or_nothing(db: Db) {
         }
         other => panic!("expected Conflict, got {other:?}"),
     }
-    assert_eq!(
-        store.game(id).await.unwrap().unwrap(),
-        before,
-        "game row untouched"
-    );
-    let seqs: Vec<i64> = store
-        .events(id)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|(s, _)| s)
-        .collect();
+    assert_eq!(store.game(id).await.unwrap().unwrap(), before, "game row untouched");
+    let seqs: Vec<i64> = store.events(id).await.unwrap().into_iter().map(|(s, _)| s).collect();
     let mut expected: Vec<i64> = (1..=seq).collect();
     expected.push(seq + 2);
     assert_eq!(seqs, expected, "event {} was rolled back", seq + 1);
@@ -742,13 +642,7 @@ async fn append_is_all_or_nothing(db: Db) {
         )
         .await;
     assert!(
-        matches!(
-            started,
-            Err(StoreError::Conflict {
-                expected: 0,
-                actual: 1
-            })
-        ),
+        matches!(started, Err(StoreError::Conflict { expected: 0, actual: 1 })),
         "{started:?}"
     );
     assert_eq!(store.game(lobby).await.unwrap().unwrap(), lobby_before);
@@ -764,10 +658,7 @@ async fn outbox_delivery(db: Db) {
         json!("plain"),
     ];
     let ids = store.enqueue(Some(id), &payloads, NOW).await.unwrap();
-    let loose = store
-        .enqueue(None, &[json!("no game")], NOW + 1)
-        .await
-        .unwrap();
+    let loose = store.enqueue(None, &[json!("no game")], NOW + 1).await.unwrap();
     assert_eq!(ids.len(), 3);
     assert!(ids.windows(2).all(|w| w[0] < w[1]) && ids[2] < loose[0]);
 
@@ -777,16 +668,11 @@ async fn outbox_delivery(db: Db) {
         [ids[0], ids[1], ids[2], loose[0]]
     );
     assert_eq!(
-        pending
-            .iter()
-            .map(|r| r.payload.clone())
-            .collect::<Vec<_>>()[..3],
+        pending.iter().map(|r| r.payload.clone()).collect::<Vec<_>>()[..3],
         payloads
     );
     assert_eq!(pending[3].game_id, None);
-    assert!(pending
-        .iter()
-        .all(|r| r.attempts == 0 && r.last_error.is_none()));
+    assert!(pending.iter().all(|r| r.attempts == 0 && r.last_error.is_none()));
     assert_eq!(pending[0].game_id, Some(id));
     assert_eq!(pending[3].created_at, NOW + 1);
     assert_eq!(store.undelivered(2).await.unwrap().len(), 2, "limit");
@@ -799,14 +685,8 @@ async fn outbox_delivery(db: Db) {
         .collect();
     assert_eq!(after, [ids[1], ids[2]], "paging past a row");
 
-    store
-        .mark_failed(ids[0], "HTTP 503", NOW + 2)
-        .await
-        .unwrap();
-    store
-        .mark_failed(ids[0], "HTTP 502", NOW + 3)
-        .await
-        .unwrap();
+    store.mark_failed(ids[0], "HTTP 503", NOW + 2).await.unwrap();
+    store.mark_failed(ids[0], "HTTP 502", NOW + 3).await.unwrap();
     store.mark_delivered(ids[1], NOW + 4).await.unwrap();
     let pending = store.undelivered(10).await.unwrap();
     assert_eq!(
@@ -869,14 +749,8 @@ async fn deadlines_fall_due(db: Db) {
 
     // Reminders are recorded for the current phase only.
     assert!(store.set_reminded(b, 4, &json!([0, 1])).await.unwrap());
-    assert!(
-        !store.set_reminded(b, 3, &json!([9])).await.unwrap(),
-        "stale phase"
-    );
-    assert_eq!(
-        store.deadline(b).await.unwrap().unwrap().reminded,
-        json!([0, 1])
-    );
+    assert!(!store.set_reminded(b, 3, &json!([9])).await.unwrap(), "stale phase");
+    assert_eq!(store.deadline(b).await.unwrap().unwrap().reminded, json!([0, 1]));
     assert!(matches!(
         store.set_reminded(b, 4, &json!({"no": 1})).await,
         Err(StoreError::Corrupt(_))
@@ -885,25 +759,15 @@ async fn deadlines_fall_due(db: Db) {
     // Setting again replaces (one deadline per game) and resets reminders.
     store.set_deadline(b, 5, NOW + 400).await.unwrap();
     let row = store.deadline(b).await.unwrap().unwrap();
-    assert_eq!(
-        (row.phase, row.due_at, row.reminded),
-        (5, NOW + 400, json!([]))
-    );
+    assert_eq!((row.phase, row.due_at, row.reminded), (5, NOW + 400, json!([])));
     assert_eq!(due(NOW + 250).await, [c]);
     assert_eq!(store.all_deadlines().await.unwrap().len(), 3);
 
     store.clear_deadline(c).await.unwrap();
     store.clear_deadline(c).await.unwrap();
     assert_eq!(due(NOW + 1000).await, [a, b]);
-    store
-        .set_status(a, GameStatus::Abandoned, NOW)
-        .await
-        .unwrap();
-    assert_eq!(
-        due(NOW + 1000).await,
-        [b],
-        "leaving play clears the deadline"
-    );
+    store.set_status(a, GameStatus::Abandoned, NOW).await.unwrap();
+    assert_eq!(due(NOW + 1000).await, [b], "leaving play clears the deadline");
     assert!(matches!(
         store.set_deadline(GameId(c.0 + 1000), 1, NOW).await,
         Err(StoreError::NotFound(_))
@@ -931,12 +795,7 @@ async fn concurrent_creates_get_distinct_ids(db: Db) {
     let joins: Vec<_> = (0..6)
         .map(|u| {
             let store = db.store.clone();
-            tokio::spawn(async move {
-                store
-                    .add_seat(id, UserId(100 + u), &format!("p{u}"))
-                    .await
-                    .unwrap()
-            })
+            tokio::spawn(async move { store.add_seat(id, UserId(100 + u), &format!("p{u}")).await.unwrap() })
         })
         .collect();
     let mut seats = Vec::new();
@@ -957,10 +816,7 @@ async fn corrupt_rows_are_reported(db: Db) {
         .await
         .unwrap();
     assert!(matches!(store.game(id).await, Err(StoreError::Corrupt(m)) if m.contains("state")));
-    assert!(matches!(
-        store.all_games().await,
-        Err(StoreError::Corrupt(_))
-    ));
+    assert!(matches!(store.all_games().await, Err(StoreError::Corrupt(_))));
     let other = store.create_game(new_game(16, 1, 2)).await.unwrap();
     sqlx::query("UPDATE games SET kind = 'chess' WHERE id = $1")
         .bind(other.0)
@@ -973,10 +829,7 @@ async fn corrupt_rows_are_reported(db: Db) {
         .execute(store.pool())
         .await
         .unwrap();
-    assert!(matches!(
-        store.events(id).await,
-        Err(StoreError::Corrupt(_))
-    ));
+    assert!(matches!(store.events(id).await, Err(StoreError::Corrupt(_))));
 }
 
 // --- SQLite specifics ----------------------------------------------------------
@@ -1084,8 +937,5 @@ fn database_name_replacement() {
         with_database("postgres://u:p@h/test?sslmode=disable", "x"),
         "postgres://u:p@h/x?sslmode=disable"
     );
-    assert_eq!(
-        with_database("postgres://h:5432", "x"),
-        "postgres://h:5432/x"
-    );
+    assert_eq!(with_database("postgres://h:5432", "x"), "postgres://h:5432/x");
 }

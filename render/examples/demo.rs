@@ -2,9 +2,7 @@
 //!
 //! Run with `cargo run -p orrery-render --example demo`.
 
-use orrery_render::{
-    legend_size, measure_text, render_png, Anchor, Color, Item, LegendEntry, Scene, Stroke, Text,
-};
+use orrery_render::{legend_size, measure_text, render_png, Anchor, Color, Item, LegendEntry, Scene, Stroke, Text};
 
 const PLAYERS: [(&str, Color); 4] = [
     ("Vega", Color::rgb(235, 87, 87)),
@@ -20,15 +18,9 @@ fn main() {
     // Header band.
     s.rect(0.0, 0.0, w as f32, 64.0, Some(Color::rgb(26, 30, 48)), None);
     s.text(
-        Text::new(
-            32.0,
-            32.0,
-            "Orrery — Sector Kappa, turn 12",
-            28.0,
-            Color::WHITE,
-        )
-        .anchor(Anchor::CenterLeft)
-        .bold(),
+        Text::new(32.0, 32.0, "Orrery — Sector Kappa, turn 12", 28.0, Color::WHITE)
+            .anchor(Anchor::CenterLeft)
+            .bold(),
     );
     s.text(
         Text::new(w as f32 - 32.0, 32.0, "Vega to move", 28.0, PLAYERS[0].1)
@@ -114,12 +106,7 @@ fn main() {
     });
     // A fleet arrow in the gutter between two sectors.
     s.push(Item::Polygon {
-        points: vec![
-            (1290.0, 520.0),
-            (1370.0, 545.0),
-            (1290.0, 570.0),
-            (1306.0, 545.0),
-        ],
+        points: vec![(1290.0, 520.0), (1370.0, 545.0), (1290.0, 570.0), (1306.0, 545.0)],
         fill: Some(PLAYERS[1].1),
         stroke: Some(Stroke::new(Color::WHITE, 2.0)),
     });

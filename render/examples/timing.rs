@@ -5,9 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use orrery_render::{
-    encode_png, render_rgba, Anchor, Color, Item, LegendEntry, Scene, Stroke, Text,
-};
+use orrery_render::{encode_png, render_rgba, Anchor, Color, Item, LegendEntry, Scene, Stroke, Text};
 
 const RUNS: usize = 30;
 
@@ -50,16 +48,10 @@ fn scene() -> Scene {
                 Color::rgb(170, 176, 200),
             ));
             s.text(
-                Text::new(
-                    x + 64.0,
-                    y + 100.0,
-                    format!("Fleet {}", row * 10 + col),
-                    20.0,
-                    c,
-                )
-                .anchor(Anchor::Center)
-                .bold()
-                .halo(Color::BLACK),
+                Text::new(x + 64.0, y + 100.0, format!("Fleet {}", row * 10 + col), 20.0, c)
+                    .anchor(Anchor::Center)
+                    .bold()
+                    .halo(Color::BLACK),
             );
         }
     }

@@ -1,8 +1,6 @@
 //! Shapes and legends drawn with tiny-skia.
 
-use tiny_skia::{
-    FillRule, LineCap, LineJoin, Paint, Path, PathBuilder, Pixmap, Rect, StrokeDash, Transform,
-};
+use tiny_skia::{FillRule, LineCap, LineJoin, Paint, Path, PathBuilder, Pixmap, Rect, StrokeDash, Transform};
 
 use crate::scene::{Anchor, Color, Item, LegendEntry, Stroke, Text};
 use crate::text::{clamp_size, draw_text, measure_text};
@@ -24,13 +22,7 @@ fn visible(s: &Stroke) -> bool {
 
 fn fill_and_stroke(pm: &mut Pixmap, path: &Path, fill: Option<Color>, stroke: &Option<Stroke>) {
     if let Some(c) = fill.filter(|c| c.a > 0) {
-        pm.fill_path(
-            path,
-            &paint(c),
-            FillRule::Winding,
-            Transform::identity(),
-            None,
-        );
+        pm.fill_path(path, &paint(c), FillRule::Winding, Transform::identity(), None);
     }
     if let Some(s) = stroke.as_ref().filter(|s| visible(s)) {
         let sk = tiny_skia::Stroke {
@@ -110,11 +102,7 @@ fn draw_line(pm: &mut Pixmap, points: &[(f32, f32)], stroke: &Stroke, dashed: bo
     let sk = tiny_skia::Stroke {
         width: s.width,
         // Butt caps keep dash gaps open; round joins soften polylines.
-        line_cap: if dashed {
-            LineCap::Butt
-        } else {
-            LineCap::Round
-        },
+        line_cap: if dashed { LineCap::Butt } else { LineCap::Round },
         line_join: LineJoin::Round,
         dash,
         ..Default::default()
@@ -190,20 +178,9 @@ fn draw_legend(pm: &mut Pixmap, x: f32, y: f32, title: &str, entries: &[LegendEn
     let border = (size / 14.0).max(1.0);
     // Inset by half the border so the stroke stays inside the reported size.
     let half = border / 2.0;
-    let panel = rect_path(
-        x + half,
-        y + half,
-        l.width - border,
-        l.height - border,
-        size * 0.35,
-    );
+    let panel = rect_path(x + half, y + half, l.width - border, l.height - border, size * 0.35);
     if let Some(p) = panel {
-        fill_and_stroke(
-            pm,
-            &p,
-            Some(LEGEND_PANEL),
-            &Some(Stroke::new(LEGEND_BORDER, border)),
-        );
+        fill_and_stroke(pm, &p, Some(LEGEND_PANEL), &Some(Stroke::new(LEGEND_BORDER, border)));
     }
     let left = x + l.pad;
     let mut top = y + l.pad;
@@ -222,14 +199,7 @@ fn draw_legend(pm: &mut Pixmap, x: f32, y: f32, title: &str, entries: &[LegendEn
         if let Some(p) = rect_path(left, cy - l.swatch / 2.0, l.swatch, l.swatch, size * 0.15) {
             fill_and_stroke(pm, &p, Some(e.color), &Some(edge));
         }
-        let t = Text::new(
-            left + l.swatch + l.gap,
-            cy,
-            e.label.clone(),
-            size,
-            LEGEND_LABEL,
-        )
-        .anchor(Anchor::CenterLeft);
+        let t = Text::new(left + l.swatch + l.gap, cy, e.label.clone(), size, LEGEND_LABEL).anchor(Anchor::CenterLeft);
         draw_text(pm, &t);
         top += l.row_h;
     }
@@ -263,20 +233,12 @@ pub(crate) fn draw_item(pm: &mut Pixmap, item: &Item) {
                 fill_and_stroke(pm, &p, *fill, stroke);
             }
         }
-        Item::Polygon {
-            points,
-            fill,
-            stroke,
-        } => {
+        Item::Polygon { points, fill, stroke } => {
             if let Some(p) = poly_path(points, true) {
                 fill_and_stroke(pm, &p, *fill, stroke);
             }
         }
-        Item::Line {
-            points,
-            stroke,
-            dashed,
-        } => draw_line(pm, points, stroke, *dashed),
+        Item::Line { points, stroke, dashed } => draw_line(pm, points, stroke, *dashed),
         Item::Text(t) => draw_text(pm, t),
         Item::Legend {
             x,

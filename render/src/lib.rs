@@ -50,10 +50,7 @@ impl std::fmt::Display for RenderError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RenderError::BadSize { width, height } => {
-                write!(
-                    f,
-                    "canvas size {width}x{height} is out of range (1..=8192 each side)"
-                )
+                write!(f, "canvas size {width}x{height} is out of range (1..=8192 each side)")
             }
             RenderError::Encode(e) => write!(f, "PNG encoding failed: {e}"),
         }
@@ -100,12 +97,7 @@ pub fn encode_png(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, RenderError> {
     };
     let mut out = Vec::with_capacity(src.len() / 8);
     PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Up)
-        .write_image(
-            &rgba,
-            pixmap.width(),
-            pixmap.height(),
-            ExtendedColorType::Rgba8,
-        )
+        .write_image(&rgba, pixmap.width(), pixmap.height(), ExtendedColorType::Rgba8)
         .map_err(|e| RenderError::Encode(e.to_string()))?;
     Ok(out)
 }

@@ -244,15 +244,7 @@ impl Scene {
         self.items.push(Item::Text(text));
     }
     /// Append a square-cornered rectangle.
-    pub fn rect(
-        &mut self,
-        x: f32,
-        y: f32,
-        w: f32,
-        h: f32,
-        fill: Option<Color>,
-        stroke: Option<Stroke>,
-    ) {
+    pub fn rect(&mut self, x: f32, y: f32, w: f32, h: f32, fill: Option<Color>, stroke: Option<Stroke>) {
         self.items.push(Item::Rect {
             x,
             y,
@@ -264,14 +256,7 @@ impl Scene {
         });
     }
     /// Append a circle.
-    pub fn circle(
-        &mut self,
-        cx: f32,
-        cy: f32,
-        r: f32,
-        fill: Option<Color>,
-        stroke: Option<Stroke>,
-    ) {
+    pub fn circle(&mut self, cx: f32, cy: f32, r: f32, fill: Option<Color>, stroke: Option<Stroke>) {
         self.items.push(Item::Circle {
             cx,
             cy,

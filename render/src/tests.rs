@@ -49,13 +49,7 @@ fn ink(p: [u8; 4]) -> bool {
 fn png_decodes_with_right_size() {
     let mut s = Scene::new(321, 123, BG);
     s.rect(5.0, 5.0, 50.0, 50.0, Some(Color::rgb(200, 0, 0)), None);
-    s.circle(
-        100.0,
-        60.0,
-        30.0,
-        None,
-        Some(Stroke::new(Color::WHITE, 2.0)),
-    );
+    s.circle(100.0, 60.0, 30.0, None, Some(Stroke::new(Color::WHITE, 2.0)));
     s.text(Text::new(150.0, 20.0, "Size check", 16.0, Color::WHITE));
     let png = render_png(&s).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
@@ -72,20 +66,10 @@ fn filled_red_rect_centre_and_background_outside() {
     assert_eq!(px(&img, 100, 70), [255, 0, 0, 255]);
     assert_eq!(px(&img, 51, 41), [255, 0, 0, 255]);
     assert_eq!(px(&img, 148, 98), [255, 0, 0, 255]);
-    for (x, y) in [
-        (10, 10),
-        (48, 70),
-        (152, 70),
-        (100, 38),
-        (100, 102),
-        (199, 149),
-    ] {
+    for (x, y) in [(10, 10), (48, 70), (152, 70), (100, 38), (100, 102), (199, 149)] {
         assert_eq!(px(&img, x, y), rgba(BG), "at ({x},{y})");
     }
-    assert_eq!(
-        bounds_where(&img, |p| p == [255, 0, 0, 255]),
-        Some((50, 40, 149, 99))
-    );
+    assert_eq!(bounds_where(&img, |p| p == [255, 0, 0, 255]), Some((50, 40, 149, 99)));
 }
 
 #[test]
@@ -111,14 +95,7 @@ fn rounded_rect_has_background_corners() {
 fn circle_and_stroke_only_shapes() {
     let mut s = Scene::new(200, 100, BG);
     s.circle(50.0, 50.0, 30.0, Some(Color::rgb(0, 0, 255)), None);
-    s.rect(
-        110.0,
-        20.0,
-        60.0,
-        60.0,
-        None,
-        Some(Stroke::new(Color::WHITE, 4.0)),
-    );
+    s.rect(110.0, 20.0, 60.0, 60.0, None, Some(Stroke::new(Color::WHITE, 4.0)));
     let img = png_pixels(&s);
     assert_eq!(px(&img, 50, 50), [0, 0, 255, 255]);
     assert_eq!(px(&img, 50, 22), [0, 0, 255, 255]);
@@ -169,31 +146,16 @@ fn dashed_line_has_gaps_and_solid_line_does_not() {
 #[test]
 fn translucent_fill_blends_over_background() {
     let mut s = Scene::new(10, 10, Color::BLACK);
-    s.rect(
-        0.0,
-        0.0,
-        10.0,
-        10.0,
-        Some(Color::rgba(255, 0, 0, 128)),
-        None,
-    );
+    s.rect(0.0, 0.0, 10.0, 10.0, Some(Color::rgba(255, 0, 0, 128)), None);
     let img = png_pixels(&s);
-    assert!(
-        near(px(&img, 5, 5), [128, 0, 0, 255], 1),
-        "{:?}",
-        px(&img, 5, 5)
-    );
+    assert!(near(px(&img, 5, 5), [128, 0, 0, 255], 1), "{:?}", px(&img, 5, 5));
 }
 
 #[test]
 fn transparent_background_is_demultiplied() {
     let s = Scene::new(4, 4, Color::rgba(0, 100, 200, 128));
     let img = png_pixels(&s);
-    assert!(
-        near(px(&img, 1, 1), [0, 100, 200, 128], 2),
-        "{:?}",
-        px(&img, 1, 1)
-    );
+    assert!(near(px(&img, 1, 1), [0, 100, 200, 128], 2), "{:?}", px(&img, 1, 1));
     let clear = png_pixels(&Scene::new(4, 4, Color::rgba(10, 20, 30, 0)));
     assert_eq!(px(&clear, 2, 2)[3], 0);
 }
@@ -235,10 +197,7 @@ fn text_is_drawn_in_its_colour_and_bold_is_heavier() {
     };
     let (regular, bold) = (count(false), count(true));
     assert!(regular > 200, "regular {regular}");
-    assert!(
-        bold as f32 > regular as f32 * 1.3,
-        "bold {bold} vs regular {regular}"
-    );
+    assert!(bold as f32 > regular as f32 * 1.3, "bold {bold} vs regular {regular}");
 }
 
 #[test]
@@ -295,12 +254,7 @@ fn anchor_center_centres_the_text_box() {
     assert!((y0 as f32) < y && (y1 as f32) > y - h / 4.0);
     // Same pixels as placing the box's top-left corner by hand.
     let (a0, b0, a1, b1) = render(top_left);
-    for d in [
-        x0.abs_diff(a0),
-        y0.abs_diff(b0),
-        x1.abs_diff(a1),
-        y1.abs_diff(b1),
-    ] {
+    for d in [x0.abs_diff(a0), y0.abs_diff(b0), x1.abs_diff(a1), y1.abs_diff(b1)] {
         assert!(d <= 1, "centre vs manual top-left differ by {d}");
     }
 }
@@ -349,14 +303,8 @@ fn degenerate_shapes_draw_nothing() {
         stroke: Stroke::new(Color::WHITE, 3.0),
         dashed: true,
     });
-    s.line(
-        vec![(0.0, 0.0), (50.0, 50.0)],
-        Stroke::new(Color::WHITE, 0.0),
-    );
-    s.line(
-        vec![(0.0, 0.0), (50.0, 50.0)],
-        Stroke::new(Color::WHITE, f32::NAN),
-    );
+    s.line(vec![(0.0, 0.0), (50.0, 50.0)], Stroke::new(Color::WHITE, 0.0));
+    s.line(vec![(0.0, 0.0), (50.0, 50.0)], Stroke::new(Color::WHITE, f32::NAN));
     s.push(Item::Legend {
         x: 0.0,
         y: 0.0,
@@ -399,10 +347,7 @@ fn legend_draws_swatches_inside_its_panel() {
     // Everything drawn lies within the reported panel size.
     let (x0, y0, x1, y1) = bounds_where(&img, ink).unwrap();
     assert!(x0 >= 30 && y0 >= 20, "{x0},{y0}");
-    assert!(
-        x1 as f32 <= 30.0 + w && y1 as f32 <= 20.0 + h,
-        "{x1},{y1} vs {w}x{h}"
-    );
+    assert!(x1 as f32 <= 30.0 + w && y1 as f32 <= 20.0 + h, "{x1},{y1} vs {w}x{h}");
     assert!((x1 - x0) as f32 >= w - 2.0 && (y1 - y0) as f32 >= h - 2.0);
     // White title and light labels are drawn.
     assert!(count_where(&img, |p| p == [255, 255, 255, 255]) > 50);
@@ -421,29 +366,17 @@ fn items_paint_in_order() {
 fn busy_scene() -> Scene {
     let mut s = Scene::new(300, 200, BG);
     s.rect(10.0, 10.0, 120.0, 80.0, Some(Color::rgb(90, 30, 140)), None);
-    s.circle(
-        150.0,
-        100.0,
-        40.5,
-        Some(Color::rgba(0, 180, 255, 150)),
-        None,
-    );
+    s.circle(150.0, 100.0, 40.5, Some(Color::rgba(0, 180, 255, 150)), None);
     s.push(Item::Line {
         points: vec![(0.0, 199.0), (299.0, 0.0)],
         stroke: Stroke::new(Color::rgb(255, 255, 0), 1.5),
         dashed: true,
     });
     s.text(
-        Text::new(
-            150.0,
-            100.0,
-            "Deterministic",
-            22.3,
-            Color::rgb(255, 220, 120),
-        )
-        .anchor(Anchor::Center)
-        .halo(Color::BLACK)
-        .bold(),
+        Text::new(150.0, 100.0, "Deterministic", 22.3, Color::rgb(255, 220, 120))
+            .anchor(Anchor::Center)
+            .halo(Color::BLACK)
+            .bold(),
     );
     s.push(Item::Legend {
         x: 180.0,
@@ -479,14 +412,7 @@ fn render_png_is_rgba_then_encode() {
 
 #[test]
 fn bad_sizes_are_rejected() {
-    for (w, h) in [
-        (0, 10),
-        (10, 0),
-        (0, 0),
-        (8193, 10),
-        (10, 8193),
-        (u32::MAX, 1),
-    ] {
+    for (w, h) in [(0, 10), (10, 0), (0, 0), (8193, 10), (10, 8193), (u32::MAX, 1)] {
         match render_png(&Scene::new(w, h, BG)) {
             Err(RenderError::BadSize { width, height }) => assert_eq!((width, height), (w, h)),
             other => panic!("{w}x{h}: expected BadSize, got {other:?}"),

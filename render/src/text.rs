@@ -220,9 +220,7 @@ impl Coverage {
             }
         }
         let (w, h) = (self.area.width() as i32, self.area.height() as i32);
-        let full = |x: i32, y: i32| {
-            x < 0 || y < 0 || x >= w || y >= h || self.data[(y * w + x) as usize] >= 1.0
-        };
+        let full = |x: i32, y: i32| x < 0 || y < 0 || x >= w || y >= h || self.data[(y * w + x) as usize] >= 1.0;
         let mut out = vec![0.0f32; self.data.len()];
         // Scatter from each covered source pixel; most pixels are empty, so
         // this is much cheaper than gathering for every destination pixel.
@@ -233,10 +231,7 @@ impl Coverage {
                 if c <= 0.0 {
                     continue;
                 }
-                if skip_interior
-                    && c >= 1.0
-                    && (-1..=1).all(|dy| (-1..=1).all(|dx| full(sx + dx, sy + dy)))
-                {
+                if skip_interior && c >= 1.0 && (-1..=1).all(|dy| (-1..=1).all(|dx| full(sx + dx, sy + dy))) {
                     out[i] = 1.0;
                     continue;
                 }
@@ -458,11 +453,7 @@ mod tests {
         assert_eq!(d.data[10 * 21 + 10], 1.0);
         assert_eq!(d.data[10 * 21 + 12], 1.0, "2 px away is fully inside");
         assert_eq!(d.data[12 * 21 + 11], 1.0, "sqrt(5) px away is inside");
-        assert_eq!(
-            d.data[10 * 21 + 13],
-            0.5,
-            "3 px away is the antialiased rim"
-        );
+        assert_eq!(d.data[10 * 21 + 13], 0.5, "3 px away is the antialiased rim");
         assert_eq!(d.data[10 * 21 + 14], 0.0, "4 px away is outside");
         assert_eq!(d.data[13 * 21 + 13], 0.0, "diagonal 4.2 px is outside");
         assert_eq!(d.data[0], 0.0);

@@ -58,7 +58,13 @@ pub async fn replay(db: &str) -> anyhow::Result<bool> {
     for g in &games {
         let events = store.events(g.id).await?;
         let Some(stored) = &g.state else {
-            println!("game {} ({}): {} — no state yet, {} events", g.id, g.kind.key(), g.status.as_str(), events.len());
+            println!(
+                "game {} ({}): {} — no state yet, {} events",
+                g.id,
+                g.kind.key(),
+                g.status.as_str(),
+                events.len()
+            );
             continue;
         };
         let gaps = events.iter().enumerate().any(|(i, (seq, _))| *seq != i as i64 + 1);
@@ -83,6 +89,10 @@ pub async fn replay(db: &str) -> anyhow::Result<bool> {
             }
         }
     }
-    println!("{} games checked, {} consistent, {bad} inconsistent", games.len(), games.len() - bad);
+    println!(
+        "{} games checked, {} consistent, {bad} inconsistent",
+        games.len(),
+        games.len() - bad
+    );
     Ok(bad == 0)
 }

@@ -37,7 +37,10 @@ fn user_id(name: &str) -> UserId {
     let n = NAMES.iter().position(|x| *x == name).map(|i| i as u64 + 1);
     UserId(n.unwrap_or_else(|| {
         // Unknown names get a stable id above the table's.
-        100 + name.bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64)) % 1_000_000
+        100 + name
+            .bytes()
+            .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64))
+            % 1_000_000
     }))
 }
 
@@ -50,7 +53,12 @@ struct Terminal {
 
 impl Terminal {
     fn name_of(&self, user: UserId) -> String {
-        self.names.lock().expect("names").get(&user).cloned().unwrap_or_else(|| format!("user {user}"))
+        self.names
+            .lock()
+            .expect("names")
+            .get(&user)
+            .cloned()
+            .unwrap_or_else(|| format!("user {user}"))
     }
 }
 
@@ -74,7 +82,10 @@ impl Transport for Terminal {
                     text.push_str(&format!("\n  (board: {})", path.display()));
                     self.written.lock().expect("written").push(path);
                 }
-                None => text.push_str(&format!("\n  (board: {} bytes PNG; pass --out DIR to save it)", png.len())),
+                None => text.push_str(&format!(
+                    "\n  (board: {} bytes PNG; pass --out DIR to save it)",
+                    png.len()
+                )),
             }
         }
         if !msg.choices.is_empty() {
@@ -93,9 +104,17 @@ fn indent(text: &str) -> String {
 pub async fn run(opts: PlayOptions) -> anyhow::Result<()> {
     let store = Store::connect(&opts.db).await?;
     let service = Service::new(store.clone(), Arc::new(SystemClock));
-    let terminal = Terminal { out: opts.out.clone(), names: Mutex::new(BTreeMap::new()), written: Mutex::new(vec![]) };
+    let terminal = Terminal {
+        out: opts.out.clone(),
+        names: Mutex::new(BTreeMap::new()),
+        written: Mutex::new(vec![]),
+    };
     for (i, n) in NAMES.iter().enumerate() {
-        terminal.names.lock().expect("names").insert(UserId(i as u64 + 1), n.to_string());
+        terminal
+            .names
+            .lock()
+            .expect("names")
+            .insert(UserId(i as u64 + 1), n.to_string());
     }
     // Anything committed but not yet shown (e.g. after a crash) goes first.
     service.deliver(&terminal).await?;
@@ -142,10 +161,24 @@ async fn say(service: &Service, terminal: &Terminal, line: &str) -> anyhow::Resu
     let (name, rest) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
     let (place, command) = match rest.trim().strip_prefix("dm ") {
         Some(c) => (Place::Dm, c),
-        None => (Place::Channel { channel: TABLE_CHANNEL, guild: None }, rest.trim()),
+        None => (
+            Place::Channel {
+                channel: TABLE_CHANNEL,
+                guild: None,
+            },
+            rest.trim(),
+        ),
     };
-    let actor = Actor { user: user_id(name), name: name.to_string(), place };
-    terminal.names.lock().expect("names").insert(actor.user, name.to_string());
+    let actor = Actor {
+        user: user_id(name),
+        name: name.to_string(),
+        place,
+    };
+    terminal
+        .names
+        .lock()
+        .expect("names")
+        .insert(actor.user, name.to_string());
     let request = match parse_slash(command) {
         Ok(r) => r,
         Err(e) => {
@@ -173,7 +206,11 @@ async fn respond(service: &Service, terminal: &Terminal, actor: &Actor, request:
 }
 
 async fn show_reply(service: &Service, terminal: &Terminal, actor: &Actor, reply: &Reply) -> anyhow::Result<()> {
-    let who = if reply.ephemeral { format!("(only {} sees this) ", actor.name) } else { String::new() };
+    let who = if reply.ephemeral {
+        format!("(only {} sees this) ", actor.name)
+    } else {
+        String::new()
+    };
     println!("  ↳ {who}{}", indent(&reply.text));
     if let Some(b) = &reply.board {
         let png = service.render(b).await?;
@@ -204,7 +241,12 @@ async fn auto(service: &Service, terminal: &Terminal, opts: &PlayOptions) -> any
         .max_by_key(|g| g.id);
     let game = match existing {
         Some(g) => {
-            println!("Resuming game {} ({}), {} events in the log.", g.id, g.kind.name(), g.seq);
+            println!(
+                "Resuming game {} ({}), {} events in the log.",
+                g.id,
+                g.kind.name(),
+                g.seq
+            );
             g.id
         }
         None => set_up(service, terminal, opts).await?,
@@ -223,7 +265,11 @@ async fn auto(service: &Service, terminal: &Terminal, opts: &PlayOptions) -> any
             println!("\nResult: {}", crate::service::compose_outcome(&state, &names));
             println!("Game {game}: {} events, phase {}.", row.seq, state.phase().number);
             if let Some(dir) = &opts.out {
-                println!("Boards written to {}: {}", dir.display(), terminal.written.lock().expect("w").len());
+                println!(
+                    "Boards written to {}: {}",
+                    dir.display(),
+                    terminal.written.lock().expect("w").len()
+                );
             }
             return Ok(());
         }
@@ -238,12 +284,17 @@ async fn auto(service: &Service, terminal: &Terminal, opts: &PlayOptions) -> any
             bail!("game {game} waits on nobody but is not over: {pending:?}");
         };
         let legal = state.legal_commands(p.seat);
-        let mut rng = GameRng::seeded(opts.seed ^ (row.seq as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ p.seat.0 as u64);
+        let mut rng =
+            GameRng::seeded(opts.seed ^ (row.seq as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ p.seat.0 as u64);
         let Some(choice) = rng.pick(&legal).cloned() else {
             bail!("{} owes `{}` but has no legal order", p.seat, p.kind);
         };
         let seats = store.seats(game).await?;
-        let name = seats.iter().find(|s| s.seat == p.seat).map(|s| s.name.clone()).context("seat without player")?;
+        let name = seats
+            .iter()
+            .find(|s| s.seat == p.seat)
+            .map(|s| s.name.clone())
+            .context("seat without player")?;
         let dm = if p.secret { "dm " } else { "" };
         let line = format!("@{name} {dm}/{} {choice}", opts.kind.key());
         println!("> {line}");
@@ -257,7 +308,12 @@ async fn auto(service: &Service, terminal: &Terminal, opts: &PlayOptions) -> any
 async fn set_up(service: &Service, terminal: &Terminal, opts: &PlayOptions) -> anyhow::Result<GameId> {
     let counts = opts.kind.player_counts();
     if !counts.contains(&opts.players) {
-        bail!("{} is for {} to {} players", opts.kind.name(), counts.start(), counts.end());
+        bail!(
+            "{} is for {} to {} players",
+            opts.kind.name(),
+            counts.start(),
+            counts.end()
+        );
     }
     let host = NAMES[0];
     let line = format!("@{host} /game new game:{} seed:{}", opts.kind.key(), opts.seed);

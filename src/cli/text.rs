@@ -9,7 +9,9 @@ use crate::service::Request;
 /// Parse one slash command into a request.
 pub fn parse_slash(text: &str) -> Result<Request, String> {
     let text = text.trim();
-    let body = text.strip_prefix('/').ok_or_else(|| format!("expected a slash command like `/game join`, found `{text}`"))?;
+    let body = text
+        .strip_prefix('/')
+        .ok_or_else(|| format!("expected a slash command like `/game join`, found `{text}`"))?;
     let (group, rest) = body.split_once(char::is_whitespace).unwrap_or((body, ""));
     if group == "mygames" {
         return Err("`/mygames` is not available in the terminal playtest yet".into());
@@ -27,9 +29,13 @@ pub fn parse_slash(text: &str) -> Result<Request, String> {
         return match line.name.as_str() {
             "new" => {
                 let key = line.get("game").ok_or("`/game new` needs `game:` (hyperspace)")?;
-                let kind = GameKind::from_key(key).ok_or_else(|| format!("unknown game `{key}`; known: {}", known()))?;
+                let kind =
+                    GameKind::from_key(key).ok_or_else(|| format!("unknown game `{key}`; known: {}", known()))?;
                 let seed = match line.get("seed") {
-                    Some(s) => Some(s.parse::<u64>().map_err(|_| format!("`seed:{s}` is not a whole number"))?),
+                    Some(s) => Some(
+                        s.parse::<u64>()
+                            .map_err(|_| format!("`seed:{s}` is not a whole number"))?,
+                    ),
                     None => None,
                 };
                 let options = match line.get("options") {
@@ -49,7 +55,10 @@ pub fn parse_slash(text: &str) -> Result<Request, String> {
             }
             "history" => {
                 let phase = match line.get("phase") {
-                    Some(p) => Some(p.parse::<u32>().map_err(|_| format!("`phase:{p}` is not a whole number"))?),
+                    Some(p) => Some(
+                        p.parse::<u32>()
+                            .map_err(|_| format!("`phase:{p}` is not a whole number"))?,
+                    ),
                     None => None,
                 };
                 Ok(Request::History { game, phase })
@@ -60,7 +69,10 @@ pub fn parse_slash(text: &str) -> Result<Request, String> {
         };
     }
     let Some(_kind) = GameKind::from_key(group) else {
-        return Err(format!("unknown command `/{group}`; try /game or a game's name ({})", known()));
+        return Err(format!(
+            "unknown command `/{group}`; try /game or a game's name ({})",
+            known()
+        ));
     };
     let mut line = CommandLine::parse(rest).map_err(|e| e.to_string())?;
     let game = game_arg(&line)?;
@@ -92,7 +104,10 @@ mod tests {
     #[test]
     fn parses_game_and_orders() {
         assert_eq!(parse_slash("/game join").unwrap(), Request::Join { game: None });
-        assert_eq!(parse_slash("/game join game:4").unwrap(), Request::Join { game: Some(GameId(4)) });
+        assert_eq!(
+            parse_slash("/game join game:4").unwrap(),
+            Request::Join { game: Some(GameId(4)) }
+        );
         match parse_slash("/hyperspace depart from:Algol ships:5 game:2").unwrap() {
             Request::Order { game, line } => {
                 assert_eq!(game, Some(GameId(2)));
@@ -100,8 +115,12 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert!(parse_slash("game join").unwrap_err().contains("expected a slash command"));
+        assert!(parse_slash("game join")
+            .unwrap_err()
+            .contains("expected a slash command"));
         assert!(parse_slash("/chess move").unwrap_err().contains("unknown command"));
-        assert!(parse_slash("/game history phase:x").unwrap_err().contains("not a whole number"));
+        assert!(parse_slash("/game history phase:x")
+            .unwrap_err()
+            .contains("not a whole number"));
     }
 }

@@ -90,10 +90,7 @@ pub enum Layout {
 pub fn layout(choices: &[Choice]) -> Layout {
     let mut unique: Vec<&Choice> = Vec::new();
     for c in choices {
-        if !unique
-            .iter()
-            .any(|u| u.game == c.game && u.command == c.command)
-        {
+        if !unique.iter().any(|u| u.game == c.game && u.command == c.command) {
             unique.push(c);
         }
     }
@@ -103,10 +100,7 @@ pub fn layout(choices: &[Choice]) -> Layout {
     if unique.len() <= BUTTONS_PER_ROW * MAX_ROWS {
         let buttons: Option<Vec<(String, String)>> = unique
             .iter()
-            .map(|c| {
-                encode_order(c.game, &c.command)
-                    .map(|id| (clip(&label_of(c), BUTTON_LABEL_MAX), id))
-            })
+            .map(|c| encode_order(c.game, &c.command).map(|id| (clip(&label_of(c), BUTTON_LABEL_MAX), id)))
             .collect();
         if let Some(buttons) = buttons {
             return Layout::Buttons(chunk(buttons, BUTTONS_PER_ROW));
@@ -128,10 +122,7 @@ pub fn layout(choices: &[Choice]) -> Layout {
             };
         }
     }
-    let lines: Vec<String> = unique
-        .iter()
-        .map(|c| format!("- `{}`", c.command))
-        .collect();
+    let lines: Vec<String> = unique.iter().map(|c| format!("- `{}`", c.command)).collect();
     Layout::Text(format!("Orders you can give:\n{}", lines.join("\n")))
 }
 
@@ -182,11 +173,8 @@ pub fn choice_components(choices: &[Choice]) -> (Vec<serenity::CreateActionRow>,
                 .into_iter()
                 .map(|(label, value)| serenity::CreateSelectMenuOption::new(label, value))
                 .collect();
-            let menu = serenity::CreateSelectMenu::new(
-                custom_id,
-                serenity::CreateSelectMenuKind::String { options },
-            )
-            .placeholder("Choose an order…");
+            let menu = serenity::CreateSelectMenu::new(custom_id, serenity::CreateSelectMenuKind::String { options })
+                .placeholder("Choose an order…");
             (vec![serenity::CreateActionRow::SelectMenu(menu)], None)
         }
         Layout::Text(text) => (vec![], Some(text)),
@@ -194,18 +182,10 @@ pub fn choice_components(choices: &[Choice]) -> (Vec<serenity::CreateActionRow>,
 }
 
 /// The order a component interaction gives, if its id and data make one.
-pub fn order_of(
-    custom_id: &str,
-    kind: &serenity::ComponentInteractionDataKind,
-) -> Option<(GameId, CommandLine)> {
+pub fn order_of(custom_id: &str, kind: &serenity::ComponentInteractionDataKind) -> Option<(GameId, CommandLine)> {
     match (decode(custom_id)?, kind) {
-        (ComponentId::Order { game, line }, serenity::ComponentInteractionDataKind::Button) => {
-            Some((game, line))
-        }
-        (
-            ComponentId::Select { game },
-            serenity::ComponentInteractionDataKind::StringSelect { values },
-        ) => {
+        (ComponentId::Order { game, line }, serenity::ComponentInteractionDataKind::Button) => Some((game, line)),
+        (ComponentId::Select { game }, serenity::ComponentInteractionDataKind::StringSelect { values }) => {
             let line = CommandLine::parse(values.first()?).ok()?;
             Some((game, line))
         }
@@ -227,9 +207,7 @@ pub async fn handle_component(
 ) -> Result<(), Error> {
     let Some((game, line)) = order_of(&interaction.data.custom_id, &interaction.data.kind) else {
         let response = serenity::CreateInteractionResponseMessage::new()
-            .content(
-                "That control is not one of mine any more. Use the game's slash commands instead.",
-            )
+            .content("That control is not one of mine any more. Use the game's slash commands instead.")
             .ephemeral(true);
         interaction
             .create_response(ctx, serenity::CreateInteractionResponse::Message(response))
@@ -273,9 +251,7 @@ pub async fn handle_component(
             if reply.board.is_some() && png.is_none() {
                 reply.text.push_str("\n(The board could not be drawn.)");
             }
-            interaction
-                .create_followup(ctx, followup(&reply, png))
-                .await?;
+            interaction.create_followup(ctx, followup(&reply, png)).await?;
         }
         Err(e) => {
             let text = error_text(&Error::from(e));
@@ -357,16 +333,7 @@ mod tests {
             decode(&encode_select(GameId(3))),
             Some(ComponentId::Select { game: GameId(3) })
         );
-        for bad in [
-            "",
-            "x:1",
-            "o:",
-            "o:abc:end",
-            "o:1:",
-            "o:1:depart Algol",
-            "s:",
-            "s:x",
-        ] {
+        for bad in ["", "x:1", "o:", "o:abc:end", "o:1:", "o:1:depart Algol", "s:", "s:x"] {
             assert_eq!(decode(bad), None, "{bad}");
         }
     }
@@ -445,9 +412,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // More than 25 choices, or too long even for a menu, or two games: text.
-        let many: Vec<Choice> = (0..30)
-            .map(|n| choice(1, &format!("losses n:{n}")))
-            .collect();
+        let many: Vec<Choice> = (0..30).map(|n| choice(1, &format!("losses n:{n}"))).collect();
         assert!(matches!(layout(&many), Layout::Text(_)));
         let too_long = format!("arrive token:{} at:Vega", "t".repeat(150));
         let (rows, extra) = choice_components(&[choice(1, &too_long)]);
@@ -462,20 +427,14 @@ mod tests {
         use poise::serenity_prelude::ComponentInteractionDataKind as K;
         assert_eq!(
             order_of("o:3:depart from:Algol ships:2", &K::Button),
-            Some((
-                GameId(3),
-                CommandLine::parse("depart from:Algol ships:2").unwrap()
-            ))
+            Some((GameId(3), CommandLine::parse("depart from:Algol ships:2").unwrap()))
         );
         let picked = K::StringSelect {
             values: vec!["card name:\"Gravity Well\"".into()],
         };
         assert_eq!(
             order_of("s:9", &picked),
-            Some((
-                GameId(9),
-                CommandLine::parse("card name:\"Gravity Well\"").unwrap()
-            ))
+            Some((GameId(9), CommandLine::parse("card name:\"Gravity Well\"").unwrap()))
         );
         assert_eq!(order_of("s:9", &K::StringSelect { values: vec![] }), None);
         assert_eq!(order_of("s:9", &K::Button), None);
@@ -486,10 +445,7 @@ mod tests {
     #[test]
     fn the_prompt_keeps_its_text_and_says_what_was_sent() {
         let line = CommandLine::parse("end").unwrap();
-        assert_eq!(
-            sent_marker("Your turn.", &line),
-            "Your turn.\n✅ Sent `end`"
-        );
+        assert_eq!(sent_marker("Your turn.", &line), "Your turn.\n✅ Sent `end`");
         assert_eq!(sent_marker("", &line), "✅ Sent `end`");
         let long = sent_marker(&"z".repeat(MESSAGE_LIMIT), &line);
         assert_eq!(long.chars().count(), MESSAGE_LIMIT);
@@ -500,9 +456,7 @@ mod tests {
     fn long_labels_are_clipped() {
         let mut c = choice(1, "end");
         c.label = "L".repeat(200);
-        let Layout::Buttons(rows) = layout(&[c]) else {
-            panic!()
-        };
+        let Layout::Buttons(rows) = layout(&[c]) else { panic!() };
         assert_eq!(rows[0][0].0.chars().count(), BUTTON_LABEL_MAX);
     }
 }

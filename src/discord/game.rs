@@ -60,15 +60,11 @@ pub fn game_label(row: &GameRow) -> String {
 
 /// Suggestions for a `game` option: (label, id), open games first, then
 /// newest first, matching what was typed (a number or part of the label).
-pub fn game_suggestions(
-    rows: &[GameRow],
-    kind: Option<GameKind>,
-    partial: &str,
-) -> Vec<(String, i64)> {
+pub fn game_suggestions(rows: &[GameRow], kind: Option<GameKind>, partial: &str) -> Vec<(String, i64)> {
     let needle = partial.trim().trim_start_matches('#').to_lowercase();
     let mut rows: Vec<&GameRow> = rows
         .iter()
-        .filter(|r| kind.map_or(true, |k| r.kind == k))
+        .filter(|r| kind.is_none_or(|k| r.kind == k))
         .filter(|r| {
             needle.is_empty()
                 || r.id.0.to_string().starts_with(&needle)
@@ -120,10 +116,7 @@ pub async fn complete_game(
     serenity::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
-async fn autocomplete_game(
-    ctx: Context<'_>,
-    partial: &str,
-) -> serenity::CreateAutocompleteResponse {
+async fn autocomplete_game(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
     complete_game(ctx, partial, None).await
 }
 
@@ -156,16 +149,13 @@ pub async fn new_game(
     ctx: Context<'_>,
     #[description = "Which game to play"] game: GameChoice,
     #[description = "Random seed, to replay a set-up exactly"] seed: Option<u64>,
-    #[description = "Game options as JSON, e.g. {\"short\":true}"] options: Option<String>,
+    #[description = "Game options as JSON, e.g. {\"rounds\":15}"] options: Option<String>,
 ) -> Result<(), Error> {
     let options = match options {
         Some(text) => match serde_json::from_str::<serde_json::Value>(&text) {
             Ok(v) => Some(v),
             Err(e) => {
-                return Err(crate::service::ServiceError::User(format!(
-                    "`options` is not valid JSON: {e}"
-                ))
-                .into());
+                return Err(crate::service::ServiceError::User(format!("`options` is not valid JSON: {e}")).into());
             }
         },
         None => None,
@@ -189,13 +179,7 @@ pub async fn join_game(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), Error> {
-    run_request(
-        ctx,
-        Request::Join {
-            game: game_id(game),
-        },
-    )
-    .await
+    run_request(ctx, Request::Join { game: game_id(game) }).await
 }
 
 /// Give up your seat before the game starts (the host leaving closes it).
@@ -206,13 +190,7 @@ pub async fn leave_game(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), Error> {
-    run_request(
-        ctx,
-        Request::Leave {
-            game: game_id(game),
-        },
-    )
-    .await
+    run_request(ctx, Request::Leave { game: game_id(game) }).await
 }
 
 /// Start the game you host, with the players seated now.
@@ -223,13 +201,7 @@ pub async fn start_game(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), Error> {
-    run_request(
-        ctx,
-        Request::Start {
-            game: game_id(game),
-        },
-    )
-    .await
+    run_request(ctx, Request::Start { game: game_id(game) }).await
 }
 
 /// Players, phase, and whom the game is waiting on.
@@ -240,13 +212,7 @@ pub async fn status_game(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), Error> {
-    run_request(
-        ctx,
-        Request::Status {
-            game: game_id(game),
-        },
-    )
-    .await
+    run_request(ctx, Request::Status { game: game_id(game) }).await
 }
 
 /// The current board (in DMs: your own view, with your secrets).
@@ -257,13 +223,7 @@ pub async fn board_game(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), Error> {
-    run_request(
-        ctx,
-        Request::Board {
-            game: game_id(game),
-        },
-    )
-    .await
+    run_request(ctx, Request::Board { game: game_id(game) }).await
 }
 
 /// The rules summary and the orders of a game.
@@ -322,7 +282,8 @@ pub async fn mygames(ctx: Context<'_>) -> Result<(), Error> {
 /// The `/mygames` list, open games first.
 pub fn mygames_text(games: &[(GameRow, crate::engine::Seat)]) -> String {
     if games.is_empty() {
-        return "You are not in any game. Open one with `/game new`, or join one in its channel with `/game join`.".into();
+        return "You are not in any game. Open one with `/game new`, or join one in its channel with `/game join`."
+            .into();
     }
     let mut games: Vec<&(GameRow, crate::engine::Seat)> = games.iter().collect();
     games.sort_by_key(|(r, _)| (!r.status.is_open(), std::cmp::Reverse(r.id)));
@@ -366,10 +327,7 @@ mod tests {
 
     #[test]
     fn game_choices_are_the_game_kind_keys() {
-        let names: Vec<String> = GameChoice::list()
-            .iter()
-            .map(|c| c.name.to_string())
-            .collect();
+        let names: Vec<String> = GameChoice::list().iter().map(|c| c.name.to_string()).collect();
         let keys: Vec<&str> = GameKind::ALL.iter().map(|k| k.key()).collect();
         assert_eq!(names, keys);
         for (i, kind) in GameKind::ALL.iter().enumerate() {
@@ -385,7 +343,7 @@ mod tests {
         let cmd = game();
         assert!(!cmd.guild_only && !cmd.dm_only);
         let json = serde_json::to_value(cmd.create_as_slash_command().unwrap()).unwrap();
-        assert!(json.get("contexts").map_or(true, |c| c.is_null()), "{json}");
+        assert!(json.get("contexts").is_none_or(|c| c.is_null()), "{json}");
         let subs = json["options"].as_array().unwrap();
         let names: Vec<&str> = subs.iter().map(|o| o["name"].as_str().unwrap()).collect();
         assert_eq!(
@@ -394,11 +352,7 @@ mod tests {
         );
         let kind = &subs[0]["options"][0];
         assert_eq!(
-            (
-                kind["name"].as_str(),
-                kind["type"].as_u64(),
-                kind["required"].as_bool()
-            ),
+            (kind["name"].as_str(), kind["type"].as_u64(), kind["required"].as_bool()),
             (Some("game"), Some(4), Some(true))
         );
         let choices: Vec<&str> = kind["choices"]
@@ -407,10 +361,7 @@ mod tests {
             .iter()
             .map(|c| c["name"].as_str().unwrap())
             .collect();
-        assert_eq!(
-            choices,
-            GameKind::ALL.iter().map(|k| k.key()).collect::<Vec<_>>()
-        );
+        assert_eq!(choices, GameKind::ALL.iter().map(|k| k.key()).collect::<Vec<_>>());
         for sub in &subs[1..] {
             let game = sub["options"]
                 .as_array()
@@ -471,9 +422,7 @@ mod tests {
         ]);
         let first = text.lines().nth(1).unwrap();
         assert!(
-            first.contains("#4 Hyperspace (active)")
-                && first.contains("seat 2")
-                && first.contains("<#10>"),
+            first.contains("#4 Hyperspace (active)") && first.contains("seat 2") && first.contains("<#10>"),
             "{text}"
         );
     }

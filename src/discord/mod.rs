@@ -97,8 +97,7 @@ pub fn redact_url(url: &str) -> String {
 }
 
 /// The message shown when no token is configured.
-pub const MISSING_TOKEN: &str =
-    "DISCORD_TOKEN is not set. Put your bot token in the environment or in .env \
+pub const MISSING_TOKEN: &str = "DISCORD_TOKEN is not set. Put your bot token in the environment or in .env \
      (see .env.example). To try Orrery without Discord, run `orrery play hyperspace --auto`.";
 
 impl Config {
@@ -109,20 +108,18 @@ impl Config {
     /// The configuration from a variable lookup (the environment, or a map
     /// in tests). Empty values count as unset.
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> anyhow::Result<Config> {
-        let var = |k: &str| {
-            get(k)
-                .map(|v| v.trim().to_string())
-                .filter(|v| !v.is_empty())
-        };
+        let var = |k: &str| get(k).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
         let Some(token) = var("DISCORD_TOKEN") else {
             anyhow::bail!(MISSING_TOKEN);
         };
-        let database_url =
-            var("DATABASE_URL").unwrap_or_else(|| crate::store::DEFAULT_URL.to_string());
+        let database_url = var("DATABASE_URL").unwrap_or_else(|| crate::store::DEFAULT_URL.to_string());
         let guild_id = match var("DISCORD_GUILD_ID") {
-            Some(g) => Some(g.parse::<u64>().ok().filter(|&n| n != 0).with_context(|| {
-                format!("DISCORD_GUILD_ID `{g}` is not a Discord server id (a number)")
-            })?),
+            Some(g) => Some(
+                g.parse::<u64>()
+                    .ok()
+                    .filter(|&n| n != 0)
+                    .with_context(|| format!("DISCORD_GUILD_ID `{g}` is not a Discord server id (a number)"))?,
+            ),
             None => None,
         };
         let api_base = var("DISCORD_API_BASE").map(|b| b.trim_end_matches('/').to_string());
@@ -226,13 +223,11 @@ async fn register(
             poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(g))
                 .await
                 .with_context(|| {
-                    format!("registering commands in guild {g} (is DISCORD_GUILD_ID right, and is the bot in that server?)")
+                    format!(
+                        "registering commands in guild {g} (is DISCORD_GUILD_ID right, and is the bot in that server?)"
+                    )
                 })?;
-            tracing::info!(
-                guild = g,
-                count = commands.len(),
-                "registered commands in guild"
-            );
+            tracing::info!(guild = g, count = commands.len(), "registered commands in guild");
         }
         None => {
             poise::builtins::register_globally(ctx, commands)
@@ -272,8 +267,7 @@ pub async fn delivery_loop(service: Arc<Service>, transport: DiscordTransport, p
 }
 
 /// Shown for internal errors; the details go to the log.
-pub const GENERIC_ERROR: &str =
-    "Something went wrong on my side; nothing was changed. Please try again in a moment.";
+pub const GENERIC_ERROR: &str = "Something went wrong on my side; nothing was changed. Please try again in a moment.";
 
 /// What the asker is told about a failed request: user errors and busy
 /// games explain themselves; anything else is logged and stays generic.
@@ -298,9 +292,7 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                 tracing::warn!(command = %ctx.command().qualified_name, "could not send the error reply: {e}");
             }
         }
-        poise::FrameworkError::ArgumentParse {
-            error, input, ctx, ..
-        } => {
+        poise::FrameworkError::ArgumentParse { error, input, ctx, .. } => {
             let text = match input {
                 Some(input) => format!("I couldn't read `{input}`: {error}"),
                 None => format!("I couldn't read the options: {error}"),
@@ -316,10 +308,7 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             tracing::error!("bot set-up failed: {error:#}");
         }
         poise::FrameworkError::EventHandler { error, event, .. } => {
-            tracing::error!(
-                event = event.snake_case_name(),
-                "event handler failed: {error:#}"
-            );
+            tracing::error!(event = event.snake_case_name(), "event handler failed: {error:#}");
         }
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
@@ -337,8 +326,7 @@ async fn event_handler(
         interaction: serenity::Interaction::Component(component),
     } = event
     {
-        components::handle_component(framework.serenity_context, framework.user_data, component)
-            .await?;
+        components::handle_component(framework.serenity_context, framework.user_data, component).await?;
     }
     Ok(())
 }
@@ -349,10 +337,7 @@ mod tests {
     use std::collections::HashMap;
 
     fn lookup(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let map: HashMap<String, String> = pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
+        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         move |k| map.get(k).cloned()
     }
 
@@ -371,10 +356,7 @@ mod tests {
         assert_eq!(c.database_url, "sqlite://orrery.db");
         assert_eq!(c.guild_id, None);
         assert_eq!(c.api_base, None);
-        assert!(
-            !format!("{c:?}").contains("abc"),
-            "the token must not be logged"
-        );
+        assert!(!format!("{c:?}").contains("abc"), "the token must not be logged");
 
         let c = Config::from_lookup(lookup(&[
             ("DISCORD_TOKEN", "abc"),
@@ -387,11 +369,7 @@ mod tests {
         assert_eq!(c.guild_id, Some(1234));
         assert_eq!(c.api_base.as_deref(), Some("http://127.0.0.1:3000"));
 
-        let e = Config::from_lookup(lookup(&[
-            ("DISCORD_TOKEN", "abc"),
-            ("DISCORD_GUILD_ID", "general"),
-        ]))
-        .unwrap_err();
+        let e = Config::from_lookup(lookup(&[("DISCORD_TOKEN", "abc"), ("DISCORD_GUILD_ID", "general")])).unwrap_err();
         assert!(e.to_string().contains("DISCORD_GUILD_ID"), "{e}");
     }
 
@@ -417,8 +395,7 @@ mod tests {
         assert_eq!(error_text(&user), "You are not seated in game 3.");
         let busy: Error = ServiceError::Busy(crate::engine::GameId(4)).into();
         assert!(error_text(&busy).contains("busy"));
-        let internal: Error =
-            ServiceError::Internal(anyhow::anyhow!("database password wrong")).into();
+        let internal: Error = ServiceError::Internal(anyhow::anyhow!("database password wrong")).into();
         assert_eq!(error_text(&internal), GENERIC_ERROR);
         assert_eq!(error_text(&anyhow::anyhow!("socket closed")), GENERIC_ERROR);
     }

@@ -56,10 +56,7 @@ pub fn order_command(kind: GameKind, specs: Vec<CommandSpec>) -> poise::Command<
             .into(),
         ),
         slash_action: Some(parent_action),
-        subcommands: specs
-            .into_iter()
-            .map(|spec| order_subcommand(kind, spec))
-            .collect(),
+        subcommands: specs.into_iter().map(|spec| order_subcommand(kind, spec)).collect(),
         subcommand_required: true,
         ..Default::default()
     }
@@ -134,14 +131,11 @@ fn number_option(o: serenity::CreateCommandOption) -> serenity::CreateCommandOpt
 }
 
 fn game_option(o: serenity::CreateCommandOption) -> serenity::CreateCommandOption {
-    o.kind(serenity::CommandOptionType::Integer)
-        .min_int_value(1)
+    o.kind(serenity::CommandOptionType::Integer).min_int_value(1)
 }
 
 /// Never runs: Discord only invokes the subcommands.
-fn parent_action(
-    ctx: ApplicationContext<'_>,
-) -> BoxFuture<'_, Result<(), poise::FrameworkError<'_, Data, Error>>> {
+fn parent_action(ctx: ApplicationContext<'_>) -> BoxFuture<'_, Result<(), poise::FrameworkError<'_, Data, Error>>> {
     Box::pin(async move {
         Err(poise::FrameworkError::new_command(
             ctx.into(),
@@ -213,20 +207,15 @@ impl Options {
 }
 
 fn meta<'a>(ctx: &ApplicationContext<'a>) -> Result<&'a OrderMeta, Error> {
-    ctx.command()
-        .custom_data
-        .downcast_ref::<OrderMeta>()
-        .ok_or_else(|| {
-            anyhow::anyhow!(
-                "order command `{}` has no order description",
-                ctx.command().qualified_name
-            )
-        })
+    ctx.command().custom_data.downcast_ref::<OrderMeta>().ok_or_else(|| {
+        anyhow::anyhow!(
+            "order command `{}` has no order description",
+            ctx.command().qualified_name
+        )
+    })
 }
 
-fn order_action(
-    ctx: ApplicationContext<'_>,
-) -> BoxFuture<'_, Result<(), poise::FrameworkError<'_, Data, Error>>> {
+fn order_action(ctx: ApplicationContext<'_>) -> BoxFuture<'_, Result<(), poise::FrameworkError<'_, Data, Error>>> {
     Box::pin(async move {
         let run = async {
             let meta = meta(&ctx)?;
@@ -237,8 +226,7 @@ fn order_action(
             };
             run_request(ctx.into(), request).await
         };
-        run.await
-            .map_err(|e| poise::FrameworkError::new_command(ctx.into(), e))
+        run.await.map_err(|e| poise::FrameworkError::new_command(ctx.into(), e))
     })
 }
 
@@ -283,10 +271,7 @@ fn order_autocomplete<'a>(
                 } else {
                     clip(partial, CHOICE_VALUE_MAX)
                 };
-                vec![serenity::AutocompleteChoice::new(
-                    clip(&format!("⚠ {why}"), 100),
-                    value,
-                )]
+                vec![serenity::AutocompleteChoice::new(clip(&format!("⚠ {why}"), 100), value)]
             }
             Err(e) => {
                 tracing::debug!("order autocomplete: {e}");
@@ -353,10 +338,7 @@ mod tests {
 
     fn opts(filled: &[(&str, &str)]) -> Options {
         Options {
-            filled: filled
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
+            filled: filled.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
             focused: None,
         }
     }
@@ -373,13 +355,7 @@ mod tests {
         let params: Vec<(&str, bool, bool)> = depart
             .parameters
             .iter()
-            .map(|p| {
-                (
-                    p.name.as_ref(),
-                    p.required,
-                    p.autocomplete_callback.is_some(),
-                )
-            })
+            .map(|p| (p.name.as_ref(), p.required, p.autocomplete_callback.is_some()))
             .collect();
         // Required first; every option autocompletes; `game` last.
         assert_eq!(
@@ -401,7 +377,7 @@ mod tests {
         let json = serde_json::to_value(cmd.create_as_slash_command().unwrap()).unwrap();
         assert_eq!(json["name"], "hyperspace");
         assert!(
-            json.get("contexts").map_or(true, |c| c.is_null()),
+            json.get("contexts").is_none_or(|c| c.is_null()),
             "usable everywhere, DMs included: {json}"
         );
         let depart = &json["options"][0];
@@ -444,11 +420,7 @@ mod tests {
         let mut top: Vec<&str> = all.iter().map(|c| c.name.as_ref()).collect();
         top.sort();
         top.dedup();
-        assert_eq!(
-            top.len(),
-            all.len(),
-            "command names must be unique: {top:?}"
-        );
+        assert_eq!(top.len(), all.len(), "command names must be unique: {top:?}");
         for cmd in order_commands() {
             assert!(valid_name(&cmd.name), "{}", cmd.name);
             assert!(
@@ -462,11 +434,7 @@ mod tests {
             for sub in &cmd.subcommands {
                 assert!(valid_name(&sub.name), "{} {}", cmd.name, sub.name);
                 let d = sub.description.as_deref().unwrap_or("");
-                assert!(
-                    (1..=DESCRIPTION_MAX).contains(&d.chars().count()),
-                    "{}: {d}",
-                    sub.name
-                );
+                assert!((1..=DESCRIPTION_MAX).contains(&d.chars().count()), "{}: {d}", sub.name);
                 assert!(sub.parameters.len() <= 25);
                 let required: Vec<bool> = sub.parameters.iter().map(|p| p.required).collect();
                 assert!(
@@ -492,24 +460,13 @@ mod tests {
     #[test]
     fn options_become_a_command_line() {
         let spec = depart();
-        let o = opts(&[
-            ("ships", "5"),
-            ("game", "12"),
-            ("from", " Algol "),
-            ("bogus", "x"),
-        ]);
+        let o = opts(&[("ships", "5"), ("game", "12"), ("from", " Algol "), ("bogus", "x")]);
         assert_eq!(o.game(&spec), Some(GameId(12)));
-        assert_eq!(
-            o.line(&spec),
-            CommandLine::parse("depart from:Algol ships:5").unwrap()
-        );
+        assert_eq!(o.line(&spec), CommandLine::parse("depart from:Algol ships:5").unwrap());
         let o = opts(&[("from", "Algol"), ("ships", "2"), ("to", "Vega")]);
         assert_eq!(o.game(&spec), None);
         // Arguments follow the spec's order.
-        assert_eq!(
-            o.line(&spec).to_string(),
-            "depart to:Vega from:Algol ships:2"
-        );
+        assert_eq!(o.line(&spec).to_string(), "depart to:Vega from:Algol ships:2");
         assert_eq!(opts(&[]).line(&specs()[1]).to_string(), "end");
     }
 
@@ -549,14 +506,8 @@ mod tests {
             json(n),
             serde_json::json!([{"name": "1", "value": 1}, {"name": "3", "value": 3}])
         );
-        let t = suggestions(
-            ParamKind::Text,
-            vec!["Algol".into(), "".into(), "y".repeat(101)],
-        );
-        assert_eq!(
-            json(t),
-            serde_json::json!([{"name": "Algol", "value": "Algol"}])
-        );
+        let t = suggestions(ParamKind::Text, vec!["Algol".into(), "".into(), "y".repeat(101)]);
+        assert_eq!(json(t), serde_json::json!([{"name": "Algol", "value": "Algol"}]));
         let many = suggestions(ParamKind::Text, (0..40).map(|i| format!("s{i}")).collect());
         assert_eq!(many.len(), AUTOCOMPLETE_MAX);
     }

@@ -77,9 +77,7 @@ pub fn actor_of(ctx: Context<'_>) -> Actor {
             let i = a.interaction;
             actor_from_interaction(&i.user, i.member.as_deref(), i.guild_id, i.channel_id)
         }
-        poise::Context::Prefix(p) => {
-            actor_from_interaction(&p.msg.author, None, p.msg.guild_id, p.msg.channel_id)
-        }
+        poise::Context::Prefix(p) => actor_from_interaction(&p.msg.author, None, p.msg.guild_id, p.msg.channel_id),
     }
 }
 
@@ -111,10 +109,7 @@ pub fn likely_public(request: &Request, place: Place) -> bool {
     match request {
         Request::New { .. } | Request::Join { .. } | Request::Leave { .. } => true,
         Request::Board { .. } | Request::History { .. } => place != Place::Dm,
-        Request::Start { .. }
-        | Request::Status { .. }
-        | Request::Rules { .. }
-        | Request::Order { .. } => false,
+        Request::Start { .. } | Request::Status { .. } | Request::Rules { .. } | Request::Order { .. } => false,
     }
 }
 
@@ -138,11 +133,7 @@ pub async fn run_request(ctx: Context<'_>, request: Request) -> Result<(), Error
             Some(board) => match service.render(board).await {
                 Ok(png) => Some(png),
                 Err(e) => {
-                    tracing::error!(
-                        game = board.game.0,
-                        seq = board.seq,
-                        "rendering a board failed: {e:#}"
-                    );
+                    tracing::error!(game = board.game.0, seq = board.seq, "rendering a board failed: {e:#}");
                     None
                 }
             },
@@ -230,10 +221,7 @@ mod tests {
 
     #[test]
     fn display_name_prefers_nick_then_global_name_then_username() {
-        assert_eq!(
-            display_name(Some("Captain"), Some("Alice A."), "alice"),
-            "Captain"
-        );
+        assert_eq!(display_name(Some("Captain"), Some("Alice A."), "alice"), "Captain");
         assert_eq!(display_name(None, Some("Alice A."), "alice"), "Alice A.");
         assert_eq!(display_name(Some("  "), None, "alice"), "alice");
         assert_eq!(display_name(None, None, "alice"), "alice");
@@ -264,10 +252,7 @@ mod tests {
         user.name = "bob".into();
         user.global_name = Some("Bobby".into());
         let dm = actor_from_interaction(&user, None, None, serenity::ChannelId::new(8));
-        assert_eq!(
-            (dm.user, dm.name.as_str(), dm.place),
-            (UserId(5), "Bobby", Place::Dm)
-        );
+        assert_eq!((dm.user, dm.name.as_str(), dm.place), (UserId(5), "Bobby", Place::Dm));
 
         let mut member = serenity::Member::default();
         member.nick = Some("Admiral".into());
@@ -306,12 +291,7 @@ mod tests {
         assert!(likely_public(&Request::Join { game: None }, chan));
         assert!(likely_public(&Request::Board { game: None }, chan));
         assert!(!likely_public(&Request::Board { game: None }, Place::Dm));
-        assert!(!likely_public(
-            &Request::Status {
-                game: Some(GameId(1))
-            },
-            chan
-        ));
+        assert!(!likely_public(&Request::Status { game: Some(GameId(1)) }, chan));
         let order = Request::Order {
             game: None,
             line: crate::engine::CommandLine::new("end"),
@@ -321,10 +301,7 @@ mod tests {
 
     /// The JSON Discord would receive for a response.
     fn wire(r: poise::CreateReply) -> serde_json::Value {
-        serde_json::to_value(
-            r.to_slash_initial_response(serenity::CreateInteractionResponseMessage::new()),
-        )
-        .unwrap()
+        serde_json::to_value(r.to_slash_initial_response(serenity::CreateInteractionResponseMessage::new())).unwrap()
     }
 
     #[test]
@@ -332,15 +309,12 @@ mod tests {
         let reply = Reply::private("x".repeat(3000));
         let json = wire(reply_to_response(&reply, Some(vec![1, 2, 3])));
         assert_eq!(json["flags"], 64, "ephemeral: {json}");
-        assert_eq!(
-            json["content"].as_str().unwrap().chars().count(),
-            MESSAGE_LIMIT
-        );
+        assert_eq!(json["content"].as_str().unwrap().chars().count(), MESSAGE_LIMIT);
         assert_eq!(json["attachments"][0]["filename"], BOARD_FILE, "{json}");
         assert!(json.get("components").is_none(), "{json}");
 
         let json = wire(reply_to_response(&Reply::public("hi"), None));
-        assert!(json.get("flags").map_or(true, |f| f == 0), "public: {json}");
+        assert!(json.get("flags").is_none_or(|f| f == 0), "public: {json}");
         assert_eq!(json["content"], "hi");
         assert_eq!(json["attachments"].as_array().map(Vec::len).unwrap_or(0), 0);
     }

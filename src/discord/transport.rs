@@ -27,12 +27,7 @@ impl DiscordTransport {
     }
 
     async fn dm_channel(&self, user: u64) -> anyhow::Result<serenity::ChannelId> {
-        if let Some(c) = self
-            .dm_channels
-            .lock()
-            .expect("dm channel map poisoned")
-            .get(&user)
-        {
+        if let Some(c) = self.dm_channels.lock().expect("dm channel map poisoned").get(&user) {
             return Ok(*c);
         }
         let user_id = serenity::UserId::new(user);
@@ -60,11 +55,7 @@ pub fn nonce_for(outbox_id: i64) -> String {
 
 /// The message for an outbox row: clipped text, buttons or menu for its
 /// choices, the board as `board.png`, the idempotency nonce, and no pings.
-pub fn outbox_message(
-    outbox_id: i64,
-    message: &OutMessage,
-    png: Option<&[u8]>,
-) -> serenity::CreateMessage {
+pub fn outbox_message(outbox_id: i64, message: &OutMessage, png: Option<&[u8]>) -> serenity::CreateMessage {
     let (rows, extra) = choice_components(&message.choices);
     let mut text = match extra {
         Some(extra) => format!("{}\n{extra}", message.text),
@@ -94,9 +85,7 @@ pub fn outbox_message(
 /// or rejecting our token (which affects every message alike).
 pub fn is_permanent(error: &serenity::Error) -> bool {
     match error {
-        serenity::Error::Http(e) => e
-            .status_code()
-            .is_some_and(|s| permanent_status(s.as_u16())),
+        serenity::Error::Http(e) => e.status_code().is_some_and(|s| permanent_status(s.as_u16())),
         serenity::Error::Model(_) => true,
         _ => false,
     }
@@ -138,11 +127,7 @@ impl Transport for DiscordTransport {
             Target::Dm(user) => match self.dm_channel(user.0).await {
                 Ok(c) => c,
                 Err(e) if e.downcast_ref::<SendFailure>().is_some_and(|f| f.permanent) => {
-                    tracing::warn!(
-                        outbox = id,
-                        user = user.0,
-                        "dropping an undeliverable DM: {e:#}"
-                    );
+                    tracing::warn!(outbox = id, user = user.0, "dropping an undeliverable DM: {e:#}");
                     return Ok(Delivery::Undeliverable(format!("{e:#}")));
                 }
                 Err(e) => return Err(e),
@@ -161,9 +146,7 @@ impl Transport for DiscordTransport {
                 );
                 Ok(Delivery::Undeliverable(e.to_string()))
             }
-            Err(e) => {
-                Err(e).with_context(|| format!("sending outbox message {id} to channel {channel}"))
-            }
+            Err(e) => Err(e).with_context(|| format!("sending outbox message {id} to channel {channel}")),
         }
     }
 }

@@ -17,7 +17,10 @@ pub struct CommandLine {
 
 impl CommandLine {
     pub fn new(name: impl Into<String>) -> Self {
-        CommandLine { name: name.into(), args: Vec::new() }
+        CommandLine {
+            name: name.into(),
+            args: Vec::new(),
+        }
     }
 
     pub fn arg(mut self, key: impl Into<String>, value: impl ToString) -> Self {

@@ -20,7 +20,11 @@ pub struct GameConfig {
 
 impl GameConfig {
     pub fn new(players: u8, seed: u64) -> Self {
-        GameConfig { players, seed, options: serde_json::Value::Object(Default::default()) }
+        GameConfig {
+            players,
+            seed,
+            options: serde_json::Value::Object(Default::default()),
+        }
     }
 }
 
@@ -46,7 +50,10 @@ fn legal_suffix(legal: &[String]) -> String {
         String::new()
     } else {
         const SHOWN: usize = 12;
-        let mut s = format!(". Legal now: {}", legal.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", "));
+        let mut s = format!(
+            ". Legal now: {}",
+            legal.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ")
+        );
         if legal.len() > SHOWN {
             s.push_str(&format!(" (and {} more)", legal.len() - SHOWN));
         }
@@ -56,16 +63,25 @@ fn legal_suffix(legal: &[String]) -> String {
 
 impl Rejection {
     pub fn illegal(reason: impl Into<String>, legal: Vec<String>) -> Self {
-        Rejection::Illegal { reason: reason.into(), legal }
+        Rejection::Illegal {
+            reason: reason.into(),
+            legal,
+        }
     }
 }
 
 /// The end of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Outcome {
-    Winner { seat: Seat, reason: String },
+    Winner {
+        seat: Seat,
+        reason: String,
+    },
     /// Several seats share the victory (a designed tie).
-    Shared { seats: Vec<Seat>, reason: String },
+    Shared {
+        seats: Vec<Seat>,
+        reason: String,
+    },
 }
 
 /// Where the game is, for headers and for knowing when a phase ended.

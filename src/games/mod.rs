@@ -231,7 +231,11 @@ impl AnyEvent {
 }
 
 /// Parse, check the seat owes a decision, then let the ruleset decide.
-pub fn generic_decide<R: Registered>(state: &R::State, seat: Seat, line: &CommandLine) -> Result<Vec<AnyEvent>, ActionError> {
+pub fn generic_decide<R: Registered>(
+    state: &R::State,
+    seat: Seat,
+    line: &CommandLine,
+) -> Result<Vec<AnyEvent>, ActionError> {
     if R::outcome(state).is_some() {
         return Err(Rejection::GameOver.into());
     }
@@ -241,7 +245,10 @@ pub fn generic_decide<R: Registered>(state: &R::State, seat: Seat, line: &Comman
         let waiting = describe_waiting(&pending);
         return Err(Rejection::NotYourDecision { seat, waiting }.into());
     }
-    Ok(R::decide(state, seat, &action)?.into_iter().map(R::wrap_event).collect())
+    Ok(R::decide(state, seat, &action)?
+        .into_iter()
+        .map(R::wrap_event)
+        .collect())
 }
 
 /// "seat 2 (turn)", "seat 1 and seat 3 (combat-card)".

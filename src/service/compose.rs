@@ -41,9 +41,17 @@ pub fn after_action(
 
     // What everyone may learn.
     if !starting {
-        let public: Vec<String> = events.iter().filter_map(|e| e.narrate(Viewer::Public, &names)).collect();
+        let public: Vec<String> = events
+            .iter()
+            .filter_map(|e| e.narrate(Viewer::Public, &names))
+            .collect();
         if !public.is_empty() {
-            out.push(OutMessage { target: channel.clone(), text: clip(&public.join("\n"), POST_LIMIT), board: None, choices: vec![] });
+            out.push(OutMessage {
+                target: channel.clone(),
+                text: clip(&public.join("\n"), POST_LIMIT),
+                board: None,
+                choices: vec![],
+            });
         }
         // What only one seat may learn (its own secrets), by DM.
         for s in seats {
@@ -75,13 +83,22 @@ pub fn after_action(
         out.push(OutMessage {
             target: channel.clone(),
             text,
-            board: Some(BoardRef { game: row.id, viewer: Viewer::Public, seq: *seq }),
+            board: Some(BoardRef {
+                game: row.id,
+                viewer: Viewer::Public,
+                seq: *seq,
+            }),
             choices: vec![],
         });
     }
 
     if let (Some(outcome), None) = (state.outcome(), before.outcome()) {
-        out.push(OutMessage { target: channel.clone(), text: outcome_line(&outcome, &names), board: None, choices: vec![] });
+        out.push(OutMessage {
+            target: channel.clone(),
+            text: outcome_line(&outcome, &names),
+            board: None,
+            choices: vec![],
+        });
         return (state, out);
     }
 
@@ -90,11 +107,15 @@ pub fn after_action(
     let before_pending = before.pending();
     for p in &pending {
         let new = !boundaries.is_empty()
-            || !before_pending.iter().any(|b| b.seat == p.seat && b.kind == p.kind && b.prompt == p.prompt);
+            || !before_pending
+                .iter()
+                .any(|b| b.seat == p.seat && b.kind == p.kind && b.prompt == p.prompt);
         if !new || p.submitted {
             continue;
         }
-        let Some(seat_row) = seats.iter().find(|s| s.seat == p.seat) else { continue };
+        let Some(seat_row) = seats.iter().find(|s| s.seat == p.seat) else {
+            continue;
+        };
         out.push(prompt(row, &state, p, seat_row));
     }
     (state, out)
@@ -105,7 +126,14 @@ fn prompt(row: &GameRow, state: &AnyState, p: &Pending, seat: &SeatRow) -> OutMe
     let legal = state.legal_commands(p.seat);
     let mut text = format!("**{}** game {}: {}", row.kind.name(), row.id, p.prompt);
     let choices: Vec<Choice> = if legal.len() <= MAX_CHOICES {
-        legal.iter().map(|c| Choice { label: c.to_string(), game: row.id, command: c.clone() }).collect()
+        legal
+            .iter()
+            .map(|c| Choice {
+                label: c.to_string(),
+                game: row.id,
+                command: c.clone(),
+            })
+            .collect()
     } else {
         let mut names: Vec<&str> = legal.iter().map(|c| c.name.as_str()).collect();
         names.dedup();
@@ -116,7 +144,12 @@ fn prompt(row: &GameRow, state: &AnyState, p: &Pending, seat: &SeatRow) -> OutMe
         ));
         Vec::new()
     };
-    OutMessage { target: Target::Dm(seat.user), text: clip(&text, POST_LIMIT), board: None, choices }
+    OutMessage {
+        target: Target::Dm(seat.user),
+        text: clip(&text, POST_LIMIT),
+        board: None,
+        choices,
+    }
 }
 
 pub fn waiting_line(pending: &[Pending], names: &[String]) -> String {

@@ -55,10 +55,20 @@ pub struct Reply {
 
 impl Reply {
     pub fn public(text: impl Into<String>) -> Self {
-        Reply { text: text.into(), ephemeral: false, board: None, choices: Vec::new() }
+        Reply {
+            text: text.into(),
+            ephemeral: false,
+            board: None,
+            choices: Vec::new(),
+        }
     }
     pub fn private(text: impl Into<String>) -> Self {
-        Reply { text: text.into(), ephemeral: true, board: None, choices: Vec::new() }
+        Reply {
+            text: text.into(),
+            ephemeral: true,
+            board: None,
+            choices: Vec::new(),
+        }
     }
     pub fn with_board(mut self, board: BoardRef) -> Self {
         self.board = Some(board);

@@ -40,17 +40,40 @@ pub enum Place {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Request {
     /// Open a lobby in this channel; the host takes the first seat.
-    New { kind: GameKind, seed: Option<u64>, options: Option<serde_json::Value> },
-    Join { game: Option<GameId> },
-    Leave { game: Option<GameId> },
-    Start { game: Option<GameId> },
-    Status { game: Option<GameId> },
-    Board { game: Option<GameId> },
-    Rules { kind: Option<GameKind>, game: Option<GameId> },
+    New {
+        kind: GameKind,
+        seed: Option<u64>,
+        options: Option<serde_json::Value>,
+    },
+    Join {
+        game: Option<GameId>,
+    },
+    Leave {
+        game: Option<GameId>,
+    },
+    Start {
+        game: Option<GameId>,
+    },
+    Status {
+        game: Option<GameId>,
+    },
+    Board {
+        game: Option<GameId>,
+    },
+    Rules {
+        kind: Option<GameKind>,
+        game: Option<GameId>,
+    },
     /// The board after phase `phase` (default: the current board).
-    History { game: Option<GameId>, phase: Option<u32> },
+    History {
+        game: Option<GameId>,
+        phase: Option<u32>,
+    },
     /// A game order, such as `depart from:Algol ships:5`.
-    Order { game: Option<GameId>, line: CommandLine },
+    Order {
+        game: Option<GameId>,
+        line: CommandLine,
+    },
 }
 
 /// A request that was not carried out. `User` errors explain themselves
@@ -110,7 +133,11 @@ pub struct Service {
 
 impl Service {
     pub fn new(store: Store, clock: Arc<dyn Clock>) -> Self {
-        Service { store, clock, locks: Mutex::new(HashMap::new()) }
+        Service {
+            store,
+            clock,
+            locks: Mutex::new(HashMap::new()),
+        }
     }
 
     pub fn store(&self) -> &Store {
@@ -143,7 +170,9 @@ impl Service {
             let mut locks = self.locks.lock().expect("lock map poisoned");
             locks.entry(game).or_default().clone()
         };
-        tokio::time::timeout(LOCK_WAIT, m.lock_owned()).await.map_err(|_| ServiceError::Busy(game))
+        tokio::time::timeout(LOCK_WAIT, m.lock_owned())
+            .await
+            .map_err(|_| ServiceError::Busy(game))
     }
 
     // ---- finding the game a request is about -------------------------
@@ -157,7 +186,10 @@ impl Service {
             };
             match actor.place {
                 Place::Channel { channel, .. } if row.channel_id != channel => {
-                    return user_err(format!("Game {id} is played in <#{}>, not in this channel.", row.channel_id));
+                    return user_err(format!(
+                        "Game {id} is played in <#{}>, not in this channel.",
+                        row.channel_id
+                    ));
                 }
                 Place::Dm => {
                     let seats = self.store.seats(id).await?;
@@ -193,7 +225,10 @@ impl Service {
             }
             many => user_err(format!(
                 "There are several games here ({}); say which with the `game` option.",
-                many.iter().map(|g| format!("{} {}", g.id, g.kind.name())).collect::<Vec<_>>().join(", ")
+                many.iter()
+                    .map(|g| format!("{} {}", g.id, g.kind.name()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )),
         }
     }
@@ -215,7 +250,10 @@ impl Service {
             return user_err("Games live in a channel: run `/game new` in the channel where you want to play.");
         };
         let existing = self.store.games_in_channel(channel).await?;
-        if let Some(g) = existing.iter().find(|g| matches!(g.status, GameStatus::Lobby | GameStatus::Active)) {
+        if let Some(g) = existing
+            .iter()
+            .find(|g| matches!(g.status, GameStatus::Lobby | GameStatus::Active))
+        {
             return user_err(format!(
                 "This channel already has game {} ({}, {}). One game per channel: finish it or use another channel.",
                 g.id,
@@ -229,12 +267,23 @@ impl Service {
             config.options = options;
         }
         // Check the options now, so a typo is caught before anyone joins.
-        let probe = GameConfig { players: *kind.player_counts().start(), ..config.clone() };
-        kind.setup(&probe).map_err(|e| ServiceError::User(format!("Those options don't work: {e}")))?;
+        let probe = GameConfig {
+            players: *kind.player_counts().start(),
+            ..config.clone()
+        };
+        kind.setup(&probe)
+            .map_err(|e| ServiceError::User(format!("Those options don't work: {e}")))?;
         let now = self.now_ms();
         let id = self
             .store
-            .create_game(NewGame { kind, channel_id: channel, guild_id: guild, host: actor.user, config, now_ms: now })
+            .create_game(NewGame {
+                kind,
+                channel_id: channel,
+                guild_id: guild,
+                host: actor.user,
+                config,
+                now_ms: now,
+            })
             .await?;
         self.store.add_seat(id, actor.user, &actor.name).await?;
         let counts = kind.player_counts();
@@ -252,7 +301,11 @@ impl Service {
         let _guard = self.lock(row.id).await?;
         let row = self.reload(row.id).await?;
         if row.status != GameStatus::Lobby {
-            return user_err(format!("Game {} has already {}; you can't join now.", row.id, started_word(row.status)));
+            return user_err(format!(
+                "Game {} has already {}; you can't join now.",
+                row.id,
+                started_word(row.status)
+            ));
         }
         let seats = self.store.seats(row.id).await?;
         if seats.iter().any(|s| s.user == actor.user) {
@@ -290,7 +343,10 @@ impl Service {
         let now = self.now_ms();
         if row.host == actor.user {
             self.store.set_status(row.id, GameStatus::Abandoned, now).await?;
-            return Ok(Reply::public(format!("{} (the host) left, so game {} was closed.", actor.name, row.id)));
+            return Ok(Reply::public(format!(
+                "{} (the host) left, so game {} was closed.",
+                actor.name, row.id
+            )));
         }
         self.store.remove_seat(row.id, actor.user).await?;
         Ok(Reply::public(format!("{} left game {}.", actor.name, row.id)))
@@ -318,8 +374,14 @@ impl Service {
                 n
             ));
         }
-        let config = GameConfig { players: n, ..row.config.clone() };
-        let events = row.kind.setup(&config).map_err(|e| ServiceError::User(format!("Set-up failed: {e}")))?;
+        let config = GameConfig {
+            players: n,
+            ..row.config.clone()
+        };
+        let events = row
+            .kind
+            .setup(&config)
+            .map_err(|e| ServiceError::User(format!("Set-up failed: {e}")))?;
         let before = row.kind.empty();
         let names = Self::names(&seats);
         let (state, mut outbox) = compose::after_action(&row, &seats, &before, &events, 0, true);
@@ -327,16 +389,34 @@ impl Service {
             "**{}** game {} has begun with {}.",
             row.kind.name(),
             row.id,
-            names.iter().enumerate().map(|(i, n)| format!("{n} ({})", Seat(i as u8))).collect::<Vec<_>>().join(", ")
+            names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| format!("{n} ({})", Seat(i as u8)))
+                .collect::<Vec<_>>()
+                .join(", ")
         );
-        outbox.insert(0, OutMessage { target: Target::Channel(row.channel_id), text: intro, board: None, choices: vec![] });
+        outbox.insert(
+            0,
+            OutMessage {
+                target: Target::Channel(row.channel_id),
+                text: intro,
+                board: None,
+                choices: vec![],
+            },
+        );
         let payloads = to_payloads(&outbox)?;
-        self.store.start_game(row.id, &config, &events, &state, &payloads, self.now_ms()).await?;
+        self.store
+            .start_game(row.id, &config, &events, &state, &payloads, self.now_ms())
+            .await?;
         Ok(Reply::private(format!("Game {} started.", row.id)))
     }
 
     async fn reload(&self, id: GameId) -> Result<GameRow, ServiceError> {
-        self.store.game(id).await?.ok_or_else(|| ServiceError::User(format!("There is no game {id}.")))
+        self.store
+            .game(id)
+            .await?
+            .ok_or_else(|| ServiceError::User(format!("There is no game {id}.")))
     }
 
     // ---- looking -------------------------------------------------------
@@ -355,7 +435,10 @@ impl Service {
                 Some(o) => text.push_str(&compose::outcome_line(&o, &Self::names(&seats))),
                 None => {
                     let pending = state.pending();
-                    text.push_str(&format!("Waiting on: {}", compose::waiting_line(&pending, &Self::names(&seats))));
+                    text.push_str(&format!(
+                        "Waiting on: {}",
+                        compose::waiting_line(&pending, &Self::names(&seats))
+                    ));
                 }
             }
         }
@@ -372,7 +455,11 @@ impl Service {
         Ok(Reply {
             text: format!("{} · game {} · {}", row.kind.name(), row.id, state.phase().label),
             ephemeral,
-            board: Some(BoardRef { game: row.id, viewer, seq: row.seq }),
+            board: Some(BoardRef {
+                game: row.id,
+                viewer,
+                seq: row.seq,
+            }),
             choices: vec![],
         })
     }
@@ -384,7 +471,11 @@ impl Service {
             return Ok(Viewer::Public);
         }
         let seats = self.store.seats(row.id).await?;
-        Ok(seats.iter().find(|s| s.user == actor.user).map(|s| Viewer::Seat(s.seat)).unwrap_or(Viewer::Public))
+        Ok(seats
+            .iter()
+            .find(|s| s.user == actor.user)
+            .map(|s| Viewer::Seat(s.seat))
+            .unwrap_or(Viewer::Public))
     }
 
     async fn rules(&self, actor: &Actor, kind: Option<GameKind>, game: Option<GameId>) -> Result<Reply, ServiceError> {
@@ -395,9 +486,24 @@ impl Service {
         let mut text = rules_summary(kind);
         text.push_str("\n\n**Orders**\n");
         for c in kind.commands() {
-            let params: Vec<String> =
-                c.params.iter().map(|p| if p.required { format!("{}:…", p.name) } else { format!("[{}:…]", p.name) }).collect();
-            text.push_str(&format!("`/{} {} {}` — {}\n", kind.key(), c.name, params.join(" "), c.description));
+            let params: Vec<String> = c
+                .params
+                .iter()
+                .map(|p| {
+                    if p.required {
+                        format!("{}:…", p.name)
+                    } else {
+                        format!("[{}:…]", p.name)
+                    }
+                })
+                .collect();
+            text.push_str(&format!(
+                "`/{} {} {}` — {}\n",
+                kind.key(),
+                c.name,
+                params.join(" "),
+                c.description
+            ));
         }
         Ok(Reply::private(text))
     }
@@ -410,7 +516,10 @@ impl Service {
         let current = state.phase().number;
         let phase = phase.unwrap_or(current);
         if phase > current {
-            return user_err(format!("Game {} is in phase {current}; pick a phase from 0 to {current}.", row.id));
+            return user_err(format!(
+                "Game {} is in phase {current}; pick a phase from 0 to {current}.",
+                row.id
+            ));
         }
         let events = self.store.events(row.id).await?;
         let mut s = row.kind.empty();
@@ -428,12 +537,20 @@ impl Service {
         let mut reply = Reply {
             text: format!("Game {} after phase {phase} · {label}", row.id),
             ephemeral: viewer != Viewer::Public,
-            board: Some(BoardRef { game: row.id, viewer: Viewer::Public, seq }),
+            board: Some(BoardRef {
+                game: row.id,
+                viewer: Viewer::Public,
+                seq,
+            }),
             choices: vec![],
         };
         if viewer != Viewer::Public {
             // In DMs the player gets their own view of that moment.
-            reply.board = Some(BoardRef { game: row.id, viewer, seq });
+            reply.board = Some(BoardRef {
+                game: row.id,
+                viewer,
+                seq,
+            });
         }
         Ok(reply)
     }
@@ -444,13 +561,19 @@ impl Service {
         let row = self.resolve(actor, game).await?;
         let seats = self.store.seats(row.id).await?;
         let Some(seat) = seats.iter().find(|s| s.user == actor.user).map(|s| s.seat) else {
-            return user_err(format!("You are not playing in game {}; only its players can give orders.", row.id));
+            return user_err(format!(
+                "You are not playing in game {}; only its players can give orders.",
+                row.id
+            ));
         };
         let _guard = self.lock(row.id).await?;
         let row = self.reload(row.id).await?;
         let state = match (&row.status, &row.state) {
             (GameStatus::Lobby, _) => {
-                return user_err(format!("Game {} hasn't started yet; the host starts it with `/game start`.", row.id))
+                return user_err(format!(
+                    "Game {} hasn't started yet; the host starts it with `/game start`.",
+                    row.id
+                ))
             }
             (GameStatus::Finished, _) => return user_err(format!("Game {} is over.", row.id)),
             (GameStatus::Abandoned, _) => return user_err(format!("Game {} was closed.", row.id)),
@@ -464,7 +587,11 @@ impl Service {
         let (after, outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
         let finished = after.outcome().is_some();
         let payloads = to_payloads(&outbox)?;
-        match self.store.append(row.id, row.seq, &events, &after, finished, &payloads, self.now_ms()).await {
+        match self
+            .store
+            .append(row.id, row.seq, &events, &after, finished, &payloads, self.now_ms())
+            .await
+        {
             Ok(_) => {}
             Err(StoreError::Conflict { .. }) => return Err(ServiceError::Busy(row.id)),
             Err(e) => return Err(e.into()),
@@ -515,15 +642,26 @@ impl Service {
     ) -> Result<Vec<String>, ServiceError> {
         let row = self.resolve(actor, game).await?;
         let seats = self.store.seats(row.id).await?;
-        let (Some(state), Some(seat)) = (&row.state, seats.iter().find(|s| s.user == actor.user).map(|s| s.seat)) else {
+        let (Some(state), Some(seat)) = (&row.state, seats.iter().find(|s| s.user == actor.user).map(|s| s.seat))
+        else {
             return Ok(vec![]);
         };
-        Ok(complete_from(&state.legal_commands(seat), command, option, filled, partial))
+        Ok(complete_from(
+            &state.legal_commands(seat),
+            command,
+            option,
+            filled,
+            partial,
+        ))
     }
 
     /// Render a board reference to PNG bytes, from the log.
     pub async fn render(&self, board: &BoardRef) -> anyhow::Result<Vec<u8>> {
-        let row = self.store.game(board.game).await?.with_context(|| format!("no game {}", board.game))?;
+        let row = self
+            .store
+            .game(board.game)
+            .await?
+            .with_context(|| format!("no game {}", board.game))?;
         let seats = self.store.seats(board.game).await?;
         let events = self.store.events_upto(board.game, board.seq).await?;
         let state = row.kind.fold(events.iter().map(|(_, e)| e))?;
@@ -551,7 +689,9 @@ impl Service {
                 let msg: OutMessage = match serde_json::from_value(row.payload.clone()) {
                     Ok(m) => m,
                     Err(e) => {
-                        self.store.mark_failed(row.id, &format!("unreadable payload: {e}"), now).await?;
+                        self.store
+                            .mark_failed(row.id, &format!("unreadable payload: {e}"), now)
+                            .await?;
                         self.store.mark_delivered(row.id, now).await?;
                         continue;
                     }
@@ -576,7 +716,9 @@ impl Service {
                         sent += 1;
                     }
                     Ok(Delivery::Undeliverable(why)) => {
-                        self.store.mark_failed(row.id, &format!("undeliverable: {why}"), now).await?;
+                        self.store
+                            .mark_failed(row.id, &format!("undeliverable: {why}"), now)
+                            .await?;
                         self.store.mark_delivered(row.id, self.now_ms()).await?;
                     }
                     Err(e) => {
@@ -604,7 +746,7 @@ pub fn complete_from(
         let consistent = filled
             .iter()
             .filter(|(k, v)| k != option && !v.is_empty())
-            .all(|(k, v)| c.get(k).map_or(true, |cv| cv.eq_ignore_ascii_case(v)));
+            .all(|(k, v)| c.get(k).is_none_or(|cv| cv.eq_ignore_ascii_case(v)));
         if !consistent {
             continue;
         }
@@ -660,7 +802,10 @@ fn to_payloads(outbox: &[OutMessage]) -> Result<Vec<serde_json::Value>, ServiceE
 /// and stores it in the game's config.)
 fn random_seed() -> u64 {
     use std::hash::BuildHasher;
-    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
     std::collections::hash_map::RandomState::new().hash_one(t)
 }
 

@@ -71,12 +71,7 @@ impl Store {
     /// Record which reminders were sent for a game's deadline, if it is
     /// still the deadline of `phase` (a stale reminder job must not touch
     /// the next phase's deadline). Returns whether a row was updated.
-    pub async fn set_reminded(
-        &self,
-        game: GameId,
-        phase: i64,
-        reminded: &serde_json::Value,
-    ) -> StoreResult<bool> {
+    pub async fn set_reminded(&self, game: GameId, phase: i64, reminded: &serde_json::Value) -> StoreResult<bool> {
         if !reminded.is_array() {
             return Err(StoreError::Corrupt(format!(
                 "reminders must be a JSON array, not {reminded}"

@@ -30,16 +30,12 @@ impl Store {
 
     /// One game, or `None` if there is no such game.
     pub async fn game(&self, id: GameId) -> StoreResult<Option<GameRow>> {
-        sqlx::query(concat!(
-            "SELECT ",
-            game_cols!(),
-            " FROM games WHERE id = $1"
-        ))
-        .bind(id.0)
-        .fetch_optional(&self.pool)
-        .await?
-        .map(|row| game_from_row(&row))
-        .transpose()
+        sqlx::query(concat!("SELECT ", game_cols!(), " FROM games WHERE id = $1"))
+            .bind(id.0)
+            .fetch_optional(&self.pool)
+            .await?
+            .map(|row| game_from_row(&row))
+            .transpose()
     }
 
     /// Every game ever played in a channel (any status), oldest first.
@@ -110,26 +106,24 @@ impl Store {
     pub async fn remove_seat(&self, game: GameId, user: UserId) -> StoreResult<Seat> {
         let mut tx = self.begin_write().await?;
         lock_game(&mut tx, game, GameStatus::Lobby, None).await?;
-        let removed: i64 =
-            sqlx::query("DELETE FROM seats WHERE game_id = $1 AND user_id = $2 RETURNING seat")
-                .bind(game.0)
-                .bind(id_to_db(user.0))
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or_else(|| StoreError::NotFound(format!("user {user} seated in game {game}")))?
-                .try_get(0)?;
+        let removed: i64 = sqlx::query("DELETE FROM seats WHERE game_id = $1 AND user_id = $2 RETURNING seat")
+            .bind(game.0)
+            .bind(id_to_db(user.0))
+            .fetch_optional(&mut *tx)
+            .await?
+            .ok_or_else(|| StoreError::NotFound(format!("user {user} seated in game {game}")))?
+            .try_get(0)?;
         // One row at a time, lowest first: each moves into the seat just
         // freed, so UNIQUE (game_id, seat) holds after every row (both
         // databases check it per row).
-        let later: Vec<i64> =
-            sqlx::query("SELECT seat FROM seats WHERE game_id = $1 AND seat > $2 ORDER BY seat")
-                .bind(game.0)
-                .bind(removed)
-                .fetch_all(&mut *tx)
-                .await?
-                .iter()
-                .map(|row| row.try_get(0))
-                .collect::<Result<_, _>>()?;
+        let later: Vec<i64> = sqlx::query("SELECT seat FROM seats WHERE game_id = $1 AND seat > $2 ORDER BY seat")
+            .bind(game.0)
+            .bind(removed)
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(|row| row.try_get(0))
+            .collect::<Result<_, _>>()?;
         for seat in later {
             sqlx::query("UPDATE seats SET seat = $3 WHERE game_id = $1 AND seat = $2")
                 .bind(game.0)
@@ -144,22 +138,16 @@ impl Store {
 
     /// The seated players, by seat.
     pub async fn seats(&self, game: GameId) -> StoreResult<Vec<SeatRow>> {
-        let rows =
-            sqlx::query("SELECT seat, user_id, name FROM seats WHERE game_id = $1 ORDER BY seat")
-                .bind(game.0)
-                .fetch_all(&self.pool)
-                .await?;
+        let rows = sqlx::query("SELECT seat, user_id, name FROM seats WHERE game_id = $1 ORDER BY seat")
+            .bind(game.0)
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter().map(seat_from_row).collect()
     }
 
     /// Set a game's status. Leaving play (finished, abandoned) also clears
     /// its deadline. [`StoreError::NotFound`] for an unknown game.
-    pub async fn set_status(
-        &self,
-        game: GameId,
-        status: GameStatus,
-        now_ms: i64,
-    ) -> StoreResult<()> {
+    pub async fn set_status(&self, game: GameId, status: GameStatus, now_ms: i64) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
         let n = sqlx::query("UPDATE games SET status = $2, updated_at = $3 WHERE id = $1")
             .bind(game.0)
@@ -187,11 +175,7 @@ pub(crate) fn not_found(game: GameId) -> StoreError {
 }
 
 /// Where a user sits, inside a transaction.
-async fn seat_of(
-    tx: &mut Transaction<'static, Any>,
-    game: GameId,
-    user: UserId,
-) -> StoreResult<Option<Seat>> {
+async fn seat_of(tx: &mut Transaction<'static, Any>, game: GameId, user: UserId) -> StoreResult<Option<Seat>> {
     sqlx::query("SELECT seat FROM seats WHERE game_id = $1 AND user_id = $2")
         .bind(game.0)
         .bind(id_to_db(user.0))
@@ -216,15 +200,13 @@ pub(crate) async fn lock_game(
     // The row can change between the UPDATE and the SELECT explaining a
     // miss (PostgreSQL, READ COMMITTED); then look again.
     loop {
-        let n = sqlx::query(
-            "UPDATE games SET seq = seq WHERE id = $1 AND status = $2 AND ($3 IS NULL OR seq = $3)",
-        )
-        .bind(game.0)
-        .bind(status.as_str())
-        .bind(seq)
-        .execute(&mut **tx)
-        .await?
-        .rows_affected();
+        let n = sqlx::query("UPDATE games SET seq = seq WHERE id = $1 AND status = $2 AND ($3 IS NULL OR seq = $3)")
+            .bind(game.0)
+            .bind(status.as_str())
+            .bind(seq)
+            .execute(&mut **tx)
+            .await?
+            .rows_affected();
         if n == 1 {
             return Ok(());
         }

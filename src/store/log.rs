@@ -36,17 +36,8 @@ impl Store {
             .bind(config)
             .execute(&mut *tx)
             .await?;
-        self.write(
-            tx,
-            game,
-            0,
-            events,
-            state,
-            GameStatus::Active,
-            outbox,
-            now_ms,
-        )
-        .await?;
+        self.write(tx, game, 0, events, state, GameStatus::Active, outbox, now_ms)
+            .await?;
         Ok(())
     }
 
@@ -83,17 +74,8 @@ impl Store {
         } else {
             GameStatus::Active
         };
-        self.write(
-            tx,
-            game,
-            expected_seq,
-            events,
-            new_state,
-            status,
-            outbox,
-            now_ms,
-        )
-        .await
+        self.write(tx, game, expected_seq, events, new_state, status, outbox, now_ms)
+            .await
     }
 
     /// The second half of [`Store::start_game`] and [`Store::append`], once
@@ -123,15 +105,13 @@ impl Store {
             .collect::<StoreResult<Vec<_>>>()?;
 
         for (seq, event) in (expected_seq + 1..).zip(&events) {
-            let inserted = sqlx::query(
-                "INSERT INTO events (game_id, seq, event, created_at) VALUES ($1, $2, $3, $4)",
-            )
-            .bind(game.0)
-            .bind(seq)
-            .bind(event)
-            .bind(now_ms)
-            .execute(&mut *tx)
-            .await;
+            let inserted = sqlx::query("INSERT INTO events (game_id, seq, event, created_at) VALUES ($1, $2, $3, $4)")
+                .bind(game.0)
+                .bind(seq)
+                .bind(event)
+                .bind(now_ms)
+                .execute(&mut *tx)
+                .await;
             match inserted {
                 Ok(_) => {}
                 Err(e) if is_unique_violation(&e) => {
@@ -143,16 +123,14 @@ impl Store {
                 Err(e) => return Err(e.into()),
             }
         }
-        sqlx::query(
-            "UPDATE games SET state = $2, seq = $3, status = $4, updated_at = $5 WHERE id = $1",
-        )
-        .bind(game.0)
-        .bind(state)
-        .bind(new_seq)
-        .bind(status.as_str())
-        .bind(now_ms)
-        .execute(&mut *tx)
-        .await?;
+        sqlx::query("UPDATE games SET state = $2, seq = $3, status = $4, updated_at = $5 WHERE id = $1")
+            .bind(game.0)
+            .bind(state)
+            .bind(new_seq)
+            .bind(status.as_str())
+            .bind(now_ms)
+            .execute(&mut *tx)
+            .await?;
         for payload in outbox {
             sqlx::query("INSERT INTO outbox (game_id, created_at, payload) VALUES ($1, $2, $3)")
                 .bind(game.0)
@@ -192,13 +170,11 @@ impl Store {
     /// A game's events with sequence number `<= seq`, in order (for
     /// rebuilding a past position).
     pub async fn events_upto(&self, game: GameId, seq: i64) -> StoreResult<Vec<(i64, AnyEvent)>> {
-        let rows = sqlx::query(
-            "SELECT seq, event FROM events WHERE game_id = $1 AND seq <= $2 ORDER BY seq",
-        )
-        .bind(game.0)
-        .bind(seq)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query("SELECT seq, event FROM events WHERE game_id = $1 AND seq <= $2 ORDER BY seq")
+            .bind(game.0)
+            .bind(seq)
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter().map(|row| event_from_row(game, row)).collect()
     }
 }

@@ -100,10 +100,7 @@ impl Store {
                     create_parent_dir(&url)?;
                     AnyPoolOptions::new().max_connections(4)
                 };
-                (
-                    url,
-                    pool.after_connect(|conn, _| Box::pin(sqlite_session(conn))),
-                )
+                (url, pool.after_connect(|conn, _| Box::pin(sqlite_session(conn))))
             }
             Backend::Postgres => (url.to_string(), AnyPoolOptions::new().max_connections(8)),
         };
@@ -202,12 +199,7 @@ fn create_parent_dir(url: &str) -> anyhow::Result<()> {
     let path = std::path::Path::new(sqlite_path(url));
     match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() && !dir.exists() => std::fs::create_dir_all(dir)
-            .with_context(|| {
-                format!(
-                    "cannot create the directory {} for the database",
-                    dir.display()
-                )
-            }),
+            .with_context(|| format!("cannot create the directory {} for the database", dir.display())),
         _ => Ok(()),
     }
 }
@@ -232,22 +224,13 @@ mod tests {
 
     #[test]
     fn sqlite_urls_get_create_mode() {
-        assert_eq!(
-            sqlite_url("sqlite://orrery.db"),
-            "sqlite://orrery.db?mode=rwc"
-        );
-        assert_eq!(
-            sqlite_url("sqlite:///tmp/g.db"),
-            "sqlite:///tmp/g.db?mode=rwc"
-        );
+        assert_eq!(sqlite_url("sqlite://orrery.db"), "sqlite://orrery.db?mode=rwc");
+        assert_eq!(sqlite_url("sqlite:///tmp/g.db"), "sqlite:///tmp/g.db?mode=rwc");
         assert_eq!(
             sqlite_url("sqlite:///tmp/g.db?cache=private"),
             "sqlite:///tmp/g.db?cache=private&mode=rwc"
         );
-        assert_eq!(
-            sqlite_url("sqlite:///tmp/g.db?mode=ro"),
-            "sqlite:///tmp/g.db?mode=ro"
-        );
+        assert_eq!(sqlite_url("sqlite:///tmp/g.db?mode=ro"), "sqlite:///tmp/g.db?mode=ro");
         assert_eq!(sqlite_url("sqlite::memory:"), "sqlite::memory:");
         assert_eq!(sqlite_url("sqlite://?mode=memory"), "sqlite://?mode=memory");
         assert!(sqlite_is_memory("sqlite::memory:"));
@@ -261,24 +244,15 @@ mod tests {
     fn backends_by_scheme() {
         assert_eq!(Backend::from_url("sqlite://x.db"), Some(Backend::Sqlite));
         assert_eq!(Backend::from_url("sqlite::memory:"), Some(Backend::Sqlite));
-        assert_eq!(
-            Backend::from_url("postgres://u@h/db"),
-            Some(Backend::Postgres)
-        );
-        assert_eq!(
-            Backend::from_url("postgresql://u@h/db"),
-            Some(Backend::Postgres)
-        );
+        assert_eq!(Backend::from_url("postgres://u@h/db"), Some(Backend::Postgres));
+        assert_eq!(Backend::from_url("postgresql://u@h/db"), Some(Backend::Postgres));
         assert_eq!(Backend::from_url("mysql://u@h/db"), None);
         assert_eq!(Backend::from_url("orrery.db"), None);
     }
 
     #[test]
     fn passwords_are_redacted() {
-        assert_eq!(
-            redact("postgres://u:secret@h:5432/db"),
-            "postgres://u:***@h:5432/db"
-        );
+        assert_eq!(redact("postgres://u:secret@h:5432/db"), "postgres://u:***@h:5432/db");
         assert_eq!(redact("postgres://u@h/db"), "postgres://u@h/db");
         assert_eq!(redact("sqlite://orrery.db"), "sqlite://orrery.db");
     }

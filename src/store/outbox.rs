@@ -48,11 +48,7 @@ impl Store {
     /// Like [`Store::undelivered`], but only rows with an id above
     /// `after_id`: lets a delivery pass walk the whole queue past rows it
     /// is leaving for later.
-    pub async fn undelivered_after(
-        &self,
-        after_id: i64,
-        limit: i64,
-    ) -> StoreResult<Vec<OutboxRow>> {
+    pub async fn undelivered_after(&self, after_id: i64, limit: i64) -> StoreResult<Vec<OutboxRow>> {
         let rows = sqlx::query(
             "SELECT id, game_id, payload, attempts, created_at, last_error FROM outbox
              WHERE delivered_at IS NULL AND id > $1 ORDER BY id LIMIT $2",

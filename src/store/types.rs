@@ -201,16 +201,11 @@ pub(crate) fn seat_from_db(v: i64) -> StoreResult<Seat> {
 }
 
 pub(crate) fn to_json<T: Serialize>(what: &str, value: &T) -> StoreResult<String> {
-    serde_json::to_string(value)
-        .map_err(|e| StoreError::Corrupt(format!("cannot serialize {what}: {e}")))
+    serde_json::to_string(value).map_err(|e| StoreError::Corrupt(format!("cannot serialize {what}: {e}")))
 }
 
-pub(crate) fn from_json<T: serde::de::DeserializeOwned>(
-    what: impl fmt::Display,
-    text: &str,
-) -> StoreResult<T> {
-    serde_json::from_str(text)
-        .map_err(|e| StoreError::Corrupt(format!("{what} does not parse: {e}")))
+pub(crate) fn from_json<T: serde::de::DeserializeOwned>(what: impl fmt::Display, text: &str) -> StoreResult<T> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("{what} does not parse: {e}")))
 }
 
 /// The columns of `games`, in the order [`game_from_row`] reads them.
@@ -249,10 +244,7 @@ pub(crate) fn game_from_row(row: &AnyRow) -> StoreResult<GameRow> {
 pub(crate) fn event_from_row(game: GameId, row: &AnyRow) -> StoreResult<(i64, AnyEvent)> {
     let seq: i64 = row.try_get("seq")?;
     let text: String = row.try_get("event")?;
-    Ok((
-        seq,
-        from_json(format_args!("event {seq} of game {game}"), &text)?,
-    ))
+    Ok((seq, from_json(format_args!("event {seq} of game {game}"), &text)?))
 }
 
 pub(crate) fn seat_from_row(row: &AnyRow) -> StoreResult<SeatRow> {
@@ -283,9 +275,6 @@ pub(crate) fn deadline_from_row(row: &AnyRow) -> StoreResult<DeadlineRow> {
         game_id,
         phase: row.try_get("phase")?,
         due_at: row.try_get("due_at")?,
-        reminded: from_json(
-            format_args!("reminders of the deadline of game {game_id}"),
-            &reminded,
-        )?,
+        reminded: from_json(format_args!("reminders of the deadline of game {game_id}"), &reminded)?,
     })
 }

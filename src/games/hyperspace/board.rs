@@ -118,54 +118,54 @@ pub struct Resources {
 /// Name, raw materials, population; index = sector * 2 + k.
 const STARS: [(&str, u8, u8); STAR_COUNT as usize] = [
     // yellow layer
-    ("Algol", 1, 1),      // A-yellow (home)
+    ("Algol", 1, 1), // A-yellow (home)
     ("Sirius", 0, 0),
-    ("Vega", 1, 0),       // B-yellow
+    ("Vega", 1, 0), // B-yellow
     ("Rigel", 0, 0),
-    ("Regulus", 1, 1),    // C-yellow (home)
+    ("Regulus", 1, 1), // C-yellow (home)
     ("Deneb", 0, 0),
-    ("Altair", 1, 1),     // D-yellow
+    ("Altair", 1, 1), // D-yellow
     ("Capella", 0, 1),
-    ("Arcturus", 0, 0),   // E-yellow
+    ("Arcturus", 0, 0), // E-yellow
     ("Procyon", 1, 0),
     ("Betelgeuse", 0, 0), // F-yellow
     ("Aldebaran", 0, 0),
-    ("Spica", 0, 0),      // G-yellow
+    ("Spica", 0, 0), // G-yellow
     ("Pollux", 1, 0),
-    ("Castor", 0, 1),     // H-yellow
+    ("Castor", 0, 1), // H-yellow
     ("Fomalhaut", 1, 0),
-    ("Achernar", 0, 1),   // I-yellow
+    ("Achernar", 0, 1), // I-yellow
     ("Canopus", 1, 1),
-    ("Hadar", 0, 0),      // J-yellow
+    ("Hadar", 0, 0), // J-yellow
     ("Acrux", 0, 0),
-    ("Mimosa", 0, 0),     // K-yellow
+    ("Mimosa", 0, 0), // K-yellow
     ("Shaula", 0, 0),
-    ("Bellatrix", 0, 1),  // L-yellow
+    ("Bellatrix", 0, 1), // L-yellow
     ("Elnath", 0, 0),
     // red layer
-    ("Alnilam", 1, 1),    // A-red
+    ("Alnilam", 1, 1), // A-red
     ("Mintaka", 0, 1),
-    ("Saiph", 0, 0),      // B-red
+    ("Saiph", 0, 0), // B-red
     ("Polaris", 0, 1),
-    ("Mizar", 0, 0),      // C-red
+    ("Mizar", 0, 0), // C-red
     ("Dubhe", 0, 0),
-    ("Mira", 1, 1),       // D-red (home with 3 players)
+    ("Mira", 1, 1), // D-red (home with 3 players)
     ("Merak", 1, 1),
-    ("Alioth", 0, 0),     // E-red
+    ("Alioth", 0, 0), // E-red
     ("Alkaid", 1, 1),
-    ("Thuban", 0, 0),     // F-red
+    ("Thuban", 0, 0), // F-red
     ("Kochab", 1, 0),
-    ("Menkar", 0, 0),     // G-red
+    ("Menkar", 0, 0), // G-red
     ("Mirfak", 0, 0),
-    ("Hamal", 0, 0),      // H-red
+    ("Hamal", 0, 0), // H-red
     ("Diphda", 1, 0),
-    ("Nunki", 1, 0),      // I-red
+    ("Nunki", 1, 0), // I-red
     ("Alphard", 1, 1),
-    ("Pavo", 1, 1),       // J-red (home)
+    ("Pavo", 1, 1), // J-red (home)
     ("Alphecca", 0, 1),
-    ("Denebola", 0, 1),   // K-red
+    ("Denebola", 0, 1), // K-red
     ("Markab", 0, 0),
-    ("Antares", 1, 1),    // L-red (home)
+    ("Antares", 1, 1), // L-red (home)
     ("Scheat", 1, 0),
 ];
 

@@ -120,7 +120,12 @@ pub fn resolve(attacker_ships: u32, attacker_card: Card, defender_ships: u32, de
     } else {
         (false, WinReason::DefenderHolds)
     };
-    CombatResult { attacker_total, defender_total, attacker_wins, reason }
+    CombatResult {
+        attacker_total,
+        defender_total,
+        attacker_wins,
+        reason,
+    }
 }
 
 /// The cards redrawn when a hand runs out: every played card except the

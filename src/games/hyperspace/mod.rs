@@ -95,7 +95,9 @@ impl Ruleset for Hyperspace {
             ),
             (None, _) => format!("Round {} · Turn of {}", state.round, state.active),
         };
-        PhaseInfo { number: state.turn, label }
+        // One more once the game is over, so the final board is posted too.
+        let number = state.turn + u32::from(state.outcome.is_some());
+        PhaseInfo { number, label }
     }
 
     fn parse(line: &CommandLine) -> Result<Action, ParseError> {
@@ -107,7 +109,12 @@ impl Ruleset for Hyperspace {
     }
 
     fn commands() -> Vec<CommandSpec> {
-        let p = |name, description, kind, required| ParamSpec { name, description, kind, required };
+        let p = |name, description, kind, required| ParamSpec {
+            name,
+            description,
+            kind,
+            required,
+        };
         vec![
             CommandSpec {
                 name: "depart",
@@ -115,7 +122,12 @@ impl Ruleset for Hyperspace {
                 params: vec![
                     p("from", "Star the ships leave", ParamKind::Text, true),
                     p("ships", "How many ships", ParamKind::Number, true),
-                    p("to", "The other star of the same sector (an immediate journey)", ParamKind::Text, false),
+                    p(
+                        "to",
+                        "The other star of the same sector (an immediate journey)",
+                        ParamKind::Text,
+                        false,
+                    ),
                 ],
             },
             CommandSpec {
@@ -126,11 +138,20 @@ impl Ruleset for Hyperspace {
                     p("at", "Destination star", ParamKind::Text, true),
                 ],
             },
-            CommandSpec { name: "end", description: "End movement; battles follow", params: vec![] },
+            CommandSpec {
+                name: "end",
+                description: "End movement; battles follow",
+                params: vec![],
+            },
             CommandSpec {
                 name: "card",
                 description: "Pick your combat card in secret",
-                params: vec![p("name", "Spy, Ensign, Lieutenant, Tactician, Captain, Commodore or Admiral", ParamKind::Text, true)],
+                params: vec![p(
+                    "name",
+                    "Spy, Ensign, Lieutenant, Tactician, Captain, Commodore or Admiral",
+                    ParamKind::Text,
+                    true,
+                )],
             },
             CommandSpec {
                 name: "losses",

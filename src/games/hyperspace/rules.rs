@@ -7,7 +7,7 @@
 
 use super::board::{home_stars, Star, LAST_SQUARE};
 use super::cards::{self, Card};
-use super::state::{apply, Battle, BattleStep, Event, Options, Stage, State, Token, STARTING_SHIPS};
+use super::state::{apply, BattleStep, Event, Options, Stage, State, Token, STARTING_SHIPS};
 use crate::engine::{CommandLine, GameConfig, Outcome, ParseError, Pending, Rejection, Seat, SetupError};
 use serde::{Deserialize, Serialize};
 
@@ -58,8 +58,16 @@ pub enum Illegal {
     NoSuchToken,
     #[error("warp token {0} is not on the hyperspace track")]
     TokenNotFlying(u8),
-    #[error("warp token {token} is on square {square}, but {star} is {count} sector(s) from its departure sector {from}")]
-    WrongCount { token: u8, square: u8, star: String, count: u8, from: String },
+    #[error(
+        "warp token {token} is on square {square}, but {star} is {count} sector(s) from its departure sector {from}"
+    )]
+    WrongCount {
+        token: u8,
+        square: u8,
+        star: String,
+        count: u8,
+        from: String,
+    },
     #[error("you do not hold the {0} card")]
     CardNotInHand(Card),
     #[error("losses must be from 1 to {0}, the ships of the losing fleet")]
@@ -69,11 +77,17 @@ pub enum Illegal {
 }
 
 fn reject(illegal: Illegal, legal: Vec<Action>) -> Rejection {
-    Rejection::illegal(illegal.to_string(), legal.iter().map(|a| unparse(a).to_string()).collect())
+    Rejection::illegal(
+        illegal.to_string(),
+        legal.iter().map(|a| unparse(a).to_string()).collect(),
+    )
 }
 
 fn perr(message: impl Into<String>, usage: &str) -> ParseError {
-    ParseError { message: message.into(), usage: usage.to_string() }
+    ParseError {
+        message: message.into(),
+        usage: usage.to_string(),
+    }
 }
 
 fn star_arg(line: &CommandLine, key: &str, usage: &str) -> Result<Star, ParseError> {
@@ -113,17 +127,24 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
             let raw = line.required("name", USAGE_CARD)?;
             let card = Card::by_name(raw).ok_or_else(|| {
                 let names: Vec<&str> = Card::ALL.iter().map(|c| c.name()).collect();
-                perr(format!("unknown card `{raw}` (the cards are {})", names.join(", ")), USAGE_CARD)
+                perr(
+                    format!("unknown card `{raw}` (the cards are {})", names.join(", ")),
+                    USAGE_CARD,
+                )
             })?;
             Ok(Action::Card { card })
         }
         "losses" => {
             line.only(&["n"], USAGE_LOSSES)?;
-            Ok(Action::Losses { n: line.number("n", USAGE_LOSSES)? })
+            Ok(Action::Losses {
+                n: line.number("n", USAGE_LOSSES)?,
+            })
         }
         "retreat" => {
             line.only(&["ships"], USAGE_RETREAT)?;
-            Ok(Action::Retreat { ships: line.number("ships", USAGE_RETREAT)? })
+            Ok(Action::Retreat {
+                ships: line.number("ships", USAGE_RETREAT)?,
+            })
         }
         other => Err(perr(
             format!("unknown command `{other}`"),
@@ -157,7 +178,10 @@ pub fn parse_options(value: &serde_json::Value) -> Result<Options, SetupError> {
         v => serde_json::from_value(v.clone()).map_err(|e| SetupError(format!("bad Hyperspace options: {e}")))?,
     };
     if !(1..=200).contains(&options.rounds) {
-        return Err(SetupError(format!("`rounds` must be from 1 to 200, not {}", options.rounds)));
+        return Err(SetupError(format!(
+            "`rounds` must be from 1 to 200, not {}",
+            options.rounds
+        )));
     }
     Ok(options)
 }
@@ -165,15 +189,34 @@ pub fn parse_options(value: &serde_json::Value) -> Result<Options, SetupError> {
 /// The set-up events, up to the first turn.
 pub fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
     if !(2..=4).contains(&config.players) {
-        return Err(SetupError(format!("Hyperspace is for 2 to 4 players, not {}", config.players)));
+        return Err(SetupError(format!(
+            "Hyperspace is for 2 to 4 players, not {}",
+            config.players
+        )));
     }
     let options = parse_options(&config.options)?;
     let homes = home_stars(config.players);
     let mut s = State::empty();
     let mut ev = Vec::new();
-    emit(&mut s, &mut ev, Event::GameSetUp { players: config.players, options, homes: homes.clone() });
+    emit(
+        &mut s,
+        &mut ev,
+        Event::GameSetUp {
+            players: config.players,
+            options,
+            homes: homes.clone(),
+        },
+    );
     for (i, home) in homes.iter().enumerate() {
-        emit(&mut s, &mut ev, Event::ShipsPlaced { seat: Seat(i as u8), star: *home, ships: STARTING_SHIPS });
+        emit(
+            &mut s,
+            &mut ev,
+            Event::ShipsPlaced {
+                seat: Seat(i as u8),
+                star: *home,
+                ships: STARTING_SHIPS,
+            },
+        );
     }
     begin_turn(&mut s, &mut ev, Seat(0), 1);
     advance(&mut s, &mut ev);
@@ -266,8 +309,16 @@ fn departure_actions(state: &State, seat: Seat) -> Vec<Action> {
     for star in Star::all() {
         let n = state.ships_at(star, seat);
         for ships in 1..=n {
-            out.push(Action::Depart { from: star, ships, to: None });
-            out.push(Action::Depart { from: star, ships, to: Some(star.sibling()) });
+            out.push(Action::Depart {
+                from: star,
+                ships,
+                to: None,
+            });
+            out.push(Action::Depart {
+                from: star,
+                ships,
+                to: Some(star.sibling()),
+            });
         }
     }
     out
@@ -283,7 +334,10 @@ fn arrival_actions(state: &State, seat: Seat) -> Vec<Action> {
             }
             for star in Star::all() {
                 if from.distance(star.sector()) == *square {
-                    out.push(Action::Arrive { token: i as u8 + 1, at: star });
+                    out.push(Action::Arrive {
+                        token: i as u8 + 1,
+                        at: star,
+                    });
                 }
             }
         }
@@ -302,7 +356,11 @@ fn card_actions(state: &State, seat: Seat) -> Vec<Action> {
 pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
     match (pending_kind(state, seat), &state.stage) {
         (Some("turn"), Stage::Moving { departures_open }) => {
-            let mut out = if *departures_open { departure_actions(state, seat) } else { Vec::new() };
+            let mut out = if *departures_open {
+                departure_actions(state, seat)
+            } else {
+                Vec::new()
+            };
             out.extend(arrival_actions(state, seat));
             out.push(Action::End);
             out
@@ -310,14 +368,16 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
         (Some("combat-card"), _) => card_actions(state, seat),
         (Some("losses"), Stage::Battle(b)) => {
             if let BattleStep::Losses { loser, .. } = b.step {
-                (1..=state.ships_at(b.star, loser)).map(|n| Action::Losses { n }).collect()
+                (1..=state.ships_at(b.star, loser))
+                    .map(|n| Action::Losses { n })
+                    .collect()
             } else {
                 Vec::new()
             }
         }
-        (Some("retreat"), Stage::Battle(b)) => {
-            (0..=state.ships_at(b.star, seat)).map(|ships| Action::Retreat { ships }).collect()
-        }
+        (Some("retreat"), Stage::Battle(b)) => (0..=state.ships_at(b.star, seat))
+            .map(|ships| Action::Retreat { ships })
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -329,13 +389,21 @@ fn departure_hints(state: &State, seat: Seat) -> Vec<Action> {
     for star in Star::all() {
         let n = state.ships_at(star, seat);
         if n > 0 {
-            out.push(Action::Depart { from: star, ships: n, to: None });
+            out.push(Action::Depart {
+                from: star,
+                ships: n,
+                to: None,
+            });
         }
     }
     for star in Star::all() {
         let n = state.ships_at(star, seat);
         if n > 0 {
-            out.push(Action::Depart { from: star, ships: n, to: Some(star.sibling()) });
+            out.push(Action::Depart {
+                from: star,
+                ships: n,
+                to: Some(star.sibling()),
+            });
         }
     }
     out
@@ -366,13 +434,23 @@ pub fn decide(state: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, 
     Ok(ev)
 }
 
-fn depart(s: &mut State, ev: &mut Vec<Event>, seat: Seat, from: Star, ships: u32, to: Option<Star>) -> Result<(), Rejection> {
+fn depart(
+    s: &mut State,
+    ev: &mut Vec<Event>,
+    seat: Seat,
+    from: Star,
+    ships: u32,
+    to: Option<Star>,
+) -> Result<(), Rejection> {
     let departures_open = matches!(s.stage, Stage::Moving { departures_open: true });
     if !departures_open {
         return Err(reject(Illegal::DeparturesOver, legal_actions(s, seat)));
     }
     let Some(token) = s.seat(seat).and_then(|m| m.free_token()) else {
-        return Err(reject(Illegal::NoFreeToken(super::state::TOKENS), legal_actions(s, seat)));
+        return Err(reject(
+            Illegal::NoFreeToken(super::state::TOKENS),
+            legal_actions(s, seat),
+        ));
     };
     let token = token as u8 + 1;
     if ships == 0 {
@@ -381,32 +459,74 @@ fn depart(s: &mut State, ev: &mut Vec<Event>, seat: Seat, from: Star, ships: u32
     let have = s.ships_at(from, seat);
     if have < ships {
         return Err(reject(
-            Illegal::NotEnoughShips { star: from.label(), have, asked: ships },
+            Illegal::NotEnoughShips {
+                star: from.label(),
+                have,
+                asked: ships,
+            },
             departure_hints(s, seat),
         ));
     }
     match to {
-        None => emit(s, ev, Event::FleetDeparted { seat, token, from, ships, sector: from.sector() }),
+        None => emit(
+            s,
+            ev,
+            Event::FleetDeparted {
+                seat,
+                token,
+                from,
+                ships,
+                sector: from.sector(),
+            },
+        ),
         Some(to) if to == from => {
             return Err(reject(
                 Illegal::SameStar(from.label()),
-                vec![Action::Depart { from, ships, to: Some(from.sibling()) }],
+                vec![Action::Depart {
+                    from,
+                    ships,
+                    to: Some(from.sibling()),
+                }],
             ))
         }
         Some(to) if to.sector() != from.sector() => {
             return Err(reject(
-                Illegal::NotSameSector { from: from.name().into(), to: to.label(), sector: from.sector().name() },
-                vec![Action::Depart { from, ships, to: Some(from.sibling()) }, Action::Depart { from, ships, to: None }],
+                Illegal::NotSameSector {
+                    from: from.name().into(),
+                    to: to.label(),
+                    sector: from.sector().name(),
+                },
+                vec![
+                    Action::Depart {
+                        from,
+                        ships,
+                        to: Some(from.sibling()),
+                    },
+                    Action::Depart { from, ships, to: None },
+                ],
             ))
         }
-        Some(to) => emit(s, ev, Event::FleetJumped { seat, token, from, to, ships }),
+        Some(to) => emit(
+            s,
+            ev,
+            Event::FleetJumped {
+                seat,
+                token,
+                from,
+                to,
+                ships,
+            },
+        ),
     }
     Ok(())
 }
 
 fn arrive(s: &mut State, ev: &mut Vec<Event>, seat: Seat, token: u8, at: Star) -> Result<(), Rejection> {
     let arrivals = arrival_actions(s, seat);
-    let Some(t) = (token as usize).checked_sub(1).and_then(|i| s.seat(seat).and_then(|m| m.tokens.get(i))) else {
+    let Some(t) = (token as usize)
+        .checked_sub(1)
+        .and_then(|i| s.seat(seat).and_then(|m| m.tokens.get(i)))
+    else {
         return Err(reject(Illegal::NoSuchToken, arrivals));
     };
     let Token::Flight { square, ships, from } = t.clone() else {
@@ -414,14 +534,33 @@ fn arrive(s: &mut State, ev: &mut Vec<Event>, seat: Seat, token: u8, at: Star) -
     };
     let count = from.distance(at.sector());
     if square == 0 || count != square {
-        let for_token: Vec<Action> =
-            arrivals.iter().filter(|a| matches!(a, Action::Arrive { token: k, .. } if *k == token)).cloned().collect();
+        let for_token: Vec<Action> = arrivals
+            .iter()
+            .filter(|a| matches!(a, Action::Arrive { token: k, .. } if *k == token))
+            .cloned()
+            .collect();
         return Err(reject(
-            Illegal::WrongCount { token, square, star: at.label(), count, from: from.name() },
+            Illegal::WrongCount {
+                token,
+                square,
+                star: at.label(),
+                count,
+                from: from.name(),
+            },
             if for_token.is_empty() { arrivals } else { for_token },
         ));
     }
-    emit(s, ev, Event::FleetArrived { seat, token, star: at, ships, square });
+    emit(
+        s,
+        ev,
+        Event::FleetArrived {
+            seat,
+            token,
+            star: at,
+            ships,
+            square,
+        },
+    );
     Ok(())
 }
 
@@ -431,7 +570,9 @@ fn pick_card(s: &mut State, ev: &mut Vec<Event>, seat: Seat, card: Card) -> Resu
     }
     emit(s, ev, Event::CombatCardPicked { seat, card });
     let Some(b) = s.battle().cloned() else { return Ok(()) };
-    let BattleStep::Cards { picks } = &b.step else { return Ok(()) };
+    let BattleStep::Cards { picks } = &b.step else {
+        return Ok(());
+    };
     let (Some(ac), Some(dc)) = (picks.pick_of(b.attacker).copied(), picks.pick_of(b.defender).copied()) else {
         return Ok(());
     };
@@ -462,21 +603,45 @@ fn pick_card(s: &mut State, ev: &mut Vec<Event>, seat: Seat, card: Card) -> Resu
             }
         }
     }
-    let (victor, loser) = if result.attacker_wins { (b.attacker, b.defender) } else { (b.defender, b.attacker) };
-    emit(s, ev, Event::CombatWon { star: b.star, victor, loser, reason: result.reason });
+    let (victor, loser) = if result.attacker_wins {
+        (b.attacker, b.defender)
+    } else {
+        (b.defender, b.attacker)
+    };
+    emit(
+        s,
+        ev,
+        Event::CombatWon {
+            star: b.star,
+            victor,
+            loser,
+            reason: result.reason,
+        },
+    );
     Ok(())
 }
 
 fn losses_event(s: &State, n: u32) -> Option<Event> {
     let b = s.battle()?;
-    let BattleStep::Losses { victor, loser } = b.step else { return None };
+    let BattleStep::Losses { victor, loser } = b.step else {
+        return None;
+    };
     let victor_lost = n.saturating_sub(1).min(s.ships_at(b.star, victor));
-    Some(Event::LossesTaken { star: b.star, victor, loser, chosen: n, loser_lost: n, victor_lost })
+    Some(Event::LossesTaken {
+        star: b.star,
+        victor,
+        loser,
+        chosen: n,
+        loser_lost: n,
+        victor_lost,
+    })
 }
 
 fn take_losses(s: &mut State, ev: &mut Vec<Event>, n: u32) -> Result<(), Rejection> {
     let Some(b) = s.battle() else { return Ok(()) };
-    let BattleStep::Losses { victor, loser } = b.step else { return Ok(()) };
+    let BattleStep::Losses { victor, loser } = b.step else {
+        return Ok(());
+    };
     let max = s.ships_at(b.star, loser);
     if n == 0 || n > max {
         return Err(reject(Illegal::LossesOutOfRange(max), legal_actions(s, victor)));
@@ -503,7 +668,17 @@ fn retreat(s: &mut State, ev: &mut Vec<Event>, seat: Seat, ships: u32) -> Result
         emit(s, ev, Event::RetreatDeclined { seat, star });
         return Ok(());
     };
-    emit(s, ev, Event::FleetRetreated { seat, star, ships, token: token as u8 + 1, sector: star.sector() });
+    emit(
+        s,
+        ev,
+        Event::FleetRetreated {
+            seat,
+            star,
+            ships,
+            token: token as u8 + 1,
+            sector: star.sector(),
+        },
+    );
     Ok(())
 }
 
@@ -623,7 +798,15 @@ pub fn check_homes(s: &mut State, ev: &mut Vec<Event>) {
             None => {
                 if mine == 0 {
                     if let Some(by) = enemies.first() {
-                        emit(s, ev, Event::HomeStarCaptured { owner, star: home, by: *by });
+                        emit(
+                            s,
+                            ev,
+                            Event::HomeStarCaptured {
+                                owner,
+                                star: home,
+                                by: *by,
+                            },
+                        );
                     }
                 }
             }
@@ -631,7 +814,15 @@ pub fn check_homes(s: &mut State, ev: &mut Vec<Event>) {
                 if mine > 0 && enemies.is_empty() {
                     emit(s, ev, Event::HomeStarRecovered { owner, star: home });
                 } else if mine == 0 && enemies.len() == 1 && enemies[0] != holder {
-                    emit(s, ev, Event::HomeStarCaptured { owner, star: home, by: enemies[0] });
+                    emit(
+                        s,
+                        ev,
+                        Event::HomeStarCaptured {
+                            owner,
+                            star: home,
+                            by: enemies[0],
+                        },
+                    );
                 }
             }
         }
@@ -672,14 +863,24 @@ pub fn conquers(s: &State, seat: Seat) -> Option<Star> {
 pub fn outcome_by_score(s: &State, reason: &str) -> (Outcome, Vec<u32>) {
     let scores: Vec<u32> = s.seat_ids().map(|x| s.score(x)).collect();
     let contenders = alive(s);
-    let pool = if contenders.is_empty() { s.seat_ids().collect() } else { contenders };
+    let pool = if contenders.is_empty() {
+        s.seat_ids().collect()
+    } else {
+        contenders
+    };
     let key = |x: &Seat| (scores[x.index()], s.total_ships(*x));
     let best = pool.iter().map(key).max().unwrap_or((0, 0));
     let winners: Vec<Seat> = pool.iter().copied().filter(|x| key(x) == best).collect();
     let outcome = if winners.len() == 1 {
-        Outcome::Winner { seat: winners[0], reason: reason.to_string() }
+        Outcome::Winner {
+            seat: winners[0],
+            reason: reason.to_string(),
+        }
     } else {
-        Outcome::Shared { seats: winners, reason: reason.to_string() }
+        Outcome::Shared {
+            seats: winners,
+            reason: reason.to_string(),
+        }
     };
     (outcome, scores)
 }
@@ -694,7 +895,14 @@ fn next_turn(s: &mut State, ev: &mut Vec<Event>) {
     let living = alive(s);
     if living.len() == 1 {
         let seat = living[0];
-        end_game(s, ev, Outcome::Winner { seat, reason: "last player standing".into() });
+        end_game(
+            s,
+            ev,
+            Outcome::Winner {
+                seat,
+                reason: "last player standing".into(),
+            },
+        );
         return;
     }
     if living.is_empty() {
@@ -704,10 +912,15 @@ fn next_turn(s: &mut State, ev: &mut Vec<Event>) {
     }
     let n = s.seats.len();
     let cur = s.active.index();
-    let Some(next) = (1..=n).map(|k| (cur + k) % n).find(|i| !s.seats[*i].eliminated) else { return };
+    let Some(next) = (1..=n).map(|k| (cur + k) % n).find(|i| !s.seats[*i].eliminated) else {
+        return;
+    };
     let round = if next <= cur { s.round + 1 } else { s.round };
     if round > s.options.rounds {
-        let (outcome, scores) = outcome_by_score(s, &format!("round limit ({} rounds) reached; highest score", s.options.rounds));
+        let (outcome, scores) = outcome_by_score(
+            s,
+            &format!("round limit ({} rounds) reached; highest score", s.options.rounds),
+        );
         emit(s, ev, Event::GameEnded { outcome, scores });
         return;
     }
@@ -718,9 +931,18 @@ fn next_turn(s: &mut State, ev: &mut Vec<Event>) {
 fn begin_turn(s: &mut State, ev: &mut Vec<Event>, seat: Seat, round: u32) {
     let production = round % 2 == 0;
     let turn = s.turn + 1;
-    emit(s, ev, Event::TurnBegan { seat, round, turn, production });
+    emit(
+        s,
+        ev,
+        Event::TurnBegan {
+            seat,
+            round,
+            turn,
+            production,
+        },
+    );
     if let Some(star) = conquers(s, seat) {
-        let reason = format!("conquest: holds its own home star and {}", star.name());
+        let reason = format!("conquest: held their own home star and {}", star.name());
         end_game(s, ev, Outcome::Winner { seat, reason });
         return;
     }
@@ -729,7 +951,15 @@ fn begin_turn(s: &mut State, ev: &mut Vec<Event>, seat: Seat, round: u32) {
     if production && me.captured_by.is_none() {
         let ships = s.pairs(seat);
         if ships > 0 {
-            emit(s, ev, Event::ShipsProduced { seat, star: home, ships });
+            emit(
+                s,
+                ev,
+                Event::ShipsProduced {
+                    seat,
+                    star: home,
+                    ships,
+                },
+            );
         }
     }
     let flying: Vec<u8> = s.seats[seat.index()]
@@ -751,7 +981,16 @@ fn begin_turn(s: &mut State, ev: &mut Vec<Event>, seat: Seat, round: u32) {
             })
             .collect();
         for (token, ships, from) in lost {
-            emit(s, ev, Event::WarpTokenLost { seat, token, ships, from });
+            emit(
+                s,
+                ev,
+                Event::WarpTokenLost {
+                    seat,
+                    token,
+                    ships,
+                    from,
+                },
+            );
         }
     }
     // Nothing left to command: out of the game at once.
@@ -774,20 +1013,19 @@ pub fn default_action(state: &State, seat: Seat) -> Option<Action> {
                 }
             }
             let hand = &state.seat(seat)?.hand;
-            hand.iter().min_by_key(|c| (c.strength(), **c)).map(|card| Action::Card { card: *card })
+            hand.iter()
+                .min_by_key(|c| (c.strength(), **c))
+                .map(|card| Action::Card { card: *card })
         }
         "losses" => {
             let b = state.battle()?;
-            let BattleStep::Losses { victor, loser } = b.step else { return None };
+            let BattleStep::Losses { victor, loser } = b.step else {
+                return None;
+            };
             let n = state.ships_at(b.star, loser).min(state.ships_at(b.star, victor)).max(1);
             Some(Action::Losses { n })
         }
         "retreat" => Some(Action::Retreat { ships: 0 }),
         _ => None,
     }
-}
-
-/// The battle in progress, if any (for views).
-pub fn battle(state: &State) -> Option<&Battle> {
-    state.battle()
 }

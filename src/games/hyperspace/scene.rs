@@ -41,7 +41,10 @@ pub fn player_color(seat: Seat) -> Color {
 }
 
 fn name_of(names: &[String], seat: Seat) -> String {
-    let n = names.get(seat.index()).cloned().unwrap_or_else(|| format!("Seat {}", seat.0 + 1));
+    let n = names
+        .get(seat.index())
+        .cloned()
+        .unwrap_or_else(|| format!("Seat {}", seat.0 + 1));
     truncate(&n, 18)
 }
 
@@ -80,8 +83,17 @@ fn fit_text(s: &str, size: f32, min: f32, width: f32, bold: bool) -> (String, f3
     (t, size)
 }
 
-fn rounded(scene: &mut Scene, x: f32, y: f32, w: f32, h: f32, r: f32, fill: Option<Color>, stroke: Option<Stroke>) {
-    scene.push(Item::Rect { x, y, w, h, radius: r, fill, stroke });
+fn rounded(scene: &mut Scene, rect: (f32, f32, f32, f32), r: f32, fill: Option<Color>, stroke: Option<Stroke>) {
+    let (x, y, w, h) = rect;
+    scene.push(Item::Rect {
+        x,
+        y,
+        w,
+        h,
+        radius: r,
+        fill,
+        stroke,
+    });
 }
 
 fn ships(n: u32) -> String {
@@ -97,7 +109,11 @@ fn wrap(s: &str, size: f32, width: f32, bold: bool) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut cur = String::new();
     for part in s.split(" · ") {
-        let candidate = if cur.is_empty() { part.to_string() } else { format!("{cur} · {part}") };
+        let candidate = if cur.is_empty() {
+            part.to_string()
+        } else {
+            format!("{cur} · {part}")
+        };
         if !cur.is_empty() && measure_text(&candidate, size, bold).0 > width {
             out.push(std::mem::take(&mut cur));
             cur = part.to_string();
@@ -139,8 +155,10 @@ pub fn scene(view: &View, names: &[String]) -> Scene {
 }
 
 fn header(sc: &mut Scene, view: &View, names: &[String]) {
-    rounded(sc, 0.0, 0.0, WIDTH as f32, 64.0, 0.0, Some(PANEL), None);
-    let t = txt(24.0, 32.0, "HYPERSPACE", 34.0, TEXT).anchor(Anchor::CenterLeft).bold();
+    rounded(sc, (0.0, 0.0, WIDTH as f32, 64.0), 0.0, Some(PANEL), None);
+    let t = txt(24.0, 32.0, "HYPERSPACE", 34.0, TEXT)
+        .anchor(Anchor::CenterLeft)
+        .bold();
     sc.text(t);
     let status = match (&view.outcome, view.stage) {
         (Some(Outcome::Winner { seat, reason }), _) => format!("Game over · {} wins ({reason})", name_of(names, *seat)),
@@ -155,7 +173,11 @@ fn header(sc: &mut Scene, view: &View, names: &[String]) {
         (None, "moving") => format!(
             "{}'s turn · {}",
             name_of(names, view.active),
-            if view.departures_open { "departures & arrivals" } else { "arrivals" }
+            if view.departures_open {
+                "departures & arrivals"
+            } else {
+                "arrivals"
+            }
         ),
         (None, _) => format!("{}'s turn", name_of(names, view.active)),
     };
@@ -163,13 +185,24 @@ fn header(sc: &mut Scene, view: &View, names: &[String]) {
         "Round {} of {}{}",
         view.round,
         view.rounds,
-        if view.production_round { " · production round" } else { "" }
+        if view.production_round {
+            " · production round"
+        } else {
+            ""
+        }
     );
     let t = txt(300.0, 32.0, round, 24.0, TEXT).anchor(Anchor::CenterLeft).bold();
     sc.text(t);
     let size = fit(&status, 24.0, 18.0, 760.0, true);
-    let color = if view.outcome.is_some() { YELLOW_STAR } else { player_color(view.active) };
-    let t = txt(WIDTH as f32 - 24.0, 32.0, status, size, color).anchor(Anchor::CenterRight).bold().halo(HALO);
+    let color = if view.outcome.is_some() {
+        YELLOW_STAR
+    } else {
+        player_color(view.active)
+    };
+    let t = txt(WIDTH as f32 - 24.0, 32.0, status, size, color)
+        .anchor(Anchor::CenterRight)
+        .bold()
+        .halo(HALO);
     sc.text(t);
 }
 
@@ -202,7 +235,7 @@ fn sector_box(sc: &mut Scene, view: &View, sector: Sector, x: f32, y: f32, bg: C
     } else {
         Stroke::new(Color::rgb(90, 90, 110), 1.5)
     };
-    rounded(sc, x, y, SECTOR_W, SECTOR_H - 6.0, 8.0, Some(bg), Some(stroke));
+    rounded(sc, (x, y, SECTOR_W, SECTOR_H - 6.0), 8.0, Some(bg), Some(stroke));
     let t = txt(x + 8.0, y + 3.0, sector.name(), 18.0, star_color).bold().halo(HALO);
     sc.text(t);
     for (k, star) in sector.stars().into_iter().enumerate() {
@@ -220,13 +253,20 @@ fn star_row(sc: &mut Scene, view: &View, sv: &StarView, star: Star, x: f32, y: f
         let ring = Stroke::new(player_color(owner), 4.0);
         sc.circle(cx, cy, 15.0, None, Some(ring));
         if captured.is_some() {
-            sc.line(vec![(cx - 13.0, cy - 13.0), (cx + 13.0, cy + 13.0)], Stroke::new(Color::WHITE, 3.0));
+            sc.line(
+                vec![(cx - 13.0, cy - 13.0), (cx + 13.0, cy + 13.0)],
+                Stroke::new(Color::WHITE, 3.0),
+            );
         }
     }
     sc.circle(cx, cy, 9.0, Some(star_color), None);
     // Name (home stars bold), resources at the right.
     let symbols = star.symbols();
-    let sym_w = if symbols.is_empty() { 0.0 } else { measure_text(&symbols, 22.0, true).0 + 6.0 };
+    let sym_w = if symbols.is_empty() {
+        0.0
+    } else {
+        measure_text(&symbols, 22.0, true).0 + 6.0
+    };
     let max_name = SECTOR_W - 48.0 - sym_w;
     let bold = sv.home_of.is_some();
     let size = fit(&sv.name, 20.0, 15.0, max_name, bold);
@@ -238,12 +278,18 @@ fn star_row(sc: &mut Scene, view: &View, sv: &StarView, star: Star, x: f32, y: f
     let mut rx = x + SECTOR_W - 8.0;
     let r = star.resources();
     for _ in 0..r.pop {
-        let t = txt(rx, cy, "O", 22.0, POP).anchor(Anchor::CenterRight).bold().halo(HALO);
+        let t = txt(rx, cy, "O", 22.0, POP)
+            .anchor(Anchor::CenterRight)
+            .bold()
+            .halo(HALO);
         rx -= measure_text("O", 22.0, true).0 + 1.0;
         sc.text(t);
     }
     for _ in 0..r.plus {
-        let t = txt(rx, cy, "+", 22.0, PLUS).anchor(Anchor::CenterRight).bold().halo(HALO);
+        let t = txt(rx, cy, "+", 22.0, PLUS)
+            .anchor(Anchor::CenterRight)
+            .bold()
+            .halo(HALO);
         rx -= measure_text("+", 22.0, true).0 + 1.0;
         sc.text(t);
     }
@@ -256,8 +302,17 @@ fn star_row(sc: &mut Scene, view: &View, sv: &StarView, star: Star, x: f32, y: f
         let seat = Seat(i as u8);
         let label = n.to_string();
         let w = (measure_text(&label, 20.0, true).0 + 16.0).max(38.0);
-        rounded(sc, cxp, y + 31.0, w, 30.0, 6.0, Some(player_color(seat)), Some(Stroke::new(Color::BLACK, 1.5)));
-        let t = txt(cxp + w / 2.0, y + 46.0, label, 20.0, Color::WHITE).anchor(Anchor::Center).bold().halo(HALO);
+        rounded(
+            sc,
+            (cxp, y + 31.0, w, 30.0),
+            6.0,
+            Some(player_color(seat)),
+            Some(Stroke::new(Color::BLACK, 1.5)),
+        );
+        let t = txt(cxp + w / 2.0, y + 46.0, label, 20.0, Color::WHITE)
+            .anchor(Anchor::Center)
+            .bold()
+            .halo(HALO);
         sc.text(t);
         cxp += w + 5.0;
     }
@@ -275,13 +330,27 @@ fn track(sc: &mut Scene, view: &View, names: &[String], y0: f32) {
     let squares = view.last_square as usize + 1;
     let sq_w = (WIDTH as f32 - 48.0 - label_w) / squares as f32;
     let bottom = y0 + track_height(view);
-    rounded(sc, x0, y0, WIDTH as f32 - 48.0, track_height(view), 8.0, Some(PANEL), None);
-    let t = txt(x0 + 10.0, y0 + 17.0, "Track", 20.0, TEXT).anchor(Anchor::CenterLeft).bold();
+    rounded(
+        sc,
+        (x0, y0, WIDTH as f32 - 48.0, track_height(view)),
+        8.0,
+        Some(PANEL),
+        None,
+    );
+    let t = txt(x0 + 10.0, y0 + 17.0, "Track", 20.0, TEXT)
+        .anchor(Anchor::CenterLeft)
+        .bold();
     sc.text(t);
     for k in 0..squares {
         let x = x0 + label_w + k as f32 * sq_w;
-        let label = if k == 0 { "0 (entry)".to_string() } else { format!("square {k}") };
-        let t = txt(x + sq_w / 2.0, y0 + 17.0, label, 19.0, DIM).anchor(Anchor::Center).bold();
+        let label = if k == 0 {
+            "0 (entry)".to_string()
+        } else {
+            format!("square {k}")
+        };
+        let t = txt(x + sq_w / 2.0, y0 + 17.0, label, 19.0, DIM)
+            .anchor(Anchor::Center)
+            .bold();
         sc.text(t);
         sc.push(Item::Line {
             points: vec![(x, y0 + 6.0), (x, bottom - 6.0)],
@@ -300,7 +369,10 @@ fn track(sc: &mut Scene, view: &View, names: &[String], y0: f32) {
             });
         }
         let (name, size) = fit_text(&name_of(names, seat.seat), 20.0, 16.0, label_w - 14.0, true);
-        let t = txt(x0 + 10.0, ly + LANE_H / 2.0, name, size, color).anchor(Anchor::CenterLeft).bold().halo(HALO);
+        let t = txt(x0 + 10.0, ly + LANE_H / 2.0, name, size, color)
+            .anchor(Anchor::CenterLeft)
+            .bold()
+            .halo(HALO);
         sc.text(t);
         for k in 0..squares {
             let on: Vec<_> = seat.tokens.iter().filter(|t| t.square == Some(k as u8)).collect();
@@ -313,7 +385,13 @@ fn track(sc: &mut Scene, view: &View, names: &[String], y0: f32) {
             for (j, tok) in on.iter().enumerate() {
                 let cx = x + (j % per_row) as f32 * (chip_w + 3.0);
                 let cy = top + (j / per_row) as f32 * (ch + 2.0);
-                rounded(sc, cx, cy, chip_w, ch, 5.0, Some(Color::rgb(40, 44, 64)), Some(Stroke::new(color, 2.0)));
+                rounded(
+                    sc,
+                    (cx, cy, chip_w, ch),
+                    5.0,
+                    Some(Color::rgb(40, 44, 64)),
+                    Some(Stroke::new(color, 2.0)),
+                );
                 // Token number in a badge of the player's colour.
                 sc.circle(cx + 12.0, cy + ch / 2.0, 10.0, Some(color), None);
                 let tt = txt(cx + 12.0, cy + ch / 2.0, tok.token.to_string(), 16.0, Color::WHITE)
@@ -333,7 +411,9 @@ fn track(sc: &mut Scene, view: &View, names: &[String], y0: f32) {
                 sc.text(tt);
                 let ships = tok.ships.to_string();
                 let size = fit(&ships, 18.0, 14.0, chip_w - 40.0, true);
-                let tt = txt(cx + 25.0, cy + ch / 2.0, ships, size, TEXT).anchor(Anchor::CenterLeft).bold();
+                let tt = txt(cx + 25.0, cy + ch / 2.0, ships, size, TEXT)
+                    .anchor(Anchor::CenterLeft)
+                    .bold();
                 sc.text(tt);
             }
         }
@@ -342,8 +422,15 @@ fn track(sc: &mut Scene, view: &View, names: &[String], y0: f32) {
 
 fn players(sc: &mut Scene, view: &View, names: &[String], x0: f32, y0: f32, w: f32) {
     let h = HEIGHT as f32 - y0 - 10.0;
-    rounded(sc, x0, y0, w, h, 8.0, Some(PANEL), None);
-    let t = txt(x0 + 12.0, y0 + 8.0, "Players · ships · home star · hand (played cards dim, last played red)", 19.0, DIM).bold();
+    rounded(sc, (x0, y0, w, h), 8.0, Some(PANEL), None);
+    let t = txt(
+        x0 + 12.0,
+        y0 + 8.0,
+        "Players · ships · home star · hand (played cards dim, last played red)",
+        19.0,
+        DIM,
+    )
+    .bold();
     sc.text(t);
     let row_h = ((h - 40.0) / view.seats.len().max(1) as f32).min(56.0);
     for (i, s) in view.seats.iter().enumerate() {
@@ -354,12 +441,21 @@ fn players(sc: &mut Scene, view: &View, names: &[String], x0: f32, y0: f32, w: f
 
 fn player_row(sc: &mut Scene, view: &View, s: &SeatView, names: &[String], x: f32, y: f32, w: f32) {
     let color = player_color(s.seat);
-    rounded(sc, x, y + 2.0, 22.0, 22.0, 4.0, Some(color), Some(Stroke::new(Color::BLACK, 1.0)));
+    rounded(
+        sc,
+        (x, y + 2.0, 22.0, 22.0),
+        4.0,
+        Some(color),
+        Some(Stroke::new(Color::BLACK, 1.0)),
+    );
     let mut name = name_of(names, s.seat);
     if view.viewer == Viewer::Seat(s.seat) {
         name.push_str(" (you)");
     }
-    let t = txt(x + 30.0, y + 13.0, name.clone(), 20.0, color).anchor(Anchor::CenterLeft).bold().halo(HALO);
+    let t = txt(x + 30.0, y + 13.0, name.clone(), 20.0, color)
+        .anchor(Anchor::CenterLeft)
+        .bold()
+        .halo(HALO);
     sc.text(t);
     let name_w = measure_text(&name, 20.0, true).0.max(150.0);
     let home = match (s.eliminated, s.home_captured_by) {
@@ -391,9 +487,15 @@ fn player_row(sc: &mut Scene, view: &View, s: &SeatView, names: &[String], x: f3
         } else {
             (Color::rgb(52, 56, 74), Color::rgb(140, 144, 160))
         };
-        let stroke = if last { Some(Stroke::new(Color::rgb(255, 90, 90), 2.0)) } else { None };
-        rounded(sc, cx, cy, cw, 22.0, 4.0, Some(fill), stroke);
-        let t = txt(cx + cw / 2.0, cy + 11.0, label, 17.0, fg).anchor(Anchor::Center).bold();
+        let stroke = if last {
+            Some(Stroke::new(Color::rgb(255, 90, 90), 2.0))
+        } else {
+            None
+        };
+        rounded(sc, (cx, cy, cw, 22.0), 4.0, Some(fill), stroke);
+        let t = txt(cx + cw / 2.0, cy + 11.0, label, 17.0, fg)
+            .anchor(Anchor::Center)
+            .bold();
         sc.text(t);
         cx += cw + 4.0;
     }
@@ -401,10 +503,14 @@ fn player_row(sc: &mut Scene, view: &View, s: &SeatView, names: &[String], x: f3
 
 fn battle_panel(sc: &mut Scene, view: &View, names: &[String], x0: f32, y0: f32, w: f32) {
     let h = HEIGHT as f32 - y0 - 10.0;
-    rounded(sc, x0, y0, w, h, 8.0, Some(PANEL), None);
+    rounded(sc, (x0, y0, w, h), 8.0, Some(PANEL), None);
     let mut lines: Vec<(String, Color, bool)> = Vec::new();
     if let Some(b) = &view.battle {
-        lines.push((format!("Battle at {} ({}) · combat {}", b.star.name(), b.sector, b.combat), TEXT, true));
+        lines.push((
+            format!("Battle at {} ({}) · combat {}", b.star.name(), b.sector, b.combat),
+            TEXT,
+            true,
+        ));
         lines.push((
             format!("{}: {} (attacker)", name_of(names, b.attacker), ships(b.attacker_ships)),
             player_color(b.attacker),
@@ -420,7 +526,13 @@ fn battle_panel(sc: &mut Scene, view: &View, names: &[String], x0: f32, y0: f32,
                 let status = b
                     .picked
                     .iter()
-                    .map(|p| format!("{} {}", name_of(names, p.seat), if p.picked { "has picked" } else { "is picking" }))
+                    .map(|p| {
+                        format!(
+                            "{} {}",
+                            name_of(names, p.seat),
+                            if p.picked { "has picked" } else { "is picking" }
+                        )
+                    })
                     .collect::<Vec<_>>()
                     .join(" · ");
                 lines.push((status, DIM, false));
@@ -446,7 +558,9 @@ fn battle_panel(sc: &mut Scene, view: &View, names: &[String], x0: f32, y0: f32,
     if let Some(c) = &view.last_combat {
         lines.push((
             format!(
-                "Last combat · {} {} = {} · vs {} {} = {}",
+                "Last combat (round {}, {}) · {} {} = {} · vs {} {} = {}",
+                c.round,
+                c.star.name(),
                 name_of(names, c.attacker),
                 c.attacker_card.name(),
                 c.attacker_total,

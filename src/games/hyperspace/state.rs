@@ -118,7 +118,9 @@ pub enum Stage {
     NotStarted,
     /// The active player departs and arrives. Once a fleet has arrived,
     /// departures are over for the turn.
-    Moving { departures_open: bool },
+    Moving {
+        departures_open: bool,
+    },
     /// Between battles, or after movement: the next battle or the end of
     /// the turn follows automatically.
     Resolving,
@@ -131,6 +133,8 @@ pub enum Stage {
 /// The last combat revealed (shown on the board).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CombatReport {
+    /// The round it was fought in.
+    pub round: u32,
     pub star: Star,
     pub attacker: Seat,
     pub attacker_card: Card,
@@ -164,33 +168,106 @@ pub struct State {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
     /// A game for `players` was set up with these home stars (seat order).
-    GameSetUp { players: u8, options: Options, homes: Vec<Star> },
+    GameSetUp {
+        players: u8,
+        options: Options,
+        homes: Vec<Star>,
+    },
     /// Ships were placed at a star (set-up; scenarios use it to build positions).
-    ShipsPlaced { seat: Seat, star: Star, ships: u32 },
+    ShipsPlaced {
+        seat: Seat,
+        star: Star,
+        ships: u32,
+    },
     /// Ships were taken off a star (scenarios use it to build positions).
-    ShipsRemoved { seat: Seat, star: Star, ships: u32 },
+    ShipsRemoved {
+        seat: Seat,
+        star: Star,
+        ships: u32,
+    },
     /// A warp token was put on the track (scenarios). `token` is 1-based.
-    TokenPlaced { seat: Seat, token: u8, square: u8, ships: u32, from: Sector },
+    TokenPlaced {
+        seat: Seat,
+        token: u8,
+        square: u8,
+        ships: u32,
+        from: Sector,
+    },
     /// A hand and played pile were arranged (scenarios).
-    HandArranged { seat: Seat, hand: Vec<Card>, played: Vec<Card> },
+    HandArranged {
+        seat: Seat,
+        hand: Vec<Card>,
+        played: Vec<Card>,
+    },
     /// The next turn began (`turn` counts every turn of the game).
-    TurnBegan { seat: Seat, round: u32, turn: u32, production: bool },
-    ShipsProduced { seat: Seat, star: Star, ships: u32 },
+    TurnBegan {
+        seat: Seat,
+        round: u32,
+        turn: u32,
+        production: bool,
+    },
+    ShipsProduced {
+        seat: Seat,
+        star: Star,
+        ships: u32,
+    },
     /// The active player's tokens on the track moved one square forward.
-    WarpTokensAdvanced { seat: Seat, tokens: Vec<u8> },
+    WarpTokensAdvanced {
+        seat: Seat,
+        tokens: Vec<u8>,
+    },
     /// A token moved past the last square: it and its ships are lost.
-    WarpTokenLost { seat: Seat, token: u8, ships: u32, from: Sector },
+    WarpTokenLost {
+        seat: Seat,
+        token: u8,
+        ships: u32,
+        from: Sector,
+    },
     /// Ships left a star on a warp token (placed on the entry square).
-    FleetDeparted { seat: Seat, token: u8, from: Star, ships: u32, sector: Sector },
+    FleetDeparted {
+        seat: Seat,
+        token: u8,
+        from: Star,
+        ships: u32,
+        sector: Sector,
+    },
     /// A same-sector journey: immediate, but the token is used this turn.
-    FleetJumped { seat: Seat, token: u8, from: Star, to: Star, ships: u32 },
-    FleetArrived { seat: Seat, token: u8, star: Star, ships: u32, square: u8 },
-    MovementEnded { seat: Seat },
-    BattleBegan { star: Star, attacker: Seat, defender: Seat, attacker_ships: u32, defender_ships: u32 },
+    FleetJumped {
+        seat: Seat,
+        token: u8,
+        from: Star,
+        to: Star,
+        ships: u32,
+    },
+    FleetArrived {
+        seat: Seat,
+        token: u8,
+        star: Star,
+        ships: u32,
+        square: u8,
+    },
+    MovementEnded {
+        seat: Seat,
+    },
+    BattleBegan {
+        star: Star,
+        attacker: Seat,
+        defender: Seat,
+        attacker_ships: u32,
+        defender_ships: u32,
+    },
     /// Fight again: both sides still have ships at the star.
-    CombatRenewed { star: Star, combat: u32, attacker_ships: u32, defender_ships: u32 },
+    CombatRenewed {
+        star: Star,
+        combat: u32,
+        attacker_ships: u32,
+        defender_ships: u32,
+    },
     /// A secret pick. Logged, but only narrated to its seat.
-    CombatCardPicked { seat: Seat, card: Card },
+    CombatCardPicked {
+        seat: Seat,
+        card: Card,
+    },
     CombatCardsRevealed {
         star: Star,
         attacker: Seat,
@@ -201,17 +278,58 @@ pub enum Event {
         defender_total: u32,
     },
     /// After playing the last card, the earlier played cards return.
-    HandRecycled { seat: Seat, cards: Vec<Card> },
-    CombatWon { star: Star, victor: Seat, loser: Seat, reason: WinReason },
-    LossesTaken { star: Star, victor: Seat, loser: Seat, chosen: u32, loser_lost: u32, victor_lost: u32 },
-    FleetRetreated { seat: Seat, star: Star, ships: u32, token: u8, sector: Sector },
-    RetreatDeclined { seat: Seat, star: Star },
-    BattleEnded { star: Star, holder: Option<Seat> },
-    HomeStarCaptured { owner: Seat, star: Star, by: Seat },
-    HomeStarRecovered { owner: Seat, star: Star },
-    PlayerEliminated { seat: Seat },
-    TurnEnded { seat: Seat },
-    GameEnded { outcome: Outcome, scores: Vec<u32> },
+    HandRecycled {
+        seat: Seat,
+        cards: Vec<Card>,
+    },
+    CombatWon {
+        star: Star,
+        victor: Seat,
+        loser: Seat,
+        reason: WinReason,
+    },
+    LossesTaken {
+        star: Star,
+        victor: Seat,
+        loser: Seat,
+        chosen: u32,
+        loser_lost: u32,
+        victor_lost: u32,
+    },
+    FleetRetreated {
+        seat: Seat,
+        star: Star,
+        ships: u32,
+        token: u8,
+        sector: Sector,
+    },
+    RetreatDeclined {
+        seat: Seat,
+        star: Star,
+    },
+    BattleEnded {
+        star: Star,
+        holder: Option<Seat>,
+    },
+    HomeStarCaptured {
+        owner: Seat,
+        star: Star,
+        by: Seat,
+    },
+    HomeStarRecovered {
+        owner: Seat,
+        star: Star,
+    },
+    PlayerEliminated {
+        seat: Seat,
+    },
+    TurnEnded {
+        seat: Seat,
+    },
+    GameEnded {
+        outcome: Outcome,
+        scores: Vec<u32>,
+    },
 }
 
 impl State {
@@ -237,7 +355,11 @@ impl State {
 
     /// Ships of `seat` at `star`.
     pub fn ships_at(&self, star: Star, seat: Seat) -> u32 {
-        self.ships.get(&star).and_then(|v| v.get(seat.index())).copied().unwrap_or(0)
+        self.ships
+            .get(&star)
+            .and_then(|v| v.get(seat.index()))
+            .copied()
+            .unwrap_or(0)
     }
 
     fn ships_mut(&mut self, star: Star, seat: Seat) -> Option<&mut u32> {
@@ -271,7 +393,10 @@ impl State {
 
     /// Ships of `seat` on stars.
     pub fn ships_on_board(&self, seat: Seat) -> u32 {
-        self.ships.values().map(|v| v.get(seat.index()).copied().unwrap_or(0)).sum()
+        self.ships
+            .values()
+            .map(|v| v.get(seat.index()).copied().unwrap_or(0))
+            .sum()
     }
 
     /// Ships on stars and on warp tokens.
@@ -285,7 +410,8 @@ impl State {
         if self.ships_at(star, seat) > 0 {
             return true;
         }
-        self.seat(seat).is_some_and(|s| s.home == star && s.captured_by.is_none())
+        self.seat(seat)
+            .is_some_and(|s| s.home == star && s.captured_by.is_none())
     }
 
     /// The home star whose owner is `seat`... and the owner of a star that is
@@ -357,10 +483,18 @@ impl State {
     /// The retreat step that follows `after` (None: right after losses).
     fn next_retreat_step(&self, victor: Seat, loser: Seat, star: Star, after: Option<Seat>) -> BattleStep {
         if after.is_none() && self.can_retreat(loser, star) {
-            return BattleStep::Retreat { seat: loser, victor, loser };
+            return BattleStep::Retreat {
+                seat: loser,
+                victor,
+                loser,
+            };
         }
         if after != Some(victor) && self.can_retreat(victor, star) {
-            return BattleStep::Retreat { seat: victor, victor, loser };
+            return BattleStep::Retreat {
+                seat: victor,
+                victor,
+                loser,
+            };
         }
         BattleStep::Resolved
     }
@@ -375,9 +509,11 @@ impl State {
 
     fn after_retreat(&mut self, seat: Seat) {
         let next = match self.battle() {
-            Some(Battle { star, step: BattleStep::Retreat { victor, loser, .. }, .. }) => {
-                Some(self.next_retreat_step(*victor, *loser, *star, Some(seat)))
-            }
+            Some(Battle {
+                star,
+                step: BattleStep::Retreat { victor, loser, .. },
+                ..
+            }) => Some(self.next_retreat_step(*victor, *loser, *star, Some(seat))),
             _ => None,
         };
         if let (Some(next), Some(b)) = (next, self.battle_mut()) {
@@ -395,7 +531,11 @@ fn remove_card(cards: &mut Vec<Card>, card: Card) {
 /// Apply one event.
 pub fn apply(state: &mut State, event: &Event) {
     match event {
-        Event::GameSetUp { players, options, homes } => {
+        Event::GameSetUp {
+            players,
+            options,
+            homes,
+        } => {
             *state = State::empty();
             state.players = *players;
             state.options = options.clone();
@@ -412,8 +552,22 @@ pub fn apply(state: &mut State, event: &Event) {
         Event::ShipsRemoved { seat, star, ships } => {
             state.remove_ships(*star, *seat, *ships);
         }
-        Event::TokenPlaced { seat, token, square, ships, from } => {
-            state.set_token(*seat, *token, Token::Flight { square: *square, ships: *ships, from: *from });
+        Event::TokenPlaced {
+            seat,
+            token,
+            square,
+            ships,
+            from,
+        } => {
+            state.set_token(
+                *seat,
+                *token,
+                Token::Flight {
+                    square: *square,
+                    ships: *ships,
+                    from: *from,
+                },
+            );
         }
         Event::HandArranged { seat, hand, played } => {
             if let Some(s) = state.seat_mut(*seat) {
@@ -426,12 +580,13 @@ pub fn apply(state: &mut State, event: &Event) {
             state.round = *round;
             state.turn = *turn;
             state.stage = Stage::Moving { departures_open: true };
-            state.last_combat = None;
         }
         Event::WarpTokensAdvanced { seat, tokens } => {
             if let Some(s) = state.seat_mut(*seat) {
                 for k in tokens {
-                    if let Some(Token::Flight { square, .. }) = (*k as usize).checked_sub(1).and_then(|i| s.tokens.get_mut(i)) {
+                    if let Some(Token::Flight { square, .. }) =
+                        (*k as usize).checked_sub(1).and_then(|i| s.tokens.get_mut(i))
+                    {
                         *square = square.saturating_add(1);
                     }
                 }
@@ -440,16 +595,42 @@ pub fn apply(state: &mut State, event: &Event) {
         Event::WarpTokenLost { seat, token, .. } => {
             state.set_token(*seat, *token, Token::Ready);
         }
-        Event::FleetDeparted { seat, token, from, ships, sector } => {
+        Event::FleetDeparted {
+            seat,
+            token,
+            from,
+            ships,
+            sector,
+        } => {
             state.remove_ships(*from, *seat, *ships);
-            state.set_token(*seat, *token, Token::Flight { square: 0, ships: *ships, from: *sector });
+            state.set_token(
+                *seat,
+                *token,
+                Token::Flight {
+                    square: 0,
+                    ships: *ships,
+                    from: *sector,
+                },
+            );
         }
-        Event::FleetJumped { seat, token, from, to, ships } => {
+        Event::FleetJumped {
+            seat,
+            token,
+            from,
+            to,
+            ships,
+        } => {
             state.remove_ships(*from, *seat, *ships);
             state.add_ships(*to, *seat, *ships);
             state.set_token(*seat, *token, Token::Spent);
         }
-        Event::FleetArrived { seat, token, star, ships, .. } => {
+        Event::FleetArrived {
+            seat,
+            token,
+            star,
+            ships,
+            ..
+        } => {
             state.add_ships(*star, *seat, *ships);
             state.set_token(*seat, *token, Token::Ready);
             if let Stage::Moving { departures_open } = &mut state.stage {
@@ -459,23 +640,36 @@ pub fn apply(state: &mut State, event: &Event) {
         Event::MovementEnded { .. } | Event::BattleEnded { .. } => {
             state.stage = Stage::Resolving;
         }
-        Event::BattleBegan { star, attacker, defender, .. } => {
+        Event::BattleBegan {
+            star,
+            attacker,
+            defender,
+            ..
+        } => {
             state.stage = Stage::Battle(Battle {
                 star: *star,
                 attacker: *attacker,
                 defender: *defender,
                 combat: 1,
-                step: BattleStep::Cards { picks: Simultaneous::new([*attacker, *defender]) },
+                step: BattleStep::Cards {
+                    picks: Simultaneous::new([*attacker, *defender]),
+                },
             });
         }
         Event::CombatRenewed { combat, .. } => {
             if let Some(b) = state.battle_mut() {
                 b.combat = *combat;
-                b.step = BattleStep::Cards { picks: Simultaneous::new([b.attacker, b.defender]) };
+                b.step = BattleStep::Cards {
+                    picks: Simultaneous::new([b.attacker, b.defender]),
+                };
             }
         }
         Event::CombatCardPicked { seat, card } => {
-            if let Some(Battle { step: BattleStep::Cards { picks }, .. }) = state.battle_mut() {
+            if let Some(Battle {
+                step: BattleStep::Cards { picks },
+                ..
+            }) = state.battle_mut()
+            {
                 if picks.owes(*seat) {
                     picks.submit(*seat, *card);
                 }
@@ -497,6 +691,7 @@ pub fn apply(state: &mut State, event: &Event) {
                 }
             }
             state.last_combat = Some(CombatReport {
+                round: state.round,
                 star: *star,
                 attacker: *attacker,
                 attacker_card: *attacker_card,
@@ -517,10 +712,20 @@ pub fn apply(state: &mut State, event: &Event) {
         }
         Event::CombatWon { victor, loser, .. } => {
             if let Some(b) = state.battle_mut() {
-                b.step = BattleStep::Losses { victor: *victor, loser: *loser };
+                b.step = BattleStep::Losses {
+                    victor: *victor,
+                    loser: *loser,
+                };
             }
         }
-        Event::LossesTaken { star, victor, loser, loser_lost, victor_lost, .. } => {
+        Event::LossesTaken {
+            star,
+            victor,
+            loser,
+            loser_lost,
+            victor_lost,
+            ..
+        } => {
             state.remove_ships(*star, *loser, *loser_lost);
             state.remove_ships(*star, *victor, *victor_lost);
             let next = state.next_retreat_step(*victor, *loser, *star, None);
@@ -528,9 +733,23 @@ pub fn apply(state: &mut State, event: &Event) {
                 b.step = next;
             }
         }
-        Event::FleetRetreated { seat, star, ships, token, sector } => {
+        Event::FleetRetreated {
+            seat,
+            star,
+            ships,
+            token,
+            sector,
+        } => {
             state.remove_ships(*star, *seat, *ships);
-            state.set_token(*seat, *token, Token::Flight { square: 0, ships: *ships, from: *sector });
+            state.set_token(
+                *seat,
+                *token,
+                Token::Flight {
+                    square: 0,
+                    ships: *ships,
+                    from: *sector,
+                },
+            );
             state.after_retreat(*seat);
         }
         Event::RetreatDeclined { seat, .. } => {

@@ -43,7 +43,14 @@ fn given(state: &mut State, event: Event) {
 }
 
 fn place(state: &mut State, seat: u8, name: &str, ships: u32) {
-    given(state, Event::ShipsPlaced { seat: Seat(seat - 1), star: star(name), ships });
+    given(
+        state,
+        Event::ShipsPlaced {
+            seat: Seat(seat - 1),
+            star: star(name),
+            ships,
+        },
+    );
 }
 
 fn clear(state: &mut State, seat: u8, name: &str) {
@@ -54,7 +61,10 @@ fn clear(state: &mut State, seat: u8, name: &str) {
 }
 
 fn kinds(state: &State) -> Vec<(u8, String)> {
-    Hyperspace::pending(state).into_iter().map(|p| (p.seat.0 + 1, p.kind)).collect()
+    Hyperspace::pending(state)
+        .into_iter()
+        .map(|p| (p.seat.0 + 1, p.kind))
+        .collect()
 }
 
 // ---------------------------------------------------------------- board
@@ -88,7 +98,10 @@ fn counting_rule_equals_manhattan_distance() {
         }
         for d in DIRS {
             // No backtracking: never move against an earlier move on the same axis.
-            if used.iter().any(|u| (u.0 != 0 && u.0 == -d.0) || (u.1 != 0 && u.1 == -d.1) || (u.2 != 0 && u.2 == -d.2)) {
+            if used
+                .iter()
+                .any(|u| (u.0 != 0 && u.0 == -d.0) || (u.1 != 0 && u.1 == -d.1) || (u.2 != 0 && u.2 == -d.2))
+            {
                 continue;
             }
             let (mut h, mut v) = (h_turns, v_turns);
@@ -118,7 +131,11 @@ fn counting_rule_equals_manhattan_distance() {
             let mut lengths = Vec::new();
             walk(coords(a), coords(b), None, 0, 0, &mut Vec::new(), 0, &mut lengths);
             assert!(!lengths.is_empty(), "no legal path from {a} to {b}");
-            assert!(lengths.iter().all(|l| *l == a.distance(b)), "{a}->{b}: {lengths:?} vs {}", a.distance(b));
+            assert!(
+                lengths.iter().all(|l| *l == a.distance(b)),
+                "{a}->{b}: {lengths:?} vs {}",
+                a.distance(b)
+            );
             assert!(a.distance(b) <= LAST_SQUARE);
         }
     }
@@ -185,11 +202,18 @@ fn home_stars_have_fair_access_to_resources() {
             for k in 0..2 {
                 let vals: Vec<u32> = a.iter().map(|x| x[d][k]).collect();
                 let spread = vals.iter().max().unwrap() - vals.iter().min().unwrap();
-                assert!(spread <= 1, "{players} players, within {d}, {}: {vals:?}", ["+", "O"][k]);
+                assert!(
+                    spread <= 1,
+                    "{players} players, within {d}, {}: {vals:?}",
+                    ["+", "O"][k]
+                );
             }
             // Complete pairs reachable, too.
             let pairs: Vec<u32> = a.iter().map(|x| x[d][0].min(x[d][1])).collect();
-            assert!(pairs.iter().max().unwrap() - pairs.iter().min().unwrap() <= 1, "{players}p pairs within {d}: {pairs:?}");
+            assert!(
+                pairs.iter().max().unwrap() - pairs.iter().min().unwrap() <= 1,
+                "{players}p pairs within {d}: {pairs:?}"
+            );
         }
     }
     // Every home-capable star is a complete pair on its own.
@@ -249,48 +273,81 @@ fn departure_puts_a_token_on_the_entry_square_and_it_advances_each_own_turn() {
     assert_eq!(s.ships_at(star("Algol"), Seat(0)), 10);
     assert_eq!(
         s.seats[0].tokens[0],
-        Token::Flight { square: 0, ships: 5, from: Sector::parse("A-yellow").unwrap() }
+        Token::Flight {
+            square: 0,
+            ships: 5,
+            from: Sector::parse("A-yellow").unwrap()
+        }
     );
     ok(&mut s, 1, "end");
     // Seat 2's turn does not move seat 1's tokens.
     assert!(matches!(s.seats[0].tokens[0], Token::Flight { square: 0, .. }));
     let ev = ok(&mut s, 2, "end");
-    assert!(ev.iter().any(|e| matches!(e, Event::WarpTokensAdvanced { seat: Seat(0), .. })));
+    assert!(ev
+        .iter()
+        .any(|e| matches!(e, Event::WarpTokensAdvanced { seat: Seat(0), .. })));
     assert!(matches!(s.seats[0].tokens[0], Token::Flight { square: 1, .. }));
 }
 
 #[test]
 fn token_moved_past_the_last_square_is_lost_with_its_ships() {
     let mut s = new_game(2);
-    given(&mut s, Event::TokenPlaced {
-        seat: Seat(1),
-        token: 2,
-        square: LAST_SQUARE,
-        ships: 4,
-        from: Sector::parse("B-red").unwrap(),
-    });
+    given(
+        &mut s,
+        Event::TokenPlaced {
+            seat: Seat(1),
+            token: 2,
+            square: LAST_SQUARE,
+            ships: 4,
+            from: Sector::parse("B-red").unwrap(),
+        },
+    );
     assert_eq!(s.total_ships(Seat(1)), 19);
     let ev = ok(&mut s, 1, "end");
-    assert!(ev.iter().any(|e| matches!(e, Event::WarpTokenLost { seat: Seat(1), token: 2, ships: 4, .. })), "{ev:?}");
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            Event::WarpTokenLost {
+                seat: Seat(1),
+                token: 2,
+                ships: 4,
+                ..
+            }
+        )),
+        "{ev:?}"
+    );
     assert_eq!(s.seats[1].tokens[1], Token::Ready);
     assert_eq!(s.total_ships(Seat(1)), 15);
     // At square 6 it could still have arrived; now it is gone.
     let mut s2 = new_game(2);
-    given(&mut s2, Event::TokenPlaced {
-        seat: Seat(0),
-        token: 1,
-        square: LAST_SQUARE - 1,
-        ships: 4,
-        from: Sector::parse("A-yellow").unwrap(),
-    });
+    given(
+        &mut s2,
+        Event::TokenPlaced {
+            seat: Seat(0),
+            token: 1,
+            square: LAST_SQUARE - 1,
+            ships: 4,
+            from: Sector::parse("A-yellow").unwrap(),
+        },
+    );
     ok(&mut s2, 1, "end");
     let ev = ok(&mut s2, 2, "end");
     assert!(!ev.iter().any(|e| matches!(e, Event::WarpTokenLost { .. })));
-    assert!(Hyperspace::legal_actions(&s2, Seat(0))
-        .contains(&Action::Arrive { token: 1, at: star("Antares") }));
+    assert!(Hyperspace::legal_actions(&s2, Seat(0)).contains(&Action::Arrive {
+        token: 1,
+        at: star("Antares")
+    }));
     ok(&mut s2, 1, "end");
     let ev = ok(&mut s2, 2, "end");
-    assert!(ev.iter().any(|e| matches!(e, Event::WarpTokenLost { seat: Seat(0), token: 1, ships: 4, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::WarpTokenLost {
+            seat: Seat(0),
+            token: 1,
+            ships: 4,
+            ..
+        }
+    )));
     // 15 at home, +1 produced in round 2, the 4 on the token gone.
     assert_eq!(s2.total_ships(Seat(0)), 16);
 }
@@ -298,7 +355,16 @@ fn token_moved_past_the_last_square_is_lost_with_its_ships() {
 #[test]
 fn arrival_needs_the_exact_count() {
     let mut s = new_game(2);
-    given(&mut s, Event::TokenPlaced { seat: Seat(0), token: 1, square: 2, ships: 3, from: Sector::parse("A-yellow").unwrap() });
+    given(
+        &mut s,
+        Event::TokenPlaced {
+            seat: Seat(0),
+            token: 1,
+            square: 2,
+            ships: 3,
+            from: Sector::parse("A-yellow").unwrap(),
+        },
+    );
     // B-yellow is 1 away: wrong.
     let e = play(&mut s, 1, "arrive token:1 at:Vega").unwrap_err();
     assert!(e.contains("is on square 2"), "{e}");
@@ -310,19 +376,34 @@ fn arrival_needs_the_exact_count() {
         assert_eq!(t.ships_at(star(target), Seat(0)), 3);
         assert_eq!(t.seats[0].tokens[0], Token::Ready);
     }
-    assert!(play(&mut s, 1, "arrive token:2 at:Regulus").unwrap_err().contains("not on the hyperspace track"));
-    assert!(play(&mut s, 1, "arrive token:9 at:Regulus").unwrap_err().contains("numbered 1 to 5"));
+    assert!(play(&mut s, 1, "arrive token:2 at:Regulus")
+        .unwrap_err()
+        .contains("not on the hyperspace track"));
+    assert!(play(&mut s, 1, "arrive token:9 at:Regulus")
+        .unwrap_err()
+        .contains("numbered 1 to 5"));
 }
 
 #[test]
 fn departures_come_before_arrivals() {
     let mut s = new_game(2);
-    given(&mut s, Event::TokenPlaced { seat: Seat(0), token: 5, square: 1, ships: 3, from: Sector::parse("A-yellow").unwrap() });
+    given(
+        &mut s,
+        Event::TokenPlaced {
+            seat: Seat(0),
+            token: 5,
+            square: 1,
+            ships: 3,
+            from: Sector::parse("A-yellow").unwrap(),
+        },
+    );
     ok(&mut s, 1, "depart from:Algol ships:2");
     ok(&mut s, 1, "arrive token:5 at:Vega");
     let e = play(&mut s, 1, "depart from:Algol ships:1").unwrap_err();
     assert!(e.contains("departures are over"), "{e}");
-    assert!(!Hyperspace::legal_actions(&s, Seat(0)).iter().any(|a| matches!(a, Action::Depart { .. })));
+    assert!(!Hyperspace::legal_actions(&s, Seat(0))
+        .iter()
+        .any(|a| matches!(a, Action::Depart { .. })));
 }
 
 #[test]
@@ -351,7 +432,9 @@ fn departing_checks_ships() {
     assert!(e.contains("depart from:Algol ships:15"), "{e}");
     assert!(play(&mut s, 1, "depart from:Algol ships:16").is_err());
     assert!(play(&mut s, 1, "depart from:Algol ships:0").is_err());
-    assert!(play(&mut s, 1, "depart from:Nowhere ships:1").unwrap_err().contains("unknown star"));
+    assert!(play(&mut s, 1, "depart from:Nowhere ships:1")
+        .unwrap_err()
+        .contains("unknown star"));
     let e = play(&mut s, 2, "end").unwrap_err();
     assert!(e.contains("nothing is asked of seat 2"), "{e}");
 }
@@ -362,7 +445,10 @@ fn departing_checks_ships() {
 fn production_on_every_second_turn_counts_complete_pairs() {
     let mut s = new_game(2);
     let ev = ok(&mut s, 1, "end");
-    assert!(!ev.iter().any(|e| matches!(e, Event::ShipsProduced { .. })), "round 1: no production");
+    assert!(
+        !ev.iter().any(|e| matches!(e, Event::ShipsProduced { .. })),
+        "round 1: no production"
+    );
     // Seat 1 holds extra stars before round 2: Sirius (O), Capella (+), Vega (nothing).
     place(&mut s, 1, "Sirius", 1);
     place(&mut s, 1, "Capella", 1);
@@ -373,12 +459,20 @@ fn production_on_every_second_turn_counts_complete_pairs() {
     let pop = 1 + (r("Sirius").pop + r("Capella").pop + r("Vega").pop) as u32;
     assert_eq!(pairs, plus.min(pop));
     let ev = ok(&mut s, 2, "end");
-    assert!(ev.iter().any(|e| *e == Event::ShipsProduced { seat: Seat(0), star: star("Algol"), ships: pairs }));
+    assert!(ev.iter().any(|e| *e
+        == Event::ShipsProduced {
+            seat: Seat(0),
+            star: star("Algol"),
+            ships: pairs
+        }));
     assert_eq!(s.ships_at(star("Algol"), Seat(0)), 15 + pairs);
     // Round 3: none.
     let ev = ok(&mut s, 1, "end");
     let ev2 = ok(&mut s, 2, "end");
-    assert!(!ev.iter().chain(&ev2).any(|e| matches!(e, Event::ShipsProduced { seat: Seat(0), .. })));
+    assert!(!ev
+        .iter()
+        .chain(&ev2)
+        .any(|e| matches!(e, Event::ShipsProduced { seat: Seat(0), .. })));
 }
 
 #[test]
@@ -416,12 +510,29 @@ fn combat_math() {
 
 #[test]
 fn recycling_after_the_last_card() {
-    assert_eq!(super::cards::redraw(&[Card::Spy, Card::Admiral, Card::Ensign]), vec![Card::Spy, Card::Admiral]);
+    assert_eq!(
+        super::cards::redraw(&[Card::Spy, Card::Admiral, Card::Ensign]),
+        vec![Card::Spy, Card::Admiral]
+    );
     assert!(super::cards::redraw(&[]).is_empty());
     // In play: a one-card hand with six played.
     let mut s = battle_at_vega();
-    let played = vec![Card::Admiral, Card::Ensign, Card::Lieutenant, Card::Tactician, Card::Captain, Card::Commodore];
-    given(&mut s, Event::HandArranged { seat: Seat(0), hand: vec![Card::Spy], played });
+    let played = vec![
+        Card::Admiral,
+        Card::Ensign,
+        Card::Lieutenant,
+        Card::Tactician,
+        Card::Captain,
+        Card::Commodore,
+    ];
+    given(
+        &mut s,
+        Event::HandArranged {
+            seat: Seat(0),
+            hand: vec![Card::Spy],
+            played,
+        },
+    );
     ok(&mut s, 1, "card name:Spy");
     let ev = ok(&mut s, 2, "card name:Ensign");
     let recycled = ev.iter().find_map(|e| match e {
@@ -430,7 +541,14 @@ fn recycling_after_the_last_card() {
     });
     assert_eq!(
         recycled,
-        Some(vec![Card::Admiral, Card::Ensign, Card::Lieutenant, Card::Tactician, Card::Captain, Card::Commodore])
+        Some(vec![
+            Card::Admiral,
+            Card::Ensign,
+            Card::Lieutenant,
+            Card::Tactician,
+            Card::Captain,
+            Card::Commodore
+        ])
     );
     assert_eq!(s.seats[0].hand.len(), 6);
     assert!(!s.seats[0].hand.contains(&Card::Spy));
@@ -446,10 +564,28 @@ fn recycling_after_the_last_card() {
 fn battle_at_vega() -> State {
     let mut s = new_game(2);
     place(&mut s, 2, "Vega", 6);
-    given(&mut s, Event::TokenPlaced { seat: Seat(0), token: 1, square: 1, ships: 8, from: Sector::parse("A-yellow").unwrap() });
+    given(
+        &mut s,
+        Event::TokenPlaced {
+            seat: Seat(0),
+            token: 1,
+            square: 1,
+            ships: 8,
+            from: Sector::parse("A-yellow").unwrap(),
+        },
+    );
     ok(&mut s, 1, "arrive token:1 at:Vega");
     let ev = ok(&mut s, 1, "end");
-    assert!(ev.iter().any(|e| matches!(e, Event::BattleBegan { attacker: Seat(0), defender: Seat(1), attacker_ships: 8, defender_ships: 6, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::BattleBegan {
+            attacker: Seat(0),
+            defender: Seat(1),
+            attacker_ships: 8,
+            defender_ships: 6,
+            ..
+        }
+    )));
     s
 }
 
@@ -465,32 +601,72 @@ fn battle_flow_cards_losses_retreats() {
     assert!(Hyperspace::pending(&s).iter().any(|p| p.seat == Seat(0) && p.submitted));
     let ev = ok(&mut s, 2, "card name:Captain");
     // 8 + 2 = 10 vs 6 + 4 = 10: tie, defender holds.
-    assert!(ev.iter().any(|e| matches!(e, Event::CombatWon { victor: Seat(1), reason: WinReason::DefenderHolds, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::CombatWon {
+            victor: Seat(1),
+            reason: WinReason::DefenderHolds,
+            ..
+        }
+    )));
     assert_eq!(kinds(&s), vec![(2, "losses".into())]);
     assert!(play(&mut s, 2, "losses n:0").is_err());
     assert!(play(&mut s, 2, "losses n:9").unwrap_err().contains("from 1 to 8"));
     let ev = ok(&mut s, 2, "losses n:4");
-    assert!(ev.iter().any(|e| matches!(e, Event::LossesTaken { loser_lost: 4, victor_lost: 3, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::LossesTaken {
+            loser_lost: 4,
+            victor_lost: 3,
+            ..
+        }
+    )));
     assert_eq!(s.ships_at(star("Vega"), Seat(0)), 4);
     assert_eq!(s.ships_at(star("Vega"), Seat(1)), 3);
     // The loser retreats first, then the victor.
     assert_eq!(kinds(&s), vec![(1, "retreat".into())]);
     ok(&mut s, 1, "retreat ships:1");
-    assert!(matches!(s.seats[0].tokens[0], Token::Flight { square: 0, ships: 1, .. }));
+    assert!(matches!(
+        s.seats[0].tokens[0],
+        Token::Flight {
+            square: 0,
+            ships: 1,
+            ..
+        }
+    ));
     assert_eq!(kinds(&s), vec![(2, "retreat".into())]);
     let ev = ok(&mut s, 2, "retreat ships:0");
     // Both still there: fight again.
-    assert!(ev.iter().any(|e| matches!(e, Event::CombatRenewed { combat: 2, attacker_ships: 3, defender_ships: 3, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::CombatRenewed {
+            combat: 2,
+            attacker_ships: 3,
+            defender_ships: 3,
+            ..
+        }
+    )));
     assert_eq!(kinds(&s), vec![(1, "combat-card".into()), (2, "combat-card".into())]);
     ok(&mut s, 1, "card name:Admiral");
     ok(&mut s, 2, "card name:Ensign");
     // 3+6 vs 3+1: seat 1 wins, must choose 1..=3.
     let ev = ok(&mut s, 1, "losses n:3");
-    assert!(ev.iter().any(|e| matches!(e, Event::LossesTaken { loser_lost: 3, victor_lost: 2, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::LossesTaken {
+            loser_lost: 3,
+            victor_lost: 2,
+            ..
+        }
+    )));
     // Loser has nothing left; victor may retreat.
     assert_eq!(kinds(&s), vec![(1, "retreat".into())]);
     let ev = ok(&mut s, 1, "retreat ships:0");
-    assert!(ev.iter().any(|e| *e == Event::BattleEnded { star: star("Vega"), holder: Some(Seat(0)) }));
+    assert!(ev.iter().any(|e| *e
+        == Event::BattleEnded {
+            star: star("Vega"),
+            holder: Some(Seat(0))
+        }));
     assert!(ev.iter().any(|e| matches!(e, Event::TurnEnded { seat: Seat(0) })));
     assert_eq!(kinds(&s), vec![(2, "turn".into())]);
 }
@@ -499,22 +675,52 @@ fn battle_flow_cards_losses_retreats() {
 fn victor_losses_are_capped_at_its_fleet() {
     let mut s = new_game(2);
     place(&mut s, 2, "Vega", 9);
-    given(&mut s, Event::TokenPlaced { seat: Seat(0), token: 1, square: 1, ships: 5, from: Sector::parse("A-yellow").unwrap() });
+    given(
+        &mut s,
+        Event::TokenPlaced {
+            seat: Seat(0),
+            token: 1,
+            square: 1,
+            ships: 5,
+            from: Sector::parse("A-yellow").unwrap(),
+        },
+    );
     ok(&mut s, 1, "arrive token:1 at:Vega");
     ok(&mut s, 1, "end");
     ok(&mut s, 1, "card name:Admiral");
     ok(&mut s, 2, "card name:Ensign");
     // 5+6=11 > 9+1=10.
     let ev = ok(&mut s, 1, "losses n:9");
-    assert!(ev.iter().any(|e| matches!(e, Event::LossesTaken { chosen: 9, loser_lost: 9, victor_lost: 5, .. })));
-    assert!(ev.iter().any(|e| *e == Event::BattleEnded { star: star("Vega"), holder: None }));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::LossesTaken {
+            chosen: 9,
+            loser_lost: 9,
+            victor_lost: 5,
+            ..
+        }
+    )));
+    assert!(ev.iter().any(|e| *e
+        == Event::BattleEnded {
+            star: star("Vega"),
+            holder: None
+        }));
 }
 
 #[test]
 fn single_ship_losses_are_taken_at_once_and_retreat_needs_a_token() {
     let mut s = new_game(2);
     place(&mut s, 2, "Vega", 1);
-    given(&mut s, Event::TokenPlaced { seat: Seat(0), token: 1, square: 1, ships: 5, from: Sector::parse("A-yellow").unwrap() });
+    given(
+        &mut s,
+        Event::TokenPlaced {
+            seat: Seat(0),
+            token: 1,
+            square: 1,
+            ships: 5,
+            from: Sector::parse("A-yellow").unwrap(),
+        },
+    );
     ok(&mut s, 1, "arrive token:1 at:Vega");
     ok(&mut s, 1, "end");
     ok(&mut s, 1, "card name:Ensign");
@@ -524,9 +730,27 @@ fn single_ship_losses_are_taken_at_once_and_retreat_needs_a_token() {
     // Without free tokens, no retreat is offered.
     let mut t = battle_at_vega();
     for k in 2..=5 {
-        given(&mut t, Event::TokenPlaced { seat: Seat(1), token: k, square: 1, ships: 1, from: Sector::parse("L-red").unwrap() });
+        given(
+            &mut t,
+            Event::TokenPlaced {
+                seat: Seat(1),
+                token: k,
+                square: 1,
+                ships: 1,
+                from: Sector::parse("L-red").unwrap(),
+            },
+        );
     }
-    given(&mut t, Event::TokenPlaced { seat: Seat(1), token: 1, square: 1, ships: 1, from: Sector::parse("L-red").unwrap() });
+    given(
+        &mut t,
+        Event::TokenPlaced {
+            seat: Seat(1),
+            token: 1,
+            square: 1,
+            ships: 1,
+            from: Sector::parse("L-red").unwrap(),
+        },
+    );
     ok(&mut t, 1, "card name:Admiral");
     ok(&mut t, 2, "card name:Ensign");
     ok(&mut t, 1, "losses n:2");
@@ -545,7 +769,9 @@ fn battles_in_order_and_against_each_enemy_in_turn() {
     place(&mut s, 1, "Sirius", 2);
     let ev = ok(&mut s, 1, "end");
     // Sirius (A-yellow) comes before Vega (B-yellow).
-    assert!(ev.iter().any(|e| matches!(e, Event::BattleBegan { defender: Seat(2), .. })));
+    assert!(ev
+        .iter()
+        .any(|e| matches!(e, Event::BattleBegan { defender: Seat(2), .. })));
     assert_eq!(s.battle().unwrap().star, star("Sirius"));
     ok(&mut s, 1, "card name:Admiral");
     ok(&mut s, 3, "card name:Ensign");
@@ -570,7 +796,12 @@ fn home_star_capture_and_recovery() {
     place(&mut s, 1, "Antares", 2);
     // End of seat 1's turn: Antares captured.
     let ev = ok(&mut s, 1, "end");
-    assert!(ev.iter().any(|e| *e == Event::HomeStarCaptured { owner: Seat(1), star: star("Antares"), by: Seat(0) }));
+    assert!(ev.iter().any(|e| *e
+        == Event::HomeStarCaptured {
+            owner: Seat(1),
+            star: star("Antares"),
+            by: Seat(0)
+        }));
     assert_eq!(s.seats[1].captured_by, Some(Seat(0)));
     assert!(!s.possesses(Seat(1), star("Antares")));
     // Seat 2 recovers by jumping in and winning.
@@ -580,7 +811,11 @@ fn home_star_capture_and_recovery() {
     ok(&mut s, 1, "card name:Ensign");
     let ev = ok(&mut s, 2, "losses n:2");
     let ev2 = ok(&mut s, 2, "retreat ships:0");
-    assert!(ev.iter().chain(&ev2).any(|e| *e == Event::HomeStarRecovered { owner: Seat(1), star: star("Antares") }));
+    assert!(ev.iter().chain(&ev2).any(|e| *e
+        == Event::HomeStarRecovered {
+            owner: Seat(1),
+            star: star("Antares")
+        }));
     assert_eq!(s.seats[1].captured_by, None);
 }
 
@@ -597,7 +832,9 @@ fn no_production_while_the_home_star_is_lost() {
     ok(&mut s, 2, "end");
     // Round 2: seat 1 produces, seat 2 does not.
     let ev = ok(&mut s, 1, "end");
-    assert!(!ev.iter().any(|e| matches!(e, Event::ShipsProduced { seat: Seat(1), .. })));
+    assert!(!ev
+        .iter()
+        .any(|e| matches!(e, Event::ShipsProduced { seat: Seat(1), .. })));
 }
 
 #[test]
@@ -626,7 +863,7 @@ fn elimination_leaves_the_last_player_standing() {
     clear(&mut s, 3, "Mira");
     place(&mut s, 1, "Mira", 1);
     let ev = ok(&mut s, 1, "end");
-    assert!(ev.iter().any(|e| *e == Event::PlayerEliminated { seat: Seat(2) }));
+    assert!(ev.contains(&Event::PlayerEliminated { seat: Seat(2) }));
     // (Seat 1 leaves Mira again, so that conquest does not end the game first.)
     clear(&mut s, 1, "Mira");
     assert!(s.outcome.is_none());
@@ -640,7 +877,7 @@ fn elimination_leaves_the_last_player_standing() {
     // Conquest would also apply at seat 1's next turn, but elimination is
     // checked at the end of this turn first.
     let ev = ok(&mut s, 1, "end");
-    assert!(ev.iter().any(|e| *e == Event::PlayerEliminated { seat: Seat(1) }));
+    assert!(ev.contains(&Event::PlayerEliminated { seat: Seat(1) }));
     assert!(matches!(
         Hyperspace::outcome(&s),
         Some(Outcome::Winner { seat: Seat(0), ref reason }) if reason.contains("last player")
@@ -655,14 +892,19 @@ fn round_limit_scores_and_ties_share() {
     ok(&mut s, 1, "end");
     let ev = ok(&mut s, 2, "end");
     // Equal scores (3 each) and equal ships: shared.
-    assert!(ev.iter().any(|e| matches!(e, Event::GameEnded { scores, .. } if *scores == vec![3, 3])));
+    assert!(ev
+        .iter()
+        .any(|e| matches!(e, Event::GameEnded { scores, .. } if *scores == vec![3, 3])));
     assert!(matches!(Hyperspace::outcome(&s), Some(Outcome::Shared { ref seats, .. }) if seats.len() == 2));
     // One more star wins.
     let mut s = Hyperspace::fold(&Hyperspace::setup(&c).unwrap());
     ok(&mut s, 1, "depart from:Algol ships:1 to:Sirius");
     ok(&mut s, 1, "end");
     ok(&mut s, 2, "end");
-    assert!(matches!(Hyperspace::outcome(&s), Some(Outcome::Winner { seat: Seat(0), .. })));
+    assert!(matches!(
+        Hyperspace::outcome(&s),
+        Some(Outcome::Winner { seat: Seat(0), .. })
+    ));
     assert_eq!(s.final_scores, Some(vec![4, 3]));
 }
 
@@ -687,7 +929,10 @@ fn view_hides_the_pick_until_reveal() {
     assert_eq!(public, other_as_public);
     // Narration.
     let names = vec!["Alice".to_string(), "Bob".to_string()];
-    let e = Event::CombatCardPicked { seat: Seat(0), card: Card::Admiral };
+    let e = Event::CombatCardPicked {
+        seat: Seat(0),
+        card: Card::Admiral,
+    };
     let told_public = Hyperspace::narrate(&e, Viewer::Public, &names).unwrap();
     let told_bob = Hyperspace::narrate(&e, Viewer::Seat(Seat(1)), &names).unwrap();
     let told_alice = Hyperspace::narrate(&e, Viewer::Seat(Seat(0)), &names).unwrap();
@@ -698,7 +943,13 @@ fn view_hides_the_pick_until_reveal() {
 #[test]
 fn narration_is_readable() {
     let names = vec!["Alice".to_string(), "Bob".to_string()];
-    let e = Event::FleetDeparted { seat: Seat(0), token: 2, from: star("Algol"), ships: 5, sector: star("Algol").sector() };
+    let e = Event::FleetDeparted {
+        seat: Seat(0),
+        token: 2,
+        from: star("Algol"),
+        ships: 5,
+        sector: star("Algol").sector(),
+    };
     assert_eq!(
         Hyperspace::narrate(&e, Viewer::Public, &names).unwrap(),
         "Alice's fleet of 5 ships departed Algol (A-yellow) on warp token 2."
@@ -721,13 +972,19 @@ fn phase_counts_turns() {
 #[test]
 fn defaults_for_missed_deadlines() {
     let mut s = battle_at_vega();
-    assert_eq!(Hyperspace::default_action(&s, Seat(0)), Some(Action::Card { card: Card::Spy }));
+    assert_eq!(
+        Hyperspace::default_action(&s, Seat(0)),
+        Some(Action::Card { card: Card::Spy })
+    );
     ok(&mut s, 1, "card name:Admiral");
     assert_eq!(Hyperspace::default_action(&s, Seat(0)), None);
     ok(&mut s, 2, "card name:Ensign");
     assert_eq!(Hyperspace::default_action(&s, Seat(0)), Some(Action::Losses { n: 6 }));
     ok(&mut s, 1, "losses n:6");
-    assert_eq!(Hyperspace::default_action(&s, Seat(0)), Some(Action::Retreat { ships: 0 }));
+    assert_eq!(
+        Hyperspace::default_action(&s, Seat(0)),
+        Some(Action::Retreat { ships: 0 })
+    );
     let s = new_game(2);
     assert_eq!(Hyperspace::default_action(&s, Seat(0)), Some(Action::End));
     assert_eq!(Hyperspace::default_action(&s, Seat(1)), None);
@@ -738,10 +995,20 @@ fn parse_errors_are_shape_only() {
     let p = |t: &str| Hyperspace::parse(&CommandLine::parse(t).unwrap());
     assert!(p("fly from:Algol").unwrap_err().message.contains("unknown command"));
     assert!(p("depart ships:3").unwrap_err().message.contains("from"));
-    assert!(p("depart from:Algol ships:x").unwrap_err().message.contains("not a whole number"));
+    assert!(p("depart from:Algol ships:x")
+        .unwrap_err()
+        .message
+        .contains("not a whole number"));
     assert!(p("card name:Joker").unwrap_err().message.contains("unknown card"));
     assert!(p("end now:yes").is_err());
-    assert_eq!(p("DEPART from:algol ships:3").unwrap(), Action::Depart { from: star("Algol"), ships: 3, to: None });
+    assert_eq!(
+        p("DEPART from:algol ships:3").unwrap(),
+        Action::Depart {
+            from: star("Algol"),
+            ships: 3,
+            to: None
+        }
+    );
     assert_eq!(p("card name:admiral").unwrap(), Action::Card { card: Card::Admiral });
 }
 
@@ -754,6 +1021,36 @@ fn random_step(state: &State, rng: &mut GameRng) -> Option<(Seat, Action)> {
     let legal = Hyperspace::legal_actions(state, seat);
     let action = rng.pick(&legal)?.clone();
     Some((seat, action))
+}
+
+/// Any action at all, legal or not.
+fn random_candidate(rng: &mut GameRng) -> Action {
+    let star = |rng: &mut GameRng| Star::from_index(rng.below(48) as usize).expect("star");
+    match rng.below(6) {
+        0 => Action::End,
+        1 => {
+            let from = star(rng);
+            let to = match rng.below(3) {
+                0 => None,
+                1 => Some(from.sibling()),
+                _ => Some(star(rng)),
+            };
+            Action::Depart {
+                from,
+                ships: rng.below(20),
+                to,
+            }
+        }
+        2 => Action::Arrive {
+            token: 1 + rng.below(5) as u8,
+            at: star(rng),
+        },
+        3 => Action::Card {
+            card: Card::ALL[rng.below(7) as usize],
+        },
+        4 => Action::Losses { n: rng.below(12) },
+        _ => Action::Retreat { ships: rng.below(12) },
+    }
 }
 
 fn check_invariants(s: &State) {
@@ -790,6 +1087,19 @@ fn random_games_end_and_round_trip() {
         let mut actions = 0;
         while Hyperspace::outcome(&s).is_none() {
             let (seat, action) = random_step(&s, &mut rng).expect("someone can act");
+            // decide accepts exactly the legal actions (random candidates).
+            if actions % 4 == 0 {
+                for _ in 0..6 {
+                    let who = Seat(rng.below(players as u32) as u8);
+                    let candidate = random_candidate(&mut rng);
+                    let legal = Hyperspace::legal_actions(&s, who).contains(&candidate);
+                    let accepted = Hyperspace::decide(&s, who, &candidate).is_ok();
+                    assert_eq!(
+                        legal, accepted,
+                        "game {game}: {candidate:?} by {who}: legal {legal}, accepted {accepted}"
+                    );
+                }
+            }
             // parse(unparse(a)) == a
             let line = Hyperspace::unparse(&action);
             let reparsed = CommandLine::parse(&line.to_string()).unwrap();
@@ -800,7 +1110,10 @@ fn random_games_end_and_round_trip() {
             }
             if ev.iter().any(|e| matches!(e, Event::TurnBegan { .. })) && matches!(s.stage, Stage::Moving { .. }) {
                 for star in Star::all() {
-                    assert!(s.occupants(star).len() <= 1, "game {game}: rivals share {star} at the start of a turn");
+                    assert!(
+                        s.occupants(star).len() <= 1,
+                        "game {game}: rivals share {star} at the start of a turn"
+                    );
                 }
             }
             log.extend(ev);
@@ -809,8 +1122,10 @@ fn random_games_end_and_round_trip() {
                 panic!("invariant broken in game {game}:\n{}", tail.join("\n"));
             }
             // Views never fail; public views never hold a pick.
-            let v = Hyperspace::view(&s, Viewer::Public);
-            assert!(v.battle.as_ref().is_none_or(|b| b.my_pick.is_none()));
+            if actions % 16 == 0 {
+                let v = Hyperspace::view(&s, Viewer::Public);
+                assert!(v.battle.as_ref().is_none_or(|b| b.my_pick.is_none()));
+            }
             actions += 1;
             assert!(actions < 20_000, "game {game} does not end");
         }
@@ -821,7 +1136,10 @@ fn random_games_end_and_round_trip() {
         total_actions += actions;
         max_actions = max_actions.max(actions);
     }
-    eprintln!("random games: {} actions on average, {max_actions} at most", total_actions / 200);
+    eprintln!(
+        "random games: {} actions on average, {max_actions} at most",
+        total_actions / 200
+    );
     assert!(max_actions < 5_000, "longest random game took {max_actions} actions");
     assert!(total_actions > 0);
 }
@@ -848,7 +1166,9 @@ fn illegal_actions_never_panic() {
             }
             let _ = Hyperspace::default_action(&s, Seat(seat));
         }
-        let Some((seat, action)) = random_step(&s, &mut rng) else { break };
+        let Some((seat, action)) = random_step(&s, &mut rng) else {
+            break;
+        };
         for e in Hyperspace::decide(&s, seat, &action).unwrap() {
             Hyperspace::apply(&mut s, &e);
         }
@@ -874,12 +1194,17 @@ fn setup_is_pure_fold() {
 #[test]
 fn scenes_render_and_fit() {
     use orrery_render::{render_png, text_box, Item};
-    let names: Vec<String> = ["Alice", "Bob the Bold", "Carmen Sandiego-Longname", "Dmitri"].iter().map(|s| s.to_string()).collect();
+    let names: Vec<String> = ["Alice", "Bob the Bold", "Carmen Sandiego-Longname", "Dmitri"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     for (game, players, steps) in [(1u64, 2u8, 40usize), (2, 3, 120), (3, 4, 200), (4, 4, 600)] {
         let mut s = Hyperspace::fold(&Hyperspace::setup(&GameConfig::new(players, game)).unwrap());
         let mut rng = GameRng::seeded(game);
         for _ in 0..steps {
-            let Some((seat, action)) = random_step(&s, &mut rng) else { break };
+            let Some((seat, action)) = random_step(&s, &mut rng) else {
+                break;
+            };
             for e in Hyperspace::decide(&s, seat, &action).unwrap() {
                 Hyperspace::apply(&mut s, &e);
             }
@@ -891,7 +1216,10 @@ fn scenes_render_and_fit() {
                 if let Item::Text(t) = item {
                     assert!(t.size >= 14.0, "tiny text {t:?}");
                     let (x, y, w, h) = text_box(t);
-                    assert!(x >= 0.0 && y >= 0.0 && x + w <= 1600.5 && y + h <= 1200.5, "text off canvas: {t:?}");
+                    assert!(
+                        x >= 0.0 && y >= 0.0 && x + w <= 1600.5 && y + h <= 1200.5,
+                        "text off canvas: {t:?}"
+                    );
                 }
             }
             let png = render_png(&scene).unwrap();

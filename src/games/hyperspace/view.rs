@@ -130,8 +130,20 @@ pub fn view(state: &State, viewer: Viewer) -> View {
                     .iter()
                     .enumerate()
                     .map(|(i, t)| match t {
-                        Token::Ready => TokenView { token: i as u8 + 1, state: "ready", square: None, ships: 0, from: None },
-                        Token::Spent => TokenView { token: i as u8 + 1, state: "spent", square: None, ships: 0, from: None },
+                        Token::Ready => TokenView {
+                            token: i as u8 + 1,
+                            state: "ready",
+                            square: None,
+                            ships: 0,
+                            from: None,
+                        },
+                        Token::Spent => TokenView {
+                            token: i as u8 + 1,
+                            state: "spent",
+                            square: None,
+                            ships: 0,
+                            from: None,
+                        },
                         Token::Flight { square, ships, from } => TokenView {
                             token: i as u8 + 1,
                             state: "flight",
@@ -154,13 +166,19 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         let (step, picked, my_pick, victor, loser, deciding) = match &b.step {
             BattleStep::Cards { picks } => (
                 "cards",
-                picks.submitted().into_iter().map(|(seat, picked)| PickStatus { seat, picked }).collect(),
+                picks
+                    .submitted()
+                    .into_iter()
+                    .map(|(seat, picked)| PickStatus { seat, picked })
+                    .collect(),
                 viewer.seat().and_then(|me| picks.pick_of(me).copied()),
                 None,
                 None,
                 None,
             ),
-            BattleStep::Losses { victor, loser } => ("losses", Vec::new(), None, Some(*victor), Some(*loser), Some(*victor)),
+            BattleStep::Losses { victor, loser } => {
+                ("losses", Vec::new(), None, Some(*victor), Some(*loser), Some(*victor))
+            }
             BattleStep::Retreat { seat, victor, loser } => {
                 ("retreat", Vec::new(), None, Some(*victor), Some(*loser), Some(*seat))
             }
@@ -225,22 +243,50 @@ fn ships(n: u32) -> String {
 pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
     let nm = |s: Seat| name(names, s);
     Some(match event {
-        Event::GameSetUp { players, homes, options } => format!(
+        Event::GameSetUp {
+            players,
+            homes,
+            options,
+        } => format!(
             "A game of Hyperspace for {players} players began ({} rounds at most). Home stars: {}.",
             options.rounds,
-            homes.iter().enumerate().map(|(i, h)| format!("{} at {}", nm(Seat(i as u8)), h.label())).collect::<Vec<_>>().join(", ")
+            homes
+                .iter()
+                .enumerate()
+                .map(|(i, h)| format!("{} at {}", nm(Seat(i as u8)), h.label()))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
-        Event::ShipsPlaced { seat, star, ships: n } => format!("{} placed {} at {}.", nm(*seat), ships(*n), star.label()),
-        Event::ShipsRemoved { seat, star, ships: n } => format!("{} removed {} from {}.", nm(*seat), ships(*n), star.label()),
-        Event::TokenPlaced { seat, token, square, ships: n, from } => {
-            format!("{}'s warp token {token} was put on square {square} carrying {} from {from}.", nm(*seat), ships(*n))
+        Event::ShipsPlaced { seat, star, ships: n } => {
+            format!("{} placed {} at {}.", nm(*seat), ships(*n), star.label())
+        }
+        Event::ShipsRemoved { seat, star, ships: n } => {
+            format!("{} removed {} from {}.", nm(*seat), ships(*n), star.label())
+        }
+        Event::TokenPlaced {
+            seat,
+            token,
+            square,
+            ships: n,
+            from,
+        } => {
+            format!(
+                "{}'s warp token {token} was put on square {square} carrying {} from {from}.",
+                nm(*seat),
+                ships(*n)
+            )
         }
         Event::HandArranged { seat, hand, .. } => format!(
             "{}'s hand is now {}.",
             nm(*seat),
             hand.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
         ),
-        Event::TurnBegan { seat, round, production, .. } => format!(
+        Event::TurnBegan {
+            seat,
+            round,
+            production,
+            ..
+        } => format!(
             "Round {round}: {}'s turn{}.",
             nm(*seat),
             if *production { " (a production turn)" } else { "" }
@@ -254,32 +300,61 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             if tokens.len() == 1 { "" } else { "s" },
             tokens.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ")
         ),
-        Event::WarpTokenLost { seat, token, ships: n, from } => format!(
+        Event::WarpTokenLost {
+            seat,
+            token,
+            ships: n,
+            from,
+        } => format!(
             "{}'s warp token {token} moved past square {LAST_SQUARE} and was lost in space with {} (from {from}).",
             nm(*seat),
             ships(*n)
         ),
-        Event::FleetDeparted { seat, token, from, ships: n, .. } => format!(
+        Event::FleetDeparted {
+            seat,
+            token,
+            from,
+            ships: n,
+            ..
+        } => format!(
             "{}'s fleet of {} departed {} on warp token {token}.",
             nm(*seat),
             ships(*n),
             from.label()
         ),
-        Event::FleetJumped { seat, token, from, to, ships: n } => format!(
+        Event::FleetJumped {
+            seat,
+            token,
+            from,
+            to,
+            ships: n,
+        } => format!(
             "{}'s fleet of {} jumped from {} to {} within the sector (warp token {token} is used this turn).",
             nm(*seat),
             ships(*n),
             from.name(),
             to.label()
         ),
-        Event::FleetArrived { seat, token, star, ships: n, square } => format!(
+        Event::FleetArrived {
+            seat,
+            token,
+            star,
+            ships: n,
+            square,
+        } => format!(
             "{}'s warp token {token} arrived from square {square}: {} at {}.",
             nm(*seat),
             ships(*n),
             star.label()
         ),
         Event::MovementEnded { seat } => format!("{} ended movement.", nm(*seat)),
-        Event::BattleBegan { star, attacker, defender, attacker_ships, defender_ships } => format!(
+        Event::BattleBegan {
+            star,
+            attacker,
+            defender,
+            attacker_ships,
+            defender_ships,
+        } => format!(
             "Battle at {}: {} ({}) attacks {} ({}).",
             star.label(),
             nm(*attacker),
@@ -287,7 +362,12 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             nm(*defender),
             ships(*defender_ships)
         ),
-        Event::CombatRenewed { star, combat, attacker_ships, defender_ships } => format!(
+        Event::CombatRenewed {
+            star,
+            combat,
+            attacker_ships,
+            defender_ships,
+        } => format!(
             "The fight at {} goes on (combat {combat}): {} against {}.",
             star.name(),
             ships(*attacker_ships),
@@ -301,7 +381,13 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             }
         }
         Event::CombatCardsRevealed {
-            attacker, attacker_card, attacker_total, defender, defender_card, defender_total, ..
+            attacker,
+            attacker_card,
+            attacker_total,
+            defender,
+            defender_card,
+            defender_total,
+            ..
         } => format!(
             "Cards revealed: {} played the {} (total {attacker_total}), {} played the {} (total {defender_total}).",
             nm(*attacker),
@@ -314,7 +400,12 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             nm(*seat),
             cards.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
         ),
-        Event::CombatWon { star, victor, loser, reason } => format!(
+        Event::CombatWon {
+            star,
+            victor,
+            loser,
+            reason,
+        } => format!(
             "{} won the combat at {} against {}{}.",
             nm(*victor),
             star.name(),
@@ -325,14 +416,26 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
                 WinReason::DefenderHolds => " (a tie: the defender holds)",
             }
         ),
-        Event::LossesTaken { victor, loser, loser_lost, victor_lost, .. } => format!(
+        Event::LossesTaken {
+            victor,
+            loser,
+            loser_lost,
+            victor_lost,
+            ..
+        } => format!(
             "{} lost {}; {} lost {}.",
             nm(*loser),
             ships(*loser_lost),
             nm(*victor),
             ships(*victor_lost)
         ),
-        Event::FleetRetreated { seat, star, ships: n, token, .. } => format!(
+        Event::FleetRetreated {
+            seat,
+            star,
+            ships: n,
+            token,
+            ..
+        } => format!(
             "{} retreated {} from {} on warp token {token}.",
             nm(*seat),
             ships(*n),
@@ -344,9 +447,16 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             None => format!("The battle at {} is over: no ships remain.", star.name()),
         },
         Event::HomeStarCaptured { owner, star, by } => {
-            format!("{} captured {}, the home star of {}!", nm(*by), star.label(), nm(*owner))
+            format!(
+                "{} captured {}, the home star of {}!",
+                nm(*by),
+                star.label(),
+                nm(*owner)
+            )
         }
-        Event::HomeStarRecovered { owner, star } => format!("{} recovered their home star {}.", nm(*owner), star.name()),
+        Event::HomeStarRecovered { owner, star } => {
+            format!("{} recovered their home star {}.", nm(*owner), star.name())
+        }
         Event::PlayerEliminated { seat } => format!("{} has been eliminated.", nm(*seat)),
         Event::TurnEnded { seat } => format!("{}'s turn ended.", nm(*seat)),
         Event::GameEnded { outcome, scores } => {
