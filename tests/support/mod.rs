@@ -1,0 +1,511 @@
+//! The end-to-end harness: a fake Discord on 127.0.0.1 ([`fake_discord`],
+//! [`gateway`], checked against Discord's OpenAPI spec by [`openapi`]) and
+//! the real `orrery` binary connected to it, run as `orrery bot`.
+//!
+//! The harness plays like people do: slash commands, autocomplete, buttons
+//! and menus, all as gateway interactions; it reads the bot's SQLite file
+//! with the crate's own [`Store`] only to check what was stored and to pick
+//! orders ([`policy`]).
+
+pub mod fake_discord;
+pub mod gateway;
+pub mod http;
+pub mod interactions;
+pub mod openapi;
+pub mod policy;
+
+pub use fake_discord::{FakeDiscord, FaultKind, FaultTarget, Id, Message, Origin, Place, User};
+
+use orrery::engine::{GameId, Seat};
+use orrery::games::{AnyEvent, AnyState};
+use orrery::service::{OutMessage, Target};
+use orrery::store::{GameRow, GameStatus, Store};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// How long the bot may take to start and register its commands.
+pub const START_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The bot process.
+pub struct Bot {
+    child: Child,
+    pub log: PathBuf,
+}
+
+impl Bot {
+    /// SIGKILL, no goodbye.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A fake Discord, the bot connected to it, and the bot's database.
+pub struct Harness {
+    pub fake: FakeDiscord,
+    pub dir: tempfile::TempDir,
+    pub db_url: String,
+    bot: Option<Bot>,
+    boots: u32,
+    store: tokio::sync::OnceCell<Store>,
+}
+
+impl Harness {
+    /// Start the fake and the bot, and wait until the bot has registered
+    /// its commands.
+    pub async fn start() -> Harness {
+        let fake = FakeDiscord::start().await;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db_url = format!("sqlite://{}", dir.path().join("orrery.db").display());
+        let mut h = Harness {
+            fake,
+            dir,
+            db_url,
+            bot: None,
+            boots: 0,
+            store: tokio::sync::OnceCell::new(),
+        };
+        h.boot().await;
+        h
+    }
+
+    async fn boot(&mut self) {
+        let mark = self.fake.read(|w| w.seq);
+        let identified = self.fake.read(|w| w.gateway.identifies);
+        self.boots += 1;
+        let log = self.dir.path().join(format!("bot-{}.log", self.boots));
+        let stderr = std::fs::File::create(&log).expect("bot log file");
+        let child = Command::new(env!("CARGO_BIN_EXE_orrery"))
+            .arg("bot")
+            .current_dir(self.dir.path())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("DISCORD_TOKEN", fake_discord::TOKEN)
+            .env("DISCORD_API_BASE", self.fake.api_base())
+            .env("DATABASE_URL", &self.db_url)
+            .env("RUST_LOG", "orrery=debug,serenity=warn,poise=warn,warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::from(stderr))
+            .spawn()
+            .expect("start the orrery binary");
+        self.bot = Some(Bot { child, log });
+        let fake = self.fake.clone();
+        fake.wait_for("the bot to identify on the gateway", START_TIMEOUT, |w| {
+            (w.gateway.identifies > identified && w.gateway.ready).then_some(())
+        })
+        .await;
+        fake.wait_for_request("the bot to register its commands", START_TIMEOUT, |l| {
+            l.seq > mark && l.method == "PUT" && l.path.ends_with("/commands") && l.status == 200
+        })
+        .await;
+    }
+
+    /// Kill the bot with SIGKILL (no clean shutdown).
+    pub fn kill_bot(&mut self) {
+        if let Some(mut b) = self.bot.take() {
+            b.kill();
+        }
+    }
+
+    /// Kill the bot with SIGKILL and start it again on the same database.
+    pub async fn restart_bot(&mut self) {
+        self.kill_bot();
+        self.boot().await;
+    }
+
+    /// The bot's database, opened read-mostly by the test.
+    pub async fn store(&self) -> &Store {
+        self.store
+            .get_or_init(|| async { Store::connect(&self.db_url).await.expect("open the bot's database") })
+            .await
+    }
+
+    pub async fn row(&self, game: GameId) -> GameRow {
+        self.store()
+            .await
+            .game(game)
+            .await
+            .expect("read game")
+            .expect("game exists")
+    }
+
+    pub async fn state(&self, game: GameId) -> AnyState {
+        self.row(game).await.state.expect("the game has started")
+    }
+
+    pub async fn events(&self, game: GameId) -> Vec<(i64, AnyEvent)> {
+        self.store().await.events(game).await.expect("read events")
+    }
+
+    /// Every outbox row: (id, message, delivered).
+    pub async fn outbox(&self) -> Vec<(i64, OutMessage, bool)> {
+        use sqlx::Row;
+        let rows = sqlx::query("SELECT id, payload, delivered_at FROM outbox ORDER BY id")
+            .fetch_all(self.store().await.pool())
+            .await
+            .expect("read the outbox");
+        rows.iter()
+            .map(|r| {
+                let id: i64 = r.get(0);
+                let payload: String = r.get(1);
+                let delivered: Option<i64> = r.get(2);
+                let msg: OutMessage = serde_json::from_str(&payload).expect("outbox payload is an OutMessage");
+                (id, msg, delivered.is_some())
+            })
+            .collect()
+    }
+
+    /// Wait until every outbox row is delivered.
+    pub async fn wait_outbox_drained(&self, timeout: Duration) {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let pending: Vec<i64> = self
+                .outbox()
+                .await
+                .into_iter()
+                .filter(|(_, _, d)| !d)
+                .map(|(id, _, _)| id)
+                .collect();
+            if pending.is_empty() {
+                return;
+            }
+            if tokio::time::Instant::now() > deadline {
+                panic!(
+                    "outbox rows {pending:?} still undelivered after {timeout:?}\n{}",
+                    self.fake.dump(30)
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// The fake's channel for an outbox target.
+    pub fn channel_of(&self, target: &Target) -> Option<Id> {
+        match target {
+            Target::Channel(c) => Some(*c),
+            Target::Dm(u) => self.fake.read(|w| w.dm_channel_of(u.0)),
+        }
+    }
+
+    /// Every outbox message was posted exactly once, in the right channel,
+    /// with its nonce (retries deduplicated), and the bot posted nothing
+    /// else. Returns the outbox with each row's message.
+    pub async fn assert_outbox_delivered_once(&self) -> Vec<(i64, OutMessage, Message)> {
+        let outbox = self.outbox().await;
+        let mut out = Vec::new();
+        let posts: Vec<Message> = self.fake.read(|w| {
+            w.messages
+                .iter()
+                .filter(|m| m.origin == Origin::Post)
+                .cloned()
+                .collect()
+        });
+        for (id, msg, delivered) in outbox {
+            assert!(delivered, "outbox row {id} is not delivered: {msg:?}");
+            let nonce = orrery::discord::transport::nonce_for(id);
+            let channel = self
+                .channel_of(&msg.target)
+                .unwrap_or_else(|| panic!("no DM channel for {:?}", msg.target));
+            let copies: Vec<&Message> = posts
+                .iter()
+                .filter(|m| m.nonce.as_deref() == Some(nonce.as_str()))
+                .collect();
+            assert_eq!(
+                copies.len(),
+                1,
+                "outbox row {id} ({nonce}) was posted {} times: {msg:?}",
+                copies.len()
+            );
+            assert_eq!(
+                copies[0].channel_id, channel,
+                "outbox row {id} went to the wrong channel"
+            );
+            assert!(!copies[0].deleted);
+            out.push((id, msg, copies[0].clone()));
+        }
+        for p in &posts {
+            assert!(
+                out.iter().any(|(_, _, m)| m.id == p.id),
+                "the bot posted a message that is not in the outbox: {:?}",
+                p.content
+            );
+        }
+        // Every post asked Discord to enforce its nonce, and never pinged.
+        let bodies: Vec<Value> = self.fake.read(|w| {
+            w.log
+                .iter()
+                .filter(|l| l.method == "POST" && l.path.starts_with("/channels/") && l.path.ends_with("/messages"))
+                .filter_map(|l| l.body.json().cloned())
+                .collect()
+        });
+        for b in bodies {
+            assert_eq!(b["enforce_nonce"], true, "a post without enforce_nonce: {b}");
+            assert!(b["nonce"].is_string(), "a post without a nonce: {b}");
+            assert_eq!(b["allowed_mentions"]["parse"], json!([]), "a post that may ping: {b}");
+        }
+        out
+    }
+
+    /// Nothing the bot sent could ping anyone: every new message (posts,
+    /// interaction responses, follow-ups) says `allowed_mentions.parse: []`.
+    pub fn assert_no_pings(&self) {
+        let bodies: Vec<(String, Value)> = self.fake.read(|w| {
+            w.log
+                .iter()
+                .filter(|l| l.method == "POST")
+                .filter_map(|l| {
+                    let b = l.body.json()?;
+                    let msg = if l.path.ends_with("/callback") { &b["data"] } else { b };
+                    msg.get("content").is_some().then(|| (l.path.clone(), msg.clone()))
+                })
+                .collect()
+        });
+        assert!(!bodies.is_empty());
+        for (path, b) in bodies {
+            assert_eq!(b["allowed_mentions"]["parse"], json!([]), "POST {path} may ping: {b}");
+        }
+    }
+
+    /// Open a Hyperspace game in `channel`: the first player hosts, the
+    /// others join, the host starts it. Seats follow `players`.
+    pub async fn open_game(&self, channel: Id, players: &[User], options: Option<Value>) -> Table {
+        let host = &players[0];
+        let mut opts = vec![("game", json!("hyperspace"))];
+        if let Some(o) = options {
+            opts.push(("options", json!(o.to_string())));
+        }
+        let ans = self.fake.run(host, Place::Channel(channel), "game new", &opts).await;
+        assert!(
+            !ans.ephemeral() && ans.content.contains("is open"),
+            "game new: {}",
+            ans.content
+        );
+        let game = self
+            .store()
+            .await
+            .games_in_channel(channel)
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|g| g.status == GameStatus::Lobby)
+            .expect("a lobby in the channel")
+            .id;
+        for p in &players[1..] {
+            let ans = self.fake.run(p, Place::Channel(channel), "game join", &[]).await;
+            assert!(
+                !ans.ephemeral() && ans.content.contains("joined"),
+                "game join: {}",
+                ans.content
+            );
+        }
+        let ans = self.fake.run(host, Place::Channel(channel), "game start", &[]).await;
+        assert!(
+            ans.ephemeral() && ans.content.contains("started"),
+            "game start: {}",
+            ans.content
+        );
+        Table {
+            game,
+            channel,
+            seats: players.to_vec(),
+        }
+    }
+
+    /// Who owes the next decision and what the policy gives; `None` once
+    /// the game is over.
+    pub async fn next_order(&self, t: &Table) -> Option<(Seat, String, orrery::engine::CommandLine)> {
+        let row = self.row(t.game).await;
+        if row.status != GameStatus::Active {
+            return None;
+        }
+        let state = row.state.expect("an active game has a state");
+        let p = state.pending().into_iter().find(|p| !p.submitted)?;
+        let line = policy::choose(&state, p.seat).expect("the policy has an order");
+        Some((p.seat, p.kind, line))
+    }
+
+    /// Give one order through Discord, as the policy picks it (cards: the
+    /// `card` override if given). Card picks are made with the buttons (or
+    /// menu) of the DM prompt; everything else with a slash command in the
+    /// game's channel. Returns the order, or `None` when the game is over.
+    pub async fn step(&self, t: &Table, card: Option<&str>) -> Option<(Seat, orrery::engine::CommandLine)> {
+        let (seat, kind, mut line) = self.next_order(t).await?;
+        let user = &t.seats[seat.index()];
+        if kind == "combat-card" {
+            if let Some(c) = card {
+                line = orrery::engine::CommandLine::new("card").arg("name", c);
+            }
+            let (_, ans) = self.pick_card(t, user, &line).await;
+            assert!(
+                ans.ephemeral() && ans.content.contains("Accepted"),
+                "{}: {}",
+                line,
+                ans.content
+            );
+        } else {
+            let ans = self.order(t, user, Place::Channel(t.channel), &line).await;
+            assert!(
+                ans.ephemeral() && ans.content.contains("Accepted"),
+                "{}: {}",
+                line,
+                ans.content
+            );
+        }
+        Some((seat, line))
+    }
+
+    /// `/hyperspace <order>` with the order's arguments as options.
+    pub async fn order(&self, t: &Table, user: &User, place: Place, line: &orrery::engine::CommandLine) -> Message {
+        let mut opts: Vec<(&str, Value)> = line.args.iter().map(|(k, v)| (k.as_str(), json!(v))).collect();
+        if place == Place::Dm {
+            opts.push(("game", json!(t.game.0)));
+        }
+        self.fake
+            .run(user, place, &format!("hyperspace {}", line.name), &opts)
+            .await
+    }
+
+    /// The newest card prompt for `t` in `user`'s DMs that still has its
+    /// controls: (message, its card orders as custom ids or menu values).
+    pub async fn card_prompt(&self, t: &Table, user: &User) -> Message {
+        let dm = self.fake.dm_channel(user.id);
+        let button = format!("o:{}:card ", t.game.0);
+        let menu = format!("s:{}=card ", t.game.0);
+        self.fake
+            .wait_for(
+                &format!("a combat-card prompt for {} in game {}", user.name, t.game),
+                Duration::from_secs(30),
+                |w| {
+                    w.messages_in(dm)
+                        .into_iter()
+                        .rev()
+                        .find(|m| {
+                            m.custom_ids()
+                                .iter()
+                                .any(|c| c.starts_with(&button) || c.starts_with(&menu))
+                        })
+                        .cloned()
+                },
+            )
+            .await
+    }
+
+    /// Pick a card with the DM prompt's button (or menu). Returns the
+    /// prompt and the bot's private follow-up.
+    pub async fn pick_card(&self, t: &Table, user: &User, line: &orrery::engine::CommandLine) -> (Message, Message) {
+        let prompt = self.card_prompt(t, user).await;
+        let button = format!("o:{}:{line}", t.game.0);
+        let menu = format!("s:{}", t.game.0);
+        let ids = prompt.custom_ids();
+        let i = if ids.contains(&button) {
+            self.fake.press(user, prompt.id, &button).await
+        } else if ids.contains(&format!("{menu}={line}")) {
+            self.fake.select(user, prompt.id, &menu, &[&line.to_string()]).await
+        } else {
+            panic!("the prompt offers no `{line}`: {ids:?}");
+        };
+        let ans = self.fake.answer(i).await;
+        (prompt, ans)
+    }
+
+    /// Play until the game is over or `stop` says so; returns the orders
+    /// given.
+    pub async fn play(&self, t: &Table, max_orders: usize, mut stop: impl FnMut(&AnyState) -> bool) -> usize {
+        let mut n = 0;
+        loop {
+            let row = self.row(t.game).await;
+            if row.status != GameStatus::Active || stop(row.state.as_ref().expect("state")) {
+                return n;
+            }
+            assert!(n < max_orders, "the game did not end within {max_orders} orders");
+            if self.step(t, None).await.is_none() {
+                return n;
+            }
+            n += 1;
+        }
+    }
+
+    /// Hold SQLite's write lock for `d` (a slow database): the bot's writes
+    /// wait, so a request needing one outlasts the 1.5 s after which the
+    /// bot defers its interaction response. Returns once the lock is held.
+    pub async fn hold_write_lock(&self, d: Duration) -> tokio::task::JoinHandle<()> {
+        let mut conn = self
+            .store()
+            .await
+            .pool()
+            .acquire()
+            .await
+            .expect("a database connection");
+        sqlx::query("BEGIN IMMEDIATE")
+            .execute(&mut *conn)
+            .await
+            .expect("take the write lock");
+        tokio::spawn(async move {
+            tokio::time::sleep(d).await;
+            sqlx::query("COMMIT")
+                .execute(&mut *conn)
+                .await
+                .expect("release the write lock");
+        })
+    }
+
+    /// (events, outbox rows) now: the log's length and the queue's.
+    pub async fn snapshot(&self, game: GameId) -> (usize, i64, usize, String) {
+        let events = self.events(game).await;
+        let seq = events.last().map_or(0, |(s, _)| *s);
+        let row = self.row(game).await;
+        (
+            events.len(),
+            seq,
+            self.outbox().await.len(),
+            format!("{} {}", row.status.as_str(), row.seq),
+        )
+    }
+}
+
+impl Drop for Harness {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("{}", self.fake.dump(40));
+            if let Some(b) = &self.bot {
+                if let Ok(log) = std::fs::read_to_string(&b.log) {
+                    let tail: Vec<&str> = log.lines().rev().take(40).collect();
+                    eprintln!("--- bot log tail ({}) ---", b.log.display());
+                    for l in tail.into_iter().rev() {
+                        eprintln!("{l}");
+                    }
+                }
+            }
+        }
+        self.kill_bot();
+    }
+}
+
+/// A game being played: its channel and who sits where.
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub game: GameId,
+    pub channel: Id,
+    pub seats: Vec<User>,
+}
+
+/// Check that `bytes` is a PNG of a plausible board size.
+pub fn assert_png(bytes: &[u8], what: &str) {
+    let img = image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
+        .unwrap_or_else(|e| panic!("{what} is not a valid PNG: {e}"));
+    assert!(
+        img.width() >= 200 && img.height() >= 200,
+        "{what} is only {}x{}",
+        img.width(),
+        img.height()
+    );
+}
