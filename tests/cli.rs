@@ -73,8 +73,15 @@ fn auto_play_ends_with_a_winner_and_one_board_per_phase() {
     let boards = assert_png_files(&dir);
     // One public board for each phase number 1..=P (the opening board is
     // phase 1's; the final board marks the end).
-    let last = stdout.lines().find(|l| l.starts_with("Game #1:")).expect("summary line");
-    let phase: usize = last.split("phase ").nth(1).and_then(|p| p.trim_end_matches('.').parse().ok()).expect("phase");
+    let last = stdout
+        .lines()
+        .find(|l| l.starts_with("Game #1:"))
+        .expect("summary line");
+    let phase: usize = last
+        .split("phase ")
+        .nth(1)
+        .and_then(|p| p.trim_end_matches('.').parse().ok())
+        .expect("phase");
     assert_eq!(boards, phase, "one PNG per phase: {last}");
     let announced = stdout.lines().filter(|l| l.contains("(board: ")).count();
     assert_eq!(boards, announced, "every board written was announced in the transcript");
