@@ -4,7 +4,7 @@ use super::respond::{actor_of, clip, clip_message, run_request};
 use super::{Context, Error};
 use crate::engine::GameId;
 use crate::games::GameKind;
-use crate::service::{Place, Request};
+use crate::service::{parse_duration, Missed, Place, Request, Service, SettingsChange};
 use crate::store::{GameRow, GameStatus};
 use poise::serenity_prelude as serenity;
 use std::borrow::Cow;
@@ -135,7 +135,12 @@ fn game_id(game: Option<i64>) -> Option<GameId> {
         "status_game",
         "board_game",
         "rules_game",
-        "history_game"
+        "history_game",
+        "settings_game",
+        "pause_game",
+        "resume_game",
+        "extend_game",
+        "force_game"
     ),
     subcommand_required
 )]
@@ -262,6 +267,144 @@ pub async fn history_game(
         },
     )
     .await
+}
+
+/// What happens when a deadline passes with orders missing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum MissedChoice {
+    #[name = "default"]
+    Default,
+    #[name = "wait"]
+    Wait,
+}
+
+fn user_error(msg: String) -> Error {
+    crate::service::ServiceError::User(msg).into()
+}
+
+/// Parse `24h,2h` (or `off`) into reminder points.
+fn parse_reminders(text: &str) -> Result<Vec<i64>, String> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("off") || t.eq_ignore_ascii_case("none") {
+        return Ok(vec![]);
+    }
+    t.split(',').map(parse_duration).collect()
+}
+
+/// Show the game's deadline settings, or (host) change them.
+#[poise::command(slash_command, rename = "settings")]
+pub async fn settings_game(
+    ctx: Context<'_>,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+    #[description = "Deadline per phase, e.g. 48h, 30m, 2d, 1w"] deadline: Option<String>,
+    #[description = "Reminders before the deadline, e.g. 24h,2h (or off)"] reminders: Option<String>,
+    #[description = "On a missed deadline: apply defaults, or wait for the host"] missed: Option<MissedChoice>,
+) -> Result<(), Error> {
+    let change = SettingsChange {
+        deadline_ms: deadline
+            .as_deref()
+            .map(parse_duration)
+            .transpose()
+            .map_err(user_error)?,
+        reminders_ms: reminders
+            .as_deref()
+            .map(parse_reminders)
+            .transpose()
+            .map_err(user_error)?,
+        on_missed: missed.map(|m| match m {
+            MissedChoice::Default => Missed::Default,
+            MissedChoice::Wait => Missed::Wait,
+        }),
+    };
+    run_request(
+        ctx,
+        Request::Settings {
+            game: game_id(game),
+            change,
+        },
+    )
+    .await
+}
+
+/// Host: stop the deadline clock.
+#[poise::command(slash_command, rename = "pause")]
+pub async fn pause_game(
+    ctx: Context<'_>,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    run_request(ctx, Request::Pause { game: game_id(game) }).await
+}
+
+/// Host: restart the deadline clock with the time that was left.
+#[poise::command(slash_command, rename = "resume")]
+pub async fn resume_game(
+    ctx: Context<'_>,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    run_request(ctx, Request::Resume { game: game_id(game) }).await
+}
+
+/// Host: give the current phase more time.
+#[poise::command(slash_command, rename = "extend")]
+pub async fn extend_game(
+    ctx: Context<'_>,
+    #[description = "How much longer, e.g. 12h, 1d"] by: String,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    let by_ms = parse_duration(&by).map_err(user_error)?;
+    run_request(
+        ctx,
+        Request::Extend {
+            game: game_id(game),
+            by_ms,
+        },
+    )
+    .await
+}
+
+/// Host: resolve the current phase now, applying defaults for missing orders.
+#[poise::command(slash_command, rename = "force")]
+pub async fn force_game(
+    ctx: Context<'_>,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    run_request(ctx, Request::Force { game: game_id(game) }).await
+}
+
+/// How often the scheduler resolves due deadlines and sends reminders.
+pub const SCHEDULER_INTERVAL: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// The deadline scheduler: ticks at once (overdue phases resolve right
+/// after a restart), then every [`SCHEDULER_INTERVAL`]; pokes delivery when
+/// a tick queued messages. Safe to run in several processes sharing one
+/// PostgreSQL database.
+pub async fn scheduler_loop(service: std::sync::Arc<Service>, delivery: std::sync::Arc<tokio::sync::Notify>) {
+    loop {
+        match service.tick().await {
+            Ok(report) => {
+                if report.resolved + report.reminders > 0 {
+                    tracing::info!(
+                        resolved = report.resolved,
+                        reminders = report.reminders,
+                        "scheduler tick"
+                    );
+                    delivery.notify_one();
+                }
+            }
+            Err(e) => tracing::warn!("scheduler tick failed: {e:#}"),
+        }
+        tokio::time::sleep(SCHEDULER_INTERVAL).await;
+    }
 }
 
 /// The games you are playing, and where.

@@ -189,6 +189,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
                 }
                 let transport = DiscordTransport::new(ctx.http.clone());
                 tokio::spawn(delivery_loop(service.clone(), transport, delivery.clone()));
+                tokio::spawn(game::scheduler_loop(service.clone(), delivery.clone()));
                 Ok(Data { service, delivery })
             })
         })

@@ -110,6 +110,12 @@ pub fn likely_public(request: &Request, place: Place) -> bool {
         Request::New { .. } | Request::Join { .. } | Request::Leave { .. } => true,
         Request::Board { .. } | Request::History { .. } => place != Place::Dm,
         Request::Start { .. } | Request::Status { .. } | Request::Rules { .. } | Request::Order { .. } => false,
+        // Host tools answer privately; their channel notices go through the outbox.
+        Request::Settings { .. }
+        | Request::Pause { .. }
+        | Request::Resume { .. }
+        | Request::Extend { .. }
+        | Request::Force { .. } => false,
     }
 }
 

@@ -6,6 +6,7 @@
 //! written once, generically, in the `generic_*` functions below.
 
 pub mod hyperspace;
+pub mod starlanes;
 
 use crate::engine::{
     CommandLine, CommandSpec, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
@@ -19,6 +20,7 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "lowercase")]
 pub enum GameKind {
     Hyperspace,
+    Starlanes,
 }
 
 /// The typed state of a game of any system.
@@ -26,6 +28,7 @@ pub enum GameKind {
 #[serde(tag = "game", content = "state", rename_all = "lowercase")]
 pub enum AnyState {
     Hyperspace(<hyperspace::Hyperspace as Ruleset>::State),
+    Starlanes(<starlanes::Starlanes as Ruleset>::State),
 }
 
 /// One logged event of a game of any system.
@@ -33,6 +36,7 @@ pub enum AnyState {
 #[serde(tag = "game", content = "event", rename_all = "lowercase")]
 pub enum AnyEvent {
     Hyperspace(<hyperspace::Hyperspace as Ruleset>::Event),
+    Starlanes(<starlanes::Starlanes as Ruleset>::Event),
 }
 
 /// An order that was not accepted: either it could not be read, or it was
@@ -79,12 +83,32 @@ impl Registered for hyperspace::Hyperspace {
     }
 }
 
+impl Registered for starlanes::Starlanes {
+    const KIND: GameKind = GameKind::Starlanes;
+    fn wrap_state(state: Self::State) -> AnyState {
+        AnyState::Starlanes(state)
+    }
+    fn wrap_event(event: Self::Event) -> AnyEvent {
+        AnyEvent::Starlanes(event)
+    }
+    fn unwrap_event(event: &AnyEvent) -> Option<&Self::Event> {
+        match event {
+            AnyEvent::Starlanes(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 /// Run `$body` with `$R` bound to the ruleset type of a [`GameKind`].
 macro_rules! with_kind {
     ($kind:expr, $R:ident => $body:expr) => {
         match $kind {
             GameKind::Hyperspace => {
                 type $R = hyperspace::Hyperspace;
+                $body
+            }
+            GameKind::Starlanes => {
+                type $R = starlanes::Starlanes;
                 $body
             }
         }
@@ -99,12 +123,16 @@ macro_rules! with_state {
                 type $R = hyperspace::Hyperspace;
                 $body
             }
+            AnyState::Starlanes($s) => {
+                type $R = starlanes::Starlanes;
+                $body
+            }
         }
     };
 }
 
 impl GameKind {
-    pub const ALL: &'static [GameKind] = &[GameKind::Hyperspace];
+    pub const ALL: &'static [GameKind] = &[GameKind::Hyperspace, GameKind::Starlanes];
 
     pub fn key(self) -> &'static str {
         with_kind!(self, R => R::KEY)
@@ -219,6 +247,7 @@ impl AnyEvent {
     pub fn kind(&self) -> GameKind {
         match self {
             AnyEvent::Hyperspace(_) => GameKind::Hyperspace,
+            AnyEvent::Starlanes(_) => GameKind::Starlanes,
         }
     }
 
@@ -226,6 +255,7 @@ impl AnyEvent {
     pub fn narrate(&self, viewer: Viewer, names: &[String]) -> Option<String> {
         match self {
             AnyEvent::Hyperspace(e) => hyperspace::Hyperspace::narrate(e, viewer, names),
+            AnyEvent::Starlanes(e) => starlanes::Starlanes::narrate(e, viewer, names),
         }
     }
 }

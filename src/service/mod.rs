@@ -5,9 +5,13 @@
 
 mod clock;
 mod compose;
+mod deadlines;
 mod message;
 
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use deadlines::{
+    discord_time, format_duration, parse_duration, Missed, Settings, SettingsChange, TickReport, HOUR_MS,
+};
 pub use message::{BoardRef, Choice, OutMessage, Reply, Target};
 
 use crate::engine::{CommandLine, GameConfig, GameId, Seat, UserId, Viewer};
@@ -73,6 +77,28 @@ pub enum Request {
     Order {
         game: Option<GameId>,
         line: CommandLine,
+    },
+    /// Show the settings (empty change, anyone) or change them (host).
+    Settings {
+        game: Option<GameId>,
+        change: SettingsChange,
+    },
+    /// Host: stop the deadline clock.
+    Pause {
+        game: Option<GameId>,
+    },
+    /// Host: restart the deadline clock with the time that was left.
+    Resume {
+        game: Option<GameId>,
+    },
+    /// Host: push the current deadline back by `by_ms`.
+    Extend {
+        game: Option<GameId>,
+        by_ms: i64,
+    },
+    /// Host: resolve the current phase now, applying defaults.
+    Force {
+        game: Option<GameId>,
     },
 }
 
@@ -160,6 +186,11 @@ impl Service {
             Request::Rules { kind, game } => self.rules(actor, kind, game).await,
             Request::History { game, phase } => self.history(actor, game, phase).await,
             Request::Order { game, line } => self.order(actor, game, line).await,
+            Request::Settings { game, change } => self.change_settings(actor, game, change).await,
+            Request::Pause { game } => self.pause(actor, game).await,
+            Request::Resume { game } => self.resume(actor, game).await,
+            Request::Extend { game, by_ms } => self.extend(actor, game, by_ms).await,
+            Request::Force { game } => self.force(actor, game).await,
         }
     }
 
@@ -406,8 +437,13 @@ impl Service {
             },
         );
         let payloads = to_payloads(&outbox)?;
+        let settings = self.settings(row.id).await?;
+        let deadline = state
+            .outcome()
+            .is_none()
+            .then(|| self.deadline_for(&settings, state.phase().number));
         self.store
-            .start_game(row.id, &config, &events, &state, &payloads, self.now_ms())
+            .start_game_with_deadline(row.id, &config, &events, &state, &payloads, self.now_ms(), deadline)
             .await?;
         Ok(Reply::private(format!("Game {} started.", row.id)))
     }
@@ -441,6 +477,10 @@ impl Service {
                     ));
                 }
             }
+        }
+        if row.status.is_open() {
+            text.push('\n');
+            text.push_str(&self.status_lines(&row).await?);
         }
         Ok(Reply::private(text))
     }
@@ -587,9 +627,25 @@ impl Service {
         let (after, outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
         let finished = after.outcome().is_some();
         let payloads = to_payloads(&outbox)?;
+        // A new phase begins: its deadline, in the same transaction.
+        let deadline = if !finished && after.phase().number != state.phase().number {
+            let settings = self.settings(row.id).await?;
+            Some(self.deadline_for(&settings, after.phase().number))
+        } else {
+            None
+        };
         match self
             .store
-            .append(row.id, row.seq, &events, &after, finished, &payloads, self.now_ms())
+            .append_with_deadline(
+                row.id,
+                row.seq,
+                &events,
+                &after,
+                finished,
+                &payloads,
+                self.now_ms(),
+                deadline,
+            )
             .await
         {
             Ok(_) => {}
@@ -813,6 +869,7 @@ fn random_seed() -> u64 {
 pub fn rules_summary(kind: GameKind) -> String {
     let page = match kind {
         GameKind::Hyperspace => include_str!("../../docs/rules/hyperspace.md"),
+        GameKind::Starlanes => include_str!("../../docs/rules/starlanes.md"),
     };
     compose::clip(page, 1400)
 }

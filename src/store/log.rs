@@ -4,7 +4,7 @@
 use super::error::{is_unique_violation, StoreError, StoreResult};
 use super::games::lock_game;
 use super::types::{event_from_row, to_json};
-use super::{GameStatus, Store};
+use super::{DeadlineSet, GameStatus, Store};
 use crate::engine::{GameConfig, GameId};
 use crate::games::{AnyEvent, AnyState};
 use sqlx::{Any, Row, Transaction};
@@ -28,6 +28,23 @@ impl Store {
         outbox: &[serde_json::Value],
         now_ms: i64,
     ) -> StoreResult<()> {
+        self.start_game_with_deadline(game, config, events, state, outbox, now_ms, None)
+            .await
+    }
+
+    /// [`Store::start_game`], also setting the first phase's deadline (if
+    /// given) in the same transaction.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn start_game_with_deadline(
+        &self,
+        game: GameId,
+        config: &GameConfig,
+        events: &[AnyEvent],
+        state: &AnyState,
+        outbox: &[serde_json::Value],
+        now_ms: i64,
+        deadline: Option<DeadlineSet>,
+    ) -> StoreResult<()> {
         let config = to_json("game config", config)?;
         let mut tx = self.begin_write().await?;
         lock_game(&mut tx, game, GameStatus::Lobby, Some(0)).await?;
@@ -36,7 +53,7 @@ impl Store {
             .bind(config)
             .execute(&mut *tx)
             .await?;
-        self.write(tx, game, 0, events, state, GameStatus::Active, outbox, now_ms)
+        self.write(tx, game, 0, events, state, GameStatus::Active, outbox, now_ms, deadline)
             .await?;
         Ok(())
     }
@@ -67,6 +84,24 @@ impl Store {
         outbox: &[serde_json::Value],
         now_ms: i64,
     ) -> StoreResult<i64> {
+        self.append_with_deadline(game, expected_seq, events, new_state, finished, outbox, now_ms, None)
+            .await
+    }
+
+    /// [`Store::append`], also setting a new deadline (if given: a new phase
+    /// began) in the same transaction.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn append_with_deadline(
+        &self,
+        game: GameId,
+        expected_seq: i64,
+        events: &[AnyEvent],
+        new_state: &AnyState,
+        finished: bool,
+        outbox: &[serde_json::Value],
+        now_ms: i64,
+        deadline: Option<DeadlineSet>,
+    ) -> StoreResult<i64> {
         let mut tx = self.begin_write().await?;
         lock_game(&mut tx, game, GameStatus::Active, Some(expected_seq)).await?;
         let status = if finished {
@@ -74,14 +109,24 @@ impl Store {
         } else {
             GameStatus::Active
         };
-        self.write(tx, game, expected_seq, events, new_state, status, outbox, now_ms)
-            .await
+        self.write(
+            tx,
+            game,
+            expected_seq,
+            events,
+            new_state,
+            status,
+            outbox,
+            now_ms,
+            deadline,
+        )
+        .await
     }
 
     /// The second half of [`Store::start_game`] and [`Store::append`], once
     /// the game row is locked and checked: write everything and commit.
     #[allow(clippy::too_many_arguments)]
-    async fn write(
+    pub(crate) async fn write(
         &self,
         mut tx: Transaction<'static, Any>,
         game: GameId,
@@ -91,6 +136,7 @@ impl Store {
         status: GameStatus,
         outbox: &[serde_json::Value],
         now_ms: i64,
+        deadline: Option<DeadlineSet>,
     ) -> StoreResult<i64> {
         let new_seq = expected_seq + events.len() as i64;
         // Serialize everything before writing anything.
@@ -144,6 +190,18 @@ impl Store {
                 .bind(game.0)
                 .execute(&mut *tx)
                 .await?;
+        } else if let Some(d) = deadline {
+            sqlx::query(
+                "INSERT INTO deadlines (game_id, phase, due_at, reminded, paused_remaining) VALUES ($1, $2, $3, '[]', $4)
+                 ON CONFLICT (game_id) DO UPDATE SET phase = excluded.phase, due_at = excluded.due_at,
+                 reminded = '[]', paused_remaining = excluded.paused_remaining",
+            )
+            .bind(game.0)
+            .bind(d.phase)
+            .bind(d.due_at)
+            .bind(d.paused_remaining)
+            .execute(&mut *tx)
+            .await?;
         }
         tx.commit().await?;
         Ok(new_seq)

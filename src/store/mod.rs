@@ -43,8 +43,9 @@ mod log;
 mod outbox;
 mod types;
 
+pub use deadlines::{DeadlineAfter, DeadlineClaim};
 pub use error::{StoreError, StoreResult};
-pub use types::{Backend, DeadlineRow, GameRow, GameStatus, NewGame, OutboxRow, SeatRow};
+pub use types::{Backend, DeadlineRow, DeadlineSet, GameRow, GameStatus, NewGame, OutboxRow, SeatRow};
 
 use anyhow::{bail, Context};
 use sqlx::any::AnyPoolOptions;

@@ -180,6 +180,19 @@ pub struct DeadlineRow {
     /// Which reminders were sent for it (a JSON array; its meaning belongs
     /// to the service). `[]` when the deadline is set.
     pub reminded: serde_json::Value,
+    /// Set while the game is paused: the time that was left (ms). A paused
+    /// deadline is never due.
+    pub paused_remaining: Option<i64>,
+}
+
+/// A deadline to set in the same transaction as an append or a start:
+/// phase `phase` falls due at `due_at`, or, if `paused_remaining` is set,
+/// is paused with that much time left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeadlineSet {
+    pub phase: i64,
+    pub due_at: i64,
+    pub paused_remaining: Option<i64>,
 }
 
 // --- conversions -----------------------------------------------------------
@@ -276,5 +289,6 @@ pub(crate) fn deadline_from_row(row: &AnyRow) -> StoreResult<DeadlineRow> {
         phase: row.try_get("phase")?,
         due_at: row.try_get("due_at")?,
         reminded: from_json(format_args!("reminders of the deadline of game {game_id}"), &reminded)?,
+        paused_remaining: row.try_get("paused_remaining")?,
     })
 }

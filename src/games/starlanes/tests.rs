@@ -1,0 +1,133 @@
+//! Unit tests of the Starlanes ruleset through the `Ruleset` contract.
+
+use super::*;
+use crate::engine::{GameRng, Ruleset};
+
+fn start(players: u8, seed: u64) -> State {
+    Starlanes::fold(&Starlanes::setup(&GameConfig::new(players, seed)).unwrap())
+}
+
+fn play(st: &mut State, seat: Seat, text: &str) -> Vec<Event> {
+    let a = Starlanes::parse(&CommandLine::parse(text).unwrap()).unwrap();
+    let ev = Starlanes::decide(st, seat, &a).unwrap_or_else(|e| panic!("{text}: {e}"));
+    for e in &ev {
+        Starlanes::apply(st, e);
+    }
+    ev
+}
+
+#[test]
+fn setup_as_written() {
+    let st = start(3, 5);
+    assert_eq!(st.universal.len(), 3);
+    assert!(st.market[0].is_some() && st.market[1].is_some() && st.market[2].is_none());
+    assert_eq!(st.deck.len(), 18 - 5);
+    assert_eq!(st.token, Seat(2), "the last player starts with the scoring token");
+    assert_eq!(st.active, Seat(0));
+    assert_eq!(Starlanes::phase(&st).number, 1);
+}
+
+#[test]
+fn views_hide_the_deck_order_only() {
+    let st = start(4, 9);
+    for viewer in [Viewer::Public, Viewer::Seat(Seat(0)), Viewer::Seat(Seat(3))] {
+        let v = Starlanes::view(&st, viewer);
+        assert_eq!(v.deck_size, st.deck.len());
+        let json = serde_json::to_string(&v).unwrap();
+        assert!(!json.contains("\"deck\""), "{json}");
+        // Nothing but the viewer differs between viewers: no other secrets.
+        let mut p = Starlanes::view(&st, Viewer::Public);
+        p.viewer = viewer;
+        assert_eq!(p, v);
+    }
+    // Two states differing only in deck order give the same public view and board.
+    let mut other = st.clone();
+    other.deck.reverse();
+    assert_ne!(other.deck, st.deck);
+    assert_eq!(
+        Starlanes::view(&other, Viewer::Public),
+        Starlanes::view(&st, Viewer::Public)
+    );
+    let names: Vec<String> = vec!["a".into(), "b".into(), "c".into(), "d".into()];
+    let a = Starlanes::scene(&Starlanes::view(&st, Viewer::Public), &names);
+    let b = Starlanes::scene(&Starlanes::view(&other, Viewer::Public), &names);
+    assert_eq!(a, b);
+    // The set-up narration does not list the deck.
+    let ev = Starlanes::setup(&GameConfig::new(4, 9)).unwrap();
+    let text = Starlanes::narrate(&ev[0], Viewer::Public, &names).unwrap();
+    for t in &st.deck {
+        assert!(!text.contains(t.name()), "{text}");
+    }
+}
+
+#[test]
+fn phase_increments_once_per_turn_and_at_the_end() {
+    let mut st = start(2, 1);
+    let p1 = Starlanes::phase(&st).number;
+    play(&mut st, Seat(0), "produce at:Vega");
+    assert_eq!(Starlanes::phase(&st).number, p1);
+    play(&mut st, Seat(0), "end");
+    assert_eq!(Starlanes::phase(&st).number, p1 + 1);
+    assert_eq!(Starlanes::default_action(&st, Seat(1)), Some(Action::End));
+    assert_eq!(Starlanes::default_action(&st, Seat(0)), None);
+}
+
+#[test]
+fn legal_orders_round_trip_and_are_accepted() {
+    let mut rng = GameRng::seeded(3);
+    for seed in 0..20 {
+        let mut st = start(2 + (seed % 3) as u8, seed);
+        for _ in 0..300 {
+            if st.outcome.is_some() {
+                break;
+            }
+            let seat = st.active;
+            let legal = Starlanes::legal_actions(&st, seat);
+            for a in &legal {
+                let line = Starlanes::unparse(a);
+                assert_eq!(
+                    &Starlanes::parse(&CommandLine::parse(&line.to_string()).unwrap()).unwrap(),
+                    a
+                );
+            }
+            let a = rng.pick(&legal).unwrap().clone();
+            let ev = Starlanes::decide(&st, seat, &a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+            for e in &ev {
+                Starlanes::apply(&mut st, e);
+            }
+        }
+    }
+}
+
+#[test]
+fn moves_list_only_reachable_planets() {
+    let st = start(2, 1);
+    let legal: Vec<String> = Starlanes::legal_actions(&st, Seat(0))
+        .iter()
+        .map(|a| Starlanes::unparse(a).to_string())
+        .collect();
+    assert!(legal.contains(&"move to:Mira from:Vega=3".to_string()));
+    assert!(!legal.iter().any(|l| l.contains("to:Nexus")), "{legal:?}");
+    assert!(!legal.iter().any(|l| l.starts_with("buy")));
+}
+
+#[test]
+fn boards_render() {
+    for players in 2..=4 {
+        let st = start(players, 2);
+        let names: Vec<String> = (0..players).map(|i| format!("Player {i}")).collect();
+        let png = orrery_render::render_png(&Starlanes::scene(&Starlanes::view(&st, Viewer::Public), &names)).unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+    }
+}
+
+#[test]
+fn random_option_uses_the_generator() {
+    let mut c = GameConfig::new(3, 4);
+    c.options = serde_json::json!({"map": "random", "rounds": 12});
+    let st = Starlanes::fold(&Starlanes::setup(&c).unwrap());
+    assert_eq!(st.options.rounds, 12);
+    assert!(st.map.is_sound(3));
+    c.options = serde_json::json!({"map": "spiral"});
+    assert!(Starlanes::setup(&c).is_err());
+}
