@@ -491,7 +491,10 @@ mod tests {
         let names: Vec<&str> = subs.iter().map(|o| o["name"].as_str().unwrap()).collect();
         assert_eq!(
             names,
-            ["new", "join", "leave", "start", "status", "board", "rules", "history"]
+            [
+                "new", "join", "leave", "start", "status", "board", "rules", "history", "settings", "pause", "resume",
+                "extend", "force"
+            ]
         );
         let kind = &subs[0]["options"][0];
         assert_eq!(
