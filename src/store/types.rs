@@ -148,6 +148,28 @@ pub struct SeatRow {
     pub user: UserId,
     /// Their display name at the table.
     pub name: String,
+    /// Civil disorder: the seat's decisions are made by the ruleset's
+    /// defaults as soon as it owes them.
+    pub disorder: bool,
+    /// Kicked: nobody plays the seat until the host replaces the player
+    /// (`user` is the last player, for the record). A vacant seat is also
+    /// in civil disorder.
+    pub vacant: bool,
+    /// The player's own reminder points (ms before the deadline); `None`
+    /// = the game's settings, empty = muted.
+    pub reminders: Option<Vec<i64>>,
+}
+
+impl SeatRow {
+    /// The seat is played by `user` (seated and not kicked).
+    pub fn played_by(&self, user: UserId) -> bool {
+        self.user == user && !self.vacant
+    }
+
+    /// Whether the seat is played automatically (civil disorder or vacant).
+    pub fn automatic(&self) -> bool {
+        self.disorder || self.vacant
+    }
 }
 
 /// One undelivered outgoing message.
@@ -265,6 +287,12 @@ pub(crate) fn seat_from_row(row: &AnyRow) -> StoreResult<SeatRow> {
         seat: seat_from_db(row.try_get("seat")?)?,
         user: UserId(id_from_db(row.try_get("user_id")?)),
         name: row.try_get("name")?,
+        disorder: row.try_get::<i64, _>("disorder")? != 0,
+        vacant: row.try_get::<i64, _>("vacant")? != 0,
+        reminders: row
+            .try_get::<Option<String>, _>("reminders")?
+            .map(|text| from_json(format_args!("reminder points of a seat"), &text))
+            .transpose()?,
     })
 }
 
