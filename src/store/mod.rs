@@ -41,10 +41,12 @@ mod error;
 mod games;
 mod log;
 mod outbox;
+mod prefs;
 mod types;
 
 pub use deadlines::{DeadlineAfter, DeadlineClaim};
 pub use error::{StoreError, StoreResult};
+pub use prefs::DraftRow;
 pub use types::{Backend, DeadlineRow, DeadlineSet, GameRow, GameStatus, NewGame, OutboxRow, SeatRow};
 
 use anyhow::{bail, Context};
