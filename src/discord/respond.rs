@@ -116,6 +116,8 @@ pub fn likely_public(request: &Request, place: Place) -> bool {
         | Request::Resume { .. }
         | Request::Extend { .. }
         | Request::Force { .. } => false,
+        // Private to the asker; channel notices go through the outbox.
+        Request::MyGames | Request::Reminders { .. } | Request::Ready { .. } => false,
     }
 }
 

@@ -6,11 +6,14 @@
 mod clock;
 mod compose;
 mod deadlines;
+mod drafts;
 mod message;
+mod players;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use deadlines::{
-    discord_time, format_duration, parse_duration, Missed, Settings, SettingsChange, TickReport, HOUR_MS,
+    discord_time, format_duration, parse_duration, parse_kind_deadlines, parse_time_of_day, Missed, Settings,
+    SettingsChange, TickReport, TimeOfDay, ALL_KINDS, HOUR_MS,
 };
 pub use message::{BoardRef, Choice, OutMessage, Reply, Target};
 
@@ -98,6 +101,21 @@ pub enum Request {
     },
     /// Host: resolve the current phase now, applying defaults.
     Force {
+        game: Option<GameId>,
+    },
+    /// Every open game the asker plays in: phase, what it waits on (and
+    /// whether on them), the deadline.
+    MyGames,
+    /// A seated player's own reminders: no options shows them; `mute`
+    /// true mutes, false goes back to the game's points; `points` sets
+    /// their own (ms before the deadline).
+    Reminders {
+        game: Option<GameId>,
+        mute: Option<bool>,
+        points: Option<Vec<i64>>,
+    },
+    /// Mark the asker's draft final (auto-resolve off).
+    Ready {
         game: Option<GameId>,
     },
 }
@@ -191,6 +209,9 @@ impl Service {
             Request::Resume { game } => self.resume(actor, game).await,
             Request::Extend { game, by_ms } => self.extend(actor, game, by_ms).await,
             Request::Force { game } => self.force(actor, game).await,
+            Request::MyGames => self.my_games(actor).await,
+            Request::Reminders { game, mute, points } => self.reminders(actor, game, mute, points).await,
+            Request::Ready { game } => self.ready(actor, game).await,
         }
     }
 
@@ -438,10 +459,7 @@ impl Service {
         );
         let payloads = to_payloads(&outbox)?;
         let settings = self.settings(row.id).await?;
-        let deadline = state
-            .outcome()
-            .is_none()
-            .then(|| self.deadline_for(&settings, state.phase().number));
+        let deadline = state.outcome().is_none().then(|| self.deadline_for(&settings, &state));
         self.store
             .start_game_with_deadline(row.id, &config, &events, &state, &payloads, self.now_ms(), deadline)
             .await?;
@@ -620,6 +638,10 @@ impl Service {
             (_, None) => return Err(anyhow::anyhow!("active game {} has no state", row.id).into()),
             (_, Some(s)) => s.clone(),
         };
+        // Auto-resolve off: a secret choice is kept as a draft.
+        if let Some(reply) = self.draft_if_held(&row, &seats, &state, seat, &line).await? {
+            return Ok(reply);
+        }
         let events = match state.decide(seat, &line) {
             Ok(events) => events,
             Err(e) => return Err(ServiceError::User(explain(&e, &state, seat))),
@@ -627,13 +649,9 @@ impl Service {
         let (after, outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
         let finished = after.outcome().is_some();
         let payloads = to_payloads(&outbox)?;
-        // A new phase begins: its deadline, in the same transaction.
-        let deadline = if !finished && after.phase().number != state.phase().number {
-            let settings = self.settings(row.id).await?;
-            Some(self.deadline_for(&settings, after.phase().number))
-        } else {
-            None
-        };
+        // A new phase (or step) begins: its deadline, in the same transaction.
+        let settings = self.settings(row.id).await?;
+        let deadline = self.next_deadline(&settings, &state, &after);
         match self
             .store
             .append_with_deadline(
