@@ -414,34 +414,8 @@ async fn host_tools_are_host_only_and_refusals_change_nothing() {
 /// PostgreSQL database concurrently: every due phase is resolved once.
 #[tokio::test]
 async fn two_schedulers_on_postgres_resolve_each_phase_once() {
-    use sqlx::{AnyConnection, Connection, Executor};
-    let Ok(admin_url) = std::env::var("TEST_POSTGRES_URL") else {
-        println!("TEST_POSTGRES_URL is not set: two-schedulers PostgreSQL test skipped");
+    let Some((url, drop_db)) = postgres_db("two").await else {
         return;
-    };
-    sqlx::any::install_default_drivers();
-    let name = format!(
-        "orrery_async_{}_{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_micros()
-    );
-    let mut admin = AnyConnection::connect(&admin_url).await.expect("connect");
-    admin.execute(format!("CREATE DATABASE {name}").as_str()).await.unwrap();
-    let url = {
-        let (base, query) = admin_url
-            .split_once('?')
-            .map_or((admin_url.as_str(), None), |(b, q)| (b, Some(q)));
-        let after = base.find("://").map_or(0, |i| i + 3);
-        let end = base[after..].find('/').map_or(base.len(), |i| after + i);
-        let mut u = format!("{}/{name}", &base[..end]);
-        if let Some(q) = query {
-            u.push('?');
-            u.push_str(q);
-        }
-        u
     };
     let clock = Arc::new(ManualClock::new(T0));
     let a = service_on(&url, clock.clone()).await;
@@ -472,9 +446,73 @@ async fn two_schedulers_on_postgres_resolve_each_phase_once() {
     }
     a.store().close().await;
     b.store().close().await;
-    let _ = admin
-        .execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
-        .await;
+    drop_db.await;
+}
+
+/// A fresh PostgreSQL database under `TEST_POSTGRES_URL` (`None`, after
+/// saying so, when it is not set): its URL, and a future that drops it.
+async fn postgres_db(tag: &str) -> Option<(String, impl std::future::Future<Output = ()>)> {
+    use sqlx::{AnyConnection, Connection, Executor};
+    let Ok(admin_url) = std::env::var("TEST_POSTGRES_URL") else {
+        println!("TEST_POSTGRES_URL is not set: PostgreSQL test `{tag}` skipped");
+        return None;
+    };
+    sqlx::any::install_default_drivers();
+    let name = format!(
+        "orrery_async_{tag}_{}_{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_micros()
+    );
+    let mut admin = AnyConnection::connect(&admin_url).await.expect("connect");
+    admin.execute(format!("CREATE DATABASE {name}").as_str()).await.unwrap();
+    let url = {
+        let (base, query) = admin_url
+            .split_once('?')
+            .map_or((admin_url.as_str(), None), |(b, q)| (b, Some(q)));
+        let after = base.find("://").map_or(0, |i| i + 3);
+        let end = base[after..].find('/').map_or(base.len(), |i| after + i);
+        let mut u = format!("{}/{name}", &base[..end]);
+        if let Some(q) = query {
+            u.push('?');
+            u.push_str(q);
+        }
+        u
+    };
+    let drop_db = async move {
+        let _ = admin
+            .execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
+            .await;
+    };
+    Some((url, drop_db))
+}
+
+/// Per-player reminders and drafts on PostgreSQL (the same flows as on
+/// SQLite above, each on a fresh database).
+#[tokio::test]
+async fn own_reminders_and_drafts_on_postgres() {
+    let Some((url, drop_db)) = postgres_db("rem").await else {
+        return;
+    };
+    players_set_their_own_reminders_and_muted_players_get_none_on(&url).await;
+    drop_db.await;
+    let Some((url, drop_db)) = postgres_db("drafts").await else {
+        return;
+    };
+    drafts_are_revised_marked_ready_and_submitted_together_on(&url).await;
+    drop_db.await;
+    let Some((url, drop_db)) = postgres_db("ddl").await else {
+        return;
+    };
+    the_deadline_submits_drafts_and_defaults_the_rest_on(&url).await;
+    drop_db.await;
+    let Some((url, drop_db)) = postgres_db("stale").await else {
+        return;
+    };
+    drafts_of_an_older_position_are_discarded_and_the_player_told_on(&url).await;
+    drop_db.await;
 }
 
 // ---- issue 4, second part: /mygames, per-player reminders, per-decision
@@ -674,8 +712,12 @@ async fn mygames_lists_open_games_with_what_they_wait_on_and_the_deadline() {
 
 #[tokio::test]
 async fn players_set_their_own_reminders_and_muted_players_get_none() {
+    players_set_their_own_reminders_and_muted_players_get_none_on(&db_url("own-reminders")).await;
+}
+
+async fn players_set_their_own_reminders_and_muted_players_get_none_on(url: &str) {
     let clock = Arc::new(ManualClock::new(T0));
-    let svc = service_on(&db_url("own-reminders"), clock.clone()).await;
+    let svc = service_on(url, clock.clone()).await;
     let game = started_in(&svc, CHANNEL).await;
     to_battle(&svc, game).await; // both seats owe a combat card
     let due = svc.store().deadline(game).await.unwrap().unwrap().due_at;
@@ -1022,8 +1064,12 @@ async fn drafting_game(svc: &Service) -> GameId {
 
 #[tokio::test]
 async fn drafts_are_revised_marked_ready_and_submitted_together() {
+    drafts_are_revised_marked_ready_and_submitted_together_on(&db_url("drafts")).await;
+}
+
+async fn drafts_are_revised_marked_ready_and_submitted_together_on(url: &str) {
     let clock = Arc::new(ManualClock::new(T0));
-    let svc = service_on(&db_url("drafts"), clock.clone()).await;
+    let svc = service_on(url, clock.clone()).await;
     let game = drafting_game(&svc).await;
     let s0 = seq(&svc, game).await;
     let a_cards = cards_of(&svc, game, 1).await;
@@ -1096,8 +1142,12 @@ async fn drafts_are_revised_marked_ready_and_submitted_together() {
 
 #[tokio::test]
 async fn the_deadline_submits_drafts_and_defaults_the_rest() {
+    the_deadline_submits_drafts_and_defaults_the_rest_on(&db_url("draft-deadline")).await;
+}
+
+async fn the_deadline_submits_drafts_and_defaults_the_rest_on(url: &str) {
     let clock = Arc::new(ManualClock::new(T0));
-    let svc = service_on(&db_url("draft-deadline"), clock.clone()).await;
+    let svc = service_on(url, clock.clone()).await;
     let game = drafting_game(&svc).await;
     let a_cards = cards_of(&svc, game, 1).await;
     let pick = a_cards.last().unwrap().clone();
@@ -1158,8 +1208,12 @@ async fn channel_output_does_not_depend_on_draft_contents() {
 
 #[tokio::test]
 async fn drafts_of_an_older_position_are_discarded_and_the_player_told() {
+    drafts_of_an_older_position_are_discarded_and_the_player_told_on(&db_url("draft-stale")).await;
+}
+
+async fn drafts_of_an_older_position_are_discarded_and_the_player_told_on(url: &str) {
     let clock = Arc::new(ManualClock::new(T0));
-    let svc = service_on(&db_url("draft-stale"), clock.clone()).await;
+    let svc = service_on(url, clock.clone()).await;
     let game = drafting_game(&svc).await;
     let a_cards = cards_of(&svc, game, 1).await;
     ok(&svc, &in_dm(1, "alice"), order_req(&a_cards[0])).await;
@@ -1186,4 +1240,33 @@ async fn drafts_of_an_older_position_are_discarded_and_the_player_told() {
     // A new draft is kept.
     ok(&svc, &in_dm(1, "alice"), order_req(&a_cards[0])).await;
     assert_eq!(svc.store().drafts(game).await.unwrap().len(), 1);
+}
+
+/// Per-decision lengths are keyed on `GameKind::decision_kinds`: the kinds
+/// a ruleset asks for in random play are exactly its list.
+#[test]
+fn decision_kinds_cover_every_pending_kind() {
+    for &kind in GameKind::ALL {
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..6u64 {
+            let players = *kind.player_counts().start();
+            let events = kind.setup(&orrery::engine::GameConfig::new(players, seed)).unwrap();
+            let mut state = kind.fold(&events).unwrap();
+            let mut rng = orrery::engine::GameRng::seeded(seed + 100);
+            for _ in 0..3000 {
+                if state.outcome().is_some() {
+                    break;
+                }
+                let pending = state.pending();
+                seen.extend(pending.iter().map(|p| p.kind.clone()));
+                let p = pending.iter().find(|p| !p.submitted).expect("someone owes");
+                let line = rng.pick(&state.legal_commands(p.seat)).unwrap().clone();
+                for e in state.decide(p.seat, &line).unwrap() {
+                    state.apply(&e).unwrap();
+                }
+            }
+        }
+        let listed: std::collections::BTreeSet<String> = kind.decision_kinds().iter().map(|k| k.to_string()).collect();
+        assert_eq!(seen, listed, "{kind}: kinds asked in play vs. listed");
+    }
 }
