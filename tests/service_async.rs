@@ -1118,9 +1118,15 @@ async fn drafts_are_revised_marked_ready_and_submitted_together_on(url: &str) {
     // A pending ready draft never triggers an early default.
     let due = svc.store().deadline(game).await.unwrap().unwrap().due_at;
     clock.set_ms(due - 1);
-    assert_eq!(svc.tick().await.unwrap().resolved, 0);
+    let report = svc.tick().await.unwrap();
+    assert_eq!(report.resolved, 0);
     assert_eq!(seq(&svc, game).await, s0);
-    sent(&svc).await;
+    // Reminders: none for alice (ready); bob's says his draft is not final.
+    assert_eq!(report.reminders, 1);
+    let msgs = sent(&svc).await;
+    assert!(dms_to(&msgs, 1).is_empty(), "{msgs:#?}");
+    let to_bob = dms_to(&msgs, 2);
+    assert!(to_bob.len() == 1 && to_bob[0].contains("not final"), "{to_bob:?}");
 
     ok(&svc, &bob(), Request::Ready { game: None }).await;
     assert!(seq(&svc, game).await > s0, "everyone ready: submitted");
@@ -1269,4 +1275,42 @@ fn decision_kinds_cover_every_pending_kind() {
         let listed: std::collections::BTreeSet<String> = kind.decision_kinds().iter().map(|k| k.to_string()).collect();
         assert_eq!(seen, listed, "{kind}: kinds asked in play vs. listed");
     }
+}
+
+#[tokio::test]
+async fn turning_auto_resolve_back_on_submits_the_drafts() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let svc = service_on(&db_url("draft-flush"), clock.clone()).await;
+    let game = drafting_game(&svc).await;
+    let s0 = seq(&svc, game).await;
+    let a_cards = cards_of(&svc, game, 1).await;
+    ok(&svc, &in_dm(1, "alice"), order_req(&a_cards[0])).await;
+    sent(&svc).await;
+    set(
+        &svc,
+        &alice(),
+        SettingsChange {
+            auto_resolve: Some(true),
+            ..Default::default()
+        },
+    )
+    .await;
+    assert!(seq(&svc, game).await > s0, "alice's draft is in the log now");
+    assert!(svc.store().drafts(game).await.unwrap().is_empty());
+    let pending = state_of(&svc, game).await.pending();
+    let mine = pending.iter().find(|p| p.seat.0 == 0).unwrap();
+    let bobs = pending.iter().find(|p| p.seat.0 == 1).unwrap();
+    assert!(mine.submitted && !bobs.submitted, "{pending:?}");
+    let posts = channel_texts(&sent(&svc).await).join("\n");
+    assert!(posts.contains("auto-resolve on"), "{posts}");
+    assert!(posts.contains("the drafts of alice were submitted"), "{posts}");
+    assert!(!posts.contains(&a_cards[0].to_string()), "{posts}");
+    // Bob's card now goes straight in and the battle resolves.
+    let b_cards = cards_of(&svc, game, 2).await;
+    ok(&svc, &in_dm(2, "bob"), order_req(&b_cards[0])).await;
+    assert!(state_of(&svc, game)
+        .await
+        .pending()
+        .iter()
+        .all(|p| p.kind != "combat-card"));
 }

@@ -344,6 +344,43 @@ impl Reminded {
     }
 }
 
+/// The settings line of `/game status` and of the host's changes.
+fn settings_line(settings: &Settings) -> String {
+    let by_kind = if settings.deadline_by_kind.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " ({})",
+            settings
+                .deadline_by_kind
+                .iter()
+                .map(|(k, &ms)| format!("{k} {}", format_duration(ms)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let at = settings
+        .time_of_day
+        .map(|t| format!(" · deadlines at {t}"))
+        .unwrap_or_default();
+    format!(
+        "Settings: deadline {} per phase{by_kind}{at} · reminders {} before · missed deadline: {} · auto-resolve {}{}",
+        format_duration(settings.deadline_ms),
+        if settings.reminders_ms.is_empty() {
+            "off".to_string()
+        } else {
+            points_text(&settings.reminders_ms)
+        },
+        settings.on_missed.as_str(),
+        if settings.auto_resolve {
+            "on"
+        } else {
+            "off (secret choices are drafts until `/game ready`)"
+        },
+        if settings.paused { " · **paused**" } else { "" },
+    )
+}
+
 /// What one [`Service::tick`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TickReport {
@@ -472,39 +509,7 @@ impl Service {
                 None => text.push_str("Deadline: none (waiting for the host).\n"),
             }
         }
-        let by_kind = if settings.deadline_by_kind.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " ({})",
-                settings
-                    .deadline_by_kind
-                    .iter()
-                    .map(|(k, &ms)| format!("{k} {}", format_duration(ms)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        };
-        let at = settings
-            .time_of_day
-            .map(|t| format!(" · deadlines at {t}"))
-            .unwrap_or_default();
-        text.push_str(&format!(
-            "Settings: deadline {} per phase{by_kind}{at} · reminders {} before · missed deadline: {} · auto-resolve {}{}",
-            format_duration(settings.deadline_ms),
-            if settings.reminders_ms.is_empty() {
-                "off".to_string()
-            } else {
-                points_text(&settings.reminders_ms)
-            },
-            settings.on_missed.as_str(),
-            if settings.auto_resolve {
-                "on"
-            } else {
-                "off (secret choices are drafts until `/game ready`)"
-            },
-            if settings.paused { " · **paused**" } else { "" },
-        ));
+        text.push_str(&settings_line(&settings));
         Ok(text)
     }
 
@@ -584,14 +589,19 @@ impl Service {
             let Some(p) = pending.iter().find(|p| p.seat == s.seat && !p.submitted) else {
                 continue;
             };
-            let ready = drafts.iter().any(|x| x.seat == s.seat && x.seq == row.seq && x.ready);
-            if s.automatic() || ready {
+            let draft = drafts.iter().find(|x| x.seat == s.seat && x.seq == row.seq);
+            if s.automatic() || draft.is_some_and(|x| x.ready) {
                 continue;
             }
+            let note = if draft.is_some() {
+                " Your draft is saved but not final: `/game ready` marks it ready."
+            } else {
+                ""
+            };
             out.push(OutMessage {
                 target: Target::Dm(s.user),
                 text: format!(
-                    "Reminder: **{}** game {} ({label}) is waiting on you: {}. Deadline {}.",
+                    "Reminder: **{}** game {} ({label}) is waiting on you: {}. Deadline {}.{note}",
                     row.kind.name(),
                     row.id,
                     p.prompt,
@@ -827,6 +837,7 @@ impl Service {
         }
         let _guard = self.lock(row.id).await?;
         let mut s = self.settings(row.id).await?;
+        let was_drafting = !s.auto_resolve;
         if let Some(ms) = change.deadline_ms {
             if !(MIN_DEADLINE_MS..=MAX_DEADLINE_MS).contains(&ms) {
                 return user_err(format!(
@@ -880,8 +891,19 @@ impl Service {
         }
         let v = serde_json::to_value(&s).map_err(anyhow::Error::from)?;
         let now = self.now_ms();
-        let payloads = Self::notice(&row, format!("The host changed the settings of game {}.", row.id))?;
+        let payloads = Self::notice(
+            &row,
+            format!(
+                "The host changed the settings of game {}.\n{}",
+                row.id,
+                settings_line(&s)
+            ),
+        )?;
         self.store.host_update(row.id, &v, None, &payloads, now).await?;
+        if was_drafting && s.auto_resolve {
+            // Auto-resolve is back on: the drafts count as submitted now.
+            self.flush_drafts(row.id).await?;
+        }
         let lines = self.status_lines(&row).await?;
         Ok(Reply::private(format!(
             "Settings of game {} changed (new deadline lengths and the time of day apply from the next phase or step).\n{lines}",

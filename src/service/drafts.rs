@@ -10,7 +10,8 @@
 //! owing the decision has a ready draft, all drafts go through `decide` in
 //! one append. When the deadline passes (or the host forces), the existing
 //! drafts, ready or not, are submitted first and defaults are applied only
-//! for seats without one. Non-secret decisions are never drafted.
+//! for seats without one. Non-secret decisions are never drafted. Turning
+//! auto-resolve back on submits the saved drafts at once.
 //!
 //! Drafts are private: the channel learns only "X has a draft (not ready)"
 //! and "X is ready"; replies and errors speak only of the asker's own
@@ -200,6 +201,57 @@ impl Service {
             "Your draft for game {} is final, and everyone is ready: the drafts were submitted.",
             row.id
         )))
+    }
+
+    /// The host turned auto-resolve back on: submit the current drafts now,
+    /// ready or not, as if each had just been submitted (a simultaneous
+    /// decision then resolves once every seat is in, as usual). The caller
+    /// holds the game lock.
+    pub(super) async fn flush_drafts(&self, game: GameId) -> Result<(), ServiceError> {
+        let row = self.reload(game).await?;
+        let (GameStatus::Active, Some(state)) = (row.status, row.state.clone()) else {
+            return Ok(());
+        };
+        if !self.store.drafts(game).await?.iter().any(|d| d.seq == row.seq) {
+            return Ok(());
+        }
+        let seats = self.store.seats(game).await?;
+        let mut cur = state.clone();
+        let mut events = Vec::new();
+        let (done, refused) = self.decide_drafts(&row, &seats, &mut cur, &mut events).await?;
+        let (after, outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
+        let finished = after.outcome().is_some();
+        let settings = self.settings(game).await?;
+        let deadline = self.next_deadline(&settings, &state, &after);
+        let who: Vec<String> = done.iter().map(|s| seat_name(&seats, *s)).collect();
+        let mut head = Vec::new();
+        if !who.is_empty() {
+            head.push(channel_post(
+                &row,
+                format!(
+                    "Auto-resolve is on again in game {}: the drafts of {} were submitted.",
+                    row.id,
+                    who.join(", ")
+                ),
+            ));
+        }
+        head.extend(refused);
+        head.extend(outbox);
+        let payloads = to_payloads(&head)?;
+        self.store
+            .append_drafts(
+                game,
+                row.seq,
+                &events,
+                &after,
+                finished,
+                &payloads,
+                self.now_ms(),
+                deadline,
+            )
+            .await
+            .map_err(busy(game))?;
+        Ok(())
     }
 
     /// Submit the game's drafts of the current log position through
