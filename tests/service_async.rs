@@ -1113,6 +1113,9 @@ async fn drafts_are_revised_marked_ready_and_submitted_together_on(url: &str) {
     // Bob's errors never mention alice's draft.
     let msg = refused(&svc, &bob(), Request::Ready { game: None }).await;
     assert!(!msg.contains("alice") && !msg.contains(&last.to_string()), "{msg}");
+    let r = ok(&svc, &bob(), Request::Status { game: None }).await;
+    assert!(r.text.contains("Drafts: alice (ready)"), "{}", r.text);
+    assert!(!r.text.contains(&last.to_string()), "{}", r.text);
 
     ok(&svc, &in_dm(2, "bob"), order_req(&b_cards[0])).await;
     // A pending ready draft never triggers an early default.
@@ -1286,6 +1289,8 @@ async fn turning_auto_resolve_back_on_submits_the_drafts() {
     let a_cards = cards_of(&svc, game, 1).await;
     ok(&svc, &in_dm(1, "alice"), order_req(&a_cards[0])).await;
     sent(&svc).await;
+    let msg = refused(&svc, &bob(), Request::Ready { game: None }).await;
+    assert!(msg.contains("no draft"), "{msg}");
     set(
         &svc,
         &alice(),
@@ -1305,6 +1310,8 @@ async fn turning_auto_resolve_back_on_submits_the_drafts() {
     assert!(posts.contains("auto-resolve on"), "{posts}");
     assert!(posts.contains("the drafts of alice were submitted"), "{posts}");
     assert!(!posts.contains(&a_cards[0].to_string()), "{posts}");
+    let msg = refused(&svc, &bob(), Request::Ready { game: None }).await;
+    assert!(msg.contains("auto-resolve on"), "{msg}");
     // Bob's card now goes straight in and the battle resolves.
     let b_cards = cards_of(&svc, game, 2).await;
     ok(&svc, &in_dm(2, "bob"), order_req(&b_cards[0])).await;

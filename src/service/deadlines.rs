@@ -508,6 +508,30 @@ impl Service {
                 },
                 None => text.push_str("Deadline: none (waiting for the host).\n"),
             }
+            // Who has a draft and who is ready: public (announced in the
+            // channel as it happens); never what the drafts say.
+            let drafts: Vec<_> = self
+                .store
+                .drafts(row.id)
+                .await?
+                .into_iter()
+                .filter(|d| d.seq == row.seq)
+                .collect();
+            if !drafts.is_empty() {
+                let seats = self.store.seats(row.id).await?;
+                text.push_str(&format!(
+                    "Drafts: {}\n",
+                    drafts
+                        .iter()
+                        .map(|d| format!(
+                            "{} ({})",
+                            seat_name(&seats, d.seat),
+                            if d.ready { "ready" } else { "not ready" }
+                        ))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
         }
         text.push_str(&settings_line(&settings));
         Ok(text)

@@ -132,6 +132,12 @@ impl Service {
             .ok_or_else(|| anyhow::anyhow!("active game {} has no state", row.id))?;
         let drafts = self.store.drafts(row.id).await?;
         let Some(mine) = drafts.iter().find(|d| d.seat == me) else {
+            if self.settings(row.id).await?.auto_resolve {
+                return user_err(format!(
+                    "Game {} has auto-resolve on: secret choices count as soon as they are submitted, so there is nothing to mark ready.",
+                    row.id
+                ));
+            }
             return user_err(format!(
                 "You have no draft in game {} to mark ready. Submit your order first: while auto-resolve is off, secret choices are kept as drafts.",
                 row.id
