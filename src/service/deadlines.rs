@@ -754,6 +754,9 @@ impl Service {
                 break;
             }
         }
+        // Seats in civil disorder play what they owe in the next phase.
+        let (_, auto_events, auto_played) = super::host::autoplay(&cur, &seats);
+        events.extend(auto_events);
         let (after, mut outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
         let finished = after.outcome().is_some();
         let why = if force {
@@ -775,6 +778,10 @@ impl Service {
             } else {
                 text.push_str(&format!(" {name} defaulted to `{cmd}`."));
             }
+        }
+        if let Some(line) = super::host::autoplay_line(&auto_played, &seats) {
+            text.push(' ');
+            text.push_str(&line);
         }
         let deadline = if let Some(d) = self.next_deadline(&settings, &state, &after) {
             DeadlineAfter::Set(d)
@@ -808,7 +815,7 @@ impl Service {
         }
         head.append(&mut refused);
         head.append(&mut outbox);
-        let payloads = to_payloads(&head)?;
+        let payloads = self.payloads(game, &head).await?;
         claim
             .commit(&self.store, &events, &after, finished, &payloads, now, deadline)
             .await
@@ -819,7 +826,12 @@ impl Service {
     // ---- host tools ------------------------------------------------------
 
     /// The game, checked to be the actor's to run.
-    async fn hosted(&self, actor: &Actor, game: Option<GameId>, what: &str) -> Result<GameRow, ServiceError> {
+    pub(super) async fn hosted(
+        &self,
+        actor: &Actor,
+        game: Option<GameId>,
+        what: &str,
+    ) -> Result<GameRow, ServiceError> {
         let row = self.resolve(actor, game).await?;
         if row.host != actor.user {
             return user_err(format!("Only the host of game {} can {what}.", row.id));
@@ -827,7 +839,7 @@ impl Service {
         Ok(row)
     }
 
-    fn active(row: &GameRow) -> Result<(), ServiceError> {
+    pub(super) fn active(row: &GameRow) -> Result<(), ServiceError> {
         match row.status {
             GameStatus::Active => Ok(()),
             GameStatus::Lobby => user_err(format!("Game {} hasn't started yet.", row.id)),

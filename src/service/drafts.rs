@@ -198,7 +198,7 @@ impl Service {
         )];
         head.extend(refused);
         head.extend(outbox);
-        let payloads = to_payloads(&head)?;
+        let payloads = self.payloads(row.id, &head).await?;
         self.store
             .append_drafts(row.id, row.seq, &events, &after, finished, &payloads, now, deadline)
             .await
@@ -243,7 +243,7 @@ impl Service {
         }
         head.extend(refused);
         head.extend(outbox);
-        let payloads = to_payloads(&head)?;
+        let payloads = self.payloads(row.id, &head).await?;
         self.store
             .append_drafts(
                 game,
