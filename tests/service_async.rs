@@ -1321,3 +1321,41 @@ async fn turning_auto_resolve_back_on_submits_the_drafts() {
         .iter()
         .all(|p| p.kind != "combat-card"));
 }
+
+#[tokio::test]
+async fn an_undo_discards_drafts_and_tells_their_players() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let svc = service_on(&db_url("draft-undo"), clock.clone()).await;
+    let game = drafting_game(&svc).await;
+    let a_cards = cards_of(&svc, game, 1).await;
+    ok(&svc, &in_dm(1, "alice"), order_req(&a_cards[0])).await;
+    ok(&svc, &in_dm(2, "bob"), order_req(&cards_of(&svc, game, 2).await[0])).await;
+    ok(&svc, &in_dm(2, "bob"), Request::Ready { game: None }).await;
+    let s0 = seq(&svc, game).await;
+    sent(&svc).await;
+    // The host undoes the order that started the battle.
+    ok(&svc, &alice(), Request::Undo { game: None }).await;
+    assert!(seq(&svc, game).await > s0, "an undo is a new log entry");
+    assert!(state_of(&svc, game)
+        .await
+        .pending()
+        .iter()
+        .all(|p| p.kind != "combat-card"));
+    sent(&svc).await;
+    svc.tick().await.unwrap();
+    assert!(svc.store().drafts(game).await.unwrap().is_empty());
+    let msgs = sent(&svc).await;
+    for user in [1, 2] {
+        let dms = dms_to(&msgs, user);
+        assert!(
+            dms.len() == 1 && dms[0].contains("submit your order again"),
+            "{user}: {dms:?}"
+        );
+    }
+    assert!(
+        channel_texts(&msgs)
+            .iter()
+            .all(|t| !t.contains(&a_cards[0].to_string())),
+        "{msgs:#?}"
+    );
+}

@@ -16,7 +16,7 @@
 //! Drafts are private: the channel learns only "X has a draft (not ready)"
 //! and "X is ready"; replies and errors speak only of the asker's own
 //! draft. A draft is tied to the log position it was checked against: if
-//! the log moves without it (an undo, a forced resolution), it is discarded
+//! the log moves without it (an undo or roll-back, a seat change that plays an automatic seat), it is discarded
 //! and its player told by DM to submit again.
 
 use super::{compose, to_payloads, user_err, Actor, OutMessage, Reply, Service, ServiceError, Target};
@@ -307,7 +307,7 @@ impl Service {
     }
 
     /// Discard drafts made against a log position the game has moved past
-    /// (an undo, a forced resolution) and tell each player by DM to submit
+    /// (an undo or roll-back, a seat change that plays an automatic seat) and tell each player by DM to submit
     /// again; only the game `only`, if given. Returns how many were
     /// discarded.
     pub(super) async fn discard_stale_drafts(&self, only: Option<GameId>) -> Result<usize, ServiceError> {
@@ -325,7 +325,7 @@ impl Service {
                 &seats,
                 d.seat,
                 format!(
-                    "Game {}: the game moved on since you drafted `{}` (an undo or a forced resolution), so that draft was discarded. Please submit your order again.",
+                    "Game {}: the game moved on since you drafted `{}` (an undo, a roll-back or a seat change), so that draft was discarded. Please submit your order again.",
                     d.game_id, d.line
                 ),
             )

@@ -95,7 +95,7 @@ impl Store {
     }
 
     /// Drafts of active games whose log has moved past the position they
-    /// were drafted against (an undo, a forced resolution), oldest game
+    /// were drafted against (an undo or roll-back, a seat change that plays an automatic seat), oldest game
     /// first.
     pub async fn stale_drafts(&self) -> StoreResult<Vec<DraftRow>> {
         let rows = sqlx::query(
