@@ -723,6 +723,39 @@ mod tests {
         }
     }
 
+    /// The async-play options: name and Discord type (3 string, 4 integer,
+    /// 5 boolean), all optional.
+    #[test]
+    fn async_play_options_register() {
+        let json = serde_json::to_value(game().create_as_slash_command().unwrap()).unwrap();
+        let subs = json["options"].as_array().unwrap();
+        let options = |name: &str| -> Vec<(String, u64)> {
+            let sub = subs.iter().find(|o| o["name"] == name).unwrap();
+            sub["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .inspect(|o| assert_ne!(o["required"], true, "{name}: {o}"))
+                .map(|o| (o["name"].as_str().unwrap().to_string(), o["type"].as_u64().unwrap()))
+                .collect()
+        };
+        let settings = options("settings");
+        for want in [("decision_deadlines", 3), ("time_of_day", 3), ("auto_resolve", 5)] {
+            assert!(settings.contains(&(want.0.to_string(), want.1)), "{settings:?}");
+        }
+        assert_eq!(
+            options("reminders"),
+            [
+                ("game".to_string(), 4),
+                ("mute".to_string(), 5),
+                ("points".to_string(), 3)
+            ]
+        );
+        assert_eq!(options("ready"), [("game".to_string(), 4)]);
+        let mine = serde_json::to_value(mygames().create_as_slash_command().unwrap()).unwrap();
+        assert!(mine["options"].as_array().is_none_or(|o| o.is_empty()), "{mine}");
+    }
+
     #[test]
     fn game_suggestions_put_open_games_first_and_filter() {
         let rows = vec![
