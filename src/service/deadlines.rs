@@ -937,8 +937,12 @@ impl Service {
         )?;
         self.store.host_update(row.id, &v, None, &payloads, now).await?;
         if was_drafting && s.auto_resolve {
-            // Auto-resolve is back on: the drafts count as submitted now.
-            self.flush_drafts(row.id).await?;
+            // Auto-resolve is back on: the drafts count as submitted now. The
+            // settings are saved either way; drafts that could not go in now
+            // stay drafts (submitted by `/game ready` or at the deadline).
+            if let Err(e) = self.flush_drafts(row.id).await {
+                tracing::warn!(game = %row.id, "drafts not submitted when auto-resolve was turned on: {e}");
+            }
         }
         let lines = self.status_lines(&row).await?;
         Ok(Reply::private(format!(
