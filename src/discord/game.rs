@@ -650,7 +650,11 @@ mod tests {
             .iter()
             .map(|o| (o["name"].as_str().unwrap(), o["type"].as_u64().unwrap()))
             .collect();
-        assert_eq!(types, [("seat", 4), ("player", 6), ("game", 4)], "a seat number and a user");
+        assert_eq!(
+            types,
+            [("seat", 4), ("player", 6), ("game", 4)],
+            "a seat number and a user"
+        );
         let kind = &subs[0]["options"][0];
         assert_eq!(
             (kind["name"].as_str(), kind["type"].as_u64(), kind["required"].as_bool()),
