@@ -166,6 +166,23 @@ async fn host_tools_and_deadlines_through_discord() {
         "nothing for a seat that owes nothing"
     );
 
+    // /mygames in DMs: what waits on you, and the deadline as timestamps.
+    let mine = h.fake.run(owes, Place::Dm, "mygames", &[]).await;
+    assert!(mine.ephemeral(), "{}", mine.content);
+    assert!(
+        mine.content.contains("Waiting on you") && mine.content.contains(&format!("<t:{}:R>", (t0 + 48 * H) / 1000)),
+        "{}",
+        mine.content
+    );
+    // A player mutes their own reminders.
+    let ans = h.fake.run(idle, here, "game reminders", &[("mute", json!(true))]).await;
+    assert!(ans.ephemeral() && ans.content.contains("muted"), "{}", ans.content);
+    let idle_seat = if owing == Seat(0) { 1 } else { 0 };
+    assert_eq!(
+        h.store().await.seats(game).await.unwrap()[idle_seat].reminders,
+        Some(vec![])
+    );
+
     // Pause: the clock stops with 2 h left, even 100 h later.
     let seq0 = h.row(game).await.seq;
     let ans = h.fake.run(&alice, here, "game pause", &[]).await;
