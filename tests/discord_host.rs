@@ -354,3 +354,91 @@ async fn host_tools_and_deadlines_through_discord() {
     h.wait_outbox_drained(WAIT).await;
     h.assert_outbox_delivered_once().await;
 }
+
+/// Two bot processes share one PostgreSQL database (and one Discord): both
+/// run their schedulers every 200 ms. When the deadlines of three games
+/// pass at once, each phase is resolved exactly once and every message is
+/// posted once. Skipped without `TEST_POSTGRES_URL`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_bots_on_one_postgres_database_resolve_each_phase_once() {
+    use sqlx::{Connection, Executor};
+    let Ok(admin_url) = std::env::var("TEST_POSTGRES_URL") else {
+        println!("TEST_POSTGRES_URL is not set: the two-bot PostgreSQL test is skipped");
+        return;
+    };
+    sqlx::any::install_default_drivers();
+    let name = format!(
+        "orrery_e2e_{}_{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_micros()
+    );
+    let mut admin = sqlx::AnyConnection::connect(&admin_url).await.expect("connect");
+    admin
+        .execute(format!("CREATE DATABASE {name}").as_str())
+        .await
+        .expect("create the test database");
+    let (base, _) = admin_url.rsplit_once('/').expect("a database in TEST_POSTGRES_URL");
+    let url = format!("{base}/{name}");
+
+    {
+        let mut h = Harness::start_on(Some(url.clone())).await;
+        let t0: i64 = 1_900_000_000_000;
+        h.set_clock(t0);
+        let mut tables = Vec::new();
+        for i in 0..3 {
+            let chan = h.fake.add_channel(&format!("pg-{i}"));
+            let a = h.fake.add_user(&format!("a{i}"));
+            let b = h.fake.add_user(&format!("b{i}"));
+            tables.push(h.open_game(chan, &[a, b], None).await);
+        }
+        h.wait_outbox_drained(WAIT).await;
+        h.start_another_bot().await;
+        let before: Vec<i64> = {
+            let mut v = Vec::new();
+            for t in &tables {
+                v.push(h.row(t.game).await.seq);
+            }
+            v
+        };
+
+        h.set_clock(t0 + 48 * H);
+        for (t, seq) in tables.iter().zip(&before) {
+            let store = h.store().await.clone();
+            let game = t.game;
+            let seq = *seq;
+            let deadline = tokio::time::Instant::now() + WAIT;
+            while store.game(game).await.unwrap().unwrap().seq == seq {
+                assert!(tokio::time::Instant::now() < deadline, "game {game} was not resolved");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+        // Both schedulers tick several more times.
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        h.wait_outbox_drained(WAIT).await;
+        for t in &tables {
+            let posts = h.fake.read(|w| {
+                w.messages_in(t.channel)
+                    .into_iter()
+                    .filter(|m| !m.ephemeral() && m.content.contains("Deadline passed"))
+                    .count()
+            });
+            assert_eq!(posts, 1, "game {} resolved once", t.game);
+            let d = h
+                .store()
+                .await
+                .deadline(t.game)
+                .await
+                .unwrap()
+                .expect("the next phase's deadline");
+            assert_eq!(d.due_at, t0 + 96 * H, "the next phase got one full deadline");
+        }
+        h.assert_outbox_delivered_once().await;
+    }
+    admin
+        .execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
+        .await
+        .expect("drop the test database");
+}

@@ -55,6 +55,8 @@ pub struct Harness {
     pub dir: tempfile::TempDir,
     pub db_url: String,
     bot: Option<Bot>,
+    /// More bot processes on the same database (see [`Harness::start_another_bot`]).
+    others: Vec<Bot>,
     boots: u32,
     store: tokio::sync::OnceCell<Store>,
 }
@@ -63,14 +65,21 @@ impl Harness {
     /// Start the fake and the bot, and wait until the bot has registered
     /// its commands.
     pub async fn start() -> Harness {
+        Harness::start_on(None).await
+    }
+
+    /// [`Harness::start`] on the database `db_url` (default: a new SQLite
+    /// file in the harness's directory).
+    pub async fn start_on(db_url: Option<String>) -> Harness {
         let fake = FakeDiscord::start().await;
         let dir = tempfile::tempdir().expect("temp dir");
-        let db_url = format!("sqlite://{}", dir.path().join("orrery.db").display());
+        let db_url = db_url.unwrap_or_else(|| format!("sqlite://{}", dir.path().join("orrery.db").display()));
         let mut h = Harness {
             fake,
             dir,
             db_url,
             bot: None,
+            others: Vec::new(),
             boots: 0,
             store: tokio::sync::OnceCell::new(),
         };
@@ -79,6 +88,20 @@ impl Harness {
     }
 
     async fn boot(&mut self) {
+        let bot = self.spawn_bot().await;
+        self.bot = Some(bot);
+    }
+
+    /// Start one more bot process on the same database and fake Discord
+    /// (two processes sharing a PostgreSQL database). The newest process
+    /// holds the gateway connection; every process runs its scheduler and
+    /// delivers the outbox.
+    pub async fn start_another_bot(&mut self) {
+        let bot = self.spawn_bot().await;
+        self.others.push(bot);
+    }
+
+    async fn spawn_bot(&mut self) -> Bot {
         let mark = self.fake.read(|w| w.seq);
         let identified = self.fake.read(|w| w.gateway.identifies);
         self.boots += 1;
@@ -101,7 +124,7 @@ impl Harness {
             .stderr(Stdio::from(stderr))
             .spawn()
             .expect("start the orrery binary");
-        self.bot = Some(Bot { child, log });
+        let bot = Bot { child, log };
         let fake = self.fake.clone();
         fake.wait_for("the bot to identify on the gateway", START_TIMEOUT, |w| {
             (w.gateway.identifies > identified && w.gateway.ready).then_some(())
@@ -111,6 +134,7 @@ impl Harness {
             l.seq > mark && l.method == "PUT" && l.path.ends_with("/commands") && l.status == 200
         })
         .await;
+        bot
     }
 
     /// The file the bot reads the time from (absent: the real time).
