@@ -253,3 +253,50 @@ fn side_panel_tech_texts_are_legible_and_fit() {
         .iter()
         .any(|i| matches!(i, Item::Text(t) if desc.starts_with(t.text.as_str()) && t.size == TECH_TEXT_MAX)));
 }
+
+/// A move from two planets with chosen counts is not in the legal list
+/// (too many combinations) but autocomplete offers it once the first
+/// source and a comma are typed, and only what `decide` accepts.
+#[test]
+fn mixed_multi_planet_moves_are_offered_by_autocomplete() {
+    let mut st = start(2, 1);
+    let vega = st.map.index("Vega").unwrap();
+    let mira = st.map.index("Mira").unwrap();
+    let to = (0..st.map.planets.len())
+        .find(|&p| st.map.adjacent(p, vega) && st.map.adjacent(p, mira) && st.forces[p].is_none())
+        .expect("a planet next to Vega and Mira");
+    let to_name = st.map.planets[to].name.clone();
+    st.forces[mira] = Some((Seat(0), 2));
+    let filled = vec![("to".to_string(), to_name.clone())];
+    let more = |partial: &str| Starlanes::complete_more(&st, Seat(0), "move", "from", &filled, partial);
+
+    let offered = more("Vega=2,");
+    assert_eq!(offered, ["Vega=2,Mira", "Vega=2,Mira=1", "Vega=2,Mira=2"]);
+    let legal: Vec<String> = Starlanes::legal_actions(&st, Seat(0))
+        .iter()
+        .map(|a| Starlanes::unparse(a).to_string())
+        .collect();
+    for v in &offered {
+        let line = CommandLine::parse(&format!("move to:{to_name} from:{v}")).unwrap();
+        let action = Starlanes::parse(&line).unwrap();
+        assert!(Starlanes::decide(&st, Seat(0), &action).is_ok(), "{line}");
+        if v.contains('=') && v.ends_with(char::is_numeric) {
+            assert!(!legal.contains(&line.to_string()), "{line} is listed already");
+        }
+    }
+    // Typing narrows; spaces after the comma are fine.
+    assert_eq!(more("vega=1, mira="), ["vega=1,Mira=1", "vega=1,Mira=2"]);
+    assert!(more("Vega=2,X").is_empty());
+    // Nothing without a comma, for a source already listed or out of range,
+    // for other options and orders, or for a seat whose turn it is not.
+    assert!(more("Vega=2").is_empty());
+    assert!(
+        more("Mira=1,").iter().all(|v| v.starts_with("Mira=1,Vega")),
+        "{:?}",
+        more("Mira=1,")
+    );
+    assert!(more("Vega=4,").is_empty(), "Vega has 3 forces");
+    assert!(Starlanes::complete_more(&st, Seat(0), "move", "to", &filled, "Vega=2,").is_empty());
+    assert!(Starlanes::complete_more(&st, Seat(0), "use", "from", &filled, "Vega=2,").is_empty());
+    assert!(Starlanes::complete_more(&st, Seat(1), "move", "from", &filled, "Vega=2,").is_empty());
+}
