@@ -273,6 +273,39 @@ async fn check_move_autocomplete(h: &Harness, t: &Table, state: &AnyState, seat:
     checked
 }
 
+/// A move from several planets with chosen counts (`from:A=1,B=2`) is not
+/// in the legal list, but once `A=1,` is typed autocomplete offers each
+/// other planet next to the destination with the seat's forces, with all of
+/// them or with each count. Returns 1 if a destination had two sources.
+async fn check_mixed_move_autocomplete(h: &Harness, t: &Table, state: &AnyState, seat: Seat) -> usize {
+    let AnyState::Starlanes(st) = state else { unreachable!() };
+    let user = &t.seats[seat.index()];
+    let sources = |d: usize| -> Vec<usize> {
+        st.map
+            .neighbors(d)
+            .into_iter()
+            .filter(|&p| st.forces_of(p, seat) > 0)
+            .collect()
+    };
+    let Some(d) = (0..st.map.planets.len()).find(|&d| sources(d).len() >= 2) else {
+        return 0;
+    };
+    let (dest, first) = (&st.map.planets[d].name, &st.map.planets[sources(d)[0]].name);
+    let typed = format!("{first}=1,");
+    let mut expected = Vec::new();
+    for p in sources(d).into_iter().skip(1) {
+        let name = &st.map.planets[p].name;
+        expected.push(format!("{typed}{name}"));
+        for k in 1..=st.forces_of(p, seat) {
+            expected.push(format!("{typed}{name}={k}"));
+        }
+    }
+    expected.truncate(AUTOCOMPLETE_MAX);
+    let offered = complete(h, t, user, "move", &[("to", dest)], "from", &typed).await;
+    assert_eq!(offered, expected, "`move to:{dest} from:{typed}`");
+    1
+}
+
 /// Right after science is produced: `buy`'s `tech` lists exactly the
 /// techs the seat can pay for (and does not own), by the rules' prices.
 async fn check_buy_autocomplete(h: &Harness, t: &Table, state: &AnyState, seat: Seat) -> usize {
@@ -368,6 +401,7 @@ async fn a_whole_starlanes_game_is_played_through_discord() {
     let mut prompts = check_new_dms(&h, &t, &h.state(t.game).await, &mut seen_dms);
     let (mut orders, mut by_button, mut move_checks, mut buy_checks, mut offered_techs) = (0, 0, 0, 0, 0);
     let mut checked_turns = HashSet::new();
+    let mut mixed_checks = 0;
     loop {
         let row = h.row(t.game).await;
         if row.status != GameStatus::Active {
@@ -386,6 +420,9 @@ async fn a_whole_starlanes_game_is_played_through_discord() {
         let user = &t.seats[p.seat.index()];
         if st.turn <= AUTOCOMPLETE_TURNS && !st.action_taken && checked_turns.insert(st.turn) {
             move_checks += check_move_autocomplete(&h, &t, &state, p.seat).await;
+        }
+        if mixed_checks < 3 && !st.action_taken {
+            mixed_checks += check_mixed_move_autocomplete(&h, &t, &state, p.seat).await;
         }
         if st.may_buy {
             offered_techs += check_buy_autocomplete(&h, &t, &state, p.seat).await;
@@ -475,12 +512,13 @@ async fn a_whole_starlanes_game_is_played_through_discord() {
     assert!(by_button < orders, "no order was given with a slash command");
     assert!(move_checks >= 3 * 5, "{move_checks} move autocompletes checked");
     assert!(buy_checks > 0 && offered_techs > 0, "no purchase was ever offered");
+    assert!(mixed_checks > 0, "never two sources for one destination");
     assert_eq!(h.fake.read(|w| w.gateway.identifies), 1);
     h.assert_no_pings();
     h.fake.assert_clean();
     eprintln!(
         "starlanes: {winner} wins after {} turns; {orders} orders ({by_button} by button), {} boards, \
-         {move_checks} move and {buy_checks} buy autocompletes; lobby {booted:?}, game {:?}, total {:?}",
+         {move_checks} move, {mixed_checks} mixed-move and {buy_checks} buy autocompletes; lobby {booted:?}, game {:?}, total {:?}",
         st.turn,
         boards.len(),
         played - booted,
