@@ -3,45 +3,22 @@
 
 use orrery::engine::{CommandLine, GameId, UserId, Viewer};
 use orrery::games::GameKind;
-use orrery::service::{
-    Actor, Delivery, ManualClock, OutMessage, Place, Reply, Request, Service, ServiceError, Target, Transport,
-};
-use orrery::store::{GameStatus, Store};
+use orrery::service::{Actor, Delivery, OutMessage, Request, Service, Target, Transport};
+use orrery::store::GameStatus;
 use std::sync::{Arc, Mutex};
+
+mod common;
+
+use common::{in_dm, ok, refused};
 
 const CHANNEL: u64 = 500;
 
-fn db_url(tag: &str) -> String {
-    let n = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    let path = std::env::temp_dir().join(format!("orrery-svc-{tag}-{}-{n}.db", std::process::id()));
-    format!("sqlite://{}", path.display())
-}
-
 async fn service(tag: &str) -> Service {
-    let store = Store::connect(&db_url(tag)).await.expect("store");
-    Service::new(store, Arc::new(ManualClock::new(1_700_000_000_000)))
+    common::service(&format!("svc-{tag}")).await.0
 }
 
 fn at_table(user: u64, name: &str) -> Actor {
-    Actor {
-        user: UserId(user),
-        name: name.into(),
-        place: Place::Channel {
-            channel: CHANNEL,
-            guild: Some(9),
-        },
-    }
-}
-
-fn in_dm(user: u64, name: &str) -> Actor {
-    Actor {
-        user: UserId(user),
-        name: name.into(),
-        place: Place::Dm,
-    }
+    common::at(CHANNEL, user, name)
 }
 
 /// Collects deliveries.
@@ -58,19 +35,6 @@ impl Transport for Sink {
 impl Sink {
     fn take(&self) -> Vec<(OutMessage, Option<Vec<u8>>)> {
         std::mem::take(&mut *self.0.lock().unwrap())
-    }
-}
-
-async fn ok(svc: &Service, actor: &Actor, req: Request) -> Reply {
-    svc.handle(actor, req.clone())
-        .await
-        .unwrap_or_else(|e| panic!("{req:?} by {}: {e}", actor.name))
-}
-
-async fn refused(svc: &Service, actor: &Actor, req: Request) -> String {
-    match svc.handle(actor, req.clone()).await {
-        Err(ServiceError::User(msg)) => msg,
-        other => panic!("{req:?} by {} should be refused, got {other:?}", actor.name),
     }
 }
 

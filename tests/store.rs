@@ -8,7 +8,7 @@
 
 use orrery::engine::{GameConfig, GameId, Seat, UserId};
 use orrery::games::{AnyEvent, AnyState, GameKind};
-use orrery::store::{Backend, GameStatus, NewGame, SeatRow, Store, StoreError};
+use orrery::store::{Backend, GameStatus, NewGame, SeatChange, SeatRow, Store, StoreError};
 use serde_json::json;
 use sqlx::{AnyConnection, Connection, Executor, Row};
 use std::future::Future;
@@ -143,6 +143,7 @@ on_both_backends!(
     deadlines_fall_due,
     concurrent_creates_get_distinct_ids,
     corrupt_rows_are_reported,
+    seat_changes_watchers_and_batches,
 );
 
 // --- game values -------------------------------------------------------------
@@ -770,6 +771,115 @@ async fn deadlines_fall_due(db: Db) {
     assert_eq!(due(NOW + 1000).await, [b], "leaving play clears the deadline");
     assert!(matches!(
         store.set_deadline(GameId(c.0 + 1000), 1, NOW).await,
+        Err(StoreError::NotFound(_))
+    ));
+}
+
+async fn seat_changes_watchers_and_batches(db: Db) {
+    let store = &db.store;
+    let (id, seq) = started_game(store, 21).await;
+    let (_, state) = sample(2);
+    // Every set-up event belongs to batch 0; an append's events share the
+    // sequence number before it.
+    let more = events(2, 3);
+    let seq2 = store.append(id, seq, &more, &state, false, &[], NOW + 2).await.unwrap();
+    let log = store.log(id).await.unwrap();
+    assert_eq!(log.len() as i64, seq2);
+    assert!(log[..seq as usize].iter().all(|e| e.batch == Some(0)));
+    assert!(log[seq as usize..].iter().all(|e| e.batch == Some(seq)));
+    assert_eq!(log.last().unwrap().event, more[2]);
+
+    // Replace seat 2 with a snowflake above i64::MAX, with an event and a
+    // message in the same transaction.
+    let big = UserId(u64::MAX - 3);
+    let change = SeatChange {
+        player: Some((big, "Cy".into())),
+        disorder: Some(false),
+        vacant: Some(false),
+        ..SeatChange::new(Seat(1))
+    };
+    let one = events(2, 1);
+    let seq3 = store
+        .change_seat(
+            id,
+            seq2,
+            &change,
+            &one,
+            &state,
+            false,
+            &[json!({"post": "replaced"})],
+            NOW + 3,
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(seq3, seq2 + 1);
+    let seats = store.seats(id).await.unwrap();
+    assert_eq!(users(&seats), [(0, 1, "Ada"), (1, big.0, "Cy")]);
+    assert!(outbox_of(store, id).await.contains(&json!({"post": "replaced"})));
+    assert_eq!(store.games_of_user(big).await.unwrap().len(), 1);
+    assert!(store.games_of_user(UserId(2)).await.unwrap().is_empty());
+
+    // A stale sequence number changes nothing, the seat included.
+    let kick = SeatChange {
+        vacant: Some(true),
+        disorder: Some(true),
+        ..SeatChange::new(Seat(1))
+    };
+    assert!(matches!(
+        store
+            .change_seat(id, seq2, &kick, &[], &state, false, &[], NOW + 4, None)
+            .await,
+        Err(StoreError::Conflict { .. })
+    ));
+    assert!(!store.seats(id).await.unwrap()[1].vacant);
+    // Kicked: vacant and in disorder; no longer the user's game.
+    store
+        .change_seat(id, seq3, &kick, &[], &state, false, &[], NOW + 4, None)
+        .await
+        .unwrap();
+    let s = &store.seats(id).await.unwrap()[1];
+    assert!(s.vacant && s.disorder && s.automatic() && !s.played_by(big));
+    assert!(store.games_of_user(big).await.unwrap().is_empty());
+    // Someone seated elsewhere in the game can't take a second seat.
+    let dup = SeatChange {
+        player: Some((UserId(1), "Ada".into())),
+        ..SeatChange::new(Seat(1))
+    };
+    assert!(matches!(
+        store
+            .change_seat(id, seq3, &dup, &[], &state, false, &[], NOW + 5, None)
+            .await,
+        Err(StoreError::AlreadySeated { .. })
+    ));
+    assert!(matches!(
+        store
+            .change_seat(
+                id,
+                seq3,
+                &SeatChange::new(Seat(5)),
+                &[],
+                &state,
+                false,
+                &[],
+                NOW + 5,
+                None
+            )
+            .await,
+        Err(StoreError::NotFound(_))
+    ));
+
+    // Spectators.
+    assert!(store.watch(id, UserId(9), NOW).await.unwrap());
+    assert!(!store.watch(id, UserId(9), NOW + 1).await.unwrap(), "already watching");
+    assert!(store.watch(id, big, NOW + 2).await.unwrap());
+    assert_eq!(store.watchers(id).await.unwrap(), [UserId(9), big]);
+    assert_eq!(store.watched_by(big).await.unwrap()[0].id, id);
+    assert!(store.unwatch(id, UserId(9)).await.unwrap());
+    assert!(!store.unwatch(id, UserId(9)).await.unwrap());
+    assert_eq!(store.watchers(id).await.unwrap(), [big]);
+    assert!(matches!(
+        store.watch(GameId(id.0 + 1000), big, NOW).await,
         Err(StoreError::NotFound(_))
     ));
 }

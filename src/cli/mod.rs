@@ -68,7 +68,8 @@ pub async fn replay(db: &str) -> anyhow::Result<bool> {
             continue;
         };
         let gaps = events.iter().enumerate().any(|(i, (seq, _))| *seq != i as i64 + 1);
-        let folded = g.kind.fold(events.iter().map(|(_, e)| e));
+        // Roll-backs included: the fold of the whole log, as written.
+        let folded = crate::games::Replay::of(g.kind, &events).map(crate::games::Replay::into_state);
         match folded {
             Ok(state) if &state == stored && !gaps && events.len() as i64 == g.seq => {
                 println!("game {} ({}): consistent, {} events", g.id, g.kind.key(), events.len())

@@ -179,13 +179,16 @@ async fn say(service: &Service, terminal: &Terminal, line: &str) -> anyhow::Resu
         .lock()
         .expect("names")
         .insert(actor.user, name.to_string());
-    let request = match parse_slash(command) {
+    let request = match parse_slash(command, &user_id) {
         Ok(r) => r,
         Err(e) => {
             println!("  ! (only {name} sees this) {e}");
             return Ok(false);
         }
     };
+    if let Request::Replace { user, name, .. } = &request {
+        terminal.names.lock().expect("names").insert(*user, name.clone());
+    }
     let ok = respond(service, terminal, &actor, request).await?;
     service.deliver(terminal).await?;
     Ok(ok)

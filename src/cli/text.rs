@@ -2,12 +2,13 @@
 //! `/game new game:hyperspace`, `/hyperspace depart from:Algol ships:5`.
 //! Used by the terminal playtest.
 
-use crate::engine::{CommandLine, GameId};
+use crate::engine::{CommandLine, GameId, Seat, UserId};
 use crate::games::GameKind;
-use crate::service::Request;
+use crate::service::{parse_duration, Request};
 
-/// Parse one slash command into a request.
-pub fn parse_slash(text: &str) -> Result<Request, String> {
+/// Parse one slash command into a request. `user` finds the user an
+/// option such as `player:@dave` names.
+pub fn parse_slash(text: &str, user: &dyn Fn(&str) -> UserId) -> Result<Request, String> {
     let text = text.trim();
     let body = text
         .strip_prefix('/')
@@ -21,8 +22,12 @@ pub fn parse_slash(text: &str) -> Result<Request, String> {
         let game = game_arg(&line)?;
         let allowed: &[&str] = match line.name.as_str() {
             "new" => &["game", "seed", "options"],
-            "history" => &["game", "phase"],
+            "history" | "rollback" => &["game", "phase"],
             "rules" => &["game"],
+            "extend" => &["game", "by"],
+            "replace" => &["game", "seat", "player"],
+            "kick" => &["game", "seat"],
+            "disorder" => &["game", "seat", "on"],
             _ => &["game"],
         };
         line.only(allowed, "see /game rules").map_err(|e| e.to_string())?;
@@ -63,8 +68,59 @@ pub fn parse_slash(text: &str) -> Result<Request, String> {
                 };
                 Ok(Request::History { game, phase })
             }
+            "pause" => Ok(Request::Pause { game }),
+            "resume" => Ok(Request::Resume { game }),
+            "force" => Ok(Request::Force { game }),
+            "undo" => Ok(Request::Undo { game }),
+            "watch" => Ok(Request::Watch { game }),
+            "unwatch" => Ok(Request::Unwatch { game }),
+            "log" => Ok(Request::Log { game }),
+            "extend" => {
+                let by = line.get("by").ok_or("`/game extend` needs `by:` (e.g. `by:12h`)")?;
+                Ok(Request::Extend {
+                    game,
+                    by_ms: parse_duration(by)?,
+                })
+            }
+            "rollback" => {
+                let p = line.get("phase").ok_or("`/game rollback` needs `phase:`")?;
+                let phase = p
+                    .parse::<u32>()
+                    .map_err(|_| format!("`phase:{p}` is not a whole number"))?;
+                Ok(Request::Rollback { game, phase })
+            }
+            "replace" => {
+                let seat = seat_arg(&line)?;
+                let who = line.get("player").ok_or("`/game replace` needs `player:@name`")?;
+                let name = who.trim_start_matches('@').to_string();
+                if name.is_empty() {
+                    return Err("`player:` needs a name, like `player:@dave`".into());
+                }
+                Ok(Request::Replace {
+                    game,
+                    seat,
+                    user: user(&name),
+                    name,
+                })
+            }
+            "kick" => Ok(Request::Kick {
+                game,
+                seat: seat_arg(&line)?,
+            }),
+            "disorder" => {
+                let on = match line.get("on").map(str::to_ascii_lowercase).as_deref() {
+                    Some("true" | "on" | "yes") => true,
+                    Some("false" | "off" | "no") => false,
+                    _ => return Err("`/game disorder` needs `on:true` or `on:false`".into()),
+                };
+                Ok(Request::Disorder {
+                    game,
+                    seat: seat_arg(&line)?,
+                    on,
+                })
+            }
             other => Err(format!(
-                "unknown `/game {other}`; try new, join, leave, start, status, board, rules or history"
+                "unknown `/game {other}`; try new, join, leave, start, status, board, rules, history, log, watch, unwatch, pause, resume, extend, force, undo, rollback, replace, kick or disorder"
             )),
         };
     }
@@ -78,6 +134,15 @@ pub fn parse_slash(text: &str) -> Result<Request, String> {
     let game = game_arg(&line)?;
     line.args.retain(|(k, _)| k != "game");
     Ok(Request::Order { game, line })
+}
+
+/// `seat:2` (seats count from 1, as players see them).
+fn seat_arg(line: &CommandLine) -> Result<Seat, String> {
+    let s = line.get("seat").ok_or("this needs `seat:` (1 = the first seat)")?;
+    match s.parse::<u8>() {
+        Ok(n) if n >= 1 => Ok(Seat(n - 1)),
+        _ => Err(format!("`seat:{s}` is not a seat number (1, 2, ...)")),
+    }
 }
 
 fn game_arg(line: &CommandLine) -> Result<Option<GameId>, String> {
@@ -101,26 +166,70 @@ fn known() -> String {
 mod tests {
     use super::*;
 
+    fn parse_slash_t(text: &str) -> Result<Request, String> {
+        parse_slash(text, &|name: &str| UserId(name.len() as u64))
+    }
+
     #[test]
     fn parses_game_and_orders() {
-        assert_eq!(parse_slash("/game join").unwrap(), Request::Join { game: None });
+        assert_eq!(parse_slash_t("/game join").unwrap(), Request::Join { game: None });
         assert_eq!(
-            parse_slash("/game join game:4").unwrap(),
+            parse_slash_t("/game join game:4").unwrap(),
             Request::Join { game: Some(GameId(4)) }
         );
-        match parse_slash("/hyperspace depart from:Algol ships:5 game:2").unwrap() {
+        match parse_slash_t("/hyperspace depart from:Algol ships:5 game:2").unwrap() {
             Request::Order { game, line } => {
                 assert_eq!(game, Some(GameId(2)));
                 assert_eq!(line.to_string(), "depart from:Algol ships:5");
             }
             other => panic!("{other:?}"),
         }
-        assert!(parse_slash("game join")
+        assert!(parse_slash_t("game join")
             .unwrap_err()
             .contains("expected a slash command"));
-        assert!(parse_slash("/chess move").unwrap_err().contains("unknown command"));
-        assert!(parse_slash("/game history phase:x")
+        assert!(parse_slash_t("/chess move").unwrap_err().contains("unknown command"));
+        assert!(parse_slash_t("/game history phase:x")
             .unwrap_err()
             .contains("not a whole number"));
+    }
+
+    #[test]
+    fn parses_host_tools() {
+        assert_eq!(
+            parse_slash_t("/game replace seat:2 player:@dave").unwrap(),
+            Request::Replace {
+                game: None,
+                seat: Seat(1),
+                user: UserId(4),
+                name: "dave".into()
+            }
+        );
+        assert_eq!(
+            parse_slash_t("/game disorder seat:1 on:true game:3").unwrap(),
+            Request::Disorder {
+                game: Some(GameId(3)),
+                seat: Seat(0),
+                on: true
+            }
+        );
+        assert_eq!(
+            parse_slash_t("/game rollback phase:4").unwrap(),
+            Request::Rollback { game: None, phase: 4 }
+        );
+        assert_eq!(
+            parse_slash_t("/game extend by:12h").unwrap(),
+            Request::Extend {
+                game: None,
+                by_ms: 12 * 3_600_000
+            }
+        );
+        assert_eq!(parse_slash_t("/game undo").unwrap(), Request::Undo { game: None });
+        assert!(parse_slash_t("/game kick seat:0")
+            .unwrap_err()
+            .contains("not a seat number"));
+        assert!(parse_slash_t("/game disorder seat:1").unwrap_err().contains("on:true"));
+        assert!(parse_slash_t("/game extend by:soon")
+            .unwrap_err()
+            .contains("not a duration"));
     }
 }

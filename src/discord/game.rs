@@ -140,7 +140,15 @@ fn game_id(game: Option<i64>) -> Option<GameId> {
         "pause_game",
         "resume_game",
         "extend_game",
-        "force_game"
+        "force_game",
+        "replace_game",
+        "kick_game",
+        "disorder_game",
+        "undo_game",
+        "rollback_game",
+        "watch_game",
+        "unwatch_game",
+        "log_game"
     ),
     subcommand_required
 )]
@@ -381,14 +389,153 @@ pub async fn force_game(
     run_request(ctx, Request::Force { game: game_id(game) }).await
 }
 
+/// A seat number as players see it (1-based), checked.
+fn seat_arg(seat: u8) -> Result<crate::engine::Seat, Error> {
+    if seat == 0 {
+        return Err(user_error("Seats are numbered from 1.".into()));
+    }
+    Ok(crate::engine::Seat(seat - 1))
+}
+
+/// Host: give a seat to another player (they get its private view by DM).
+#[poise::command(slash_command, rename = "replace")]
+pub async fn replace_game(
+    ctx: Context<'_>,
+    #[description = "Seat number (1 = first seat), as /game status lists them"] seat: u8,
+    #[description = "The new player"] player: serenity::User,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    let name = player.global_name.clone().unwrap_or_else(|| player.name.clone());
+    run_request(
+        ctx,
+        Request::Replace {
+            game: game_id(game),
+            seat: seat_arg(seat)?,
+            user: crate::engine::UserId(player.id.get()),
+            name,
+        },
+    )
+    .await
+}
+
+/// Host: remove a player; in play their seat stays, in civil disorder, until replaced.
+#[poise::command(slash_command, rename = "kick")]
+pub async fn kick_game(
+    ctx: Context<'_>,
+    #[description = "Seat number (1 = first seat)"] seat: u8,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    run_request(
+        ctx,
+        Request::Kick {
+            game: game_id(game),
+            seat: seat_arg(seat)?,
+        },
+    )
+    .await
+}
+
+/// Host: civil disorder for a seat (its defaults are played every phase), on or off.
+#[poise::command(slash_command, rename = "disorder")]
+pub async fn disorder_game(
+    ctx: Context<'_>,
+    #[description = "Seat number (1 = first seat)"] seat: u8,
+    #[description = "On (defaults every phase) or off (the player plays again)"] on: bool,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    run_request(
+        ctx,
+        Request::Disorder {
+            game: game_id(game),
+            seat: seat_arg(seat)?,
+            on,
+        },
+    )
+    .await
+}
+
+/// Host: undo the last action (announced; the log keeps it).
+#[poise::command(slash_command, rename = "undo")]
+pub async fn undo_game(
+    ctx: Context<'_>,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    run_request(ctx, Request::Undo { game: game_id(game) }).await
+}
+
+/// Host: roll the game back to the start of a phase (announced; the log keeps everything).
+#[poise::command(slash_command, rename = "rollback")]
+pub async fn rollback_game(
+    ctx: Context<'_>,
+    #[description = "Phase number to go back to the start of"] phase: u32,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    run_request(
+        ctx,
+        Request::Rollback {
+            game: game_id(game),
+            phase,
+        },
+    )
+    .await
+}
+
+/// Follow a game: its public board after every phase, by DM.
+#[poise::command(slash_command, rename = "watch")]
+pub async fn watch_game(
+    ctx: Context<'_>,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    run_request(ctx, Request::Watch { game: game_id(game) }).await
+}
+
+/// Stop following a game.
+#[poise::command(slash_command, rename = "unwatch")]
+pub async fn unwatch_game(
+    ctx: Context<'_>,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    run_request(ctx, Request::Unwatch { game: game_id(game) }).await
+}
+
+/// What has happened in the current phase, in sentences (public).
+#[poise::command(slash_command, rename = "log")]
+pub async fn log_game(
+    ctx: Context<'_>,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    run_request(ctx, Request::Log { game: game_id(game) }).await
+}
+
 /// How often the scheduler resolves due deadlines and sends reminders.
 pub const SCHEDULER_INTERVAL: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// The deadline scheduler: ticks at once (overdue phases resolve right
-/// after a restart), then every [`SCHEDULER_INTERVAL`]; pokes delivery when
+/// after a restart), then every `every` ([`SCHEDULER_INTERVAL`] unless
+/// configured); pokes delivery when
 /// a tick queued messages. Safe to run in several processes sharing one
 /// PostgreSQL database.
-pub async fn scheduler_loop(service: std::sync::Arc<Service>, delivery: std::sync::Arc<tokio::sync::Notify>) {
+pub async fn scheduler_loop(
+    service: std::sync::Arc<Service>,
+    delivery: std::sync::Arc<tokio::sync::Notify>,
+    every: std::time::Duration,
+) {
     loop {
         match service.tick().await {
             Ok(report) => {
@@ -403,7 +550,7 @@ pub async fn scheduler_loop(service: std::sync::Arc<Service>, delivery: std::syn
             }
             Err(e) => tracing::warn!("scheduler tick failed: {e:#}"),
         }
-        tokio::time::sleep(SCHEDULER_INTERVAL).await;
+        tokio::time::sleep(every).await;
     }
 }
 
@@ -493,8 +640,20 @@ mod tests {
             names,
             [
                 "new", "join", "leave", "start", "status", "board", "rules", "history", "settings", "pause", "resume",
-                "extend", "force"
+                "extend", "force", "replace", "kick", "disorder", "undo", "rollback", "watch", "unwatch", "log"
             ]
+        );
+        let replace = subs.iter().find(|o| o["name"] == "replace").unwrap();
+        let types: Vec<(&str, u64)> = replace["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| (o["name"].as_str().unwrap(), o["type"].as_u64().unwrap()))
+            .collect();
+        assert_eq!(
+            types,
+            [("seat", 4), ("player", 6), ("game", 4)],
+            "a seat number and a user"
         );
         let kind = &subs[0]["options"][0];
         assert_eq!(

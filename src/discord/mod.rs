@@ -69,6 +69,12 @@ pub struct Config {
     /// turns off the client-side rate limiter, which would otherwise
     /// bypass the proxy.
     pub api_base: Option<String>,
+    /// `ORRERY_CLOCK_FILE`: read the time from this file (Unix ms) instead
+    /// of the system clock, so a test can move a running bot's time. For
+    /// tests and playtests only.
+    pub clock_file: Option<std::path::PathBuf>,
+    /// `ORRERY_TICK_MS`: how often the deadline scheduler runs (default 20 s).
+    pub tick: std::time::Duration,
 }
 
 impl std::fmt::Debug for Config {
@@ -78,6 +84,8 @@ impl std::fmt::Debug for Config {
             .field("database_url", &redact_url(&self.database_url))
             .field("guild_id", &self.guild_id)
             .field("api_base", &self.api_base)
+            .field("clock_file", &self.clock_file)
+            .field("tick", &self.tick)
             .finish()
     }
 }
@@ -123,11 +131,23 @@ impl Config {
             None => None,
         };
         let api_base = var("DISCORD_API_BASE").map(|b| b.trim_end_matches('/').to_string());
+        let clock_file = var("ORRERY_CLOCK_FILE").map(std::path::PathBuf::from);
+        let tick = match var("ORRERY_TICK_MS") {
+            Some(t) => std::time::Duration::from_millis(
+                t.parse::<u64>()
+                    .ok()
+                    .filter(|&ms| ms >= 10)
+                    .with_context(|| format!("ORRERY_TICK_MS `{t}` is not a number of milliseconds (10 or more)"))?,
+            ),
+            None => game::SCHEDULER_INTERVAL,
+        };
         Ok(Config {
             token,
             database_url,
             guild_id,
             api_base,
+            clock_file,
+            tick,
         })
     }
 
@@ -172,7 +192,15 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let store = Store::connect(&config.database_url)
         .await
         .with_context(|| format!("opening the database {}", redact_url(&config.database_url)))?;
-    let service = Arc::new(Service::new(store, Arc::new(SystemClock)));
+    let clock: Arc<dyn crate::service::Clock> = match &config.clock_file {
+        Some(path) => {
+            tracing::warn!(file = %path.display(), "the clock is read from a file (ORRERY_CLOCK_FILE)");
+            Arc::new(crate::service::FileClock::new(path))
+        }
+        None => Arc::new(SystemClock),
+    };
+    let service = Arc::new(Service::new(store, clock));
+    let tick = config.tick;
     let delivery = Arc::new(Notify::new());
     let guild_id = config.guild_id;
 
@@ -189,7 +217,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
                 }
                 let transport = DiscordTransport::new(ctx.http.clone());
                 tokio::spawn(delivery_loop(service.clone(), transport, delivery.clone()));
-                tokio::spawn(game::scheduler_loop(service.clone(), delivery.clone()));
+                tokio::spawn(game::scheduler_loop(service.clone(), delivery.clone(), tick));
                 Ok(Data { service, delivery })
             })
         })

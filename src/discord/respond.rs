@@ -115,7 +115,15 @@ pub fn likely_public(request: &Request, place: Place) -> bool {
         | Request::Pause { .. }
         | Request::Resume { .. }
         | Request::Extend { .. }
-        | Request::Force { .. } => false,
+        | Request::Force { .. }
+        | Request::Replace { .. }
+        | Request::Kick { .. }
+        | Request::Disorder { .. }
+        | Request::Undo { .. }
+        | Request::Rollback { .. }
+        | Request::Watch { .. }
+        | Request::Unwatch { .. }
+        | Request::Log { .. } => false,
     }
 }
 

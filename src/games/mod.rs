@@ -6,7 +6,10 @@
 //! written once, generically, in the `generic_*` functions below.
 
 pub mod hyperspace;
+mod replay;
 pub mod starlanes;
+
+pub use replay::{PlatformEvent, Replay, Rewind};
 
 use crate::engine::{
     CommandLine, CommandSpec, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
@@ -37,6 +40,8 @@ pub enum AnyState {
 pub enum AnyEvent {
     Hyperspace(<hyperspace::Hyperspace as Ruleset>::Event),
     Starlanes(<starlanes::Starlanes as Ruleset>::Event),
+    /// An entry of the platform's own (a roll-back); see [`Replay`].
+    Platform(PlatformEvent),
 }
 
 /// An order that was not accepted: either it could not be read, or it was
@@ -49,8 +54,9 @@ pub enum ActionError {
     Rejected(#[from] Rejection),
 }
 
-/// An event from another game system reached this state: the log is
-/// corrupt.
+/// An event from another game system reached this state (the log is
+/// corrupt), or a platform entry reached [`AnyState::apply`], which only
+/// [`Replay`] can fold.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("event of game `{event}` cannot apply to a `{state}` game")]
 pub struct WrongGame {
@@ -227,7 +233,7 @@ impl AnyState {
     pub fn apply(&mut self, event: &AnyEvent) -> Result<(), WrongGame> {
         let kind = self.kind();
         with_state!(self, R, s => {
-            let e = R::unwrap_event(event).ok_or(WrongGame { state: kind.key(), event: event.kind().key() })?;
+            let e = R::unwrap_event(event).ok_or(WrongGame { state: kind.key(), event: event.key() })?;
             R::apply(s, e);
             Ok(())
         })
@@ -257,11 +263,18 @@ impl AnyState {
 }
 
 impl AnyEvent {
-    pub fn kind(&self) -> GameKind {
+    /// The game system of a ruleset entry; `None` for a platform entry.
+    pub fn kind(&self) -> Option<GameKind> {
         match self {
-            AnyEvent::Hyperspace(_) => GameKind::Hyperspace,
-            AnyEvent::Starlanes(_) => GameKind::Starlanes,
+            AnyEvent::Hyperspace(_) => Some(GameKind::Hyperspace),
+            AnyEvent::Starlanes(_) => Some(GameKind::Starlanes),
+            AnyEvent::Platform(_) => None,
         }
+    }
+
+    /// The `game` tag of the entry ("hyperspace", ..., "platform").
+    pub fn key(&self) -> &'static str {
+        self.kind().map_or("platform", GameKind::key)
     }
 
     /// The event in a sentence, as `viewer` may learn of it.
@@ -269,6 +282,7 @@ impl AnyEvent {
         match self {
             AnyEvent::Hyperspace(e) => hyperspace::Hyperspace::narrate(e, viewer, names),
             AnyEvent::Starlanes(e) => starlanes::Starlanes::narrate(e, viewer, names),
+            AnyEvent::Platform(e) => Some(e.narrate()),
         }
     }
 }

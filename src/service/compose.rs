@@ -53,8 +53,9 @@ pub fn after_action(
                 choices: vec![],
             });
         }
-        // What only one seat may learn (its own secrets), by DM.
-        for s in seats {
+        // What only one seat may learn (its own secrets), by DM. A vacant
+        // seat has nobody to tell.
+        for s in seats.iter().filter(|s| !s.vacant) {
             let own: Vec<String> = events
                 .iter()
                 .filter_map(|e| {
@@ -113,7 +114,7 @@ pub fn after_action(
         if !new || p.submitted {
             continue;
         }
-        let Some(seat_row) = seats.iter().find(|s| s.seat == p.seat) else {
+        let Some(seat_row) = seats.iter().find(|s| s.seat == p.seat && !s.vacant) else {
             continue;
         };
         out.push(prompt(row, &state, p, seat_row));
@@ -122,7 +123,7 @@ pub fn after_action(
 }
 
 /// A private prompt: what is asked, and buttons when the choice is small.
-fn prompt(row: &GameRow, state: &AnyState, p: &Pending, seat: &SeatRow) -> OutMessage {
+pub(super) fn prompt(row: &GameRow, state: &AnyState, p: &Pending, seat: &SeatRow) -> OutMessage {
     let legal = state.legal_commands(p.seat);
     let mut text = format!("**{}** game {}: {}", row.kind.name(), row.id, p.prompt);
     let choices: Vec<Choice> = if legal.len() <= MAX_CHOICES {

@@ -270,7 +270,8 @@ impl Service {
         let label = state.phase().label;
         let mut out = Vec::new();
         for p in state.pending().iter().filter(|p| !p.submitted) {
-            let Some(s) = seats.iter().find(|s| s.seat == p.seat) else {
+            // Automatic seats (civil disorder, vacant) get no reminders.
+            let Some(s) = seats.iter().find(|s| s.seat == p.seat && !s.automatic()) else {
                 continue;
             };
             out.push(OutMessage {
@@ -397,6 +398,9 @@ impl Service {
                 break;
             }
         }
+        // Seats in civil disorder play what they owe in the next phase.
+        let (_, auto_events, auto_played) = super::host::autoplay(&cur, &seats);
+        events.extend(auto_events);
         let (after, mut outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
         let finished = after.outcome().is_some();
         let why = if force {
@@ -415,6 +419,10 @@ impl Service {
             } else {
                 text.push_str(&format!(" {name} defaulted to `{cmd}`."));
             }
+        }
+        if let Some(line) = super::host::autoplay_line(&auto_played, &seats) {
+            text.push(' ');
+            text.push_str(&line);
         }
         let deadline = if !finished && after.phase().number != phase {
             DeadlineAfter::Set(self.deadline_for(&settings, after.phase().number))
@@ -447,7 +455,7 @@ impl Service {
             }
         }
         head.append(&mut outbox);
-        let payloads = to_payloads(&head)?;
+        let payloads = self.payloads(game, &head).await?;
         claim
             .commit(&self.store, &events, &after, finished, &payloads, now, deadline)
             .await
@@ -458,7 +466,12 @@ impl Service {
     // ---- host tools ------------------------------------------------------
 
     /// The game, checked to be the actor's to run.
-    async fn hosted(&self, actor: &Actor, game: Option<GameId>, what: &str) -> Result<GameRow, ServiceError> {
+    pub(super) async fn hosted(
+        &self,
+        actor: &Actor,
+        game: Option<GameId>,
+        what: &str,
+    ) -> Result<GameRow, ServiceError> {
         let row = self.resolve(actor, game).await?;
         if row.host != actor.user {
             return user_err(format!("Only the host of game {} can {what}.", row.id));
@@ -466,7 +479,7 @@ impl Service {
         Ok(row)
     }
 
-    fn active(row: &GameRow) -> Result<(), ServiceError> {
+    pub(super) fn active(row: &GameRow) -> Result<(), ServiceError> {
         match row.status {
             GameStatus::Active => Ok(()),
             GameStatus::Lobby => user_err(format!("Game {} hasn't started yet.", row.id)),

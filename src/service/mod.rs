@@ -6,9 +6,10 @@
 mod clock;
 mod compose;
 mod deadlines;
+mod host;
 mod message;
 
-pub use clock::{Clock, ManualClock, SystemClock};
+pub use clock::{Clock, FileClock, ManualClock, SystemClock};
 pub use deadlines::{
     discord_time, format_duration, parse_duration, Missed, Settings, SettingsChange, TickReport, HOUR_MS,
 };
@@ -98,6 +99,45 @@ pub enum Request {
     },
     /// Host: resolve the current phase now, applying defaults.
     Force {
+        game: Option<GameId>,
+    },
+    /// Host: a new player takes `seat` (and gets its private view by DM).
+    Replace {
+        game: Option<GameId>,
+        seat: Seat,
+        user: UserId,
+        name: String,
+    },
+    /// Host: remove the player of `seat` (in play the seat stays, vacant
+    /// and in civil disorder, until replaced).
+    Kick {
+        game: Option<GameId>,
+        seat: Seat,
+    },
+    /// Host: civil disorder on or off for `seat` (defaults every phase).
+    Disorder {
+        game: Option<GameId>,
+        seat: Seat,
+        on: bool,
+    },
+    /// Host: undo the last action (a new log entry; nothing is deleted).
+    Undo {
+        game: Option<GameId>,
+    },
+    /// Host: roll back to the start of phase `phase`.
+    Rollback {
+        game: Option<GameId>,
+        phase: u32,
+    },
+    /// Follow a game's public boards by DM.
+    Watch {
+        game: Option<GameId>,
+    },
+    Unwatch {
+        game: Option<GameId>,
+    },
+    /// The public log of the current phase.
+    Log {
         game: Option<GameId>,
     },
 }
@@ -191,6 +231,14 @@ impl Service {
             Request::Resume { game } => self.resume(actor, game).await,
             Request::Extend { game, by_ms } => self.extend(actor, game, by_ms).await,
             Request::Force { game } => self.force(actor, game).await,
+            Request::Replace { game, seat, user, name } => self.replace(actor, game, seat, user, name).await,
+            Request::Kick { game, seat } => self.kick(actor, game, seat).await,
+            Request::Disorder { game, seat, on } => self.disorder(actor, game, seat, on).await,
+            Request::Undo { game } => self.rewind(actor, game, crate::games::Rewind::Undo).await,
+            Request::Rollback { game, phase } => self.rewind(actor, game, crate::games::Rewind::Phase { phase }).await,
+            Request::Watch { game } => self.watch(actor, game).await,
+            Request::Unwatch { game } => self.unwatch(actor, game).await,
+            Request::Log { game } => self.phase_log(actor, game).await,
         }
     }
 
@@ -215,28 +263,32 @@ impl Service {
             let Some(row) = self.store.game(id).await? else {
                 return user_err(format!("There is no game {id}."));
             };
-            match actor.place {
-                Place::Channel { channel, .. } if row.channel_id != channel => {
+            if let Place::Channel { channel, .. } = actor.place {
+                if row.channel_id != channel {
                     return user_err(format!(
                         "Game {id} is played in <#{}>, not in this channel.",
                         row.channel_id
                     ));
                 }
-                Place::Dm => {
-                    let seats = self.store.seats(id).await?;
-                    if !seats.iter().any(|s| s.user == actor.user) {
-                        return user_err(format!(
-                            "You are not playing in game {id}. In DMs you can only use your own games; see /mygames."
-                        ));
-                    }
-                }
-                _ => {}
+            }
+            if !self.may_read_in_dm(actor, &row).await? {
+                return user_err(format!(
+                    "You are not playing in game {id}, nor watching it. In DMs you can only use your own games; see /mygames."
+                ));
             }
             return Ok(row);
         }
         let candidates: Vec<GameRow> = match actor.place {
             Place::Channel { channel, .. } => self.store.games_in_channel(channel).await?,
-            Place::Dm => self.store.games_of_user(actor.user).await?,
+            Place::Dm => {
+                let mut mine = self.store.games_of_user(actor.user).await?;
+                for g in self.store.watched_by(actor.user).await? {
+                    if !mine.iter().any(|m| m.id == g.id) {
+                        mine.push(g);
+                    }
+                }
+                mine
+            }
         };
         let live: Vec<&GameRow> = candidates
             .iter()
@@ -436,7 +488,7 @@ impl Service {
                 choices: vec![],
             },
         );
-        let payloads = to_payloads(&outbox)?;
+        let payloads = self.payloads(row.id, &outbox).await?;
         let settings = self.settings(row.id).await?;
         let deadline = state
             .outcome()
@@ -462,8 +514,15 @@ impl Service {
         let seats = self.store.seats(row.id).await?;
         let mut text = format!("**{}** game {} · {}\n", row.kind.name(), row.id, row.status.as_str());
         for s in &seats {
-            let host = if s.user == row.host { " (host)" } else { "" };
-            text.push_str(&format!("- {}: {}{host}\n", s.seat, s.name));
+            let host = if s.user == row.host && !s.vacant { " (host)" } else { "" };
+            let auto = if s.vacant {
+                " — vacant, civil disorder"
+            } else if s.disorder {
+                " — civil disorder"
+            } else {
+                ""
+            };
+            text.push_str(&format!("- {}: {}{host}{auto}\n", s.seat, s.name));
         }
         if let Some(state) = &row.state {
             text.push_str(&format!("{}\n", state.phase().label));
@@ -513,7 +572,7 @@ impl Service {
         let seats = self.store.seats(row.id).await?;
         Ok(seats
             .iter()
-            .find(|s| s.user == actor.user)
+            .find(|s| s.played_by(actor.user))
             .map(|s| Viewer::Seat(s.seat))
             .unwrap_or(Viewer::Public))
     }
@@ -561,11 +620,13 @@ impl Service {
                 row.id
             ));
         }
-        let events = self.store.events(row.id).await?;
+        // The game as played: entries set aside by a roll-back don't count.
+        let log = self.store.log(row.id).await?;
+        let replay = host::replay_log(&row, &log)?;
         let mut s = row.kind.empty();
         let mut at = None;
         let mut label = String::new();
-        for (seq, e) in &events {
+        for (seq, e) in replay.counting() {
             s.apply(e).map_err(anyhow::Error::from)?;
             if s.phase().number >= phase && at.is_none() {
                 at = Some(*seq);
@@ -600,7 +661,7 @@ impl Service {
     async fn order(&self, actor: &Actor, game: Option<GameId>, line: CommandLine) -> Result<Reply, ServiceError> {
         let row = self.resolve(actor, game).await?;
         let seats = self.store.seats(row.id).await?;
-        let Some(seat) = seats.iter().find(|s| s.user == actor.user).map(|s| s.seat) else {
+        let Some(seat) = seats.iter().find(|s| s.played_by(actor.user)).map(|s| s.seat) else {
             return user_err(format!(
                 "You are not playing in game {}; only its players can give orders.",
                 row.id
@@ -620,13 +681,31 @@ impl Service {
             (_, None) => return Err(anyhow::anyhow!("active game {} has no state", row.id).into()),
             (_, Some(s)) => s.clone(),
         };
-        let events = match state.decide(seat, &line) {
+        let mut events = match state.decide(seat, &line) {
             Ok(events) => events,
             Err(e) => return Err(ServiceError::User(explain(&e, &state, seat))),
         };
-        let (after, outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
+        // Seats in civil disorder play what they now owe, in the same append.
+        let mut mid = state.clone();
+        for e in &events {
+            mid.apply(e).map_err(anyhow::Error::from)?;
+        }
+        let (_, auto_events, played) = host::autoplay(&mid, &seats);
+        events.extend(auto_events);
+        let (after, mut outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
+        if let Some(line) = host::autoplay_line(&played, &seats) {
+            outbox.insert(
+                0,
+                OutMessage {
+                    target: Target::Channel(row.channel_id),
+                    text: line,
+                    board: None,
+                    choices: vec![],
+                },
+            );
+        }
         let finished = after.outcome().is_some();
-        let payloads = to_payloads(&outbox)?;
+        let payloads = self.payloads(row.id, &outbox).await?;
         // A new phase begins: its deadline, in the same transaction.
         let deadline = if !finished && after.phase().number != state.phase().number {
             let settings = self.settings(row.id).await?;
@@ -678,7 +757,7 @@ impl Service {
         let mut out = Vec::new();
         for g in self.store.games_of_user(user).await? {
             let seats = self.store.seats(g.id).await?;
-            if let Some(s) = seats.iter().find(|s| s.user == user) {
+            if let Some(s) = seats.iter().find(|s| s.played_by(user)) {
                 out.push((g.clone(), s.seat));
             }
         }
@@ -698,8 +777,10 @@ impl Service {
     ) -> Result<Vec<String>, ServiceError> {
         let row = self.resolve(actor, game).await?;
         let seats = self.store.seats(row.id).await?;
-        let (Some(state), Some(seat)) = (&row.state, seats.iter().find(|s| s.user == actor.user).map(|s| s.seat))
-        else {
+        let (Some(state), Some(seat)) = (
+            &row.state,
+            seats.iter().find(|s| s.played_by(actor.user)).map(|s| s.seat),
+        ) else {
             return Ok(vec![]);
         };
         let mut values = complete_from(&state.legal_commands(seat), command, option, filled, partial);
@@ -720,7 +801,7 @@ impl Service {
             .with_context(|| format!("no game {}", board.game))?;
         let seats = self.store.seats(board.game).await?;
         let events = self.store.events_upto(board.game, board.seq).await?;
-        let state = row.kind.fold(events.iter().map(|(_, e)| e))?;
+        let state = crate::games::Replay::of(row.kind, &events)?.into_state();
         let scene = state.scene(board.viewer, &Self::names(&seats));
         Ok(orrery_render::render_png(&scene)?)
     }

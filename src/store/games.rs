@@ -57,7 +57,7 @@ impl Store {
         let rows = sqlx::query(concat!(
             "SELECT ",
             game_cols!(),
-            " FROM games WHERE id IN (SELECT game_id FROM seats WHERE user_id = $1) ORDER BY id"
+            " FROM games WHERE id IN (SELECT game_id FROM seats WHERE user_id = $1 AND vacant = 0) ORDER BY id"
         ))
         .bind(id_to_db(user.0))
         .fetch_all(&self.pool)
@@ -138,10 +138,12 @@ impl Store {
 
     /// The seated players, by seat.
     pub async fn seats(&self, game: GameId) -> StoreResult<Vec<SeatRow>> {
-        let rows = sqlx::query("SELECT seat, user_id, name, disorder, vacant, reminders FROM seats WHERE game_id = $1 ORDER BY seat")
-            .bind(game.0)
-            .fetch_all(&self.pool)
-            .await?;
+        let rows = sqlx::query(
+            "SELECT seat, user_id, name, disorder, vacant, reminders FROM seats WHERE game_id = $1 ORDER BY seat",
+        )
+        .bind(game.0)
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter().map(seat_from_row).collect()
     }
 

@@ -151,16 +151,15 @@ impl Store {
             .collect::<StoreResult<Vec<_>>>()?;
 
         for (seq, event) in (expected_seq + 1..).zip(&events) {
-            let inserted = sqlx::query(
-                "INSERT INTO events (game_id, seq, event, created_at, batch) VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(game.0)
-            .bind(seq)
-            .bind(event)
-            .bind(now_ms)
-            .bind(expected_seq)
-                .execute(&mut *tx)
-                .await;
+            let inserted =
+                sqlx::query("INSERT INTO events (game_id, seq, event, created_at, batch) VALUES ($1, $2, $3, $4, $5)")
+                    .bind(game.0)
+                    .bind(seq)
+                    .bind(event)
+                    .bind(now_ms)
+                    .bind(expected_seq)
+                    .execute(&mut *tx)
+                    .await;
             match inserted {
                 Ok(_) => {}
                 Err(e) if is_unique_violation(&e) => {

@@ -41,10 +41,12 @@ mod error;
 mod games;
 mod log;
 mod outbox;
+mod seats;
 mod types;
 
 pub use deadlines::{DeadlineAfter, DeadlineClaim};
 pub use error::{StoreError, StoreResult};
+pub use seats::{LogEntry, SeatChange};
 pub use types::{Backend, DeadlineRow, DeadlineSet, GameRow, GameStatus, NewGame, OutboxRow, SeatRow};
 
 use anyhow::{bail, Context};

@@ -73,6 +73,20 @@ impl FakeDiscord {
             if let Some(g) = cmd.get("guild_id") {
                 data["guild_id"] = g.clone();
             }
+            // User options come with the users resolved, as Discord sends them.
+            let users: Vec<String> = all_options(&data["options"])
+                .into_iter()
+                .filter(|o| o["type"] == 6 && o.get("focused").is_none())
+                .filter_map(|o| o["value"].as_str().map(str::to_string))
+                .collect();
+            if !users.is_empty() {
+                let mut resolved = serde_json::Map::new();
+                for u in users {
+                    let id: Id = u.parse().expect("a user option holds a snowflake");
+                    resolved.insert(u, w.user_json(id));
+                }
+                data["resolved"] = json!({ "users": resolved });
+            }
             let focused_type = all_options(&data["options"])
                 .into_iter()
                 .find(|o| o["focused"] == true)
@@ -348,6 +362,12 @@ fn typed_value(spec: &Value, value: &Value) -> Result<Value, String> {
         }
         Some(10) => json!(value.as_f64().ok_or_else(|| format!("`{name}` takes a number"))?),
         Some(5) => json!(value.as_bool().ok_or_else(|| format!("`{name}` takes true or false"))?),
+        // A user: given as their id.
+        Some(6) => match value {
+            Value::String(s) if s.parse::<u64>().is_ok() => json!(s),
+            Value::Number(n) if n.as_u64().is_some() => json!(n.to_string()),
+            _ => return Err(format!("`{name}` takes a user id, not {value}")),
+        },
         other => {
             return Err(format!(
                 "option type {other:?} of `{name}` is not supported by the harness"

@@ -1,3 +1,4 @@
+#![allow(dead_code, unused_imports)]
 //! The end-to-end harness: a fake Discord on 127.0.0.1 ([`fake_discord`],
 //! [`gateway`], checked against Discord's OpenAPI spec by [`openapi`]) and
 //! the real `orrery` binary connected to it, run as `orrery bot`.
@@ -96,6 +97,9 @@ impl Harness {
             .env("DISCORD_TOKEN", fake_discord::TOKEN)
             .env("DISCORD_API_BASE", self.fake.api_base())
             .env("DATABASE_URL", &self.db_url)
+            // Time stays real until a test writes the clock file.
+            .env("ORRERY_CLOCK_FILE", self.clock_file())
+            .env("ORRERY_TICK_MS", "200")
             .env("RUST_LOG", "orrery=debug,serenity=warn,poise=warn,warn")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -112,6 +116,19 @@ impl Harness {
             l.seq > mark && l.method == "PUT" && l.path.ends_with("/commands") && l.status == 200
         })
         .await;
+    }
+
+    /// The file the bot reads the time from (absent: the real time).
+    pub fn clock_file(&self) -> PathBuf {
+        self.dir.path().join("clock")
+    }
+
+    /// Set the bot's clock to `ms` (Unix milliseconds). The scheduler sees
+    /// it on its next tick (every 200 ms).
+    pub fn set_clock(&self, ms: i64) {
+        let tmp = self.dir.path().join("clock.tmp");
+        std::fs::write(&tmp, ms.to_string()).expect("write the clock");
+        std::fs::rename(&tmp, self.clock_file()).expect("move the clock into place");
     }
 
     /// Kill the bot with SIGKILL (no clean shutdown).

@@ -1,0 +1,339 @@
+//! Async play through the fake Discord: the unchanged `orrery bot` with
+//! its clock read from a file the test moves (`ORRERY_CLOCK_FILE`), so
+//! deadlines and reminders pass without waiting. Host tools refuse others
+//! ephemerally and change nothing; reminders come once per point; pause
+//! stops the clock; extension; a missed deadline applies defaults; undo
+//! and history reproduce earlier boards exactly; a replacement gets the
+//! seat's private view; spectators get public boards; an overdue deadline
+//! resolves right after a restart.
+
+mod support;
+
+use orrery::engine::{GameId, Seat, Viewer};
+use orrery::service::{BoardRef, Service, SystemClock};
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::Duration;
+use support::{Harness, Message, Place, User};
+
+const H: i64 = 3_600_000;
+const WAIT: Duration = Duration::from_secs(30);
+
+fn png(m: &Message) -> Vec<u8> {
+    assert_eq!(m.attachments.len(), 1, "one attachment: {}", m.content);
+    m.attachments[0].data.clone()
+}
+
+/// Messages in `user`'s DMs whose text contains `needle`.
+fn dms_with(h: &Harness, user: &User, needle: &str) -> Vec<Message> {
+    h.fake.read(|w| {
+        w.dm_channel_of(user.id)
+            .map(|dm| {
+                w.messages_in(dm)
+                    .into_iter()
+                    .filter(|m| m.content.contains(needle))
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default()
+    })
+}
+
+/// Wait for a public post in `channel` containing `needle`, newer than
+/// `after` posts.
+async fn post_with(h: &Harness, channel: u64, needle: &str, after: usize) -> Message {
+    let needle = needle.to_string();
+    h.fake
+        .wait_for(&format!("a post saying `{needle}`"), WAIT, |w| {
+            w.messages_in(channel)
+                .into_iter()
+                .filter(|m| !m.ephemeral())
+                .skip(after)
+                .find(|m| m.content.contains(&needle))
+                .cloned()
+        })
+        .await
+}
+
+fn post_count(h: &Harness, channel: u64) -> usize {
+    h.fake
+        .read(|w| w.messages_in(channel).into_iter().filter(|m| !m.ephemeral()).count())
+}
+
+async fn render(h: &Harness, game: GameId, viewer: Viewer, seq: i64) -> Vec<u8> {
+    let svc = Service::new(h.store().await.clone(), Arc::new(SystemClock));
+    svc.render(&BoardRef { game, viewer, seq }).await.expect("render")
+}
+
+async fn due_at(h: &Harness, game: GameId) -> i64 {
+    h.store()
+        .await
+        .deadline(game)
+        .await
+        .unwrap()
+        .expect("a running deadline")
+        .due_at
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn host_tools_and_deadlines_through_discord() {
+    let mut h = Harness::start().await;
+    let t0: i64 = 1_900_000_000_000;
+    h.set_clock(t0);
+    let chan = h.fake.add_channel("async");
+    let here = Place::Channel(chan);
+    let alice = h.fake.add_user("alice");
+    let bob = h.fake.add_user("bob");
+    let carol = h.fake.add_user("carol");
+    let dave = h.fake.add_user("dave");
+    let mut t = h.open_game(chan, &[alice.clone(), bob.clone()], None).await;
+    let game = t.game;
+    h.wait_outbox_drained(WAIT).await;
+    assert_eq!(
+        due_at(&h, game).await,
+        t0 + 48 * H,
+        "the first phase has the default 48 h"
+    );
+
+    // Every host tool, asked by a player who is not the host: an ephemeral
+    // refusal, and nothing changes.
+    let settings_before = h.store().await.game_settings(game).await.unwrap();
+    let snap = h.snapshot(game).await;
+    let attempts: Vec<(&str, Vec<(&str, Value)>)> = vec![
+        ("game pause", vec![]),
+        ("game resume", vec![]),
+        ("game extend", vec![("by", json!("12h"))]),
+        ("game force", vec![]),
+        ("game settings", vec![("deadline", json!("24h"))]),
+        ("game undo", vec![]),
+        ("game rollback", vec![("phase", json!(1))]),
+        (
+            "game replace",
+            vec![("seat", json!(1)), ("player", json!(carol.id.to_string()))],
+        ),
+        ("game kick", vec![("seat", json!(1))]),
+        ("game disorder", vec![("seat", json!(1)), ("on", json!(true))]),
+    ];
+    for (path, opts) in &attempts {
+        let ans = h.fake.run(&bob, here, path, opts).await;
+        assert!(
+            ans.ephemeral() && ans.content.contains("Only the host"),
+            "/{path}: {}",
+            ans.content
+        );
+    }
+    h.wait_outbox_drained(WAIT).await;
+    assert_eq!(h.snapshot(game).await, snap, "refusals change nothing");
+    assert_eq!(h.store().await.game_settings(game).await.unwrap(), settings_before);
+    assert_eq!(due_at(&h, game).await, t0 + 48 * H);
+
+    // Reminders: once at 24 h before the deadline, once at 2 h before, only
+    // to the seat that owes a decision.
+    let owing = h.state(game).await.pending()[0].seat;
+    let (owes, idle) = if owing == Seat(0) {
+        (&alice, &bob)
+    } else {
+        (&bob, &alice)
+    };
+    h.set_clock(t0 + 24 * H);
+    h.fake
+        .wait_for("the 24 h reminder", WAIT, |w| {
+            let dm = w.dm_channel_of(owes.id)?;
+            w.messages_in(dm)
+                .iter()
+                .any(|m| m.content.contains("Reminder"))
+                .then_some(())
+        })
+        .await;
+    tokio::time::sleep(Duration::from_millis(1200)).await; // several more ticks
+    assert_eq!(dms_with(&h, owes, "Reminder").len(), 1, "once per point");
+    h.set_clock(t0 + 46 * H);
+    h.fake
+        .wait_for("the 2 h reminder", WAIT, |w| {
+            let dm = w.dm_channel_of(owes.id)?;
+            (w.messages_in(dm)
+                .iter()
+                .filter(|m| m.content.contains("Reminder"))
+                .count()
+                == 2)
+                .then_some(())
+        })
+        .await;
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(dms_with(&h, owes, "Reminder").len(), 2);
+    assert!(
+        dms_with(&h, idle, "Reminder").is_empty(),
+        "nothing for a seat that owes nothing"
+    );
+
+    // Pause: the clock stops with 2 h left, even 100 h later.
+    let seq0 = h.row(game).await.seq;
+    let ans = h.fake.run(&alice, here, "game pause", &[]).await;
+    assert!(ans.ephemeral() && ans.content.contains("2h left"), "{}", ans.content);
+    post_with(&h, chan, "paused game", 0).await;
+    h.set_clock(t0 + 100 * H);
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(h.row(game).await.seq, seq0, "nothing resolves while paused");
+    let ans = h.fake.run(&alice, here, "game resume", &[]).await;
+    assert!(ans.ephemeral() && ans.content.contains("resumed"), "{}", ans.content);
+    assert_eq!(due_at(&h, game).await, t0 + 102 * H, "the 2 h that were left");
+
+    // Extend by 12 h.
+    let ans = h.fake.run(&alice, here, "game extend", &[("by", json!("12h"))]).await;
+    assert!(ans.ephemeral() && ans.content.contains("extended"), "{}", ans.content);
+    assert_eq!(due_at(&h, game).await, t0 + 114 * H);
+    h.set_clock(t0 + 114 * H - 1000);
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(h.row(game).await.seq, seq0, "an extended deadline never fires early");
+
+    // The deadline passes: the owing seat's default is played.
+    let before = post_count(&h, chan);
+    h.set_clock(t0 + 114 * H);
+    let post = post_with(&h, chan, "Deadline passed", before).await;
+    assert!(post.content.contains("defaulted to"), "{}", post.content);
+    assert!(h.row(game).await.seq > seq0);
+    h.wait_outbox_drained(WAIT).await;
+    let now = t0 + 114 * H;
+
+    // Undo: a player's order, then the host's undo; the board posted with
+    // the undo is exactly the board from before the order.
+    let s_before = h.row(game).await.seq;
+    let board_before = render(&h, game, Viewer::Public, s_before).await;
+    h.step(&t, None).await.expect("an order");
+    assert!(h.row(game).await.seq > s_before);
+    let before = post_count(&h, chan);
+    let ans = h.fake.run(&alice, here, "game undo", &[]).await;
+    assert!(ans.ephemeral() && ans.content.contains("set aside"), "{}", ans.content);
+    post_with(&h, chan, "undid the last action", before).await;
+    let board_post = h
+        .fake
+        .wait_for("the board after the undo", WAIT, |w| {
+            w.messages_in(chan)
+                .into_iter()
+                .filter(|m| !m.ephemeral())
+                .skip(before)
+                .find(|m| !m.attachments.is_empty())
+                .cloned()
+        })
+        .await;
+    assert_eq!(
+        png(&board_post),
+        board_before,
+        "undo reproduces the earlier board exactly"
+    );
+    assert_eq!(
+        h.store().await.events(game).await.unwrap().len() as i64,
+        h.row(game).await.seq,
+        "the log keeps everything"
+    );
+    assert_eq!(due_at(&h, game).await, now + 48 * H, "a fresh deadline after the undo");
+
+    // History: the board after phase 1, as the channel saw it then.
+    let hist = h.fake.run(&carol, here, "game history", &[("phase", json!(1))]).await;
+    assert!(!hist.ephemeral(), "{}", hist.content);
+    let first_board = h.fake.read(|w| {
+        w.messages_in(chan)
+            .into_iter()
+            .find(|m| !m.ephemeral() && !m.attachments.is_empty())
+            .cloned()
+            .expect("the opening board")
+    });
+    assert_eq!(
+        png(&hist),
+        png(&first_board),
+        "history rebuilds the opening board exactly"
+    );
+
+    // The phase log, in sentences.
+    let log = h.fake.run(&carol, here, "game log", &[]).await;
+    assert!(log.ephemeral() && log.content.contains("log of"), "{}", log.content);
+    assert!(log.content.contains("undid"), "{}", log.content);
+
+    // A spectator, then a replacement who gets the seat's private view.
+    let ans = h.fake.run(&dave, here, "game watch", &[]).await;
+    assert!(ans.ephemeral() && ans.content.contains("watching"), "{}", ans.content);
+    let seq_now = h.row(game).await.seq;
+    let ans = h
+        .fake
+        .run(
+            &alice,
+            here,
+            "game replace",
+            &[("seat", json!(2)), ("player", json!(carol.id.to_string()))],
+        )
+        .await;
+    assert!(
+        ans.ephemeral() && ans.content.contains("carol now plays"),
+        "{}",
+        ans.content
+    );
+    let view = h
+        .fake
+        .wait_for("carol's private view", WAIT, |w| {
+            let dm = w.dm_channel_of(carol.id)?;
+            w.messages_in(dm)
+                .into_iter()
+                .find(|m| m.content.contains("You now play") && !m.attachments.is_empty())
+                .cloned()
+        })
+        .await;
+    assert_eq!(
+        png(&view),
+        render(&h, game, Viewer::Seat(Seat(1)), seq_now).await,
+        "the seat's private view"
+    );
+    assert!(!dms_with(&h, &bob, "gave your seat").is_empty());
+    t.seats[1] = carol.clone();
+    let mine = h
+        .fake
+        .run(&carol, Place::Dm, "game board", &[("game", json!(game.0))])
+        .await;
+    assert!(mine.ephemeral());
+    assert_eq!(png(&mine), render(&h, game, Viewer::Seat(Seat(1)), seq_now).await);
+    let theirs = h
+        .fake
+        .run(&bob, Place::Dm, "game board", &[("game", json!(game.0))])
+        .await;
+    assert!(
+        theirs.ephemeral() && theirs.content.contains("not playing"),
+        "{}",
+        theirs.content
+    );
+
+    // Play on until the next phase: the spectator gets the public board.
+    let phase = h.state(game).await.phase().number;
+    h.play(&t, 40, |s| s.phase().number > phase).await;
+    h.wait_outbox_drained(WAIT).await;
+    let watched = dms_with(&h, &dave, "👁");
+    assert!(!watched.is_empty(), "the spectator got the board");
+    for m in &watched {
+        assert!(m.components.is_empty());
+        assert!(m.attachments.len() <= 1);
+    }
+    // Each board the spectator got is the channel's public board, byte for byte.
+    let boards: Vec<&Message> = watched.iter().filter(|m| !m.attachments.is_empty()).collect();
+    assert!(!boards.is_empty(), "with a board");
+    for m in boards {
+        let text = m.content.trim_start_matches("👁 ").to_string();
+        let public = h.fake.read(|w| {
+            w.messages_in(chan)
+                .into_iter()
+                .find(|p| !p.ephemeral() && p.content == text && !p.attachments.is_empty())
+                .cloned()
+        });
+        let public = public.unwrap_or_else(|| panic!("no channel post `{text}`"));
+        assert_eq!(png(m), png(&public), "the spectator sees only the public board");
+    }
+
+    // Restart with an overdue deadline: it resolves at once.
+    let due = due_at(&h, game).await;
+    let seq1 = h.row(game).await.seq;
+    h.kill_bot();
+    h.set_clock(due + 5 * H);
+    let before = post_count(&h, chan);
+    h.restart_bot().await;
+    post_with(&h, chan, "Deadline passed", before).await;
+    assert!(h.row(game).await.seq > seq1);
+    h.wait_outbox_drained(WAIT).await;
+    h.assert_outbox_delivered_once().await;
+}
