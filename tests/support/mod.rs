@@ -10,7 +10,6 @@
 //!
 //! Several test files include this module (`mod support;`), each using a
 //! part of it.
-#![allow(dead_code)]
 
 pub mod fake_discord;
 pub mod gateway;
@@ -19,7 +18,6 @@ pub mod interactions;
 pub mod openapi;
 pub mod policy;
 
-#[allow(unused_imports)] // not every test file injects faults
 pub use fake_discord::{FakeDiscord, FaultKind, FaultTarget, Id, Message, Origin, Place, User};
 
 use orrery::engine::{GameId, Seat};
