@@ -198,10 +198,10 @@ fn planet(sc: &mut Scene, lay: &Layout, p: &PlanetView) {
 
 /// Tech descriptions in the side panel: the largest size from
 /// `TECH_TEXT_MAX` down to `TECH_TEXT_MIN` at which the whole panel fits,
-/// wrapped on at most two lines. At the minimum a description is still
-/// about 7 px high in Discord's ~550 px wide preview of the 1600 px board,
-/// like the rest of the panel's body text.
-pub const TECH_TEXT_MAX: f32 = 24.0;
+/// wrapped on at most two lines: about 9 px high in Discord's ~550 px wide
+/// preview of the 1600 px board, and 7 px at the minimum (only for very
+/// crowded panels), like the rest of the panel's body text.
+pub const TECH_TEXT_MAX: f32 = 26.0;
 pub const TECH_TEXT_MIN: f32 = 20.0;
 /// Lists of owned techs under each player.
 const OWNED_TEXT: f32 = 20.0;
@@ -393,14 +393,16 @@ fn tech_row(
         text(t(x + 40.0, y + 4.0, "(empty)", 20.0, DIM));
         return y + 42.0;
     };
-    text(t(x + 40.0, y + 2.0, name, 22.0, TEXT).bold());
+    // The name no smaller than its description.
+    let name_size = size.max(22.0);
+    text(t(x + 40.0, y + 2.0, name, name_size, TEXT).bold());
     let width = w - 40.0;
     let mut lines = wrap_words(desc, size, width, false);
     if lines.len() > 2 {
         let rest = lines.split_off(1).join(" ");
         lines.push(rest);
     }
-    let mut ly = y + 30.0;
+    let mut ly = y + 4.0 + name_size * 1.2;
     for l in lines {
         let sz = fit(&l, size, 12.0, width, false);
         text(t(x + 40.0, ly, l, sz, DIM));
