@@ -4,7 +4,7 @@
 
 use crate::engine::{CommandLine, GameId, Seat, UserId};
 use crate::games::GameKind;
-use crate::service::{parse_duration, Request};
+use crate::service::{parse_duration, parse_kind_deadlines, parse_time_of_day, Missed, Request, SettingsChange};
 
 /// Parse one slash command into a request. `user` finds the user an
 /// option such as `player:@dave` names.
@@ -15,7 +15,7 @@ pub fn parse_slash(text: &str, user: &dyn Fn(&str) -> UserId) -> Result<Request,
         .ok_or_else(|| format!("expected a slash command like `/game join`, found `{text}`"))?;
     let (group, rest) = body.split_once(char::is_whitespace).unwrap_or((body, ""));
     if group == "mygames" {
-        return Err("`/mygames` is not available in the terminal playtest yet".into());
+        return Ok(Request::MyGames);
     }
     if group == "game" {
         let line = CommandLine::parse(rest).map_err(|e| e.to_string())?;
@@ -28,6 +28,16 @@ pub fn parse_slash(text: &str, user: &dyn Fn(&str) -> UserId) -> Result<Request,
             "replace" => &["game", "seat", "player"],
             "kick" => &["game", "seat"],
             "disorder" => &["game", "seat", "on"],
+            "settings" => &[
+                "game",
+                "deadline",
+                "reminders",
+                "missed",
+                "decision_deadlines",
+                "time_of_day",
+                "auto_resolve",
+            ],
+            "reminders" => &["game", "mute", "points"],
             _ => &["game"],
         };
         line.only(allowed, "see /game rules").map_err(|e| e.to_string())?;
@@ -119,8 +129,35 @@ pub fn parse_slash(text: &str, user: &dyn Fn(&str) -> UserId) -> Result<Request,
                     on,
                 })
             }
+            "ready" => Ok(Request::Ready { game }),
+            "reminders" => Ok(Request::Reminders {
+                game,
+                mute: line.get("mute").map(|v| flag(v, "mute")).transpose()?,
+                points: line.get("points").map(points).transpose()?,
+            }),
+            "settings" => {
+                let missed = match line.get("missed") {
+                    None => None,
+                    Some(m) => Some(Missed::from_key(m).ok_or("`missed:` is `default` or `wait`")?),
+                };
+                Ok(Request::Settings {
+                    game,
+                    change: SettingsChange {
+                        deadline_ms: line.get("deadline").map(parse_duration).transpose()?,
+                        reminders_ms: line.get("reminders").map(points).transpose()?,
+                        on_missed: missed,
+                        deadline_by_kind: line
+                            .get("decision_deadlines")
+                            .map(parse_kind_deadlines)
+                            .transpose()?
+                            .unwrap_or_default(),
+                        time_of_day: line.get("time_of_day").map(parse_time_of_day).transpose()?,
+                        auto_resolve: line.get("auto_resolve").map(|v| flag(v, "auto_resolve")).transpose()?,
+                    },
+                })
+            }
             other => Err(format!(
-                "unknown `/game {other}`; try new, join, leave, start, status, board, rules, history, log, watch, unwatch, pause, resume, extend, force, undo, rollback, replace, kick or disorder"
+                "unknown `/game {other}`; try new, join, leave, start, status, board, rules, history, log, watch, unwatch, pause, resume, extend, force, undo, rollback, replace, kick, disorder, settings, reminders or ready"
             )),
         };
     }
@@ -143,6 +180,23 @@ fn seat_arg(line: &CommandLine) -> Result<Seat, String> {
         Ok(n) if n >= 1 => Ok(Seat(n - 1)),
         _ => Err(format!("`seat:{s}` is not a seat number (1, 2, ...)")),
     }
+}
+
+/// `true` / `false` (also on/off, yes/no).
+fn flag(v: &str, name: &str) -> Result<bool, String> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "on" | "yes" => Ok(true),
+        "false" | "off" | "no" => Ok(false),
+        _ => Err(format!("`{name}:` is `true` or `false`, not `{v}`")),
+    }
+}
+
+/// Reminder points: `24h,2h`, or `off`.
+fn points(v: &str) -> Result<Vec<i64>, String> {
+    if v.eq_ignore_ascii_case("off") {
+        return Ok(vec![]);
+    }
+    v.split(',').map(parse_duration).collect()
 }
 
 fn game_arg(line: &CommandLine) -> Result<Option<GameId>, String> {
@@ -231,5 +285,54 @@ mod tests {
         assert!(parse_slash_t("/game extend by:soon")
             .unwrap_err()
             .contains("not a duration"));
+    }
+
+    #[test]
+    fn parses_async_play_commands() {
+        assert_eq!(parse_slash_t("/mygames").unwrap(), Request::MyGames);
+        assert_eq!(
+            parse_slash_t("/game ready game:2").unwrap(),
+            Request::Ready { game: Some(GameId(2)) }
+        );
+        assert_eq!(
+            parse_slash_t("/game reminders points:12h,1h").unwrap(),
+            Request::Reminders {
+                game: None,
+                mute: None,
+                points: Some(vec![12 * 3_600_000, 3_600_000])
+            }
+        );
+        assert_eq!(
+            parse_slash_t("/game reminders mute:true").unwrap(),
+            Request::Reminders {
+                game: None,
+                mute: Some(true),
+                points: None
+            }
+        );
+        match parse_slash_t(
+            "/game settings auto_resolve:false time_of_day:18:00+02:00 decision_deadlines:combat-card=2h",
+        )
+        .unwrap()
+        {
+            Request::Settings { game: None, change } => {
+                assert_eq!(change.auto_resolve, Some(false));
+                assert_eq!(change.time_of_day.unwrap().unwrap().to_string(), "18:00+02:00");
+                assert_eq!(
+                    change.deadline_by_kind,
+                    vec![("combat-card".to_string(), Some(2 * 3_600_000))]
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(parse_slash_t("/game reminders mute:maybe")
+            .unwrap_err()
+            .contains("true"));
+        assert!(parse_slash_t("/game settings missed:later")
+            .unwrap_err()
+            .contains("wait"));
+        assert!(parse_slash_t("/game settings time_of_day:6pm")
+            .unwrap_err()
+            .contains("HH:MM"));
     }
 }

@@ -1,11 +1,13 @@
 //! `/game …`: opening, joining and looking at games; `/mygames`.
 
-use super::respond::{actor_of, clip, clip_message, run_request};
+use super::respond::{actor_of, clip, run_request};
 use super::{Context, Error};
 use crate::engine::GameId;
 use crate::games::GameKind;
-use crate::service::{parse_duration, Missed, Place, Request, Service, SettingsChange};
-use crate::store::{GameRow, GameStatus};
+use crate::service::{
+    parse_duration, parse_kind_deadlines, parse_time_of_day, Missed, Place, Request, Service, SettingsChange,
+};
+use crate::store::GameRow;
 use poise::serenity_prelude as serenity;
 use std::borrow::Cow;
 
@@ -148,7 +150,9 @@ fn game_id(game: Option<i64>) -> Option<GameId> {
         "rollback_game",
         "watch_game",
         "unwatch_game",
-        "log_game"
+        "log_game",
+        "reminders_game",
+        "ready_game"
     ),
     subcommand_required
 )]
@@ -301,6 +305,7 @@ fn parse_reminders(text: &str) -> Result<Vec<i64>, String> {
 
 /// Show the game's deadline settings, or (host) change them.
 #[poise::command(slash_command, rename = "settings")]
+#[allow(clippy::too_many_arguments)]
 pub async fn settings_game(
     ctx: Context<'_>,
     #[description = "Game number (only needed when there are several)"]
@@ -309,8 +314,24 @@ pub async fn settings_game(
     #[description = "Deadline per phase, e.g. 48h, 30m, 2d, 1w"] deadline: Option<String>,
     #[description = "Reminders before the deadline, e.g. 24h,2h (or off)"] reminders: Option<String>,
     #[description = "On a missed deadline: apply defaults, or wait for the host"] missed: Option<MissedChoice>,
+    #[description = "Deadline per decision, e.g. combat-card=2h,losses=12h (kind=default removes)"]
+    decision_deadlines: Option<String>,
+    #[description = "Deadlines fall at this time of day: 18:00 (UTC), 18:00+02:00, or off"] time_of_day: Option<String>,
+    #[description = "Off: secret choices are drafts until everyone is /game ready"] auto_resolve: Option<bool>,
 ) -> Result<(), Error> {
     let change = SettingsChange {
+        deadline_by_kind: decision_deadlines
+            .as_deref()
+            .map(parse_kind_deadlines)
+            .transpose()
+            .map_err(user_error)?
+            .unwrap_or_default(),
+        time_of_day: time_of_day
+            .as_deref()
+            .map(parse_time_of_day)
+            .transpose()
+            .map_err(user_error)?,
+        auto_resolve,
         deadline_ms: deadline
             .as_deref()
             .map(parse_duration)
@@ -554,49 +575,50 @@ pub async fn scheduler_loop(
     }
 }
 
-/// The games you are playing, and where.
-#[poise::command(slash_command)]
-pub async fn mygames(ctx: Context<'_>) -> Result<(), Error> {
-    let actor = actor_of(ctx);
-    let games = ctx.data().service.games_of(actor.user).await?;
-    let text = mygames_text(&games);
-    ctx.send(
-        poise::CreateReply::default()
-            .content(clip_message(&text))
-            .ephemeral(true),
+/// Your own reminders for a game: show them, mute them, or set your own points.
+#[poise::command(slash_command, rename = "reminders")]
+pub async fn reminders_game(
+    ctx: Context<'_>,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+    #[description = "True: no reminders for you; false: back to the game's points"] mute: Option<bool>,
+    #[description = "Your own points before the deadline, e.g. 12h,1h"] points: Option<String>,
+) -> Result<(), Error> {
+    let points = points.as_deref().map(parse_reminders).transpose().map_err(user_error)?;
+    run_request(
+        ctx,
+        Request::Reminders {
+            game: game_id(game),
+            mute,
+            points,
+        },
     )
-    .await?;
-    Ok(())
+    .await
 }
 
-/// The `/mygames` list, open games first.
-pub fn mygames_text(games: &[(GameRow, crate::engine::Seat)]) -> String {
-    if games.is_empty() {
-        return "You are not in any game. Open one with `/game new`, or join one in its channel with `/game join`."
-            .into();
-    }
-    let mut games: Vec<&(GameRow, crate::engine::Seat)> = games.iter().collect();
-    games.sort_by_key(|(r, _)| (!r.status.is_open(), std::cmp::Reverse(r.id)));
-    let mut text = String::from("**Your games**\n");
-    for (row, seat) in games {
-        let host = if row.status == GameStatus::Lobby {
-            " · waiting for players"
-        } else {
-            ""
-        };
-        text.push_str(&format!(
-            "- {} · {seat} · in <#{}>{host}\n",
-            game_label(row),
-            row.channel_id
-        ));
-    }
-    text
+/// Mark your draft final (when the host turned auto-resolve off).
+#[poise::command(slash_command, rename = "ready")]
+pub async fn ready_game(
+    ctx: Context<'_>,
+    #[description = "Game number (only needed when there are several)"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    run_request(ctx, Request::Ready { game: game_id(game) }).await
+}
+
+/// Your open games: what each waits on (and whether on you), and the deadline.
+#[poise::command(slash_command)]
+pub async fn mygames(ctx: Context<'_>) -> Result<(), Error> {
+    run_request(ctx, Request::MyGames).await
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{GameConfig, Seat, UserId};
+    use crate::engine::{GameConfig, UserId};
+    use crate::store::GameStatus;
     use poise::ChoiceParameter;
 
     fn row(id: i64, status: GameStatus) -> GameRow {
@@ -639,8 +661,29 @@ mod tests {
         assert_eq!(
             names,
             [
-                "new", "join", "leave", "start", "status", "board", "rules", "history", "settings", "pause", "resume",
-                "extend", "force", "replace", "kick", "disorder", "undo", "rollback", "watch", "unwatch", "log"
+                "new",
+                "join",
+                "leave",
+                "start",
+                "status",
+                "board",
+                "rules",
+                "history",
+                "settings",
+                "pause",
+                "resume",
+                "extend",
+                "force",
+                "replace",
+                "kick",
+                "disorder",
+                "undo",
+                "rollback",
+                "watch",
+                "unwatch",
+                "log",
+                "reminders",
+                "ready"
             ]
         );
         let replace = subs.iter().find(|o| o["name"] == "replace").unwrap();
@@ -680,6 +723,39 @@ mod tests {
         }
     }
 
+    /// The async-play options: name and Discord type (3 string, 4 integer,
+    /// 5 boolean), all optional.
+    #[test]
+    fn async_play_options_register() {
+        let json = serde_json::to_value(game().create_as_slash_command().unwrap()).unwrap();
+        let subs = json["options"].as_array().unwrap();
+        let options = |name: &str| -> Vec<(String, u64)> {
+            let sub = subs.iter().find(|o| o["name"] == name).unwrap();
+            sub["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .inspect(|o| assert_ne!(o["required"], true, "{name}: {o}"))
+                .map(|o| (o["name"].as_str().unwrap().to_string(), o["type"].as_u64().unwrap()))
+                .collect()
+        };
+        let settings = options("settings");
+        for want in [("decision_deadlines", 3), ("time_of_day", 3), ("auto_resolve", 5)] {
+            assert!(settings.contains(&(want.0.to_string(), want.1)), "{settings:?}");
+        }
+        assert_eq!(
+            options("reminders"),
+            [
+                ("game".to_string(), 4),
+                ("mute".to_string(), 5),
+                ("points".to_string(), 3)
+            ]
+        );
+        assert_eq!(options("ready"), [("game".to_string(), 4)]);
+        let mine = serde_json::to_value(mygames().create_as_slash_command().unwrap()).unwrap();
+        assert!(mine["options"].as_array().is_none_or(|o| o.is_empty()), "{mine}");
+    }
+
     #[test]
     fn game_suggestions_put_open_games_first_and_filter() {
         let rows = vec![
@@ -715,20 +791,6 @@ mod tests {
         assert_eq!(
             game_suggestions(&many, Some(GameKind::Hyperspace), "").len(),
             AUTOCOMPLETE_MAX
-        );
-    }
-
-    #[test]
-    fn mygames_lists_games_with_seat_and_channel() {
-        assert!(mygames_text(&[]).contains("/game new"));
-        let text = mygames_text(&[
-            (row(3, GameStatus::Finished), Seat(0)),
-            (row(4, GameStatus::Active), Seat(1)),
-        ]);
-        let first = text.lines().nth(1).unwrap();
-        assert!(
-            first.contains("#4 Hyperspace (active)") && first.contains("seat 2") && first.contains("<#10>"),
-            "{text}"
         );
     }
 }

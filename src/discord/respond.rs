@@ -124,6 +124,8 @@ pub fn likely_public(request: &Request, place: Place) -> bool {
         | Request::Watch { .. }
         | Request::Unwatch { .. }
         | Request::Log { .. } => false,
+        // Private to the asker; channel notices go through the outbox.
+        Request::MyGames | Request::Reminders { .. } | Request::Ready { .. } => false,
     }
 }
 

@@ -192,6 +192,16 @@ impl GameKind {
     }
 }
 
+impl GameKind {
+    /// Every kind of decision ([`Pending::kind`]) the game's ruleset asks for.
+    pub fn decision_kinds(self) -> &'static [&'static str] {
+        match self {
+            GameKind::Hyperspace => hyperspace::DECISION_KINDS,
+            GameKind::Starlanes => starlanes::DECISION_KINDS,
+        }
+    }
+}
+
 impl std::fmt::Display for GameKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())

@@ -13,14 +13,19 @@
 
 use super::{compose, to_payloads, user_err, Actor, GameId, OutMessage, Reply, Service, ServiceError, Target};
 use crate::engine::{CommandLine, Seat};
+use crate::games::AnyState;
 use crate::store::{DeadlineAfter, DeadlineSet, GameRow, GameStatus, SeatRow, StoreError};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 pub const HOUR_MS: i64 = 3_600_000;
 const MINUTE_MS: i64 = 60_000;
+const DAY_MS: i64 = 24 * HOUR_MS;
 /// Shortest and longest phase deadline a host may choose.
 const MIN_DEADLINE_MS: i64 = 5 * MINUTE_MS;
-const MAX_DEADLINE_MS: i64 = 8 * 7 * 24 * HOUR_MS;
+pub(super) const MAX_DEADLINE_MS: i64 = 8 * 7 * 24 * HOUR_MS;
+/// At most this many reminder points (a game's, or a player's own).
+const MAX_REMINDER_POINTS: usize = 5;
 
 /// What happens when a phase's deadline passes with seats still owing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,14 +54,100 @@ impl Missed {
     }
 }
 
+/// A fixed time of day deadlines fall at: `minute` after midnight at UTC
+/// offset `offset_minutes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeOfDay {
+    /// 0..1440.
+    pub minute: i64,
+    /// -14:00..=+14:00, in minutes.
+    pub offset_minutes: i64,
+}
+
+impl TimeOfDay {
+    /// `18:00` (UTC), `18:00Z`, `18:00 UTC`, `18:00+02:00`, `07:30-05:00`.
+    pub fn parse(text: &str) -> Result<TimeOfDay, String> {
+        let bad = || {
+            format!(
+                "`{text}` is not a time of day. Write it as HH:MM in UTC, optionally with an offset: `18:00`, `18:00+02:00`, `07:30-05:00` (or `off`)."
+            )
+        };
+        let t = text.trim();
+        let t = t
+            .strip_suffix("UTC")
+            .or_else(|| t.strip_suffix("utc"))
+            .or_else(|| t.strip_suffix('Z'))
+            .or_else(|| t.strip_suffix('z'))
+            .unwrap_or(t)
+            .trim_end();
+        let (clock, offset) = match t.find(['+', '-']) {
+            Some(i) => (&t[..i], Some(&t[i..])),
+            None => (t, None),
+        };
+        let hm = |s: &str, max_h: i64| -> Option<i64> {
+            let (h, m) = s.trim().split_once(':')?;
+            if h.is_empty() || h.len() > 2 || m.len() != 2 {
+                return None;
+            }
+            let h: i64 = h.parse().ok()?;
+            let m: i64 = m.parse().ok()?;
+            ((0..=max_h).contains(&h) && (0..60).contains(&m)).then_some(h * 60 + m)
+        };
+        let minute = hm(clock, 23).ok_or_else(bad)?;
+        let offset_minutes = match offset {
+            None => 0,
+            Some(o) => {
+                let sign = if o.starts_with('-') { -1 } else { 1 };
+                let v = hm(&o[1..], 14).ok_or_else(bad)?;
+                if v > 14 * 60 {
+                    return Err(bad());
+                }
+                sign * v
+            }
+        };
+        Ok(TimeOfDay { minute, offset_minutes })
+    }
+
+    /// The first moment at or after `t` (unix ms) that is this time of day.
+    pub fn next_at_or_after(self, t: i64) -> i64 {
+        let off = self.offset_minutes * MINUTE_MS;
+        let local = t + off;
+        let mut at = local.div_euclid(DAY_MS) * DAY_MS + self.minute * MINUTE_MS;
+        if at < local {
+            at += DAY_MS;
+        }
+        at - off
+    }
+}
+
+impl std::fmt::Display for TimeOfDay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:02}:{:02}", self.minute / 60, self.minute % 60)?;
+        if self.offset_minutes == 0 {
+            return f.write_str(" UTC");
+        }
+        let sign = if self.offset_minutes < 0 { '-' } else { '+' };
+        let o = self.offset_minutes.abs();
+        write!(f, "{sign}{:02}:{:02}", o / 60, o % 60)
+    }
+}
+
 /// A game's host settings, stored as JSON in `games.settings`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
     /// Length of each phase's deadline.
     pub deadline_ms: i64,
-    /// Resolve as soon as every owing seat has submitted (the rulesets do
-    /// this today; kept for display and for a later "ready" flag).
+    /// Deadline lengths per kind of decision (`Pending::kind`, e.g.
+    /// `combat-card`), overriding `deadline_ms`. While any is set, every
+    /// change of step (the kinds of decision the game waits on) starts a
+    /// new deadline, not only a new phase.
+    pub deadline_by_kind: BTreeMap<String, i64>,
+    /// Deadlines are moved later to the next such time of day.
+    pub time_of_day: Option<TimeOfDay>,
+    /// Resolve a secret simultaneous decision as soon as every owing seat
+    /// has submitted. Off: submissions are drafts until every owing seat
+    /// marks theirs ready (`/game ready`) or the deadline passes.
     pub auto_resolve: bool,
     /// Reminder points, as time before the deadline.
     pub reminders_ms: Vec<i64>,
@@ -69,6 +160,8 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             deadline_ms: 48 * HOUR_MS,
+            deadline_by_kind: BTreeMap::new(),
+            time_of_day: None,
             auto_resolve: true,
             reminders_ms: vec![24 * HOUR_MS, 2 * HOUR_MS],
             on_missed: Missed::Default,
@@ -83,12 +176,209 @@ pub struct SettingsChange {
     pub deadline_ms: Option<i64>,
     pub reminders_ms: Option<Vec<i64>>,
     pub on_missed: Option<Missed>,
+    /// Per-kind deadline lengths to set (`Some`) or remove (`None`); the
+    /// kind [`ALL_KINDS`] with `None` removes them all.
+    pub deadline_by_kind: Vec<(String, Option<i64>)>,
+    /// `Some(None)` removes the fixed time of day.
+    pub time_of_day: Option<Option<TimeOfDay>>,
+    pub auto_resolve: Option<bool>,
 }
+
+/// In [`SettingsChange::deadline_by_kind`]: every kind.
+pub const ALL_KINDS: &str = "*";
 
 impl SettingsChange {
     pub fn is_empty(&self) -> bool {
-        self.deadline_ms.is_none() && self.reminders_ms.is_none() && self.on_missed.is_none()
+        self.deadline_ms.is_none()
+            && self.reminders_ms.is_none()
+            && self.on_missed.is_none()
+            && self.deadline_by_kind.is_empty()
+            && self.time_of_day.is_none()
+            && self.auto_resolve.is_none()
     }
+}
+
+/// Parse per-kind deadline lengths: `combat-card=2h, losses=12h`;
+/// `kind=default` removes one, `default` alone removes them all.
+pub fn parse_kind_deadlines(text: &str) -> Result<Vec<(String, Option<i64>)>, String> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("default") || t.eq_ignore_ascii_case("off") {
+        return Ok(vec![(ALL_KINDS.to_string(), None)]);
+    }
+    let mut out = Vec::new();
+    for part in t.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((kind, len)) = part.split_once(['=', ':']) else {
+            return Err(format!(
+                "`{part}` is not `kind=duration`; write e.g. `combat-card=2h, losses=12h` (`kind=default` removes one, `default` all)."
+            ));
+        };
+        let kind = kind.trim().to_ascii_lowercase();
+        let len = len.trim();
+        let len = if len.eq_ignore_ascii_case("default") {
+            None
+        } else {
+            Some(parse_duration(len)?)
+        };
+        out.push((kind, len));
+    }
+    if out.is_empty() {
+        return Err("Give per-decision deadlines as e.g. `combat-card=2h, losses=12h`.".into());
+    }
+    Ok(out)
+}
+
+/// Parse a fixed time of day, or `off`.
+pub fn parse_time_of_day(text: &str) -> Result<Option<TimeOfDay>, String> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("off") || t.eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    TimeOfDay::parse(t).map(Some)
+}
+
+/// Check and normalize reminder points (longest first, no duplicates):
+/// each a positive duration of at most the longest deadline, at most
+/// [`MAX_REMINDER_POINTS`] of them.
+pub(super) fn check_points(mut r: Vec<i64>) -> Result<Vec<i64>, ServiceError> {
+    if r.iter().any(|&x| x <= 0 || x > MAX_DEADLINE_MS) {
+        return user_err(format!(
+            "Reminder points must be positive durations before the deadline, at most {} (e.g. `24h,2h`).",
+            format_duration(MAX_DEADLINE_MS)
+        ));
+    }
+    r.sort_unstable_by(|a, b| b.cmp(a));
+    r.dedup();
+    if r.len() > MAX_REMINDER_POINTS {
+        return user_err(format!("At most {MAX_REMINDER_POINTS} reminder points, please."));
+    }
+    Ok(r)
+}
+
+/// `24h, 2h`, or `off` for none.
+pub(super) fn points_text(points: &[i64]) -> String {
+    if points.is_empty() {
+        return "off".into();
+    }
+    points
+        .iter()
+        .map(|&r| format_duration(r))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The kinds of decision a state waits on, sorted: its *step*.
+pub(super) fn step_kinds(state: &AnyState) -> Vec<String> {
+    let mut kinds: Vec<String> = state.pending().into_iter().map(|p| p.kind).collect();
+    kinds.sort();
+    kinds.dedup();
+    kinds
+}
+
+/// The deadline length of a step: the per-kind length of its kind (the
+/// longest, if it mixes kinds; a kind without its own length counts as the
+/// game's default), else the default.
+fn length_for(settings: &Settings, kinds: &[String]) -> i64 {
+    kinds
+        .iter()
+        .map(|k| {
+            settings
+                .deadline_by_kind
+                .get(k)
+                .copied()
+                .unwrap_or(settings.deadline_ms)
+        })
+        .max()
+        .unwrap_or(settings.deadline_ms)
+}
+
+/// Which reminders were sent for a deadline (`deadlines.reminded`): a JSON
+/// array whose items are either a point (ms; the old format: sent to every
+/// seat) or `[seat, point]` (sent to that seat). Unknown items are ignored.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Reminded {
+    all: Vec<i64>,
+    seats: Vec<(u8, i64)>,
+}
+
+impl Reminded {
+    pub(super) fn parse(v: &serde_json::Value) -> Reminded {
+        let mut r = Reminded::default();
+        for item in v.as_array().map(Vec::as_slice).unwrap_or_default() {
+            if let Some(p) = item.as_i64() {
+                r.all.push(p);
+            } else if let Some([s, p]) = item.as_array().map(Vec::as_slice) {
+                if let (Some(s), Some(p)) = (s.as_u64().and_then(|s| u8::try_from(s).ok()), p.as_i64()) {
+                    r.seats.push((s, p));
+                }
+            }
+        }
+        r
+    }
+
+    pub(super) fn has(&self, seat: Seat, point: i64) -> bool {
+        self.all.contains(&point) || self.seats.contains(&(seat.0, point))
+    }
+
+    pub(super) fn mark(&mut self, seat: Seat, point: i64) {
+        if !self.has(seat, point) {
+            self.seats.push((seat.0, point));
+        }
+    }
+
+    /// Keep only the points `keep` accepts (re-arming the others).
+    pub(super) fn retain(&mut self, keep: impl Fn(i64) -> bool) {
+        self.all.retain(|&p| keep(p));
+        self.seats.retain(|&(_, p)| keep(p));
+    }
+
+    pub(super) fn to_value(&self) -> serde_json::Value {
+        let mut all = self.all.clone();
+        all.sort_unstable();
+        all.dedup();
+        let mut seats = self.seats.clone();
+        seats.sort_unstable();
+        seats.dedup();
+        let mut items: Vec<serde_json::Value> = all.into_iter().map(serde_json::Value::from).collect();
+        items.extend(seats.into_iter().map(|(s, p)| serde_json::json!([s, p])));
+        serde_json::Value::Array(items)
+    }
+}
+
+/// The settings line of `/game status` and of the host's changes.
+fn settings_line(settings: &Settings) -> String {
+    let by_kind = if settings.deadline_by_kind.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " ({})",
+            settings
+                .deadline_by_kind
+                .iter()
+                .map(|(k, &ms)| format!("{k} {}", format_duration(ms)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let at = settings
+        .time_of_day
+        .map(|t| format!(" · deadlines at {t}"))
+        .unwrap_or_default();
+    format!(
+        "Settings: deadline {} per phase{by_kind}{at} · reminders {} before · missed deadline: {} · auto-resolve {}{}",
+        format_duration(settings.deadline_ms),
+        if settings.reminders_ms.is_empty() {
+            "off".to_string()
+        } else {
+            points_text(&settings.reminders_ms)
+        },
+        settings.on_missed.as_str(),
+        if settings.auto_resolve {
+            "on"
+        } else {
+            "off (secret choices are drafts until `/game ready`)"
+        },
+        if settings.paused { " · **paused**" } else { "" },
+    )
 }
 
 /// What one [`Service::tick`] did.
@@ -169,14 +459,38 @@ impl Service {
         Ok(serde_json::from_value(v).unwrap_or_default())
     }
 
-    /// The deadline a phase beginning now gets.
-    pub(super) fn deadline_for(&self, settings: &Settings, phase: u32) -> DeadlineSet {
+    /// The deadline a phase (or step) beginning now, at `state`, gets: now
+    /// plus the length for the kinds of decision `state` waits on, moved
+    /// later to the next fixed time of day if one is set.
+    pub(super) fn deadline_for(&self, settings: &Settings, state: &AnyState) -> DeadlineSet {
         let now = self.now_ms();
-        DeadlineSet {
-            phase: i64::from(phase),
-            due_at: now + settings.deadline_ms,
-            paused_remaining: settings.paused.then_some(settings.deadline_ms),
+        let mut due_at = now + length_for(settings, &step_kinds(state));
+        if let Some(t) = settings.time_of_day {
+            due_at = t.next_at_or_after(due_at);
         }
+        DeadlineSet {
+            phase: i64::from(state.phase().number),
+            due_at,
+            paused_remaining: settings.paused.then_some(due_at - now),
+        }
+    }
+
+    /// The new deadline after an action took the game from `before` to
+    /// `after`, if one begins: when a new phase begins, or, while per-kind
+    /// lengths are set, when the step (the kinds of decision waited on)
+    /// changes. `None` when the game is over or the running deadline goes on.
+    pub(super) fn next_deadline(
+        &self,
+        settings: &Settings,
+        before: &AnyState,
+        after: &AnyState,
+    ) -> Option<DeadlineSet> {
+        if after.outcome().is_some() {
+            return None;
+        }
+        let new_phase = after.phase().number != before.phase().number;
+        let new_step = !settings.deadline_by_kind.is_empty() && step_kinds(after) != step_kinds(before);
+        (new_phase || new_step).then(|| self.deadline_for(settings, after))
     }
 
     /// Lines for `/game status`: the deadline and the settings.
@@ -194,24 +508,32 @@ impl Service {
                 },
                 None => text.push_str("Deadline: none (waiting for the host).\n"),
             }
+            // Who has a draft and who is ready: public (announced in the
+            // channel as it happens); never what the drafts say.
+            let drafts: Vec<_> = self
+                .store
+                .drafts(row.id)
+                .await?
+                .into_iter()
+                .filter(|d| d.seq == row.seq)
+                .collect();
+            if !drafts.is_empty() {
+                let seats = self.store.seats(row.id).await?;
+                text.push_str(&format!(
+                    "Drafts: {}\n",
+                    drafts
+                        .iter()
+                        .map(|d| format!(
+                            "{} ({})",
+                            seat_name(&seats, d.seat),
+                            if d.ready { "ready" } else { "not ready" }
+                        ))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
         }
-        text.push_str(&format!(
-            "Settings: deadline {} per phase · reminders {} before · missed deadline: {} · auto-resolve {}{}",
-            format_duration(settings.deadline_ms),
-            if settings.reminders_ms.is_empty() {
-                "off".to_string()
-            } else {
-                settings
-                    .reminders_ms
-                    .iter()
-                    .map(|&r| format_duration(r))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            },
-            settings.on_missed.as_str(),
-            if settings.auto_resolve { "on" } else { "off" },
-            if settings.paused { " · **paused**" } else { "" },
-        ));
+        text.push_str(&settings_line(&settings));
         Ok(text)
     }
 
@@ -222,6 +544,9 @@ impl Service {
     pub async fn tick(&self) -> Result<TickReport, ServiceError> {
         let now = self.now_ms();
         let mut report = TickReport::default();
+        if let Err(e) = self.discard_stale_drafts(None).await {
+            tracing::warn!("stale drafts not discarded: {e}");
+        }
         for d in self.store.due_deadlines(now).await? {
             match self.resolve_phase(d.game_id, false).await {
                 Ok(Some(_)) => report.resolved += 1,
@@ -242,7 +567,11 @@ impl Service {
     }
 
     /// Send the reminders of a game's running deadline whose points have
-    /// passed and that were not sent yet. Returns how many DMs were queued.
+    /// passed and that were not sent yet. Each seat has its own points (its
+    /// `seats.reminders`, else the game's); a point is marked sent per seat
+    /// when it passes, and a DM goes to the seat if it still owes a
+    /// decision then (and has no draft marked ready). Returns how many DMs
+    /// were queued.
     async fn remind(&self, game: GameId, now: i64) -> Result<usize, ServiceError> {
         let Some(d) = self.store.deadline(game).await? else {
             return Ok(0);
@@ -251,13 +580,20 @@ impl Service {
             return Ok(0);
         }
         let settings = self.settings(game).await?;
-        let sent: Vec<i64> = serde_json::from_value(d.reminded.clone()).unwrap_or_default();
-        let crossed: Vec<i64> = settings
-            .reminders_ms
-            .iter()
-            .copied()
-            .filter(|&r| r > 0 && d.due_at - r <= now && !sent.contains(&r))
-            .collect();
+        let seats = self.store.seats(game).await?;
+        let mut sent = Reminded::parse(&d.reminded);
+        let mut crossed: Vec<(&SeatRow, Vec<i64>)> = Vec::new();
+        for s in &seats {
+            let points = s.reminders.as_deref().unwrap_or(settings.reminders_ms.as_slice());
+            let due: Vec<i64> = points
+                .iter()
+                .copied()
+                .filter(|&r| r > 0 && d.due_at - r <= now && !sent.has(s.seat, r))
+                .collect();
+            if !due.is_empty() {
+                crossed.push((s, due));
+            }
+        }
         if crossed.is_empty() {
             return Ok(0);
         }
@@ -266,18 +602,30 @@ impl Service {
         if i64::from(state.phase().number) != d.phase {
             return Ok(0);
         }
-        let seats = self.store.seats(game).await?;
+        let drafts = self.store.drafts(game).await?;
         let label = state.phase().label;
+        let pending = state.pending();
         let mut out = Vec::new();
-        for p in state.pending().iter().filter(|p| !p.submitted) {
-            // Automatic seats (civil disorder, vacant) get no reminders.
-            let Some(s) = seats.iter().find(|s| s.seat == p.seat && !s.automatic()) else {
+        for (s, points) in crossed {
+            for r in points {
+                sent.mark(s.seat, r);
+            }
+            let Some(p) = pending.iter().find(|p| p.seat == s.seat && !p.submitted) else {
                 continue;
+            };
+            let draft = drafts.iter().find(|x| x.seat == s.seat && x.seq == row.seq);
+            if s.automatic() || draft.is_some_and(|x| x.ready) {
+                continue;
+            }
+            let note = if draft.is_some() {
+                " Your draft is saved but not final: `/game ready` marks it ready."
+            } else {
+                ""
             };
             out.push(OutMessage {
                 target: Target::Dm(s.user),
                 text: format!(
-                    "Reminder: **{}** game {} ({label}) is waiting on you: {}. Deadline {}.",
+                    "Reminder: **{}** game {} ({label}) is waiting on you: {}. Deadline {}.{note}",
                     row.kind.name(),
                     row.id,
                     p.prompt,
@@ -287,11 +635,8 @@ impl Service {
                 choices: vec![],
             });
         }
-        let mut new = sent;
-        new.extend(crossed);
-        new.sort_unstable();
         let old = d.reminded.clone();
-        let new = serde_json::to_value(&new).map_err(anyhow::Error::from)?;
+        let new = sent.to_value();
         let payloads = to_payloads(&out)?;
         if self
             .store
@@ -310,6 +655,9 @@ impl Service {
     /// there was nothing to do (not due, extended, paused, resolved by
     /// another scheduler, or the game moved on meanwhile).
     pub(super) async fn resolve_phase(&self, game: GameId, force: bool) -> Result<Option<String>, ServiceError> {
+        // Drafts of an older position are never submitted: discard them
+        // (their players are told) before the current ones go in.
+        self.discard_stale_drafts(Some(game)).await?;
         let _guard = self.lock(game).await?;
         let row = self.reload(game).await?;
         if row.status != GameStatus::Active {
@@ -334,7 +682,7 @@ impl Service {
         if !force && claim.deadline.as_ref().is_some_and(|d| d.phase != i64::from(phase)) {
             // A stale row (the phase moved on without a new deadline): give
             // the current phase its full time instead of cutting it short.
-            let d = self.deadline_for(&settings, phase);
+            let d = self.deadline_for(&settings, &state);
             claim
                 .commit(&self.store, &[], &state, false, &[], now, DeadlineAfter::Set(d))
                 .await
@@ -361,13 +709,21 @@ impl Service {
             return Ok(Some(text));
         }
 
-        // Apply each owing seat's default, until the phase is over or no
-        // owing seat has a default.
+        // Submit the drafts first (validated against this very position),
+        // then apply each owing seat's default, until the phase (or, with
+        // per-kind lengths, the step) is over or no owing seat has a default.
+        let step = step_kinds(&state);
+        let moved_on = |cur: &AnyState| {
+            cur.outcome().is_some()
+                || cur.phase().number != phase
+                || (!settings.deadline_by_kind.is_empty() && step_kinds(cur) != step)
+        };
         let mut cur = state.clone();
         let mut events = Vec::new();
+        let (drafted, mut refused) = self.decide_drafts(&row, &seats, &mut cur, &mut events).await?;
         let mut applied: Vec<(Seat, CommandLine, bool)> = Vec::new();
         'outer: for _ in 0..64 {
-            if cur.outcome().is_some() || cur.phase().number != phase {
+            if moved_on(&cur) {
                 break;
             }
             let owing: Vec<_> = cur.pending().into_iter().filter(|p| !p.submitted).collect();
@@ -390,7 +746,7 @@ impl Service {
                     }
                     Err(e) => tracing::warn!(game = %game, seat = %p.seat, "default order refused: {e}"),
                 }
-                if cur.outcome().is_some() || cur.phase().number != phase {
+                if moved_on(&cur) {
                     break 'outer;
                 }
             }
@@ -409,7 +765,10 @@ impl Service {
             "⏰ Deadline passed"
         };
         let mut text = format!("{why} in game {} ({label}).", row.id);
-        if applied.is_empty() {
+        for seat in &drafted {
+            text.push_str(&format!(" {}'s draft was submitted.", seat_name(&seats, *seat)));
+        }
+        if applied.is_empty() && drafted.is_empty() {
             text.push_str(" Nobody owed an order that has a default.");
         }
         for (seat, cmd, secret) in &applied {
@@ -424,8 +783,8 @@ impl Service {
             text.push(' ');
             text.push_str(&line);
         }
-        let deadline = if !finished && after.phase().number != phase {
-            DeadlineAfter::Set(self.deadline_for(&settings, after.phase().number))
+        let deadline = if let Some(d) = self.next_deadline(&settings, &state, &after) {
+            DeadlineAfter::Set(d)
         } else {
             if !finished {
                 text.push_str(&format!(
@@ -454,6 +813,7 @@ impl Service {
                 });
             }
         }
+        head.append(&mut refused);
         head.append(&mut outbox);
         let payloads = self.payloads(game, &head).await?;
         claim
@@ -513,6 +873,7 @@ impl Service {
         }
         let _guard = self.lock(row.id).await?;
         let mut s = self.settings(row.id).await?;
+        let was_drafting = !s.auto_resolve;
         if let Some(ms) = change.deadline_ms {
             if !(MIN_DEADLINE_MS..=MAX_DEADLINE_MS).contains(&ms) {
                 return user_err(format!(
@@ -523,24 +884,69 @@ impl Service {
             }
             s.deadline_ms = ms;
         }
-        if let Some(mut r) = change.reminders_ms {
-            if r.iter().any(|&x| x <= 0) {
-                return user_err("Reminder points must be positive durations before the deadline.");
-            }
-            r.sort_unstable_by(|a, b| b.cmp(a));
-            r.dedup();
-            s.reminders_ms = r;
+        if let Some(r) = change.reminders_ms {
+            s.reminders_ms = check_points(r)?;
         }
         if let Some(m) = change.on_missed {
             s.on_missed = m;
         }
+        let kinds = row.kind.decision_kinds();
+        for (kind, len) in change.deadline_by_kind {
+            if kind == ALL_KINDS && len.is_none() {
+                s.deadline_by_kind.clear();
+                continue;
+            }
+            if !kinds.contains(&kind.as_str()) {
+                return user_err(format!(
+                    "`{kind}` is not a decision of {}; its decisions are: {}.",
+                    row.kind.name(),
+                    kinds.join(", ")
+                ));
+            }
+            match len {
+                Some(ms) if !(MIN_DEADLINE_MS..=MAX_DEADLINE_MS).contains(&ms) => {
+                    return user_err(format!(
+                        "A `{kind}` deadline must be between {} and {}.",
+                        format_duration(MIN_DEADLINE_MS),
+                        format_duration(MAX_DEADLINE_MS)
+                    ));
+                }
+                Some(ms) => {
+                    s.deadline_by_kind.insert(kind, ms);
+                }
+                None => {
+                    s.deadline_by_kind.remove(&kind);
+                }
+            }
+        }
+        if let Some(t) = change.time_of_day {
+            s.time_of_day = t;
+        }
+        if let Some(a) = change.auto_resolve {
+            s.auto_resolve = a;
+        }
         let v = serde_json::to_value(&s).map_err(anyhow::Error::from)?;
         let now = self.now_ms();
-        let payloads = Self::notice(&row, format!("The host changed the settings of game {}.", row.id))?;
+        let payloads = Self::notice(
+            &row,
+            format!(
+                "The host changed the settings of game {}.\n{}",
+                row.id,
+                settings_line(&s)
+            ),
+        )?;
         self.store.host_update(row.id, &v, None, &payloads, now).await?;
+        if was_drafting && s.auto_resolve {
+            // Auto-resolve is back on: the drafts count as submitted now. The
+            // settings are saved either way; drafts that could not go in now
+            // stay drafts (submitted by `/game ready` or at the deadline).
+            if let Err(e) = self.flush_drafts(row.id).await {
+                tracing::warn!(game = %row.id, "drafts not submitted when auto-resolve was turned on: {e}");
+            }
+        }
         let lines = self.status_lines(&row).await?;
         Ok(Reply::private(format!(
-            "Settings of game {} changed (a new deadline length applies from the next phase).\n{lines}",
+            "Settings of game {} changed (new deadline lengths and the time of day apply from the next phase or step).\n{lines}",
             row.id
         )))
     }
@@ -646,9 +1052,9 @@ impl Service {
                     },
                 };
                 // Reminders whose points lie in the future again re-arm.
-                let sent: Vec<i64> = serde_json::from_value(d.reminded.clone()).unwrap_or_default();
-                let kept: Vec<i64> = sent.into_iter().filter(|&r| set.due_at - r <= now).collect();
-                (set, serde_json::to_value(kept).map_err(anyhow::Error::from)?)
+                let mut sent = Reminded::parse(&d.reminded);
+                sent.retain(|r| set.due_at - r <= now);
+                (set, sent.to_value())
             }
             None => {
                 // No running deadline (the host was waiting): start one.
@@ -759,5 +1165,62 @@ mod tests {
         assert_eq!(s.reminders_ms, vec![24 * HOUR_MS, 2 * HOUR_MS]);
         assert_eq!(s.on_missed, Missed::Default);
         assert_eq!(Missed::from_key("WAIT"), Some(Missed::Wait));
+    }
+
+    #[test]
+    fn reminded_reads_old_arrays_and_per_seat_pairs() {
+        let r = Reminded::parse(&serde_json::json!([5, [1, 7], "junk", [300, 1], {"x": 1}]));
+        assert!(
+            r.has(Seat(0), 5) && r.has(Seat(3), 5),
+            "an old point counts for every seat"
+        );
+        assert!(r.has(Seat(1), 7) && !r.has(Seat(0), 7));
+        assert_eq!(r.to_value(), serde_json::json!([5, [1, 7]]));
+        let mut r = Reminded::parse(&serde_json::json!([]));
+        r.mark(Seat(2), 9);
+        r.mark(Seat(2), 9);
+        r.mark(Seat(0), 9);
+        assert_eq!(r.to_value(), serde_json::json!([[0, 9], [2, 9]]));
+        r.retain(|p| p != 9);
+        assert_eq!(r.to_value(), serde_json::json!([]));
+        assert_eq!(
+            Reminded::parse(&serde_json::json!({"not": "an array"})),
+            Reminded::default()
+        );
+    }
+
+    #[test]
+    fn step_lengths_and_point_checks() {
+        let mut s = Settings::default();
+        assert_eq!(length_for(&s, &["turn".into()]), 48 * HOUR_MS);
+        s.deadline_by_kind.insert("combat-card".into(), 2 * HOUR_MS);
+        s.deadline_by_kind.insert("losses".into(), 90 * HOUR_MS);
+        assert_eq!(length_for(&s, &["combat-card".into()]), 2 * HOUR_MS);
+        assert_eq!(
+            length_for(&s, &["combat-card".into(), "turn".into()]),
+            48 * HOUR_MS,
+            "the longest"
+        );
+        assert_eq!(length_for(&s, &["losses".into()]), 90 * HOUR_MS);
+        assert_eq!(length_for(&s, &[]), 48 * HOUR_MS);
+        assert_eq!(
+            check_points(vec![HOUR_MS, 3 * HOUR_MS, HOUR_MS]).unwrap(),
+            vec![3 * HOUR_MS, HOUR_MS]
+        );
+        assert!(check_points(vec![-1]).is_err());
+        assert!(check_points(vec![MAX_DEADLINE_MS + 1]).is_err());
+        assert!(check_points((1..=6).map(|h| h * HOUR_MS).collect()).is_err());
+        assert_eq!(check_points(vec![]).unwrap(), Vec::<i64>::new());
+        assert_eq!(
+            parse_kind_deadlines("combat-card=2h, Losses=default").unwrap(),
+            vec![("combat-card".into(), Some(2 * HOUR_MS)), ("losses".into(), None)]
+        );
+        assert_eq!(
+            parse_kind_deadlines("default").unwrap(),
+            vec![(ALL_KINDS.to_string(), None)]
+        );
+        // Settings written before these fields existed still read.
+        let old: Settings = serde_json::from_value(serde_json::json!({"deadline_ms": 1000, "paused": true})).unwrap();
+        assert!(old.deadline_by_kind.is_empty() && old.time_of_day.is_none() && old.auto_resolve);
     }
 }

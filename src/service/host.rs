@@ -323,12 +323,8 @@ impl Service {
         out.extend(extra);
         out.extend(composed);
         let finished = after.outcome().is_some();
-        let deadline = if !finished && after.phase().number != state.phase().number {
-            let settings = self.settings(row.id).await?;
-            Some(self.deadline_for(&settings, after.phase().number))
-        } else {
-            None
-        };
+        let settings = self.settings(row.id).await?;
+        let deadline = self.next_deadline(&settings, state, &after);
         let payloads = self.payloads(row.id, &out).await?;
         self.store
             .change_seat(
@@ -457,7 +453,7 @@ impl Service {
             }
         }
         let settings = self.settings(row.id).await?;
-        let deadline = (!finished).then(|| self.deadline_for(&settings, after.phase().number));
+        let deadline = (!finished).then(|| self.deadline_for(&settings, &after));
         let mut events = vec![entry];
         events.extend(auto_events);
         let payloads = self.payloads(row.id, &out).await?;

@@ -6,12 +6,15 @@
 mod clock;
 mod compose;
 mod deadlines;
+mod drafts;
 mod host;
 mod message;
+mod players;
 
 pub use clock::{Clock, FileClock, ManualClock, SystemClock};
 pub use deadlines::{
-    discord_time, format_duration, parse_duration, Missed, Settings, SettingsChange, TickReport, HOUR_MS,
+    discord_time, format_duration, parse_duration, parse_kind_deadlines, parse_time_of_day, Missed, Settings,
+    SettingsChange, TickReport, TimeOfDay, ALL_KINDS, HOUR_MS,
 };
 pub use message::{BoardRef, Choice, OutMessage, Reply, Target};
 
@@ -140,6 +143,21 @@ pub enum Request {
     Log {
         game: Option<GameId>,
     },
+    /// Every open game the asker plays in: phase, what it waits on (and
+    /// whether on them), the deadline.
+    MyGames,
+    /// A seated player's own reminders: no options shows them; `mute`
+    /// true mutes, false goes back to the game's points; `points` sets
+    /// their own (ms before the deadline).
+    Reminders {
+        game: Option<GameId>,
+        mute: Option<bool>,
+        points: Option<Vec<i64>>,
+    },
+    /// Mark the asker's draft final (auto-resolve off).
+    Ready {
+        game: Option<GameId>,
+    },
 }
 
 /// A request that was not carried out. `User` errors explain themselves
@@ -239,6 +257,9 @@ impl Service {
             Request::Watch { game } => self.watch(actor, game).await,
             Request::Unwatch { game } => self.unwatch(actor, game).await,
             Request::Log { game } => self.phase_log(actor, game).await,
+            Request::MyGames => self.my_games(actor).await,
+            Request::Reminders { game, mute, points } => self.reminders(actor, game, mute, points).await,
+            Request::Ready { game } => self.ready(actor, game).await,
         }
     }
 
@@ -490,10 +511,7 @@ impl Service {
         );
         let payloads = self.payloads(row.id, &outbox).await?;
         let settings = self.settings(row.id).await?;
-        let deadline = state
-            .outcome()
-            .is_none()
-            .then(|| self.deadline_for(&settings, state.phase().number));
+        let deadline = state.outcome().is_none().then(|| self.deadline_for(&settings, &state));
         self.store
             .start_game_with_deadline(row.id, &config, &events, &state, &payloads, self.now_ms(), deadline)
             .await?;
@@ -681,6 +699,10 @@ impl Service {
             (_, None) => return Err(anyhow::anyhow!("active game {} has no state", row.id).into()),
             (_, Some(s)) => s.clone(),
         };
+        // Auto-resolve off: a secret choice is kept as a draft.
+        if let Some(reply) = self.draft_if_held(&row, &seats, &state, seat, &line).await? {
+            return Ok(reply);
+        }
         let mut events = match state.decide(seat, &line) {
             Ok(events) => events,
             Err(e) => return Err(ServiceError::User(explain(&e, &state, seat))),
@@ -706,13 +728,9 @@ impl Service {
         }
         let finished = after.outcome().is_some();
         let payloads = self.payloads(row.id, &outbox).await?;
-        // A new phase begins: its deadline, in the same transaction.
-        let deadline = if !finished && after.phase().number != state.phase().number {
-            let settings = self.settings(row.id).await?;
-            Some(self.deadline_for(&settings, after.phase().number))
-        } else {
-            None
-        };
+        // A new phase (or step) begins: its deadline, in the same transaction.
+        let settings = self.settings(row.id).await?;
+        let deadline = self.next_deadline(&settings, &state, &after);
         match self
             .store
             .append_with_deadline(

@@ -263,7 +263,9 @@ impl Store {
 impl DeadlineClaim {
     /// Store the resolution: `events` after `self.seq` (checked again under
     /// the game lock), the new state, the messages and the deadline change,
-    /// in the claim's transaction. Returns the new last sequence number.
+    /// in the claim's transaction. When `events` is not empty the game's
+    /// drafts are deleted in the same transaction (the caller submitted
+    /// them first). Returns the new last sequence number.
     #[allow(clippy::too_many_arguments)]
     pub async fn commit(
         mut self,
@@ -277,6 +279,14 @@ impl DeadlineClaim {
     ) -> StoreResult<i64> {
         lock_game(&mut self.tx, self.game, GameStatus::Active, Some(self.seq)).await?;
         let game = self.game;
+        if !events.is_empty() {
+            // The log moves: drafts were submitted with these events (or
+            // are stale), so none outlives the resolution.
+            sqlx::query("DELETE FROM drafts WHERE game_id = $1")
+                .bind(game.0)
+                .execute(&mut *self.tx)
+                .await?;
+        }
         let deadline = match after {
             DeadlineAfter::Set(d) => Some(d),
             DeadlineAfter::Clear => {

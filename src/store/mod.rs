@@ -41,11 +41,13 @@ mod error;
 mod games;
 mod log;
 mod outbox;
+mod prefs;
 mod seats;
 mod types;
 
 pub use deadlines::{DeadlineAfter, DeadlineClaim};
 pub use error::{StoreError, StoreResult};
+pub use prefs::DraftRow;
 pub use seats::{LogEntry, SeatChange};
 pub use types::{Backend, DeadlineRow, DeadlineSet, GameRow, GameStatus, NewGame, OutboxRow, SeatRow};
 

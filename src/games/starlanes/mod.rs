@@ -26,6 +26,10 @@ pub use state::{Event, Options, State};
 pub use techs::Tech;
 pub use view::View;
 
+/// Every kind of decision ([`crate::engine::Pending::kind`]) this ruleset asks for
+/// (per-kind deadline lengths are keyed on these).
+pub const DECISION_KINDS: &[&str] = &["turn"];
+
 use crate::engine::{
     CommandLine, CommandSpec, GameConfig, Outcome, ParamKind, ParamSpec, ParseError, Pending, PhaseInfo, Rejection,
     Ruleset, Seat, SetupError, Viewer,

@@ -1,0 +1,342 @@
+//! Draft orders and "ready" flags, for games whose host turned
+//! auto-resolve off (`/game settings auto_resolve:false`).
+//!
+//! With auto-resolve off, a seat's submission for a *secret simultaneous*
+//! decision ([`crate::engine::Pending::secret`], e.g. Hyperspace's
+//! `combat-card`) is checked by the normal `decide` path against the
+//! current state but kept as a **draft** in the `drafts` table instead of
+//! being appended to the log. Submitting again replaces the draft (and
+//! clears its ready flag); `/game ready` marks it final. When every seat
+//! owing the decision has a ready draft, all drafts go through `decide` in
+//! one append. When the deadline passes (or the host forces), the existing
+//! drafts, ready or not, are submitted first and defaults are applied only
+//! for seats without one. Non-secret decisions are never drafted. Turning
+//! auto-resolve back on submits the saved drafts at once.
+//!
+//! Drafts are private: the channel learns only "X has a draft (not ready)"
+//! and "X is ready"; replies and errors speak only of the asker's own
+//! draft. A draft is tied to the log position it was checked against: if
+//! the log moves without it (an undo or roll-back, a seat change that plays an automatic seat), it is discarded
+//! and its player told by DM to submit again.
+
+use super::{compose, to_payloads, user_err, Actor, OutMessage, Reply, Service, ServiceError, Target};
+use crate::engine::{CommandLine, GameId, Seat};
+use crate::games::{AnyEvent, AnyState};
+use crate::store::{DraftRow, GameRow, GameStatus, SeatRow, StoreError};
+
+fn seat_name(seats: &[SeatRow], seat: Seat) -> String {
+    seats
+        .iter()
+        .find(|s| s.seat == seat)
+        .map_or_else(|| seat.to_string(), |s| s.name.clone())
+}
+
+fn busy(game: GameId) -> impl Fn(StoreError) -> ServiceError {
+    move |e| match e {
+        StoreError::Conflict { .. } => ServiceError::Busy(game),
+        e => e.into(),
+    }
+}
+
+fn channel_post(row: &GameRow, text: String) -> OutMessage {
+    OutMessage {
+        target: Target::Channel(row.channel_id),
+        text,
+        board: None,
+        choices: vec![],
+    }
+}
+
+fn dm(seats: &[SeatRow], seat: Seat, text: String) -> Option<OutMessage> {
+    let s = seats.iter().find(|s| s.seat == seat && !s.vacant)?;
+    Some(OutMessage {
+        target: Target::Dm(s.user),
+        text,
+        board: None,
+        choices: vec![],
+    })
+}
+
+impl Service {
+    /// The order path's hook: if the game's auto-resolve is off and `seat`
+    /// owes a secret decision, check `line` as an order would be and keep
+    /// it as the seat's draft. `None`: not a draft, submit it normally.
+    /// Called under the game lock, with `row` freshly loaded.
+    pub(super) async fn draft_if_held(
+        &self,
+        row: &GameRow,
+        seats: &[SeatRow],
+        state: &AnyState,
+        seat: Seat,
+        line: &CommandLine,
+    ) -> Result<Option<Reply>, ServiceError> {
+        if !state.pending().iter().any(|p| p.seat == seat && p.secret) {
+            return Ok(None);
+        }
+        if self.settings(row.id).await?.auto_resolve {
+            return Ok(None);
+        }
+        if let Err(e) = state.decide(seat, line) {
+            return Err(ServiceError::User(super::explain(&e, state, seat)));
+        }
+        let drafts = self.store.drafts(row.id).await?;
+        let old = drafts.iter().find(|d| d.seat == seat && d.seq == row.seq);
+        let name = seat_name(seats, seat);
+        let mut out = Vec::new();
+        if old.is_none_or(|d| d.ready) {
+            out.push(channel_post(
+                row,
+                format!("{name} has a draft for game {} (not ready).", row.id),
+            ));
+        }
+        let payloads = to_payloads(&out)?;
+        self.store
+            .save_draft(
+                row.id,
+                seat,
+                row.seq,
+                &line.to_string(),
+                false,
+                &payloads,
+                self.now_ms(),
+            )
+            .await
+            .map_err(busy(row.id))?;
+        Ok(Some(Reply::private(format!(
+            "Draft saved for game {}: `{line}` (not final). Mark it final with `/game ready`; submitting again replaces it. If the deadline passes first, this draft is submitted as it is.",
+            row.id
+        ))))
+    }
+
+    /// `/game ready`: mark the actor's draft final; when every seat owing
+    /// the decision is ready, submit all the drafts in one append.
+    pub(super) async fn ready(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        let seats = self.store.seats(row.id).await?;
+        let Some(me) = seats.iter().find(|s| s.played_by(actor.user)).map(|s| s.seat) else {
+            return user_err(format!(
+                "You are not playing in game {}; only its players have drafts.",
+                row.id
+            ));
+        };
+        let _guard = self.lock(row.id).await?;
+        let row = self.reload(row.id).await?;
+        match row.status {
+            GameStatus::Active => {}
+            GameStatus::Lobby => return user_err(format!("Game {} hasn't started yet.", row.id)),
+            _ => return user_err(format!("Game {} is over.", row.id)),
+        }
+        let state = row
+            .state
+            .clone()
+            .ok_or_else(|| anyhow::anyhow!("active game {} has no state", row.id))?;
+        let drafts = self.store.drafts(row.id).await?;
+        let Some(mine) = drafts.iter().find(|d| d.seat == me) else {
+            if self.settings(row.id).await?.auto_resolve {
+                return user_err(format!(
+                    "Game {} has auto-resolve on: secret choices count as soon as they are submitted, so there is nothing to mark ready.",
+                    row.id
+                ));
+            }
+            return user_err(format!(
+                "You have no draft in game {} to mark ready. Submit your order first: while auto-resolve is off, secret choices are kept as drafts.",
+                row.id
+            ));
+        };
+        if mine.seq != row.seq {
+            return user_err(format!(
+                "Your draft in game {} was made before the game moved on, so it no longer counts. Submit your order again.",
+                row.id
+            ));
+        }
+        if mine.ready {
+            return user_err(format!(
+                "Your draft for game {} is already marked ready. Submitting a new order replaces it.",
+                row.id
+            ));
+        }
+        let name = seat_name(&seats, me);
+        let owing: Vec<Seat> = state
+            .pending()
+            .into_iter()
+            .filter(|p| p.secret && !p.submitted)
+            .map(|p| p.seat)
+            .collect();
+        let all_ready = owing
+            .iter()
+            .all(|s| *s == me || drafts.iter().any(|d| d.seat == *s && d.seq == row.seq && d.ready));
+        let now = self.now_ms();
+        if !all_ready {
+            let payloads = to_payloads(&[channel_post(&row, format!("{name} is ready in game {}.", row.id))])?;
+            self.store
+                .save_draft(row.id, me, row.seq, &mine.line, true, &payloads, now)
+                .await
+                .map_err(busy(row.id))?;
+            return Ok(Reply::private(format!(
+                "Your draft for game {} is final: `{}`. It is submitted when everyone is ready, or at the deadline.",
+                row.id, mine.line
+            )));
+        }
+        // Everyone is ready: submit every draft, in one append.
+        let mut cur = state.clone();
+        let mut events = Vec::new();
+        let (_, refused) = self.decide_drafts(&row, &seats, &mut cur, &mut events).await?;
+        let (after, outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
+        let finished = after.outcome().is_some();
+        let settings = self.settings(row.id).await?;
+        let deadline = if finished {
+            None
+        } else {
+            self.next_deadline(&settings, &state, &after)
+        };
+        let mut head = vec![channel_post(
+            &row,
+            format!(
+                "{name} is ready in game {}. Everyone is ready: the drafts are submitted.",
+                row.id
+            ),
+        )];
+        head.extend(refused);
+        head.extend(outbox);
+        let payloads = self.payloads(row.id, &head).await?;
+        self.store
+            .append_drafts(row.id, row.seq, &events, &after, finished, &payloads, now, deadline)
+            .await
+            .map_err(busy(row.id))?;
+        Ok(Reply::private(format!(
+            "Your draft for game {} is final, and everyone is ready: the drafts were submitted.",
+            row.id
+        )))
+    }
+
+    /// The host turned auto-resolve back on: submit the current drafts now,
+    /// ready or not, as if each had just been submitted (a simultaneous
+    /// decision then resolves once every seat is in, as usual). The caller
+    /// holds the game lock.
+    pub(super) async fn flush_drafts(&self, game: GameId) -> Result<(), ServiceError> {
+        let row = self.reload(game).await?;
+        let (GameStatus::Active, Some(state)) = (row.status, row.state.clone()) else {
+            return Ok(());
+        };
+        if !self.store.drafts(game).await?.iter().any(|d| d.seq == row.seq) {
+            return Ok(());
+        }
+        let seats = self.store.seats(game).await?;
+        let mut cur = state.clone();
+        let mut events = Vec::new();
+        let (done, refused) = self.decide_drafts(&row, &seats, &mut cur, &mut events).await?;
+        let (after, outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
+        let finished = after.outcome().is_some();
+        let settings = self.settings(game).await?;
+        let deadline = self.next_deadline(&settings, &state, &after);
+        let who: Vec<String> = done.iter().map(|s| seat_name(&seats, *s)).collect();
+        let mut head = Vec::new();
+        if !who.is_empty() {
+            head.push(channel_post(
+                &row,
+                format!(
+                    "Auto-resolve is on again in game {}: the drafts of {} were submitted.",
+                    row.id,
+                    who.join(", ")
+                ),
+            ));
+        }
+        head.extend(refused);
+        head.extend(outbox);
+        let payloads = self.payloads(row.id, &head).await?;
+        self.store
+            .append_drafts(
+                game,
+                row.seq,
+                &events,
+                &after,
+                finished,
+                &payloads,
+                self.now_ms(),
+                deadline,
+            )
+            .await
+            .map_err(busy(game))?;
+        Ok(())
+    }
+
+    /// Submit the game's drafts of the current log position through
+    /// `decide`, seat by seat, applying their events to `cur` and
+    /// collecting them in `events`. Returns the seats whose drafts went in,
+    /// and DMs for drafts that were refused (they are deleted with the
+    /// append, so their players are told to submit again). Stale drafts are
+    /// left to [`Service::discard_stale_drafts`].
+    pub(super) async fn decide_drafts(
+        &self,
+        row: &GameRow,
+        seats: &[SeatRow],
+        cur: &mut AnyState,
+        events: &mut Vec<AnyEvent>,
+    ) -> Result<(Vec<Seat>, Vec<OutMessage>), ServiceError> {
+        let mut done = Vec::new();
+        let mut refused = Vec::new();
+        for d in self.store.drafts(row.id).await? {
+            if d.seq != row.seq {
+                continue;
+            }
+            let decided = CommandLine::parse(&d.line)
+                .map_err(|e| e.to_string())
+                .and_then(|line| cur.decide(d.seat, &line).map_err(|e| e.to_string()));
+            match decided {
+                Ok(evs) => {
+                    for e in &evs {
+                        cur.apply(e).map_err(anyhow::Error::from)?;
+                    }
+                    events.extend(evs);
+                    done.push(d.seat);
+                }
+                Err(why) => {
+                    tracing::warn!(game = %row.id, seat = %d.seat, "draft refused at submission: {why}");
+                    refused.extend(dm(
+                        seats,
+                        d.seat,
+                        format!(
+                            "Game {}: your draft `{}` could not be submitted ({why}). Please submit your order again.",
+                            row.id, d.line
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok((done, refused))
+    }
+
+    /// Discard drafts made against a log position the game has moved past
+    /// (an undo or roll-back, a seat change that plays an automatic seat) and tell each player by DM to submit
+    /// again; only the game `only`, if given. Returns how many were
+    /// discarded.
+    pub(super) async fn discard_stale_drafts(&self, only: Option<GameId>) -> Result<usize, ServiceError> {
+        let stale: Vec<DraftRow> = self
+            .store
+            .stale_drafts()
+            .await?
+            .into_iter()
+            .filter(|d| only.is_none_or(|g| g == d.game_id))
+            .collect();
+        let mut n = 0;
+        for d in stale {
+            let seats = self.store.seats(d.game_id).await?;
+            let out: Vec<OutMessage> = dm(
+                &seats,
+                d.seat,
+                format!(
+                    "Game {}: the game moved on since you drafted `{}` (an undo, a roll-back or a seat change), so that draft was discarded. Please submit your order again.",
+                    d.game_id, d.line
+                ),
+            )
+            .into_iter()
+            .collect();
+            let payloads = to_payloads(&out)?;
+            n += self
+                .store
+                .discard_drafts(d.game_id, std::slice::from_ref(&d), &payloads, self.now_ms())
+                .await? as usize;
+        }
+        Ok(n)
+    }
+}
