@@ -161,6 +161,22 @@ pub trait Ruleset {
     /// The action taken for a seat that misses a deadline.
     fn default_action(state: &Self::State, seat: Seat) -> Option<Self::Action>;
 
+    /// Autocomplete values for `option` of order `command` while `partial`
+    /// is typed (`filled`: the other options given), beyond the values the
+    /// legal orders hold; for options whose legal values combine into more
+    /// orders than `legal_actions` lists (Starlanes' multi-planet `from`).
+    /// Each must complete an order `decide` accepts. Default: none.
+    fn complete_more(
+        _state: &Self::State,
+        _seat: Seat,
+        _command: &str,
+        _option: &str,
+        _filled: &[(String, String)],
+        _partial: &str,
+    ) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Fold events onto the empty state.
     fn fold<'a>(events: impl IntoIterator<Item = &'a Self::Event>) -> Self::State
     where

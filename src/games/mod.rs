@@ -222,6 +222,19 @@ impl AnyState {
         with_state!(self, R, s => R::legal_actions(s, seat).iter().map(R::unparse).collect())
     }
 
+    /// Autocomplete values beyond the legal orders' own (see
+    /// [`Ruleset::complete_more`]).
+    pub fn complete_more(
+        &self,
+        seat: Seat,
+        command: &str,
+        option: &str,
+        filled: &[(String, String)],
+        partial: &str,
+    ) -> Vec<String> {
+        with_state!(self, R, s => R::complete_more(s, seat, command, option, filled, partial))
+    }
+
     /// Parse and decide an order. Changes nothing.
     pub fn decide(&self, seat: Seat, line: &CommandLine) -> Result<Vec<AnyEvent>, ActionError> {
         with_state!(self, R, s => generic_decide::<R>(s, seat, line))

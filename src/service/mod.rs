@@ -801,13 +801,13 @@ impl Service {
         ) else {
             return Ok(vec![]);
         };
-        Ok(complete_from(
-            &state.legal_commands(seat),
-            command,
-            option,
-            filled,
-            partial,
-        ))
+        let mut values = complete_from(&state.legal_commands(seat), command, option, filled, partial);
+        for v in state.complete_more(seat, command, option, filled, partial) {
+            if !values.contains(&v) {
+                values.push(v);
+            }
+        }
+        Ok(values)
     }
 
     /// Render a board reference to PNG bytes, from the log.

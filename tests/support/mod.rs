@@ -7,6 +7,9 @@
 //! and menus, all as gateway interactions; it reads the bot's SQLite file
 //! with the crate's own [`Store`] only to check what was stored and to pick
 //! orders ([`policy`]).
+//!
+//! Several test files include this module (`mod support;`), each using a
+//! part of it.
 
 pub mod fake_discord;
 pub mod gateway;
@@ -18,7 +21,7 @@ pub mod policy;
 pub use fake_discord::{FakeDiscord, FaultKind, FaultTarget, Id, Message, Origin, Place, User};
 
 use orrery::engine::{GameId, Seat};
-use orrery::games::{AnyEvent, AnyState};
+use orrery::games::{AnyEvent, AnyState, GameKind};
 use orrery::service::{OutMessage, Target};
 use orrery::store::{GameRow, GameStatus, Store};
 use serde_json::{json, Value};
@@ -319,8 +322,25 @@ impl Harness {
     /// Open a Hyperspace game in `channel`: the first player hosts, the
     /// others join, the host starts it. Seats follow `players`.
     pub async fn open_game(&self, channel: Id, players: &[User], options: Option<Value>) -> Table {
+        self.open_game_of(GameKind::Hyperspace, channel, players, None, options)
+            .await
+    }
+
+    /// Open a game of `kind` in `channel` (with `seed` and `options` if
+    /// given), as [`Harness::open_game`] does.
+    pub async fn open_game_of(
+        &self,
+        kind: GameKind,
+        channel: Id,
+        players: &[User],
+        seed: Option<u64>,
+        options: Option<Value>,
+    ) -> Table {
         let host = &players[0];
-        let mut opts = vec![("game", json!("hyperspace"))];
+        let mut opts = vec![("game", json!(kind.key()))];
+        if let Some(s) = seed {
+            opts.push(("seed", json!(s)));
+        }
         if let Some(o) = options {
             opts.push(("options", json!(o.to_string())));
         }
@@ -404,14 +424,16 @@ impl Harness {
         Some((seat, line))
     }
 
-    /// `/hyperspace <order>` with the order's arguments as options.
+    /// `/<game system> <order>` (e.g. `/hyperspace depart`) with the
+    /// order's arguments as options.
     pub async fn order(&self, t: &Table, user: &User, place: Place, line: &orrery::engine::CommandLine) -> Message {
         let mut opts: Vec<(&str, Value)> = line.args.iter().map(|(k, v)| (k.as_str(), json!(v))).collect();
         if place == Place::Dm {
             opts.push(("game", json!(t.game.0)));
         }
+        let kind = self.row(t.game).await.kind;
         self.fake
-            .run(user, place, &format!("hyperspace {}", line.name), &opts)
+            .run(user, place, &format!("{} {}", kind.key(), line.name), &opts)
             .await
     }
 

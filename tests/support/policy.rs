@@ -1,13 +1,22 @@
 //! How the test players choose their orders: short, aggressive games.
 //!
-//! Built only from the seat's legal orders and the public view, so it works
-//! for whatever position the game reaches: depart with the biggest fleet
-//! once a turn, land warp tokens on enemy ships (or enemy home stars, or
-//! anywhere rather than lose them), then end the turn. In battles: the
-//! strongest card, the heaviest losses, never retreat.
+//! Built only from the seat's legal orders and what the seat can see, so it
+//! works for whatever position the game reaches.
+//!
+//! Hyperspace: depart with the biggest fleet once a turn, land warp tokens
+//! on enemy ships (or enemy home stars, or anywhere rather than lose them),
+//! then end the turn. In battles: the strongest card, the heaviest losses,
+//! never retreat.
+//!
+//! Starlanes (no hidden information but the deck order): look one order
+//! ahead. Every legal order is tried on a copy of the state through the
+//! ruleset's own `decide` and `apply`; the one that most improves the
+//! seat's position (see [`starlanes_worth`], which reads only what every
+//! player sees, never the deck) is given, and the turn ends when no order
+//! improves it.
 
 use orrery::engine::{CommandLine, Seat, Viewer};
-use orrery::games::AnyState;
+use orrery::games::{AnyState, GameKind};
 use serde_json::Value;
 
 /// The card names from weakest to strongest.
@@ -37,6 +46,9 @@ pub fn choose(state: &AnyState, seat: Seat) -> Option<CommandLine> {
         return None;
     }
     let kind = owed(state, seat)?;
+    if state.kind() == GameKind::Starlanes {
+        return Some(starlanes_order(state, seat, &legal));
+    }
     match kind.as_str() {
         "turn" => Some(turn_order(state, seat, &legal)),
         "combat-card" => strongest_card(&legal),
@@ -141,4 +153,67 @@ fn turn_order(state: &AnyState, seat: Seat, legal: &[CommandLine]) -> CommandLin
         return a.clone();
     }
     CommandLine::new("end")
+}
+
+/// Starlanes: the legal order that most improves `seat`'s worth, or `end`.
+/// Ties go to the first in the legal list, so play is deterministic.
+fn starlanes_order(state: &AnyState, seat: Seat, legal: &[CommandLine]) -> CommandLine {
+    let now = starlanes_worth(state, seat);
+    let mut best: Option<(i64, &CommandLine)> = None;
+    for c in legal.iter().filter(|c| c.name != "end") {
+        let events = state
+            .decide(seat, c)
+            .unwrap_or_else(|e| panic!("the legal order `{c}` was refused: {e}"));
+        let mut next = state.clone();
+        for e in &events {
+            next.apply(e).expect("a Starlanes event applies to a Starlanes state");
+        }
+        let w = starlanes_worth(&next, seat);
+        if w > now && best.is_none_or(|(b, _)| w > b) {
+            best = Some((w, c));
+        }
+    }
+    best.map_or_else(|| CommandLine::new("end"), |(_, c)| c.clone())
+}
+
+/// How good a Starlanes position is for `seat`: victory points above all,
+/// then a lead in stars (what scores), planets (science symbols count as
+/// planets too), forces (own up, enemy down), production ready to use,
+/// science, techs, ready techs.
+pub fn starlanes_worth(state: &AnyState, seat: Seat) -> i64 {
+    let AnyState::Starlanes(st) = state else {
+        panic!("not a Starlanes state")
+    };
+    let me = seat.index();
+    let stars = st.stars();
+    let rival = stars
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != me)
+        .map(|(_, s)| *s)
+        .max()
+        .unwrap_or(0);
+    let lead = i64::from(stars[me]) - i64::from(rival);
+    let (mut planets, mut forces, mut enemy, mut ready) = (0i64, 0i64, 0i64, 0i64);
+    for (p, f) in st.forces.iter().enumerate() {
+        match f {
+            Some((s, n)) if *s == seat => {
+                planets += 1 + i64::from(st.map.planets[p].science);
+                forces += i64::from(*n);
+                if !st.exhausted[p] {
+                    ready += i64::from(st.map.planets[p].production);
+                }
+            }
+            Some((_, n)) => enemy += i64::from(*n),
+            None => {}
+        }
+    }
+    let ps = &st.seats[me];
+    let techs = ps.techs.len() as i64;
+    let ready_techs = techs - ps.exhausted_techs.len() as i64;
+    1000 * i64::from(ps.vp) + 50 * lead + 10 * planets + 3 * forces - 3 * enemy
+        + 2 * ready
+        + 20 * i64::from(ps.science)
+        + 70 * techs
+        + ready_techs
 }

@@ -165,4 +165,15 @@ impl Ruleset for Starlanes {
     fn default_action(state: &State, seat: Seat) -> Option<Action> {
         rules::default_action(state, seat)
     }
+
+    fn complete_more(
+        state: &State,
+        seat: Seat,
+        command: &str,
+        option: &str,
+        filled: &[(String, String)],
+        partial: &str,
+    ) -> Vec<String> {
+        rules::complete_sources(state, seat, command, option, filled, partial)
+    }
 }

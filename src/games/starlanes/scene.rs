@@ -196,21 +196,73 @@ fn planet(sc: &mut Scene, lay: &Layout, p: &PlanetView) {
     }
 }
 
+/// Tech descriptions in the side panel: the largest size from
+/// `TECH_TEXT_MAX` down to `TECH_TEXT_MIN` at which the whole panel fits,
+/// wrapped on at most two lines: about 9 px high in Discord's ~550 px wide
+/// preview of the 1600 px board, and 7 px at the minimum (only for very
+/// crowded panels), like the rest of the panel's body text.
+pub const TECH_TEXT_MAX: f32 = 26.0;
+pub const TECH_TEXT_MIN: f32 = 20.0;
+/// Lists of owned techs under each player.
+const OWNED_TEXT: f32 = 20.0;
+/// The panel's inner box: left, top, width, bottom.
+pub const PANEL_BOX: (f32, f32, f32, f32) = (PANEL_X, 12.0, WIDTH as f32 - PANEL_X - 16.0, HEIGHT as f32 - 12.0);
+
 fn panel(sc: &mut Scene, view: &View, names: &[String]) {
-    let x0 = PANEL_X;
-    let w = WIDTH as f32 - x0 - 16.0;
+    let (x0, top, w, bottom) = PANEL_BOX;
     sc.push(Item::Rect {
         x: x0,
-        y: 12.0,
+        y: top,
         w,
-        h: HEIGHT as f32 - 24.0,
+        h: bottom - top,
         radius: 10.0,
         fill: Some(PANEL),
         stroke: None,
     });
+    // The largest description size that fits (whole pixels).
+    let mut size = TECH_TEXT_MAX;
+    let mut items = panel_items(view, names, size);
+    while items.1 > bottom - 8.0 && size > TECH_TEXT_MIN {
+        size -= 1.0;
+        items = panel_items(view, names, size);
+    }
+    for item in items.0 {
+        sc.push(item);
+    }
+}
+
+/// Split `s` at spaces into lines that fit `width` at `size`.
+fn wrap_words(s: &str, size: f32, width: f32, bold: bool) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for word in s.split(' ').filter(|w| !w.is_empty()) {
+        let candidate = if cur.is_empty() {
+            word.to_string()
+        } else {
+            format!("{cur} {word}")
+        };
+        if !cur.is_empty() && measure_text(&candidate, size, bold).0 > width {
+            out.push(std::mem::take(&mut cur));
+            cur = word.to_string();
+        } else {
+            cur = candidate;
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// The panel's contents with tech descriptions at `tech_size`, and the y
+/// where they end.
+fn panel_items(view: &View, names: &[String], tech_size: f32) -> (Vec<Item>, f32) {
+    let mut out: Vec<Item> = Vec::new();
+    let mut text = |t: Text| out.push(Item::Text(t));
+    let (x0, _, w, _) = PANEL_BOX;
     let x = x0 + 16.0;
     let mut y = 24.0;
-    sc.text(t(x, y, "STARLANES", 30.0, TEXT).bold());
+    text(t(x, y, "STARLANES", 30.0, TEXT).bold());
     y += 40.0;
     let status = match &view.outcome {
         Some(Outcome::Winner { seat, .. }) => format!("{} wins!", name_of(names, *seat)),
@@ -223,7 +275,7 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
     } else {
         color(view.active)
     };
-    sc.text(t(x, y, status, ssz, scol).bold());
+    text(t(x, y, status, ssz, scol).bold());
     y += 36.0;
     if view.outcome.is_none() {
         let step = if view.action_taken {
@@ -232,21 +284,28 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
             "Action available"
         };
         let buy = if view.may_buy { " · may buy a tech" } else { "" };
-        sc.text(t(x, y, format!("{step}{buy}"), 19.0, DIM));
+        text(t(x, y, format!("{step}{buy}"), 20.0, DIM));
         y += 30.0;
     }
     // Players.
-    sc.text(t(x, y, "VP   ★   ⚛   (first to 6 VP)", 19.0, DIM));
+    text(t(x, y, "VP   ★   ⚛   (first to 6 VP)", 20.0, DIM));
     y += 28.0;
+    let mut shapes: Vec<Item> = Vec::new();
     for s in &view.seats {
         let c = color(s.seat);
-        sc.circle(x + 10.0, y + 13.0, 10.0, Some(c), Some(Stroke::new(HALO, 2.0)));
+        shapes.push(Item::Circle {
+            cx: x + 10.0,
+            cy: y + 13.0,
+            r: 10.0,
+            fill: Some(c),
+            stroke: Some(Stroke::new(HALO, 2.0)),
+        });
         let mut n = name_of(names, s.seat);
         if view.token == s.seat {
             n.push_str("  ◆token");
         }
-        sc.text(t(x + 28.0, y, n, 21.0, c).bold());
-        sc.text(
+        text(t(x + 28.0, y, n, 21.0, c).bold());
+        text(
             t(
                 x + w - 40.0,
                 y,
@@ -259,60 +318,64 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
         );
         y += 28.0;
         if !s.techs.is_empty() {
-            let mut line = String::new();
-            let mut lines = Vec::new();
-            for tname in &s.techs {
-                let item = if s.exhausted_techs.contains(tname) {
-                    format!("{tname}(x)")
-                } else {
-                    tname.clone()
-                };
-                let cand = if line.is_empty() {
-                    item.clone()
-                } else {
-                    format!("{line}, {item}")
-                };
-                if measure_text(&cand, 18.0, false).0 > w - 50.0 && !line.is_empty() {
-                    lines.push(std::mem::take(&mut line));
-                    line = item;
-                } else {
-                    line = cand;
-                }
-            }
-            lines.push(line);
-            for l in lines {
-                sc.text(t(x + 28.0, y, l, 18.0, DIM));
-                y += 24.0;
+            let owned: Vec<String> = s
+                .techs
+                .iter()
+                .map(|tname| {
+                    if s.exhausted_techs.contains(tname) {
+                        format!("{tname}(x),")
+                    } else {
+                        format!("{tname},")
+                    }
+                })
+                .collect();
+            let mut all = owned.join(" ");
+            all.pop(); // the last comma
+            for l in wrap_words(&all, OWNED_TEXT, w - 50.0, false) {
+                text(t(x + 28.0, y, l, OWNED_TEXT, DIM));
+                y += OWNED_TEXT + 5.0;
             }
         }
         y += 6.0;
     }
     y += 8.0;
-    sc.text(t(x, y, format!("TECH MARKET  (deck {})", view.deck_size), 22.0, TEXT).bold());
+    text(t(x, y, format!("TECH MARKET  (deck {})", view.deck_size), 22.0, TEXT).bold());
     y += 32.0;
     for (i, slot) in view.market.iter().enumerate() {
-        let cost = [3, 2, 1][i];
-        tech_row(
-            sc,
-            x,
-            y,
-            w - 32.0,
-            cost,
-            slot.as_ref().map(|t| (t.name.as_str(), t.text.as_str())),
-        );
-        y += 58.0;
+        let cost = SLOT_COSTS[i];
+        let tech = slot.as_ref().map(|t| (t.name.as_str(), t.text.as_str()));
+        y = tech_row(&mut text, &mut shapes, x, y, w - 32.0, cost, tech, tech_size);
     }
     y += 6.0;
-    sc.text(t(x, y, "UNIVERSAL  (2 science, anyone)", 22.0, TEXT).bold());
+    text(t(x, y, "UNIVERSAL  (2 science, anyone)", 22.0, TEXT).bold());
     y += 32.0;
     for u in &view.universal {
-        tech_row(sc, x, y, w - 32.0, u.cost, Some((u.name.as_str(), u.text.as_str())));
-        y += 58.0;
+        let tech = Some((u.name.as_str(), u.text.as_str()));
+        y = tech_row(&mut text, &mut shapes, x, y, w - 32.0, u.cost, tech, tech_size);
     }
+    // Shapes first, so text stays on top.
+    shapes.append(&mut out);
+    (shapes, y)
 }
 
-fn tech_row(sc: &mut Scene, x: f32, y: f32, w: f32, cost: u32, tech: Option<(&str, &str)>) {
-    sc.push(Item::Rect {
+const SLOT_COSTS: [u32; 3] = [3, 2, 1];
+
+/// One tech: its cost in a disc, its name, and its text wrapped on at most
+/// two lines at `size` (a text too long for that is fitted smaller; the
+/// scene test checks that none of the deck's is).
+/// Returns the y below it.
+#[allow(clippy::too_many_arguments)]
+fn tech_row(
+    text: &mut impl FnMut(Text),
+    shapes: &mut Vec<Item>,
+    x: f32,
+    y: f32,
+    w: f32,
+    cost: u32,
+    tech: Option<(&str, &str)>,
+    size: f32,
+) -> f32 {
+    shapes.push(Item::Rect {
         x,
         y,
         w: 30.0,
@@ -321,17 +384,29 @@ fn tech_row(sc: &mut Scene, x: f32, y: f32, w: f32, cost: u32, tech: Option<(&st
         fill: Some(SCIENCE),
         stroke: None,
     });
-    sc.text(
+    text(
         Text::new(x + 15.0, y + 15.0, cost.to_string(), 20.0, Color::rgb(10, 20, 40))
             .bold()
             .anchor(Anchor::Center),
     );
-    match tech {
-        Some((name, text)) => {
-            sc.text(t(x + 40.0, y + 2.0, name, 20.0, TEXT).bold());
-            let sz = fit(text, 17.0, 13.0, w - 40.0, false);
-            sc.text(t(x + 40.0, y + 28.0, text, sz, DIM));
-        }
-        None => sc.text(t(x + 40.0, y + 4.0, "(empty)", 20.0, DIM)),
+    let Some((name, desc)) = tech else {
+        text(t(x + 40.0, y + 4.0, "(empty)", 20.0, DIM));
+        return y + 42.0;
+    };
+    // The name no smaller than its description.
+    let name_size = size.max(22.0);
+    text(t(x + 40.0, y + 2.0, name, name_size, TEXT).bold());
+    let width = w - 40.0;
+    let mut lines = wrap_words(desc, size, width, false);
+    if lines.len() > 2 {
+        let rest = lines.split_off(1).join(" ");
+        lines.push(rest);
     }
+    let mut ly = y + 4.0 + name_size * 1.2;
+    for l in lines {
+        let sz = fit(&l, size, 12.0, width, false);
+        text(t(x + 40.0, ly, l, sz, DIM));
+        ly += size * 1.2;
+    }
+    ly + 8.0
 }

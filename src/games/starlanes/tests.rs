@@ -131,3 +131,172 @@ fn random_option_uses_the_generator() {
     c.options = serde_json::json!({"map": "spiral"});
     assert!(Starlanes::setup(&c).is_err());
 }
+
+/// The side panel at its most crowded: every tech in every market slot and
+/// universal position, players owning many techs (some exhausted), long
+/// names, 2 to 4 players. Tech descriptions are shown whole, on at most two
+/// lines, never below `TECH_TEXT_MIN` px (about 7 px in Discord's ~550 px
+/// preview of the 1600 px board), and no panel text leaves the panel or
+/// overlaps another.
+#[test]
+fn side_panel_tech_texts_are_legible_and_fit() {
+    use orrery_render::{text_box, Item};
+    use scene::{PANEL_BOX, TECH_TEXT_MAX, TECH_TEXT_MIN};
+    assert!(TECH_TEXT_MIN * 550.0 / scene::WIDTH as f32 >= 6.5);
+    let (left, top, width, bottom) = PANEL_BOX;
+    let mut sizes_used = std::collections::BTreeSet::new();
+    for players in 2..=4u8 {
+        let base = start(players, 7);
+        let names: Vec<String> = (0..players).map(|i| format!("Commander Number {i}")).collect();
+        // Steps of 3: every tech is shown both as a universal and as a market tech.
+        for k in (0..Tech::ALL.len()).step_by(3) {
+            // A hoarder: the first player owns the whole deck.
+            let hoarders: &[bool] = if k % 9 == 0 { &[false, true] } else { &[false] };
+            for &hoarder in hoarders {
+                let mut st = base.clone();
+                let tech = |i: usize| Tech::ALL[(k + i) % Tech::ALL.len()];
+                st.universal = (0..3).map(tech).collect();
+                st.market = [
+                    Some(tech(3)),
+                    Some(tech(4)),
+                    if k % 2 == 0 { Some(tech(5)) } else { None },
+                ];
+                for (i, ps) in st.seats.iter_mut().enumerate() {
+                    ps.techs = if hoarder && i == 0 {
+                        Tech::ALL.to_vec()
+                    } else {
+                        (0..Tech::ALL.len())
+                            .filter(|j| j % players as usize == i)
+                            .map(tech)
+                            .chain(st.universal.iter().copied())
+                            .collect()
+                    };
+                    ps.exhausted_techs = ps
+                        .techs
+                        .iter()
+                        .copied()
+                        .filter(|t| t.kind() != techs::Kind::Combat)
+                        .collect();
+                    ps.vp = 5;
+                    ps.science = 12;
+                }
+                let view = Starlanes::view(&st, Viewer::Public);
+                let sc = Starlanes::scene(&view, &names);
+                let texts: Vec<&orrery_render::Text> = sc
+                    .items
+                    .iter()
+                    .filter_map(|i| match i {
+                        Item::Text(t) if t.x >= left => Some(t),
+                        _ => None,
+                    })
+                    .collect();
+                let what = format!("{players} players, rotation {k}, hoarder {hoarder}");
+                for t in &texts {
+                    let (x, y, w, h) = text_box(t);
+                    assert!(
+                        x >= left + 4.0 && x + w <= left + width - 4.0 && y >= top && y + h <= bottom - 4.0,
+                        "`{}` ({x},{y} {w}x{h}) leaves the panel: {what}",
+                        t.text
+                    );
+                    assert!(t.size >= 18.0, "`{}` at {} px: {what}", t.text, t.size);
+                }
+                for (i, a) in texts.iter().enumerate() {
+                    for b in &texts[i + 1..] {
+                        let (ax, ay, aw, ah) = text_box(a);
+                        let (bx, by, bw, bh) = text_box(b);
+                        let apart =
+                            ax + aw <= bx + 1.0 || bx + bw <= ax + 1.0 || ay + ah <= by + 1.0 || by + bh <= ay + 1.0;
+                        assert!(apart, "`{}` overlaps `{}`: {what}", a.text, b.text);
+                    }
+                }
+                // Every tech on offer: its whole text, in one or two lines.
+                let offered: Vec<Tech> = st
+                    .universal
+                    .iter()
+                    .copied()
+                    .chain(st.market.iter().flatten().copied())
+                    .collect();
+                for tech in offered {
+                    // The name in bold, then the description's lines under it.
+                    let at = texts
+                        .iter()
+                        .position(|t| t.bold && t.text == tech.name())
+                        .unwrap_or_else(|| panic!("{tech:?} is not shown: {what}"));
+                    let lines: Vec<&&orrery_render::Text> = texts[at + 1..]
+                        .iter()
+                        .take_while(|t| !t.bold && t.x == texts[at].x)
+                        .collect();
+                    let shown: Vec<&str> = lines.iter().map(|t| t.text.as_str()).collect();
+                    assert!(
+                        (1..=2).contains(&lines.len()) && shown.join(" ") == tech.text(),
+                        "{tech:?} shown as {shown:?}: {what}"
+                    );
+                    for l in lines {
+                        assert!(l.size >= TECH_TEXT_MIN, "`{}` at {} px: {what}", l.text, l.size);
+                        sizes_used.insert(l.size as u32);
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("tech text sizes used: {sizes_used:?}");
+    assert!(sizes_used.contains(&(TECH_TEXT_MAX as u32)), "{sizes_used:?}");
+    // A board as the game starts has room for the largest size.
+    let st = start(3, 2);
+    let sc = Starlanes::scene(
+        &Starlanes::view(&st, Viewer::Public),
+        &["a".into(), "b".into(), "c".into()],
+    );
+    let desc = st.universal[0].text();
+    assert!(sc
+        .items
+        .iter()
+        .any(|i| matches!(i, Item::Text(t) if desc.starts_with(t.text.as_str()) && t.size == TECH_TEXT_MAX)));
+}
+
+/// A move from two planets with chosen counts is not in the legal list
+/// (too many combinations) but autocomplete offers it once the first
+/// source and a comma are typed, and only what `decide` accepts.
+#[test]
+fn mixed_multi_planet_moves_are_offered_by_autocomplete() {
+    let mut st = start(2, 1);
+    let vega = st.map.index("Vega").unwrap();
+    let mira = st.map.index("Mira").unwrap();
+    let to = (0..st.map.planets.len())
+        .find(|&p| st.map.adjacent(p, vega) && st.map.adjacent(p, mira) && st.forces[p].is_none())
+        .expect("a planet next to Vega and Mira");
+    let to_name = st.map.planets[to].name.clone();
+    st.forces[mira] = Some((Seat(0), 2));
+    let filled = vec![("to".to_string(), to_name.clone())];
+    let more = |partial: &str| Starlanes::complete_more(&st, Seat(0), "move", "from", &filled, partial);
+
+    let offered = more("Vega=2,");
+    assert_eq!(offered, ["Vega=2,Mira", "Vega=2,Mira=1", "Vega=2,Mira=2"]);
+    let legal: Vec<String> = Starlanes::legal_actions(&st, Seat(0))
+        .iter()
+        .map(|a| Starlanes::unparse(a).to_string())
+        .collect();
+    for v in &offered {
+        let line = CommandLine::parse(&format!("move to:{to_name} from:{v}")).unwrap();
+        let action = Starlanes::parse(&line).unwrap();
+        assert!(Starlanes::decide(&st, Seat(0), &action).is_ok(), "{line}");
+        if v.contains('=') && v.ends_with(char::is_numeric) {
+            assert!(!legal.contains(&line.to_string()), "{line} is listed already");
+        }
+    }
+    // Typing narrows; spaces after the comma are fine.
+    assert_eq!(more("vega=1, mira="), ["vega=1,Mira=1", "vega=1,Mira=2"]);
+    assert!(more("Vega=2,X").is_empty());
+    // Nothing without a comma, for a source already listed or out of range,
+    // for other options and orders, or for a seat whose turn it is not.
+    assert!(more("Vega=2").is_empty());
+    assert!(
+        more("Mira=1,").iter().all(|v| v.starts_with("Mira=1,Vega")),
+        "{:?}",
+        more("Mira=1,")
+    );
+    assert!(more("Vega=4,").is_empty(), "Vega has 3 forces");
+    assert!(Starlanes::complete_more(&st, Seat(0), "move", "to", &filled, "Vega=2,").is_empty());
+    assert!(Starlanes::complete_more(&st, Seat(0), "use", "from", &filled, "Vega=2,").is_empty());
+    assert!(Starlanes::complete_more(&st, Seat(1), "move", "from", &filled, "Vega=2,").is_empty());
+}
