@@ -6,38 +6,20 @@
 use orrery::engine::{GameId, UserId};
 use orrery::games::GameKind;
 use orrery::service::{
-    Actor, ManualClock, Missed, OutMessage, Place, Reply, Request, Service, ServiceError, SettingsChange, Target,
-    HOUR_MS,
+    Actor, ManualClock, Missed, OutMessage, Place, Request, Service, SettingsChange, Target, HOUR_MS,
 };
 use orrery::store::Store;
 use std::sync::Arc;
 
-const CHANNEL: u64 = 600;
-const T0: i64 = 1_700_000_000_000;
+mod common;
 
-fn db_url(tag: &str) -> String {
-    let n = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    let path = std::env::temp_dir().join(format!("orrery-async-{tag}-{}-{n}.db", std::process::id()));
-    format!("sqlite://{}", path.display())
-}
+use common::{at, db_url, ok, refused, sent, T0};
+
+const CHANNEL: u64 = 600;
 
 async fn service_on(url: &str, clock: Arc<ManualClock>) -> Service {
     let store = Store::connect(url).await.expect("store");
     Service::new(store, clock)
-}
-
-fn at(channel: u64, user: u64, name: &str) -> Actor {
-    Actor {
-        user: UserId(user),
-        name: name.into(),
-        place: Place::Channel {
-            channel,
-            guild: Some(9),
-        },
-    }
 }
 
 fn alice() -> Actor {
@@ -45,29 +27,6 @@ fn alice() -> Actor {
 }
 fn bob() -> Actor {
     at(CHANNEL, 2, "bob")
-}
-
-/// Everything queued since the last call (boards not rendered: quicker).
-async fn sent(svc: &Service) -> Vec<OutMessage> {
-    let mut out = Vec::new();
-    for row in svc.store().undelivered(10_000).await.unwrap() {
-        out.push(serde_json::from_value(row.payload.clone()).unwrap());
-        svc.store().mark_delivered(row.id, 0).await.unwrap();
-    }
-    out
-}
-
-async fn ok(svc: &Service, actor: &Actor, req: Request) -> Reply {
-    svc.handle(actor, req.clone())
-        .await
-        .unwrap_or_else(|e| panic!("{req:?} by {}: {e}", actor.name))
-}
-
-async fn refused(svc: &Service, actor: &Actor, req: Request) -> String {
-    match svc.handle(actor, req.clone()).await {
-        Err(ServiceError::User(msg)) => msg,
-        other => panic!("{req:?} by {} should be refused, got {other:?}", actor.name),
-    }
 }
 
 /// A started 2-player Hyperspace game in `channel`.

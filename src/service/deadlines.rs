@@ -14,7 +14,7 @@
 use super::{compose, to_payloads, user_err, Actor, GameId, OutMessage, Reply, Service, ServiceError, Target};
 use crate::engine::{CommandLine, Seat};
 use crate::games::AnyState;
-use crate::store::{DeadlineAfter, DeadlineSet, GameRow, GameStatus, SeatRow, StoreError};
+use crate::store::{DeadlineAfter, DeadlineSet, GameRow, GameStatus, SeatRow};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -686,7 +686,7 @@ impl Service {
             claim
                 .commit(&self.store, &[], &state, false, &[], now, DeadlineAfter::Set(d))
                 .await
-                .map_err(store_busy(game))?;
+                .map_err(super::busy(game))?;
             return Ok(None);
         }
         let label = state.phase().label;
@@ -705,7 +705,7 @@ impl Service {
             claim
                 .commit(&self.store, &[], &state, false, &payloads, now, DeadlineAfter::Clear)
                 .await
-                .map_err(store_busy(game))?;
+                .map_err(super::busy(game))?;
             return Ok(Some(text));
         }
 
@@ -819,7 +819,7 @@ impl Service {
         claim
             .commit(&self.store, &events, &after, finished, &payloads, now, deadline)
             .await
-            .map_err(store_busy(game))?;
+            .map_err(super::busy(game))?;
         Ok(Some(text))
     }
 
@@ -1081,7 +1081,7 @@ impl Service {
                 claim
                     .commit(&self.store, &[], state, false, &payloads, now, DeadlineAfter::Set(set))
                     .await
-                    .map_err(store_busy(row.id))?;
+                    .map_err(super::busy(row.id))?;
                 return Ok(Reply::private(text));
             }
         };
@@ -1127,13 +1127,6 @@ fn seat_name(seats: &[SeatRow], seat: Seat) -> String {
         .iter()
         .find(|s| s.seat == seat)
         .map_or_else(|| seat.to_string(), |s| s.name.clone())
-}
-
-fn store_busy(game: GameId) -> impl Fn(StoreError) -> ServiceError {
-    move |e| match e {
-        StoreError::Conflict { .. } => ServiceError::Busy(game),
-        e => e.into(),
-    }
 }
 
 #[cfg(test)]

@@ -22,20 +22,13 @@
 use super::{compose, to_payloads, user_err, Actor, OutMessage, Reply, Service, ServiceError, Target};
 use crate::engine::{CommandLine, GameId, Seat};
 use crate::games::{AnyEvent, AnyState};
-use crate::store::{DraftRow, GameRow, GameStatus, SeatRow, StoreError};
+use crate::store::{DraftRow, GameRow, GameStatus, SeatRow};
 
 fn seat_name(seats: &[SeatRow], seat: Seat) -> String {
     seats
         .iter()
         .find(|s| s.seat == seat)
         .map_or_else(|| seat.to_string(), |s| s.name.clone())
-}
-
-fn busy(game: GameId) -> impl Fn(StoreError) -> ServiceError {
-    move |e| match e {
-        StoreError::Conflict { .. } => ServiceError::Busy(game),
-        e => e.into(),
-    }
 }
 
 fn channel_post(row: &GameRow, text: String) -> OutMessage {
@@ -101,7 +94,7 @@ impl Service {
                 self.now_ms(),
             )
             .await
-            .map_err(busy(row.id))?;
+            .map_err(super::busy(row.id))?;
         Ok(Some(Reply::private(format!(
             "Draft saved for game {}: `{line}` (not final). Mark it final with `/game ready`; submitting again replaces it. If the deadline passes first, this draft is submitted as it is.",
             row.id
@@ -171,7 +164,7 @@ impl Service {
             self.store
                 .save_draft(row.id, me, row.seq, &mine.line, true, &payloads, now)
                 .await
-                .map_err(busy(row.id))?;
+                .map_err(super::busy(row.id))?;
             return Ok(Reply::private(format!(
                 "Your draft for game {} is final: `{}`. It is submitted when everyone is ready, or at the deadline.",
                 row.id, mine.line
@@ -202,7 +195,7 @@ impl Service {
         self.store
             .append_drafts(row.id, row.seq, &events, &after, finished, &payloads, now, deadline)
             .await
-            .map_err(busy(row.id))?;
+            .map_err(super::busy(row.id))?;
         Ok(Reply::private(format!(
             "Your draft for game {} is final, and everyone is ready: the drafts were submitted.",
             row.id
@@ -256,7 +249,7 @@ impl Service {
                 deadline,
             )
             .await
-            .map_err(busy(game))?;
+            .map_err(super::busy(game))?;
         Ok(())
     }
 

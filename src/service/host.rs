@@ -457,8 +457,7 @@ impl Service {
         let mut events = vec![entry];
         events.extend(auto_events);
         let payloads = self.payloads(row.id, &out).await?;
-        match self
-            .store
+        self.store
             .append_with_deadline(
                 row.id,
                 row.seq,
@@ -470,11 +469,7 @@ impl Service {
                 deadline,
             )
             .await
-        {
-            Ok(_) => {}
-            Err(StoreError::Conflict { .. }) => return Err(ServiceError::Busy(row.id)),
-            Err(e) => return Err(e.into()),
-        }
+            .map_err(super::busy(row.id))?;
         Ok(Reply::private(format!(
             "Game {} is back at {} ({} log entries set aside; the log keeps them).",
             row.id,
@@ -667,11 +662,10 @@ fn tail(lines: &[String], max: usize) -> String {
 
 fn seat_err(game: GameId) -> impl Fn(StoreError) -> ServiceError {
     move |e| match e {
-        StoreError::Conflict { .. } => ServiceError::Busy(game),
         StoreError::AlreadySeated { seat, .. } => {
             ServiceError::User(format!("That player already has {seat} in game {game}."))
         }
-        e => e.into(),
+        e => super::busy(game)(e),
     }
 }
 

@@ -178,6 +178,15 @@ impl From<StoreError> for ServiceError {
     }
 }
 
+/// A store error as the service reports it: a lost optimistic-lock race
+/// means the game is busy (the asker may simply try again).
+fn busy(game: GameId) -> impl Fn(StoreError) -> ServiceError {
+    move |e| match e {
+        StoreError::Conflict { .. } => ServiceError::Busy(game),
+        e => e.into(),
+    }
+}
+
 fn user_err<T>(msg: impl Into<String>) -> Result<T, ServiceError> {
     Err(ServiceError::User(msg.into()))
 }
@@ -731,8 +740,7 @@ impl Service {
         // A new phase (or step) begins: its deadline, in the same transaction.
         let settings = self.settings(row.id).await?;
         let deadline = self.next_deadline(&settings, &state, &after);
-        match self
-            .store
+        self.store
             .append_with_deadline(
                 row.id,
                 row.seq,
@@ -744,11 +752,7 @@ impl Service {
                 deadline,
             )
             .await
-        {
-            Ok(_) => {}
-            Err(StoreError::Conflict { .. }) => return Err(ServiceError::Busy(row.id)),
-            Err(e) => return Err(e.into()),
-        }
+            .map_err(busy(row.id))?;
         let names = Self::names(&seats);
         let mut text = format!("Accepted: `{line}`");
         // Only what the channel post does not already say: the actor's secrets.
