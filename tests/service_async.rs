@@ -1318,3 +1318,47 @@ async fn an_undo_discards_drafts_and_tells_their_players() {
         "{msgs:#?}"
     );
 }
+
+/// Civil disorder while players draft: the automatic seat's secret choice
+/// waits (the drafts stay), counts as ready, and is played together with
+/// the drafts once the players are ready.
+#[tokio::test]
+async fn a_seat_in_civil_disorder_waits_for_the_drafts_and_counts_as_ready() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let svc = service_on(&db_url("disorder-drafts"), clock).await;
+    let game = drafting_game(&svc).await;
+    let s0 = seq(&svc, game).await;
+    let a_cards = cards_of(&svc, game, 1).await;
+    ok(&svc, &in_dm(1, "alice"), order_req(&a_cards[0])).await;
+    // bob goes into civil disorder in the middle of the battle.
+    ok(
+        &svc,
+        &alice(),
+        Request::Disorder {
+            game: None,
+            seat: orrery::engine::Seat(1),
+            on: true,
+        },
+    )
+    .await;
+    assert_eq!(seq(&svc, game).await, s0, "bob's secret choice waits for alice's draft");
+    assert_eq!(svc.store().drafts(game).await.unwrap().len(), 1, "alice's draft stays");
+    let msgs = sent(&svc).await;
+    assert!(dms_to(&msgs, 1).iter().all(|t| !t.contains("again")), "{msgs:#?}");
+
+    // alice is ready, and bob counts as ready: both choices go in at once.
+    ok(&svc, &in_dm(1, "alice"), Request::Ready { game: None }).await;
+    assert!(seq(&svc, game).await > s0);
+    assert!(svc.store().drafts(game).await.unwrap().is_empty());
+    let state = state_of(&svc, game).await;
+    assert!(
+        state.pending().iter().all(|p| p.kind != "combat-card"),
+        "the battle went on"
+    );
+    let posts = channel_texts(&sent(&svc).await).join("\n");
+    assert!(posts.contains("Everyone is ready"), "{posts}");
+    assert!(
+        posts.contains("Civil disorder") && posts.contains("bob: a secret choice"),
+        "{posts}"
+    );
+}

@@ -755,7 +755,7 @@ impl Service {
             }
         }
         // Seats in civil disorder play what they owe in the next phase.
-        let (_, auto_events, auto_played) = super::host::autoplay(&cur, &seats);
+        let (_, auto_events, auto_played) = super::host::autoplay(&cur, &seats, !settings.auto_resolve);
         events.extend(auto_events);
         let (after, mut outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
         let finished = after.outcome().is_some();

@@ -155,9 +155,12 @@ impl Service {
             .filter(|p| p.secret && !p.submitted)
             .map(|p| p.seat)
             .collect();
+        // Seats in civil disorder are always ready: their defaults are
+        // played as soon as the players' drafts are in.
+        let automatic = |s: &Seat| seats.iter().any(|r| r.seat == *s && r.automatic());
         let all_ready = owing
             .iter()
-            .all(|s| *s == me || drafts.iter().any(|d| d.seat == *s && d.seq == row.seq && d.ready));
+            .all(|s| *s == me || automatic(s) || drafts.iter().any(|d| d.seat == *s && d.seq == row.seq && d.ready));
         let now = self.now_ms();
         if !all_ready {
             let payloads = to_payloads(&[channel_post(&row, format!("{name} is ready in game {}.", row.id))])?;
@@ -174,6 +177,8 @@ impl Service {
         let mut cur = state.clone();
         let mut events = Vec::new();
         let (_, refused) = self.decide_drafts(&row, &seats, &mut cur, &mut events).await?;
+        let (_, auto_events, auto_played) = super::host::autoplay(&cur, &seats, true);
+        events.extend(auto_events);
         let (after, outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
         let finished = after.outcome().is_some();
         let settings = self.settings(row.id).await?;
@@ -189,6 +194,9 @@ impl Service {
                 row.id
             ),
         )];
+        if let Some(line) = super::host::autoplay_line(&auto_played, &seats) {
+            head.push(channel_post(&row, line));
+        }
         head.extend(refused);
         head.extend(outbox);
         let payloads = self.payloads(row.id, &head).await?;
@@ -211,14 +219,20 @@ impl Service {
         let (GameStatus::Active, Some(state)) = (row.status, row.state.clone()) else {
             return Ok(());
         };
-        if !self.store.drafts(game).await?.iter().any(|d| d.seq == row.seq) {
-            return Ok(());
-        }
         let seats = self.store.seats(game).await?;
         let mut cur = state.clone();
         let mut events = Vec::new();
         let (done, refused) = self.decide_drafts(&row, &seats, &mut cur, &mut events).await?;
-        let (after, outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
+        // Auto-resolve is on now: automatic seats play what they held back.
+        let (_, auto_events, auto_played) = super::host::autoplay(&cur, &seats, false);
+        events.extend(auto_events);
+        if events.is_empty() && refused.is_empty() {
+            return Ok(());
+        }
+        let (after, mut outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
+        if let Some(line) = super::host::autoplay_line(&auto_played, &seats) {
+            outbox.insert(0, channel_post(&row, line));
+        }
         let finished = after.outcome().is_some();
         let settings = self.settings(game).await?;
         let deadline = self.next_deadline(&settings, &state, &after);

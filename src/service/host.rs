@@ -21,9 +21,16 @@ const AUTOPLAY_LIMIT: usize = 1000;
 /// a decision, until none does. Returns the state after, the events, and
 /// what was played for whom (`secret`: the choice was hidden). Nothing is
 /// played when no seat is played by a person.
+///
+/// `drafting` (the game's auto-resolve is off): an automatic seat's secret
+/// choice waits while a player still owes theirs in the same step (they
+/// are drafting: submitting now would resolve the step under them); it is
+/// played once every player is in (their drafts submitted), or at the
+/// deadline.
 pub(super) fn autoplay(
     state: &AnyState,
     seats: &[SeatRow],
+    drafting: bool,
 ) -> (AnyState, Vec<AnyEvent>, Vec<(Seat, CommandLine, bool)>) {
     let mut cur = state.clone();
     let mut events = Vec::new();
@@ -36,10 +43,11 @@ pub(super) fn autoplay(
         if cur.outcome().is_some() {
             break;
         }
-        let next = cur
-            .pending()
+        let pending = cur.pending();
+        let players_drafting = drafting && pending.iter().any(|q| q.secret && !q.submitted && !automatic(q.seat));
+        let next = pending
             .into_iter()
-            .filter(|p| !p.submitted && automatic(p.seat))
+            .filter(|p| !p.submitted && automatic(p.seat) && !(p.secret && players_drafting))
             .find_map(|p| cur.default_command(p.seat).map(|c| (p, c)));
         let Some((p, cmd)) = next else { break };
         match cur.decide(p.seat, &cmd) {
@@ -309,7 +317,8 @@ impl Service {
         notes: &mut Vec<String>,
         extra: Vec<OutMessage>,
     ) -> Result<(), ServiceError> {
-        let (_, events, played) = autoplay(state, seats);
+        let drafting = !self.settings(row.id).await?.auto_resolve;
+        let (_, events, played) = autoplay(state, seats, drafting);
         let (after, composed) = compose::after_action(row, seats, state, &events, row.seq, false);
         if let Some(line) = autoplay_line(&played, seats) {
             notes.push(line);
@@ -411,7 +420,8 @@ impl Service {
         rolled.push(row.seq + 1, &entry).map_err(anyhow::Error::from)?;
         let restored = rolled.into_state();
         // Seats in civil disorder play what they owe in the restored position.
-        let (after, auto_events, played) = autoplay(&restored, &seats);
+        let drafting = !self.settings(row.id).await?.auto_resolve;
+        let (after, auto_events, played) = autoplay(&restored, &seats, drafting);
         let mut text = entry.narrate(Viewer::Public, &names).unwrap_or_default();
         if !undone_text.is_empty() {
             text.push_str("\nSet aside:\n");

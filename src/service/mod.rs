@@ -721,7 +721,8 @@ impl Service {
         for e in &events {
             mid.apply(e).map_err(anyhow::Error::from)?;
         }
-        let (_, auto_events, played) = host::autoplay(&mid, &seats);
+        let drafting = !self.settings(row.id).await?.auto_resolve;
+        let (_, auto_events, played) = host::autoplay(&mid, &seats, drafting);
         events.extend(auto_events);
         let (after, mut outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
         if let Some(line) = host::autoplay_line(&played, &seats) {
