@@ -1362,3 +1362,40 @@ async fn a_seat_in_civil_disorder_waits_for_the_drafts_and_counts_as_ready() {
         "{posts}"
     );
 }
+
+/// A player's own points changed while the game is paused: points already
+/// behind the time left are not sent late after the resume.
+#[tokio::test]
+async fn own_points_set_while_paused_are_not_sent_late() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let svc = service_on(&db_url("paused-points"), clock.clone()).await;
+    let game = started_in(&svc, CHANNEL).await;
+    let owing = state_of(&svc, game).await.pending()[0].seat;
+    let user = u64::from(owing.0) + 1;
+    clock.set_ms(T0 + 38 * HOUR_MS);
+    ok(&svc, &alice(), Request::Pause { game: None }).await;
+    ok(
+        &svc,
+        &at(CHANNEL, user, name_of(user)),
+        Request::Reminders {
+            game: None,
+            mute: None,
+            points: Some(vec![12 * HOUR_MS, HOUR_MS]),
+        },
+    )
+    .await;
+    clock.set_ms(T0 + 138 * HOUR_MS);
+    ok(&svc, &alice(), Request::Resume { game: None }).await;
+    sent(&svc).await;
+    let due = svc.store().deadline(game).await.unwrap().unwrap().due_at;
+    assert_eq!(due, T0 + 148 * HOUR_MS, "the 10 h that were left");
+    assert_eq!(
+        svc.tick().await.unwrap().reminders,
+        0,
+        "12 h before had passed: not sent late"
+    );
+    assert!(dms_to(&sent(&svc).await, user).is_empty());
+    clock.set_ms(due - HOUR_MS);
+    assert_eq!(svc.tick().await.unwrap().reminders, 1, "1 h before: sent");
+    assert_eq!(dms_to(&sent(&svc).await, user).len(), 1);
+}

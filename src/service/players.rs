@@ -161,14 +161,21 @@ impl Service {
         if let Some(d) = self.store.deadline(row.id).await? {
             let mut sent = Reminded::parse(&d.reminded);
             let points = new.as_deref().unwrap_or(settings.reminders_ms.as_slice());
-            for &r in points.iter().filter(|&&r| d.due_at - r <= now) {
+            // Time left: on the clock, or kept while the game is paused.
+            let left = d.paused_remaining.unwrap_or(d.due_at - now);
+            for &r in points.iter().filter(|&&r| r >= left) {
                 sent.mark(me.seat, r);
             }
             let marked = sent.to_value();
             if marked != d.reminded {
-                self.store
-                    .send_reminders(row.id, d.phase, &d.reminded, &marked, &[], now)
-                    .await?;
+                if d.paused_remaining.is_some() {
+                    // Paused: no reminder job runs, so nothing races this.
+                    self.store.set_reminded(row.id, d.phase, &marked).await?;
+                } else {
+                    self.store
+                        .send_reminders(row.id, d.phase, &d.reminded, &marked, &[], now)
+                        .await?;
+                }
             }
         }
         Ok(Reply::private(format!(
