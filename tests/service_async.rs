@@ -1399,3 +1399,38 @@ async fn own_points_set_while_paused_are_not_sent_late() {
     assert_eq!(svc.tick().await.unwrap().reminders, 1, "1 h before: sent");
     assert_eq!(dms_to(&sent(&svc).await, user).len(), 1);
 }
+
+/// The drafts waited only on a player who then goes into civil disorder:
+/// they go in at once, with the new automatic seat's default.
+#[tokio::test]
+async fn civil_disorder_for_the_last_unready_player_submits_the_drafts() {
+    let clock = Arc::new(ManualClock::new(T0));
+    let svc = service_on(&db_url("disorder-last"), clock).await;
+    let game = drafting_game(&svc).await;
+    let s0 = seq(&svc, game).await;
+    let a_cards = cards_of(&svc, game, 1).await;
+    ok(&svc, &in_dm(1, "alice"), order_req(&a_cards[0])).await;
+    ok(&svc, &in_dm(1, "alice"), Request::Ready { game: None }).await;
+    assert_eq!(seq(&svc, game).await, s0, "waiting on bob");
+    sent(&svc).await;
+    ok(
+        &svc,
+        &alice(),
+        Request::Disorder {
+            game: None,
+            seat: orrery::engine::Seat(1),
+            on: true,
+        },
+    )
+    .await;
+    assert!(seq(&svc, game).await > s0, "submitted at once");
+    assert!(svc.store().drafts(game).await.unwrap().is_empty());
+    let state = state_of(&svc, game).await;
+    assert!(
+        state.pending().iter().all(|p| p.kind != "combat-card"),
+        "the battle went on"
+    );
+    let posts = channel_texts(&sent(&svc).await).join("\n");
+    assert!(posts.contains("Everyone is ready"), "{posts}");
+    assert!(posts.contains("bob: a secret choice"), "{posts}");
+}

@@ -174,40 +174,99 @@ impl Service {
             )));
         }
         // Everyone is ready: submit every draft, in one append.
+        let head = format!(
+            "{name} is ready in game {}. Everyone is ready: the drafts are submitted.",
+            row.id
+        );
+        self.submit_all_drafts(&row, &seats, &state, head).await?;
+        Ok(Reply::private(format!(
+            "Your draft for game {} is final, and everyone is ready: the drafts were submitted.",
+            row.id
+        )))
+    }
+
+    /// Submit every current draft, then what automatic seats owe, in one
+    /// append, announced by `head`. The caller holds the game lock and has
+    /// checked that every seat owing the secret decision is ready (or
+    /// automatic).
+    async fn submit_all_drafts(
+        &self,
+        row: &GameRow,
+        seats: &[SeatRow],
+        state: &AnyState,
+        head: String,
+    ) -> Result<(), ServiceError> {
         let mut cur = state.clone();
         let mut events = Vec::new();
-        let (_, refused) = self.decide_drafts(&row, &seats, &mut cur, &mut events).await?;
-        let (_, auto_events, auto_played) = super::host::autoplay(&cur, &seats, true);
+        let (_, refused) = self.decide_drafts(row, seats, &mut cur, &mut events).await?;
+        let (_, auto_events, auto_played) = super::host::autoplay(&cur, seats, true);
         events.extend(auto_events);
-        let (after, outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
+        let (after, outbox) = compose::after_action(row, seats, state, &events, row.seq, false);
         let finished = after.outcome().is_some();
         let settings = self.settings(row.id).await?;
         let deadline = if finished {
             None
         } else {
-            self.next_deadline(&settings, &state, &after)
+            self.next_deadline(&settings, state, &after)
         };
-        let mut head = vec![channel_post(
-            &row,
-            format!(
-                "{name} is ready in game {}. Everyone is ready: the drafts are submitted.",
-                row.id
-            ),
-        )];
-        if let Some(line) = super::host::autoplay_line(&auto_played, &seats) {
-            head.push(channel_post(&row, line));
+        let mut out = vec![channel_post(row, head)];
+        if let Some(line) = super::host::autoplay_line(&auto_played, seats) {
+            out.push(channel_post(row, line));
         }
-        head.extend(refused);
-        head.extend(outbox);
-        let payloads = self.payloads(row.id, &head).await?;
+        out.extend(refused);
+        out.extend(outbox);
+        let payloads = self.payloads(row.id, &out).await?;
         self.store
-            .append_drafts(row.id, row.seq, &events, &after, finished, &payloads, now, deadline)
+            .append_drafts(
+                row.id,
+                row.seq,
+                &events,
+                &after,
+                finished,
+                &payloads,
+                self.now_ms(),
+                deadline,
+            )
             .await
             .map_err(super::busy(row.id))?;
-        Ok(Reply::private(format!(
-            "Your draft for game {} is final, and everyone is ready: the drafts were submitted.",
-            row.id
-        )))
+        Ok(())
+    }
+
+    /// After a seat change (civil disorder, kick): if every seat owing the
+    /// secret decision is now ready or automatic, and players have drafts,
+    /// submit them now instead of waiting for the deadline. The caller
+    /// holds the game lock. Returns whether the drafts went in.
+    pub(super) async fn submit_drafts_if_all_ready(&self, game: GameId) -> Result<bool, ServiceError> {
+        let row = self.reload(game).await?;
+        let (GameStatus::Active, Some(state)) = (row.status, row.state.clone()) else {
+            return Ok(false);
+        };
+        let seats = self.store.seats(game).await?;
+        let drafts: Vec<DraftRow> = self
+            .store
+            .drafts(game)
+            .await?
+            .into_iter()
+            .filter(|d| d.seq == row.seq)
+            .collect();
+        let owing: Vec<Seat> = state
+            .pending()
+            .into_iter()
+            .filter(|p| p.secret && !p.submitted)
+            .map(|p| p.seat)
+            .collect();
+        let automatic = |s: &Seat| seats.iter().any(|r| r.seat == *s && r.automatic());
+        let all_ready = !owing.is_empty()
+            && !drafts.is_empty()
+            && owing
+                .iter()
+                .all(|s| automatic(s) || drafts.iter().any(|d| d.seat == *s && d.ready));
+        if !all_ready {
+            return Ok(false);
+        }
+        let head = format!("Everyone is ready in game {}: the drafts are submitted.", row.id);
+        self.submit_all_drafts(&row, &seats, &state, head).await?;
+        Ok(true)
     }
 
     /// The host turned auto-resolve back on: submit the current drafts now,

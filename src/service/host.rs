@@ -349,6 +349,11 @@ impl Service {
             )
             .await
             .map_err(seat_err(row.id))?;
+        if drafting {
+            // The seat that just became automatic may have been the last
+            // one the drafts were waiting for.
+            self.submit_drafts_if_all_ready(row.id).await?;
+        }
         Ok(())
     }
 
