@@ -29,8 +29,8 @@ fn bob() -> Actor {
     at(CHANNEL, 2, "bob")
 }
 
-/// A started 2-player Hyperspace game in `channel`.
-async fn started_in(svc: &Service, channel: u64) -> GameId {
+/// A 2-player Hyperspace lobby in `channel` hosted by alice, bob seated.
+async fn lobby_in(svc: &Service, channel: u64) {
     ok(
         svc,
         &at(channel, 1, "alice"),
@@ -42,6 +42,11 @@ async fn started_in(svc: &Service, channel: u64) -> GameId {
     )
     .await;
     ok(svc, &at(channel, 2, "bob"), Request::Join { game: None }).await;
+}
+
+/// A started 2-player Hyperspace game in `channel`.
+async fn started_in(svc: &Service, channel: u64) -> GameId {
+    lobby_in(svc, channel).await;
     ok(svc, &at(channel, 1, "alice"), Request::Start { game: None }).await;
     svc.store().games_in_channel(channel).await.unwrap()[0].id
 }
@@ -267,17 +272,7 @@ async fn wait_policy_asks_the_host_and_force_resolves() {
 async fn settings_change_the_next_deadline() {
     let clock = Arc::new(ManualClock::new(T0));
     let svc = service_on(&db_url("settings"), clock.clone()).await;
-    ok(
-        &svc,
-        &alice(),
-        Request::New {
-            kind: GameKind::Hyperspace,
-            seed: Some(7),
-            options: None,
-        },
-    )
-    .await;
-    ok(&svc, &bob(), Request::Join { game: None }).await;
+    lobby_in(&svc, CHANNEL).await;
     ok(
         &svc,
         &alice(),
@@ -955,17 +950,7 @@ async fn a_fixed_time_of_day_moves_deadlines_later() {
 
     let clock = Arc::new(ManualClock::new(T0));
     let svc = service_on(&db_url("time-of-day"), clock.clone()).await;
-    ok(
-        &svc,
-        &alice(),
-        Request::New {
-            kind: GameKind::Hyperspace,
-            seed: Some(7),
-            options: None,
-        },
-    )
-    .await;
-    ok(&svc, &bob(), Request::Join { game: None }).await;
+    lobby_in(&svc, CHANNEL).await;
     set(
         &svc,
         &alice(),

@@ -376,7 +376,7 @@ async fn a_pending_secret_pick_never_triggers_an_early_default() {
     let game = started(&svc, CH, GameKind::Hyperspace, 1, &NAMES[..2]).await;
     // Play (attacking when possible) until a secret pick is owed.
     let mut found = false;
-    for i in 0..400 {
+    for _ in 0..400 {
         let st = state(&svc, game).await;
         if st.pending().iter().any(|p| p.secret) {
             found = true;
@@ -386,7 +386,6 @@ async fn a_pending_secret_pick_never_triggers_an_early_default() {
             break;
         }
         play(&svc, game, 1).await;
-        let _ = i;
     }
     assert!(found, "seed 1 reaches a battle");
     let st = state(&svc, game).await;

@@ -121,7 +121,7 @@ impl Replay {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{GameConfig, Seat};
+    use crate::engine::GameConfig;
 
     /// Play `n` orders of a seeded Hyperspace game by always taking each
     /// owing seat's first legal order.
@@ -166,7 +166,6 @@ mod tests {
             after.state().decide(seat, &cmd).unwrap(),
             before.state().decide(seat, &cmd).unwrap()
         );
-        assert_ne!(seat, Seat(99));
     }
 
     #[test]

@@ -60,13 +60,14 @@ impl Service {
         row: &GameRow,
         seats: &[SeatRow],
         state: &AnyState,
+        settings: &super::Settings,
         seat: Seat,
         line: &CommandLine,
     ) -> Result<Option<Reply>, ServiceError> {
         if !state.pending().iter().any(|p| p.seat == seat && p.secret) {
             return Ok(None);
         }
-        if self.settings(row.id).await?.auto_resolve {
+        if settings.auto_resolve {
             return Ok(None);
         }
         if let Err(e) = state.decide(seat, line) {

@@ -317,7 +317,8 @@ impl Service {
         notes: &mut Vec<String>,
         extra: Vec<OutMessage>,
     ) -> Result<(), ServiceError> {
-        let drafting = !self.settings(row.id).await?.auto_resolve;
+        let settings = self.settings(row.id).await?;
+        let drafting = !settings.auto_resolve;
         let (_, events, played) = autoplay(state, seats, drafting);
         let (after, composed) = compose::after_action(row, seats, state, &events, row.seq, false);
         if let Some(line) = autoplay_line(&played, seats) {
@@ -332,7 +333,6 @@ impl Service {
         out.extend(extra);
         out.extend(composed);
         let finished = after.outcome().is_some();
-        let settings = self.settings(row.id).await?;
         let deadline = self.next_deadline(&settings, state, &after);
         let payloads = self.payloads(row.id, &out).await?;
         self.store
@@ -425,8 +425,8 @@ impl Service {
         rolled.push(row.seq + 1, &entry).map_err(anyhow::Error::from)?;
         let restored = rolled.into_state();
         // Seats in civil disorder play what they owe in the restored position.
-        let drafting = !self.settings(row.id).await?.auto_resolve;
-        let (after, auto_events, played) = autoplay(&restored, &seats, drafting);
+        let settings = self.settings(row.id).await?;
+        let (after, auto_events, played) = autoplay(&restored, &seats, !settings.auto_resolve);
         let mut text = entry.narrate(Viewer::Public, &names).unwrap_or_default();
         if !undone_text.is_empty() {
             text.push_str("\nSet aside:\n");
@@ -467,7 +467,6 @@ impl Service {
                 out.push(compose::prompt(&row, &after, p, s));
             }
         }
-        let settings = self.settings(row.id).await?;
         let deadline = (!finished).then(|| self.deadline_for(&settings, &after));
         let mut events = vec![entry];
         events.extend(auto_events);

@@ -709,7 +709,8 @@ impl Service {
             (_, Some(s)) => s.clone(),
         };
         // Auto-resolve off: a secret choice is kept as a draft.
-        if let Some(reply) = self.draft_if_held(&row, &seats, &state, seat, &line).await? {
+        let settings = self.settings(row.id).await?;
+        if let Some(reply) = self.draft_if_held(&row, &seats, &state, &settings, seat, &line).await? {
             return Ok(reply);
         }
         let mut events = match state.decide(seat, &line) {
@@ -721,8 +722,7 @@ impl Service {
         for e in &events {
             mid.apply(e).map_err(anyhow::Error::from)?;
         }
-        let drafting = !self.settings(row.id).await?.auto_resolve;
-        let (_, auto_events, played) = host::autoplay(&mid, &seats, drafting);
+        let (_, auto_events, played) = host::autoplay(&mid, &seats, !settings.auto_resolve);
         events.extend(auto_events);
         let (after, mut outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
         if let Some(line) = host::autoplay_line(&played, &seats) {
@@ -739,7 +739,6 @@ impl Service {
         let finished = after.outcome().is_some();
         let payloads = self.payloads(row.id, &outbox).await?;
         // A new phase (or step) begins: its deadline, in the same transaction.
-        let settings = self.settings(row.id).await?;
         let deadline = self.next_deadline(&settings, &state, &after);
         self.store
             .append_with_deadline(

@@ -297,14 +297,9 @@ impl DeadlineClaim {
                 None
             }
         };
-        let status = if finished {
-            GameStatus::Finished
-        } else {
-            GameStatus::Active
-        };
         store
             .write(
-                self.tx, game, self.seq, events, new_state, status, outbox, now_ms, deadline,
+                self.tx, game, self.seq, events, new_state, finished, outbox, now_ms, deadline,
             )
             .await
     }

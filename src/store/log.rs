@@ -53,7 +53,7 @@ impl Store {
             .bind(config)
             .execute(&mut *tx)
             .await?;
-        self.write(tx, game, 0, events, state, GameStatus::Active, outbox, now_ms, deadline)
+        self.write(tx, game, 0, events, state, false, outbox, now_ms, deadline)
             .await?;
         Ok(())
     }
@@ -104,18 +104,13 @@ impl Store {
     ) -> StoreResult<i64> {
         let mut tx = self.begin_write().await?;
         lock_game(&mut tx, game, GameStatus::Active, Some(expected_seq)).await?;
-        let status = if finished {
-            GameStatus::Finished
-        } else {
-            GameStatus::Active
-        };
         self.write(
             tx,
             game,
             expected_seq,
             events,
             new_state,
-            status,
+            finished,
             outbox,
             now_ms,
             deadline,
@@ -124,7 +119,8 @@ impl Store {
     }
 
     /// The second half of [`Store::start_game`] and [`Store::append`], once
-    /// the game row is locked and checked: write everything and commit.
+    /// the game row is locked and checked: write everything and commit. The
+    /// game is `finished` after these events, or else active.
     #[allow(clippy::too_many_arguments)]
     pub(crate) async fn write(
         &self,
@@ -133,11 +129,16 @@ impl Store {
         expected_seq: i64,
         events: &[AnyEvent],
         state: &AnyState,
-        status: GameStatus,
+        finished: bool,
         outbox: &[serde_json::Value],
         now_ms: i64,
         deadline: Option<DeadlineSet>,
     ) -> StoreResult<i64> {
+        let status = if finished {
+            GameStatus::Finished
+        } else {
+            GameStatus::Active
+        };
         let new_seq = expected_seq + events.len() as i64;
         // Serialize everything before writing anything.
         let state = to_json("game state", state)?;

@@ -195,18 +195,13 @@ impl Store {
             .bind(game.0)
             .execute(&mut *tx)
             .await?;
-        let status = if finished {
-            GameStatus::Finished
-        } else {
-            GameStatus::Active
-        };
         self.write(
             tx,
             game,
             expected_seq,
             events,
             new_state,
-            status,
+            finished,
             outbox,
             now_ms,
             deadline,

@@ -117,13 +117,18 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
         }
-        let status = if finished {
-            GameStatus::Finished
-        } else {
-            GameStatus::Active
-        };
-        self.write(tx, game, expected_seq, events, state, status, outbox, now_ms, deadline)
-            .await
+        self.write(
+            tx,
+            game,
+            expected_seq,
+            events,
+            state,
+            finished,
+            outbox,
+            now_ms,
+            deadline,
+        )
+        .await
     }
 
     /// A game's whole log with action boundaries, in order.
