@@ -211,3 +211,44 @@ fn scenario_command_counts_and_fails_loudly() {
     assert!(text.contains("0 passed, 1 failed"), "{text}");
     assert!(text.contains("line 3"), "{text}");
 }
+
+/// Issue 9: with the default in-memory database, `/game force` used to
+/// hang for ever (the resolution held the pool's only connection in a
+/// transaction while it waited for another). It must answer, promptly.
+#[test]
+fn force_with_the_in_memory_database_answers() {
+    let dir = temp("force");
+    let mut child = orrery()
+        .args(["play", "hyperspace", "--out"])
+        .arg(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(b"@alice /game new game:hyperspace\n@bob /game join\n@alice /game start\n@alice /game force\n")
+            .unwrap();
+    } // stdin closes: the playtest ends after the last line.
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("`/game force` on the in-memory database did not finish within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+    assert!(status.success(), "{out}");
+    assert!(
+        out.contains("The host forced the phase to resolve"),
+        "the force is announced: {out}"
+    );
+}

@@ -404,3 +404,57 @@ async fn a_pending_secret_pick_never_triggers_an_early_default() {
     assert_eq!(svc.tick().await.unwrap().resolved, 1);
     assert!(seq(&svc, game).await > s);
 }
+
+/// Issue 9: a board of the past shows the players as they were then, even
+/// after `/game replace` gave a seat to someone else; the current board
+/// shows the new player.
+#[tokio::test]
+async fn history_boards_keep_the_names_of_their_time() {
+    let (svc, _) = service("history-names").await;
+    let game = started(&svc, CH, GameKind::Starlanes, 3, &NAMES).await;
+    let p_start = state(&svc, game).await.phase().number;
+    for i in 0..200 {
+        if state(&svc, game).await.phase().number >= p_start + 2 {
+            break;
+        }
+        play(&svc, game, 1).await;
+        assert!(i < 199, "the game should move on");
+    }
+    let history = |phase| Request::History {
+        game: None,
+        phase: Some(phase),
+    };
+    let old = ok(&svc, &host(), history(p_start + 1)).await;
+    let old_png = svc.render(old.board.as_ref().unwrap()).await.unwrap();
+    let now_before = ok(&svc, &host(), Request::Board { game: None }).await;
+    let now_before_png = svc.render(now_before.board.as_ref().unwrap()).await.unwrap();
+
+    let req = Request::Replace {
+        game: None,
+        seat: Seat(1),
+        user: UserId(44),
+        name: "dave".into(),
+    };
+    ok(&svc, &host(), req).await;
+    let again = ok(&svc, &host(), history(p_start + 1)).await;
+    assert_eq!(again.board, old.board, "the same moment of the game");
+    assert_eq!(
+        svc.render(again.board.as_ref().unwrap()).await.unwrap(),
+        old_png,
+        "the board of that phase still shows bob, as it did"
+    );
+    assert_eq!(svc.store().names_at(game, 1).await.unwrap(), ["alice", "bob", "carol"]);
+    let current = ok(&svc, &host(), Request::Board { game: None }).await;
+    assert_eq!(
+        svc.store()
+            .names_at(game, current.board.as_ref().unwrap().seq)
+            .await
+            .unwrap(),
+        ["alice", "dave", "carol"]
+    );
+    assert_ne!(
+        svc.render(current.board.as_ref().unwrap()).await.unwrap(),
+        now_before_png,
+        "the current board shows dave"
+    );
+}

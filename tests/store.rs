@@ -6,9 +6,12 @@
 //!   database `orrery_test_<unique>` through that URL, runs against it, and
 //!   drops it. Without the variable the PostgreSQL tests say so and pass.
 
+use orrery::engine::GameRng;
 use orrery::engine::{GameConfig, GameId, Seat, UserId};
 use orrery::games::{AnyEvent, AnyState, GameKind};
-use orrery::store::{Backend, GameStatus, NewGame, SeatChange, SeatRow, Store, StoreError};
+use orrery::store::{
+    Backend, Commit, DeadlineChange, DeadlineSet, GameStatus, NewGame, SeatChange, SeatRow, Store, StoreError,
+};
 use serde_json::json;
 use sqlx::{AnyConnection, Connection, Executor, Row};
 use std::future::Future;
@@ -184,11 +187,110 @@ async fn started_game(store: &Store, channel: u64) -> (GameId, i64) {
     store.add_seat(id, UserId(2), "Bo").await.unwrap();
     let (events, state) = sample(2);
     let config = GameConfig::new(2, 99);
-    store
-        .start_game(id, &config, &events, &state, &[json!({"post": "started"})], NOW + 1)
-        .await
-        .unwrap();
+    start_game(
+        store,
+        id,
+        &config,
+        &events,
+        &state,
+        &[json!({"post": "started"})],
+        NOW + 1,
+    )
+    .await
+    .unwrap();
     (id, events.len() as i64)
+}
+
+/// Start a lobby through the one commit path.
+// Mirrors the positional store calls these tests were written against.
+#[allow(clippy::too_many_arguments)]
+async fn start_game(
+    store: &Store,
+    id: GameId,
+    config: &GameConfig,
+    events: &[AnyEvent],
+    state: &AnyState,
+    outbox: &[serde_json::Value],
+    now: i64,
+) -> Result<i64, StoreError> {
+    let c = Commit::start(id, config.clone(), events.to_vec(), state.clone(), now).with_outbox(outbox.to_vec());
+    store.commit(c).await
+}
+
+/// Append events (with the state after them) through the one commit path.
+// Mirrors the positional store calls these tests were written against.
+#[allow(clippy::too_many_arguments)]
+async fn append(
+    store: &Store,
+    id: GameId,
+    seq: i64,
+    events: &[AnyEvent],
+    state: &AnyState,
+    finished: bool,
+    outbox: &[serde_json::Value],
+    now: i64,
+) -> Result<i64, StoreError> {
+    assert_eq!(
+        finished,
+        state.outcome().is_some(),
+        "whether the game is over is read from its state"
+    );
+    let c = Commit::new(id, seq, now)
+        .with_events(events.to_vec(), state.clone())
+        .with_outbox(outbox.to_vec());
+    store.commit(c).await
+}
+
+/// A seat change with events, through the one commit path.
+// Mirrors the positional store calls these tests were written against.
+#[allow(clippy::too_many_arguments)]
+async fn change_seat(
+    store: &Store,
+    id: GameId,
+    seq: i64,
+    change: &SeatChange,
+    events: &[AnyEvent],
+    state: &AnyState,
+    finished: bool,
+    outbox: &[serde_json::Value],
+    now: i64,
+    deadline: Option<DeadlineSet>,
+) -> Result<i64, StoreError> {
+    assert_eq!(
+        finished,
+        state.outcome().is_some(),
+        "whether the game is over is read from its state"
+    );
+    let deadline = deadline.map_or(DeadlineChange::Keep, DeadlineChange::Set);
+    let c = Commit::new(id, seq, now)
+        .with_deadline(deadline)
+        .with_seat(change.clone())
+        .with_events(events.to_vec(), state.clone())
+        .with_outbox(outbox.to_vec());
+    store.commit(c).await
+}
+
+/// The state of a finished 2-player Hyperspace game (random legal play).
+fn finished_state() -> AnyState {
+    let kind = GameKind::Hyperspace;
+    let mut state = kind.fold(&kind.setup(&GameConfig::new(2, 3)).unwrap()).unwrap();
+    let mut rng = GameRng::seeded(11);
+    for _ in 0..20_000 {
+        if state.outcome().is_some() {
+            return state;
+        }
+        let p = state
+            .pending()
+            .into_iter()
+            .find(|p| !p.submitted)
+            .expect("someone owes");
+        let legal = state.legal_commands(p.seat);
+        let line = rng.pick(&legal).expect("a legal order").clone();
+        for e in state.decide(p.seat, &line).expect("legal") {
+            state.apply(&e).unwrap();
+        }
+    }
+    panic!("no end in 20000 decisions");
 }
 
 async fn count(store: &Store, sql: &str, game: GameId) -> i64 {
@@ -369,9 +471,16 @@ async fn lobby_rules(db: Db) {
     // A second start fails and changes nothing.
     let before = store.game(id).await.unwrap().unwrap();
     let (events, state) = sample(2);
-    let second = store
-        .start_game(id, &GameConfig::new(2, 1), &events, &state, &[json!("again")], NOW + 9)
-        .await;
+    let second = start_game(
+        store,
+        id,
+        &GameConfig::new(2, 1),
+        &events,
+        &state,
+        &[json!("again")],
+        NOW + 9,
+    )
+    .await;
     assert!(matches!(second, Err(StoreError::WrongStatus { .. })), "{second:?}");
     assert_eq!(store.game(id).await.unwrap().unwrap(), before);
     assert_eq!(outbox_of(store, id).await, [json!({"post": "started"})]);
@@ -386,17 +495,17 @@ async fn start_and_append_in_sequence(db: Db) {
     let n = setup.len() as i64;
     // The lobby asked for 4; the game starts with the 2 who came.
     let config = GameConfig::new(2, 99);
-    store
-        .start_game(
-            id,
-            &config,
-            &setup,
-            &state,
-            &[json!({"m": 1}), json!({"m": 2})],
-            NOW + 1,
-        )
-        .await
-        .unwrap();
+    start_game(
+        store,
+        id,
+        &config,
+        &setup,
+        &state,
+        &[json!({"m": 1}), json!({"m": 2})],
+        NOW + 1,
+    )
+    .await
+    .unwrap();
 
     let row = store.game(id).await.unwrap().unwrap();
     assert_eq!(row.status, GameStatus::Active);
@@ -410,14 +519,12 @@ async fn start_and_append_in_sequence(db: Db) {
 
     // Append twice more, in sequence.
     let (more, after) = sample(3);
-    let seq1 = store
-        .append(id, n, &more, &after, false, &[json!({"m": 3})], NOW + 2)
+    let seq1 = append(store, id, n, &more, &after, false, &[json!({"m": 3})], NOW + 2)
         .await
         .unwrap();
     assert_eq!(seq1, n + more.len() as i64);
     let extra = events(4, 3);
-    let seq2 = store
-        .append(id, seq1, &extra, &state, false, &[], NOW + 3)
+    let seq2 = append(store, id, seq1, &extra, &state, false, &[], NOW + 3)
         .await
         .unwrap();
     assert_eq!(seq2, seq1 + 3);
@@ -446,19 +553,17 @@ async fn start_and_append_in_sequence(db: Db) {
     // Finishing closes the game and its deadline; nothing appends after.
     store.set_deadline(id, 3, NOW + 100).await.unwrap();
     let last = events(2, 1);
-    let seq3 = store
-        .append(id, seq2, &last, &after, true, &[json!("over")], NOW + 4)
+    let over = finished_state();
+    let seq3 = append(store, id, seq2, &last, &over, true, &[json!("over")], NOW + 4)
         .await
         .unwrap();
     let row = store.game(id).await.unwrap().unwrap();
     assert_eq!(
         (row.seq, row.status, row.state.as_ref()),
-        (seq3, GameStatus::Finished, Some(&after))
+        (seq3, GameStatus::Finished, Some(&over))
     );
     assert_eq!(store.deadline(id).await.unwrap(), None);
-    let late = store
-        .append(id, seq3, &last, &after, false, &[json!("late")], NOW + 5)
-        .await;
+    let late = append(store, id, seq3, &last, &after, false, &[json!("late")], NOW + 5).await;
     assert!(
         matches!(
             late,
@@ -475,13 +580,11 @@ async fn start_and_append_in_sequence(db: Db) {
     // Appending to a lobby or a missing game.
     let lobby = store.create_game(new_game(8, 1, 2)).await.unwrap();
     assert!(matches!(
-        store.append(lobby, 0, &last, &after, false, &[], NOW).await,
+        append(store, lobby, 0, &last, &after, false, &[], NOW).await,
         Err(StoreError::WrongStatus { .. })
     ));
     assert!(matches!(
-        store
-            .append(GameId(lobby.0 + 1000), 0, &last, &after, false, &[], NOW)
-            .await,
+        append(store, GameId(lobby.0 + 1000), 0, &last, &after, false, &[], NOW).await,
         Err(StoreError::NotFound(_))
     ));
 }
@@ -495,22 +598,30 @@ async fn conflicting_appends(db: Db) {
     assert_ne!(first_state, second_state);
 
     // Both decided against `seq`; the first to write wins.
-    let won = store
-        .append(id, seq, &first_events, &first_state, false, &[json!("first")], NOW + 2)
-        .await
-        .unwrap();
+    let won = append(
+        store,
+        id,
+        seq,
+        &first_events,
+        &first_state,
+        false,
+        &[json!("first")],
+        NOW + 2,
+    )
+    .await
+    .unwrap();
     let after_first = store.game(id).await.unwrap().unwrap();
-    let lost = store
-        .append(
-            id,
-            seq,
-            &second_events,
-            &second_state,
-            true,
-            &[json!("second")],
-            NOW + 3,
-        )
-        .await;
+    let lost = append(
+        store,
+        id,
+        seq,
+        &second_events,
+        &second_state,
+        true,
+        &[json!("second")],
+        NOW + 3,
+    )
+    .await;
     match lost {
         Err(StoreError::Conflict { expected, actual }) => {
             assert_eq!((expected, actual), (seq, won))
@@ -518,12 +629,12 @@ async fn conflicting_appends(db: Db) {
         other => panic!("expected Conflict, got {other:?}"),
     }
     assert!(matches!(
-        store.append(id, seq, &second_events, &second_state, false, &[], NOW).await,
+        append(store, id, seq, &second_events, &second_state, false, &[], NOW).await,
         Err(ref e) if e.is_conflict()
     ));
     // Ahead of the log is a conflict too.
     assert!(matches!(
-        store.append(id, won + 5, &second_events, &second_state, false, &[], NOW).await,
+        append(store, id, won + 5, &second_events, &second_state, false, &[], NOW).await,
         Err(StoreError::Conflict { expected, actual }) if expected == won + 5 && actual == won
     ));
 
@@ -552,12 +663,30 @@ async fn concurrent_appends_one_wins(db: Db) {
         let (b_events, b_state) = sample(4);
         let (sa, sb) = (store.clone(), store.clone());
         let a = tokio::spawn(async move {
-            sa.append(id, current, &a_events, &a_state, false, &[json!(["a", round])], NOW)
-                .await
+            append(
+                &sa,
+                id,
+                current,
+                &a_events,
+                &a_state,
+                false,
+                &[json!(["a", round])],
+                NOW,
+            )
+            .await
         });
         let b = tokio::spawn(async move {
-            sb.append(id, current, &b_events, &b_state, false, &[json!(["b", round])], NOW)
-                .await
+            append(
+                &sb,
+                id,
+                current,
+                &b_events,
+                &b_state,
+                false,
+                &[json!(["b", round])],
+                NOW,
+            )
+            .await
         });
         let (a, b) = (a.await.unwrap(), b.await.unwrap());
         let winner = match (&a, &b) {
@@ -594,17 +723,17 @@ async fn append_is_all_or_nothing(db: Db) {
         .await
         .unwrap();
     let (_, state) = sample(3);
-    let failed = store
-        .append(
-            id,
-            seq,
-            &events(3, 3),
-            &state,
-            true,
-            &[json!("lost 1"), json!("lost 2")],
-            NOW + 5,
-        )
-        .await;
+    let failed = append(
+        store,
+        id,
+        seq,
+        &events(3, 3),
+        &state,
+        false,
+        &[json!("lost 1"), json!("lost 2")],
+        NOW + 5,
+    )
+    .await;
     match failed {
         Err(StoreError::Conflict { expected, actual }) => {
             assert_eq!((expected, actual), (seq, seq + 2))
@@ -632,16 +761,16 @@ async fn append_is_all_or_nothing(db: Db) {
         .execute(store.pool())
         .await
         .unwrap();
-    let started = store
-        .start_game(
-            lobby,
-            &GameConfig::new(2, 5),
-            &events(2, 2),
-            &state,
-            &[json!("go")],
-            NOW,
-        )
-        .await;
+    let started = start_game(
+        store,
+        lobby,
+        &GameConfig::new(2, 5),
+        &events(2, 2),
+        &state,
+        &[json!("go")],
+        NOW,
+    )
+    .await;
     assert!(
         matches!(started, Err(StoreError::Conflict { expected: 0, actual: 1 })),
         "{started:?}"
@@ -782,7 +911,9 @@ async fn seat_changes_watchers_and_batches(db: Db) {
     // Every set-up event belongs to batch 0; an append's events share the
     // sequence number before it.
     let more = events(2, 3);
-    let seq2 = store.append(id, seq, &more, &state, false, &[], NOW + 2).await.unwrap();
+    let seq2 = append(store, id, seq, &more, &state, false, &[], NOW + 2)
+        .await
+        .unwrap();
     let log = store.log(id).await.unwrap();
     assert_eq!(log.len() as i64, seq2);
     assert!(log[..seq as usize].iter().all(|e| e.batch == Some(0)));
@@ -799,20 +930,20 @@ async fn seat_changes_watchers_and_batches(db: Db) {
         ..SeatChange::new(Seat(1))
     };
     let one = events(2, 1);
-    let seq3 = store
-        .change_seat(
-            id,
-            seq2,
-            &change,
-            &one,
-            &state,
-            false,
-            &[json!({"post": "replaced"})],
-            NOW + 3,
-            None,
-        )
-        .await
-        .unwrap();
+    let seq3 = change_seat(
+        store,
+        id,
+        seq2,
+        &change,
+        &one,
+        &state,
+        false,
+        &[json!({"post": "replaced"})],
+        NOW + 3,
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(seq3, seq2 + 1);
     let seats = store.seats(id).await.unwrap();
     assert_eq!(users(&seats), [(0, 1, "Ada"), (1, big.0, "Cy")]);
@@ -827,15 +958,12 @@ async fn seat_changes_watchers_and_batches(db: Db) {
         ..SeatChange::new(Seat(1))
     };
     assert!(matches!(
-        store
-            .change_seat(id, seq2, &kick, &[], &state, false, &[], NOW + 4, None)
-            .await,
+        change_seat(store, id, seq2, &kick, &[], &state, false, &[], NOW + 4, None).await,
         Err(StoreError::Conflict { .. })
     ));
     assert!(!store.seats(id).await.unwrap()[1].vacant);
     // Kicked: vacant and in disorder; no longer the user's game.
-    store
-        .change_seat(id, seq3, &kick, &[], &state, false, &[], NOW + 4, None)
+    change_seat(store, id, seq3, &kick, &[], &state, false, &[], NOW + 4, None)
         .await
         .unwrap();
     let s = &store.seats(id).await.unwrap()[1];
@@ -847,25 +975,23 @@ async fn seat_changes_watchers_and_batches(db: Db) {
         ..SeatChange::new(Seat(1))
     };
     assert!(matches!(
-        store
-            .change_seat(id, seq3, &dup, &[], &state, false, &[], NOW + 5, None)
-            .await,
+        change_seat(store, id, seq3, &dup, &[], &state, false, &[], NOW + 5, None).await,
         Err(StoreError::AlreadySeated { .. })
     ));
     assert!(matches!(
-        store
-            .change_seat(
-                id,
-                seq3,
-                &SeatChange::new(Seat(5)),
-                &[],
-                &state,
-                false,
-                &[],
-                NOW + 5,
-                None
-            )
-            .await,
+        change_seat(
+            store,
+            id,
+            seq3,
+            &SeatChange::new(Seat(5)),
+            &[],
+            &state,
+            false,
+            &[],
+            NOW + 5,
+            None
+        )
+        .await,
         Err(StoreError::NotFound(_))
     ));
 
@@ -1021,8 +1147,7 @@ async fn sqlite_in_memory() {
     }
     assert_eq!(store.seats(id).await.unwrap().len(), 4);
     let (events, state) = sample(2);
-    store
-        .start_game(id, &GameConfig::new(4, 1), &events, &state, &[], NOW)
+    start_game(&store, id, &GameConfig::new(4, 1), &events, &state, &[], NOW)
         .await
         .unwrap();
     assert_eq!(store.events(id).await.unwrap().len(), events.len());

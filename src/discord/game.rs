@@ -634,6 +634,7 @@ mod tests {
             seq: 0,
             created_at: 0,
             updated_at: 0,
+            settings: serde_json::json!({}),
         }
     }
 

@@ -2,9 +2,10 @@
 //! built from a viewer's narration or view: public posts from the public
 //! one, DMs from the recipient's own.
 
+use super::advance::Advance;
 use super::message::{BoardRef, Choice, OutMessage, Target};
 use crate::engine::{Outcome, Pending, Seat, Viewer};
-use crate::games::{AnyEvent, AnyState};
+use crate::games::AnyState;
 use crate::store::{GameRow, SeatRow};
 
 /// Discord's message limit is 2000 characters; keep clear of it.
@@ -12,30 +13,15 @@ const POST_LIMIT: usize = 1900;
 /// At most this many buttons in one prompt (Discord: 5 rows of 5).
 const MAX_CHOICES: usize = 25;
 
-/// Apply `events` to `before` and compose what must be announced. `base_seq`
-/// is the log sequence before these events. `starting`: the events are the
-/// set-up of a new game (always post the board).
-pub fn after_action(
-    row: &GameRow,
-    seats: &[SeatRow],
-    before: &AnyState,
-    events: &[AnyEvent],
-    base_seq: i64,
-    starting: bool,
-) -> (AnyState, Vec<OutMessage>) {
+/// Compose what must be announced after `adv`'s events. `starting`: they
+/// are the set-up of a new game (always post the board).
+pub(super) fn after_action(row: &GameRow, seats: &[SeatRow], adv: &Advance, starting: bool) -> Vec<OutMessage> {
     let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
     let channel = Target::Channel(row.channel_id);
-    let mut state = before.clone();
-    let mut boundaries: Vec<(i64, String)> = Vec::new();
-    for (i, e) in events.iter().enumerate() {
-        let before_phase = state.phase().number;
-        state.apply(e).expect("events decided for this game apply to it");
-        if state.phase().number != before_phase {
-            boundaries.push((base_seq + i as i64 + 1, state.phase().label));
-        }
-    }
+    let (before, state, events) = (&adv.before, &adv.state, &adv.events);
+    let mut boundaries = adv.boundaries.clone();
     if starting && boundaries.is_empty() {
-        boundaries.push((base_seq + events.len() as i64, state.phase().label));
+        boundaries.push((adv.seq(), state.phase().label));
     }
     let mut out = Vec::new();
 
@@ -100,7 +86,7 @@ pub fn after_action(
             board: None,
             choices: vec![],
         });
-        return (state, out);
+        return out;
     }
 
     // Prompt each seat that now owes a decision it did not owe before (or
@@ -117,9 +103,9 @@ pub fn after_action(
         let Some(seat_row) = seats.iter().find(|s| s.seat == p.seat && !s.vacant) else {
             continue;
         };
-        out.push(prompt(row, &state, p, seat_row));
+        out.push(prompt(row, state, p, seat_row));
     }
-    (state, out)
+    out
 }
 
 /// A private prompt: what is asked, and buttons when the choice is small.

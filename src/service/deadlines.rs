@@ -4,17 +4,16 @@
 //!
 //! Deadlines live in the `deadlines` table, one row per game, set in the
 //! same transaction as the events that begin a phase. [`Service::tick`]
-//! resolves due rows: each is claimed inside a transaction
-//! ([`Store::claim_deadline`]: `FOR UPDATE SKIP LOCKED` on PostgreSQL,
-//! `BEGIN IMMEDIATE` on SQLite), re-checked against the game's phase and
-//! sequence number, and resolved through the same `decide` path as a
-//! player's order. Defaults are applied only when the deadline passes (or
+//! resolves due rows through the same `decide` path as a player's order,
+//! and commits only if the game's log and the deadline row are still the
+//! ones it read (so of two schedulers, one resolves). Defaults are applied only when the deadline passes (or
 //! the host forces it), never earlier, whatever secret picks are pending.
 
-use super::{compose, to_payloads, user_err, Actor, GameId, OutMessage, Reply, Service, ServiceError, Target};
+use super::advance::Advance;
+use super::{compose, user_err, Actor, GameId, OutMessage, Reply, Service, ServiceError, Target};
 use crate::engine::{CommandLine, Seat};
 use crate::games::AnyState;
-use crate::store::{DeadlineAfter, DeadlineSet, GameRow, GameStatus, SeatRow};
+use crate::store::{Commit, DeadlineChange, DeadlineSet, DraftsChange, GameRow, GameStatus, SeatRow, StoreError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -452,11 +451,17 @@ pub fn discord_time(ms: i64) -> String {
     format!("<t:{s}:R> (<t:{s}:f>)")
 }
 
+impl Settings {
+    /// A game's settings (defaults for anything unset or unreadable).
+    pub fn of(row: &GameRow) -> Settings {
+        serde_json::from_value(row.settings.clone()).unwrap_or_default()
+    }
+}
+
 impl Service {
     /// A game's settings (defaults for anything unset or unreadable).
     pub async fn settings(&self, game: GameId) -> Result<Settings, ServiceError> {
-        let v = self.store.game_settings(game).await?;
-        Ok(serde_json::from_value(v).unwrap_or_default())
+        Ok(Settings::of(&self.reload(game).await?))
     }
 
     /// The deadline a phase (or step) beginning now, at `state`, gets: now
@@ -495,7 +500,7 @@ impl Service {
 
     /// Lines for `/game status`: the deadline and the settings.
     pub(super) async fn status_lines(&self, row: &GameRow) -> Result<String, ServiceError> {
-        let settings = self.settings(row.id).await?;
+        let settings = Settings::of(row);
         let mut text = String::new();
         if row.status == GameStatus::Active {
             match self.store.deadline(row.id).await? {
@@ -579,7 +584,8 @@ impl Service {
         if d.paused_remaining.is_some() || d.due_at <= now {
             return Ok(0);
         }
-        let settings = self.settings(game).await?;
+        let row = self.reload(game).await?;
+        let settings = Settings::of(&row);
         let seats = self.store.seats(game).await?;
         let mut sent = Reminded::parse(&d.reminded);
         let mut crossed: Vec<(&SeatRow, Vec<i64>)> = Vec::new();
@@ -597,7 +603,6 @@ impl Service {
         if crossed.is_empty() {
             return Ok(0);
         }
-        let row = self.reload(game).await?;
         let Some(state) = &row.state else { return Ok(0) };
         if i64::from(state.phase().number) != d.phase {
             return Ok(0);
@@ -635,17 +640,15 @@ impl Service {
                 choices: vec![],
             });
         }
-        let old = d.reminded.clone();
-        let new = sent.to_value();
-        let payloads = to_payloads(&out)?;
-        if self
-            .store
-            .send_reminders(game, d.phase, &old, &new, &payloads, now)
-            .await?
-        {
-            Ok(out.len())
-        } else {
-            Ok(0)
+        // Only if the deadline is still the one read: of two schedulers, one
+        // sends.
+        let commit = Commit::any_seq(game, now)
+            .if_deadline(Some(d.clone()))
+            .with_deadline(DeadlineChange::Reminded(sent.to_value()));
+        match self.try_commit(commit, &out).await {
+            Ok(_) => Ok(out.len()),
+            Err(StoreError::Moved(_) | StoreError::WrongStatus { .. }) => Ok(0),
+            Err(e) => Err(e.into()),
         }
     }
 
@@ -667,26 +670,28 @@ impl Service {
             return Ok(None);
         };
         let seats = self.store.seats(game).await?;
-        let settings = self.settings(game).await?;
+        let settings = Settings::of(&row);
         let now = self.now_ms();
-        let Some(claim) = self.store.claim_deadline(game, now, force).await? else {
-            return Ok(None);
-        };
-        if claim.seq != row.seq {
-            // Someone appended between our read and the claim: next tick.
+        let deadline = self.store.deadline(game).await?;
+        if !force
+            && !deadline
+                .as_ref()
+                .is_some_and(|d| d.due_at <= now && d.paused_remaining.is_none())
+        {
+            // Not due (extended, paused, or already resolved).
             return Ok(None);
         }
+        // Whatever is written commits only if the log and the deadline are
+        // still what was read here: of two schedulers, one resolves.
+        let base = Commit::new(game, row.seq, now).if_deadline(deadline.clone());
         let phase = state.phase().number;
         let names = Self::names(&seats);
         let channel = Target::Channel(row.channel_id);
-        if !force && claim.deadline.as_ref().is_some_and(|d| d.phase != i64::from(phase)) {
+        if !force && deadline.as_ref().is_some_and(|d| d.phase != i64::from(phase)) {
             // A stale row (the phase moved on without a new deadline): give
             // the current phase its full time instead of cutting it short.
             let d = self.deadline_for(&settings, &state);
-            claim
-                .commit(&self.store, &[], &state, false, &[], now, DeadlineAfter::Set(d))
-                .await
-                .map_err(super::busy(game))?;
+            self.settle(base.with_deadline(DeadlineChange::Set(d)), &[]).await?;
             return Ok(None);
         }
         let label = state.phase().label;
@@ -696,17 +701,14 @@ impl Service {
                 row.id,
                 compose::waiting_line(&state.pending(), &names)
             );
-            let payloads = to_payloads(&[OutMessage {
+            let out = [OutMessage {
                 target: channel,
                 text: text.clone(),
                 board: None,
                 choices: vec![],
-            }])?;
-            claim
-                .commit(&self.store, &[], &state, false, &payloads, now, DeadlineAfter::Clear)
-                .await
-                .map_err(super::busy(game))?;
-            return Ok(Some(text));
+            }];
+            let done = self.settle(base.with_deadline(DeadlineChange::Clear), &out).await?;
+            return Ok(done.then_some(text));
         }
 
         // Submit the drafts first (validated against this very position),
@@ -718,35 +720,30 @@ impl Service {
                 || cur.phase().number != phase
                 || (!settings.deadline_by_kind.is_empty() && step_kinds(cur) != step)
         };
-        let mut cur = state.clone();
-        let mut events = Vec::new();
-        let (drafted, mut refused) = self.decide_drafts(&row, &seats, &mut cur, &mut events).await?;
+        let mut adv = Advance::new(&state, row.seq);
+        let (drafted, mut refused) = self.decide_drafts(&row, &seats, &mut adv).await?;
         let mut applied: Vec<(Seat, CommandLine, bool)> = Vec::new();
         'outer: for _ in 0..64 {
-            if moved_on(&cur) {
+            if moved_on(&adv.state) {
                 break;
             }
-            let owing: Vec<_> = cur.pending().into_iter().filter(|p| !p.submitted).collect();
+            let owing: Vec<_> = adv.state.pending().into_iter().filter(|p| !p.submitted).collect();
             let mut progressed = false;
             for p in owing {
-                if !cur.pending().iter().any(|q| q.seat == p.seat && !q.submitted) {
+                if !adv.state.pending().iter().any(|q| q.seat == p.seat && !q.submitted) {
                     continue;
                 }
-                let Some(cmd) = cur.default_command(p.seat) else {
+                let Some(cmd) = adv.state.default_command(p.seat) else {
                     continue;
                 };
-                match cur.decide(p.seat, &cmd) {
-                    Ok(evs) => {
-                        for e in &evs {
-                            cur.apply(e).map_err(anyhow::Error::from)?;
-                        }
-                        events.extend(evs);
+                match adv.play(p.seat, &cmd) {
+                    Ok(()) => {
                         applied.push((p.seat, cmd, p.secret));
                         progressed = true;
                     }
                     Err(e) => tracing::warn!(game = %game, seat = %p.seat, "default order refused: {e}"),
                 }
-                if moved_on(&cur) {
+                if moved_on(&adv.state) {
                     break 'outer;
                 }
             }
@@ -755,10 +752,9 @@ impl Service {
             }
         }
         // Seats in civil disorder play what they owe in the next phase.
-        let (_, auto_events, auto_played) = super::host::autoplay(&cur, &seats, !settings.auto_resolve);
-        events.extend(auto_events);
-        let (after, mut outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
-        let finished = after.outcome().is_some();
+        let auto_played = super::host::autoplay(&mut adv, &seats, !settings.auto_resolve);
+        let mut outbox = compose::after_action(&row, &seats, &adv, false);
+        let finished = adv.state.outcome().is_some();
         let why = if force {
             "The host forced the phase to resolve"
         } else {
@@ -783,16 +779,16 @@ impl Service {
             text.push(' ');
             text.push_str(&line);
         }
-        let deadline = if let Some(d) = self.next_deadline(&settings, &state, &after) {
-            DeadlineAfter::Set(d)
+        let next = if let Some(d) = self.next_deadline(&settings, &adv.before, &adv.state) {
+            DeadlineChange::Set(d)
         } else {
             if !finished {
                 text.push_str(&format!(
                     " Still waiting on: {}; the host decides.",
-                    compose::waiting_line(&after.pending(), &names)
+                    compose::waiting_line(&adv.state.pending(), &names)
                 ));
             }
-            DeadlineAfter::Clear
+            DeadlineChange::Clear
         };
         let mut head = vec![OutMessage {
             target: channel,
@@ -815,12 +811,30 @@ impl Service {
         }
         head.append(&mut refused);
         head.append(&mut outbox);
-        let payloads = self.payloads(game, &head).await?;
-        claim
-            .commit(&self.store, &events, &after, finished, &payloads, now, deadline)
-            .await
-            .map_err(super::busy(game))?;
-        Ok(Some(text))
+        // The log moves: drafts were submitted with these events (or are
+        // stale), so none outlives the resolution.
+        let drafts = if adv.events.is_empty() {
+            DraftsChange::Keep
+        } else {
+            DraftsChange::ClearAll
+        };
+        let commit = base
+            .with_events(adv.events, adv.state)
+            .with_drafts(drafts)
+            .with_deadline(next);
+        let done = self.settle(commit, &head).await?;
+        Ok(done.then_some(text))
+    }
+
+    /// Commit a resolution; `false` if the game or its deadline moved on
+    /// meanwhile (another scheduler, an order, the host): then nothing was
+    /// written and there is nothing left to do.
+    async fn settle(&self, commit: Commit, out: &[OutMessage]) -> Result<bool, ServiceError> {
+        match self.try_commit(commit, out).await {
+            Ok(_) => Ok(true),
+            Err(StoreError::Conflict { .. } | StoreError::Moved(_) | StoreError::WrongStatus { .. }) => Ok(false),
+            Err(e) => Err(e.into()),
+        }
     }
 
     // ---- host tools ------------------------------------------------------
@@ -847,13 +861,13 @@ impl Service {
         }
     }
 
-    fn notice(row: &GameRow, text: String) -> Result<Vec<serde_json::Value>, ServiceError> {
-        to_payloads(&[OutMessage {
+    fn notice(row: &GameRow, text: String) -> [OutMessage; 1] {
+        [OutMessage {
             target: Target::Channel(row.channel_id),
             text,
             board: None,
             choices: vec![],
-        }])
+        }]
     }
 
     pub(super) async fn change_settings(
@@ -872,7 +886,8 @@ impl Service {
             return user_err(format!("Game {} is over.", row.id));
         }
         let _guard = self.lock(row.id).await?;
-        let mut s = self.settings(row.id).await?;
+        let row = self.reload(row.id).await?;
+        let mut s = Settings::of(&row);
         let was_drafting = !s.auto_resolve;
         if let Some(ms) = change.deadline_ms {
             if !(MIN_DEADLINE_MS..=MAX_DEADLINE_MS).contains(&ms) {
@@ -927,15 +942,17 @@ impl Service {
         }
         let v = serde_json::to_value(&s).map_err(anyhow::Error::from)?;
         let now = self.now_ms();
-        let payloads = Self::notice(
+        let notice = Self::notice(
             &row,
             format!(
                 "The host changed the settings of game {}.\n{}",
                 row.id,
                 settings_line(&s)
             ),
-        )?;
-        self.store.host_update(row.id, &v, None, &payloads, now).await?;
+        );
+        let mut commit = Commit::any_seq(row.id, now).with_settings(v);
+        commit.status = row.status;
+        self.commit(commit, &notice).await?;
         if was_drafting && s.auto_resolve {
             // Auto-resolve is back on: the drafts count as submitted now. The
             // settings are saved either way; drafts that could not go in now
@@ -944,7 +961,7 @@ impl Service {
                 tracing::warn!(game = %row.id, "drafts not submitted when auto-resolve was turned on: {e}");
             }
         }
-        let lines = self.status_lines(&row).await?;
+        let lines = self.status_lines(&self.reload(row.id).await?).await?;
         Ok(Reply::private(format!(
             "Settings of game {} changed (new deadline lengths and the time of day apply from the next phase or step).\n{lines}",
             row.id
@@ -955,7 +972,8 @@ impl Service {
         let row = self.hosted(actor, game, "pause it").await?;
         Self::active(&row)?;
         let _guard = self.lock(row.id).await?;
-        let mut s = self.settings(row.id).await?;
+        let row = self.reload(row.id).await?;
+        let mut s = Settings::of(&row);
         if s.paused {
             return user_err(format!("Game {} is already paused.", row.id));
         }
@@ -963,22 +981,23 @@ impl Service {
         let now = self.now_ms();
         let d = self.store.deadline(row.id).await?;
         let left = d.as_ref().map(|d| (d.due_at - now).max(0));
-        let update = d.as_ref().map(|d| {
-            (
+        let update = d.as_ref().map_or(DeadlineChange::Keep, |d| {
+            DeadlineChange::Update(
                 DeadlineSet {
                     phase: d.phase,
                     due_at: d.due_at,
                     paused_remaining: Some((d.due_at - now).max(0)),
                 },
-                &d.reminded,
+                d.reminded.clone(),
             )
         });
         let v = serde_json::to_value(&s).map_err(anyhow::Error::from)?;
         let text = format!("⏸ The host paused game {}: the deadline clock is stopped.", row.id);
-        let payloads = Self::notice(&row, text)?;
-        if !self.store.host_update(row.id, &v, update, &payloads, now).await? {
-            return Err(ServiceError::Busy(row.id));
-        }
+        let commit = Commit::any_seq(row.id, now)
+            .with_settings(v)
+            .if_deadline(d)
+            .with_deadline(update);
+        self.commit(commit, &Self::notice(&row, text)).await?;
         Ok(Reply::private(match left {
             Some(ms) => format!("Game {} paused with {} left.", row.id, format_duration(ms)),
             None => format!("Game {} paused.", row.id),
@@ -989,7 +1008,8 @@ impl Service {
         let row = self.hosted(actor, game, "resume it").await?;
         Self::active(&row)?;
         let _guard = self.lock(row.id).await?;
-        let mut s = self.settings(row.id).await?;
+        let row = self.reload(row.id).await?;
+        let mut s = Settings::of(&row);
         if !s.paused {
             return user_err(format!("Game {} is not paused.", row.id));
         }
@@ -998,25 +1018,27 @@ impl Service {
         let d = self.store.deadline(row.id).await?;
         let update = d.as_ref().map(|d| {
             let due_at = d.paused_remaining.map_or(d.due_at, |left| now + left);
-            (
-                DeadlineSet {
-                    phase: d.phase,
-                    due_at,
-                    paused_remaining: None,
-                },
-                &d.reminded,
-            )
+            DeadlineSet {
+                phase: d.phase,
+                due_at,
+                paused_remaining: None,
+            }
         });
-        let due = update.as_ref().map(|(d, _)| d.due_at);
+        let due = update.as_ref().map(|d| d.due_at);
         let v = serde_json::to_value(&s).map_err(anyhow::Error::from)?;
         let text = match due {
             Some(due) => format!("▶ The host resumed game {}. Deadline {}.", row.id, discord_time(due)),
             None => format!("▶ The host resumed game {}.", row.id),
         };
-        let payloads = Self::notice(&row, text.clone())?;
-        if !self.store.host_update(row.id, &v, update, &payloads, now).await? {
-            return Err(ServiceError::Busy(row.id));
-        }
+        let change = match (&update, &d) {
+            (Some(set), Some(d)) => DeadlineChange::Update(*set, d.reminded.clone()),
+            _ => DeadlineChange::Keep,
+        };
+        let commit = Commit::any_seq(row.id, now)
+            .with_settings(v)
+            .if_deadline(d)
+            .with_deadline(change);
+        self.commit(commit, &Self::notice(&row, text.clone())).await?;
         Ok(Reply::private(text))
     }
 
@@ -1030,14 +1052,16 @@ impl Service {
             ));
         }
         let _guard = self.lock(row.id).await?;
-        let s = self.settings(row.id).await?;
+        let row = self.reload(row.id).await?;
+        let s = Settings::of(&row);
         let now = self.now_ms();
         let state = row
             .state
             .as_ref()
             .ok_or_else(|| anyhow::anyhow!("active game without state"))?;
         let phase = i64::from(state.phase().number);
-        let (set, reminded) = match self.store.deadline(row.id).await? {
+        let read = self.store.deadline(row.id).await?;
+        let (set, reminded) = match &read {
             Some(d) => {
                 let set = match d.paused_remaining {
                     Some(left) => DeadlineSet {
@@ -1068,20 +1092,10 @@ impl Service {
                     row.id,
                     discord_time(set.due_at)
                 );
-                let payloads = Self::notice(&row, text.clone())?;
-                // Set through the claim path: one transaction with the notice.
-                let claim = self
-                    .store
-                    .claim_deadline(row.id, now, true)
-                    .await?
-                    .ok_or(ServiceError::Busy(row.id))?;
-                if claim.seq != row.seq {
-                    return Err(ServiceError::Busy(row.id));
-                }
-                claim
-                    .commit(&self.store, &[], state, false, &payloads, now, DeadlineAfter::Set(set))
-                    .await
-                    .map_err(super::busy(row.id))?;
+                let commit = Commit::new(row.id, row.seq, now)
+                    .if_deadline(None)
+                    .with_deadline(DeadlineChange::Set(set));
+                self.commit(commit, &Self::notice(&row, text.clone())).await?;
                 return Ok(Reply::private(text));
             }
         };
@@ -1101,14 +1115,11 @@ impl Service {
                 discord_time(set.due_at)
             )
         };
-        let payloads = Self::notice(&row, text.clone())?;
-        if !self
-            .store
-            .host_update(row.id, &v, Some((set, &reminded)), &payloads, now)
-            .await?
-        {
-            return Err(ServiceError::Busy(row.id));
-        }
+        let commit = Commit::any_seq(row.id, now)
+            .with_settings(v)
+            .if_deadline(read)
+            .with_deadline(DeadlineChange::Update(set, reminded));
+        self.commit(commit, &Self::notice(&row, text.clone())).await?;
         Ok(Reply::private(text))
     }
 

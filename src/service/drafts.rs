@@ -19,10 +19,11 @@
 //! the log moves without it (an undo or roll-back, a seat change that plays an automatic seat), it is discarded
 //! and its player told by DM to submit again.
 
-use super::{compose, to_payloads, user_err, Actor, OutMessage, Reply, Service, ServiceError, Target};
+use super::advance::Advance;
+use super::{compose, user_err, Actor, OutMessage, Reply, Service, ServiceError, Settings, Target};
 use crate::engine::{CommandLine, GameId, Seat};
-use crate::games::{AnyEvent, AnyState};
-use crate::store::{DraftRow, GameRow, GameStatus, SeatRow};
+use crate::games::AnyState;
+use crate::store::{Commit, DeadlineChange, DraftRow, DraftsChange, GameRow, GameStatus, SeatRow, StoreError};
 
 fn seat_name(seats: &[SeatRow], seat: Seat) -> String {
     seats
@@ -83,19 +84,13 @@ impl Service {
                 format!("{name} has a draft for game {} (not ready).", row.id),
             ));
         }
-        let payloads = to_payloads(&out)?;
-        self.store
-            .save_draft(
-                row.id,
-                seat,
-                row.seq,
-                &line.to_string(),
-                false,
-                &payloads,
-                self.now_ms(),
-            )
-            .await
-            .map_err(super::busy(row.id))?;
+        let save = DraftsChange::Save {
+            seat,
+            line: line.to_string(),
+            ready: false,
+        };
+        self.commit(Commit::new(row.id, row.seq, self.now_ms()).with_drafts(save), &out)
+            .await?;
         Ok(Some(Reply::private(format!(
             "Draft saved for game {}: `{line}` (not final). Mark it final with `/game ready`; submitting again replaces it. If the deadline passes first, this draft is submitted as it is.",
             row.id
@@ -126,7 +121,7 @@ impl Service {
             .ok_or_else(|| anyhow::anyhow!("active game {} has no state", row.id))?;
         let drafts = self.store.drafts(row.id).await?;
         let Some(mine) = drafts.iter().find(|d| d.seat == me) else {
-            if self.settings(row.id).await?.auto_resolve {
+            if Settings::of(&row).auto_resolve {
                 return user_err(format!(
                     "Game {} has auto-resolve on: secret choices count as soon as they are submitted, so there is nothing to mark ready.",
                     row.id
@@ -164,11 +159,14 @@ impl Service {
             .all(|s| *s == me || automatic(s) || drafts.iter().any(|d| d.seat == *s && d.seq == row.seq && d.ready));
         let now = self.now_ms();
         if !all_ready {
-            let payloads = to_payloads(&[channel_post(&row, format!("{name} is ready in game {}.", row.id))])?;
-            self.store
-                .save_draft(row.id, me, row.seq, &mine.line, true, &payloads, now)
-                .await
-                .map_err(super::busy(row.id))?;
+            let out = [channel_post(&row, format!("{name} is ready in game {}.", row.id))];
+            let save = DraftsChange::Save {
+                seat: me,
+                line: mine.line.clone(),
+                ready: true,
+            };
+            self.commit(Commit::new(row.id, row.seq, now).with_drafts(save), &out)
+                .await?;
             return Ok(Reply::private(format!(
                 "Your draft for game {} is final: `{}`. It is submitted when everyone is ready, or at the deadline.",
                 row.id, mine.line
@@ -197,40 +195,29 @@ impl Service {
         state: &AnyState,
         head: String,
     ) -> Result<(), ServiceError> {
-        let mut cur = state.clone();
-        let mut events = Vec::new();
-        let (_, refused) = self.decide_drafts(row, seats, &mut cur, &mut events).await?;
-        let (_, auto_events, auto_played) = super::host::autoplay(&cur, seats, true);
-        events.extend(auto_events);
-        let (after, outbox) = compose::after_action(row, seats, state, &events, row.seq, false);
-        let finished = after.outcome().is_some();
-        let settings = self.settings(row.id).await?;
-        let deadline = if finished {
-            None
-        } else {
-            self.next_deadline(&settings, state, &after)
-        };
+        let mut adv = Advance::new(state, row.seq);
+        let (_, refused) = self.decide_drafts(row, seats, &mut adv).await?;
+        let auto_played = super::host::autoplay(&mut adv, seats, true);
+        let outbox = compose::after_action(row, seats, &adv, false);
+        let deadline = self.next_deadline(&Settings::of(row), &adv.before, &adv.state);
         let mut out = vec![channel_post(row, head)];
         if let Some(line) = super::host::autoplay_line(&auto_played, seats) {
             out.push(channel_post(row, line));
         }
         out.extend(refused);
         out.extend(outbox);
-        let payloads = self.payloads(row.id, &out).await?;
-        self.store
-            .append_drafts(
-                row.id,
-                row.seq,
-                &events,
-                &after,
-                finished,
-                &payloads,
-                self.now_ms(),
-                deadline,
-            )
-            .await
-            .map_err(super::busy(row.id))?;
+        self.commit(Self::drafts_in(row, adv, deadline, self.now_ms()), &out)
+            .await?;
         Ok(())
+    }
+
+    /// The commit of drafts going in: their events (and what followed),
+    /// the game's drafts deleted, the next deadline if one begins.
+    fn drafts_in(row: &GameRow, adv: Advance, deadline: Option<crate::store::DeadlineSet>, now: i64) -> Commit {
+        Commit::new(row.id, row.seq, now)
+            .with_events(adv.events, adv.state)
+            .with_drafts(DraftsChange::ClearAll)
+            .with_deadline(deadline.map_or(DeadlineChange::Keep, DeadlineChange::Set))
     }
 
     /// After a seat change (civil disorder, kick): if every seat owing the
@@ -280,22 +267,18 @@ impl Service {
             return Ok(());
         };
         let seats = self.store.seats(game).await?;
-        let mut cur = state.clone();
-        let mut events = Vec::new();
-        let (done, refused) = self.decide_drafts(&row, &seats, &mut cur, &mut events).await?;
+        let mut adv = Advance::new(&state, row.seq);
+        let (done, refused) = self.decide_drafts(&row, &seats, &mut adv).await?;
         // Auto-resolve is on now: automatic seats play what they held back.
-        let (_, auto_events, auto_played) = super::host::autoplay(&cur, &seats, false);
-        events.extend(auto_events);
-        if events.is_empty() && refused.is_empty() {
+        let auto_played = super::host::autoplay(&mut adv, &seats, false);
+        if adv.events.is_empty() && refused.is_empty() {
             return Ok(());
         }
-        let (after, mut outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
+        let mut outbox = compose::after_action(&row, &seats, &adv, false);
         if let Some(line) = super::host::autoplay_line(&auto_played, &seats) {
             outbox.insert(0, channel_post(&row, line));
         }
-        let finished = after.outcome().is_some();
-        let settings = self.settings(game).await?;
-        let deadline = self.next_deadline(&settings, &state, &after);
+        let deadline = self.next_deadline(&Settings::of(&row), &adv.before, &adv.state);
         let who: Vec<String> = done.iter().map(|s| seat_name(&seats, *s)).collect();
         let mut head = Vec::new();
         if !who.is_empty() {
@@ -310,26 +293,13 @@ impl Service {
         }
         head.extend(refused);
         head.extend(outbox);
-        let payloads = self.payloads(row.id, &head).await?;
-        self.store
-            .append_drafts(
-                game,
-                row.seq,
-                &events,
-                &after,
-                finished,
-                &payloads,
-                self.now_ms(),
-                deadline,
-            )
-            .await
-            .map_err(super::busy(game))?;
+        self.commit(Self::drafts_in(&row, adv, deadline, self.now_ms()), &head)
+            .await?;
         Ok(())
     }
 
     /// Submit the game's drafts of the current log position through
-    /// `decide`, seat by seat, applying their events to `cur` and
-    /// collecting them in `events`. Returns the seats whose drafts went in,
+    /// `decide`, seat by seat, adding their events to `adv`. Returns the seats whose drafts went in,
     /// and DMs for drafts that were refused (they are deleted with the
     /// append, so their players are told to submit again). Stale drafts are
     /// left to [`Service::discard_stale_drafts`].
@@ -337,8 +307,7 @@ impl Service {
         &self,
         row: &GameRow,
         seats: &[SeatRow],
-        cur: &mut AnyState,
-        events: &mut Vec<AnyEvent>,
+        adv: &mut Advance,
     ) -> Result<(Vec<Seat>, Vec<OutMessage>), ServiceError> {
         let mut done = Vec::new();
         let mut refused = Vec::new();
@@ -348,15 +317,9 @@ impl Service {
             }
             let decided = CommandLine::parse(&d.line)
                 .map_err(|e| e.to_string())
-                .and_then(|line| cur.decide(d.seat, &line).map_err(|e| e.to_string()));
+                .and_then(|line| adv.play(d.seat, &line).map_err(|e| e.to_string()));
             match decided {
-                Ok(evs) => {
-                    for e in &evs {
-                        cur.apply(e).map_err(anyhow::Error::from)?;
-                    }
-                    events.extend(evs);
-                    done.push(d.seat);
-                }
+                Ok(()) => done.push(d.seat),
                 Err(why) => {
                     tracing::warn!(game = %row.id, seat = %d.seat, "draft refused at submission: {why}");
                     refused.extend(dm(
@@ -398,11 +361,16 @@ impl Service {
             )
             .into_iter()
             .collect();
-            let payloads = to_payloads(&out)?;
-            n += self
-                .store
-                .discard_drafts(d.game_id, std::slice::from_ref(&d), &payloads, self.now_ms())
-                .await? as usize;
+            // Only if that draft is still there: of two schedulers, one tells.
+            let discard = DraftsChange::Discard(vec![d.clone()]);
+            match self
+                .try_commit(Commit::any_seq(d.game_id, self.now_ms()).with_drafts(discard), &out)
+                .await
+            {
+                Ok(_) => n += 1,
+                Err(StoreError::Moved(_) | StoreError::WrongStatus { .. }) => {}
+                Err(e) => return Err(e.into()),
+            }
         }
         Ok(n)
     }

@@ -8,18 +8,19 @@
 //! automatic nothing is played on its own: the deadline's defaults (or the
 //! host) move the game on, one phase at a time.
 
-use super::{compose, user_err, Actor, GameId, OutMessage, Place, Reply, Service, ServiceError, Target};
+use super::advance::Advance;
+use super::{compose, user_err, Actor, GameId, OutMessage, Place, Reply, Service, ServiceError, Settings, Target};
 use crate::engine::{CommandLine, Seat, UserId, Viewer};
 use crate::games::{AnyEvent, AnyState, PlatformEvent, Replay, Rewind};
-use crate::store::{GameRow, GameStatus, LogEntry, SeatChange, SeatRow, StoreError};
+use crate::store::{Commit, DeadlineChange, GameRow, GameStatus, LogEntry, SeatChange, SeatRow};
 
 /// At most this many default decisions are played for automatic seats in
 /// one go (a safety net; a phase needs far fewer).
 const AUTOPLAY_LIMIT: usize = 1000;
 
 /// Play the defaults of automatic seats (civil disorder, vacant) that owe
-/// a decision, until none does. Returns the state after, the events, and
-/// what was played for whom (`secret`: the choice was hidden). Nothing is
+/// a decision, until none does, adding their events to `adv`. Returns what
+/// was played for whom (`secret`: the choice was hidden). Nothing is
 /// played when no seat is played by a person.
 ///
 /// `drafting` (the game's auto-resolve is off): an automatic seat's secret
@@ -27,44 +28,32 @@ const AUTOPLAY_LIMIT: usize = 1000;
 /// are drafting: submitting now would resolve the step under them); it is
 /// played once every player is in (their drafts submitted), or at the
 /// deadline.
-pub(super) fn autoplay(
-    state: &AnyState,
-    seats: &[SeatRow],
-    drafting: bool,
-) -> (AnyState, Vec<AnyEvent>, Vec<(Seat, CommandLine, bool)>) {
-    let mut cur = state.clone();
-    let mut events = Vec::new();
+pub(super) fn autoplay(adv: &mut Advance, seats: &[SeatRow], drafting: bool) -> Vec<(Seat, CommandLine, bool)> {
     let mut played = Vec::new();
     if seats.iter().all(SeatRow::automatic) {
-        return (cur, events, played);
+        return played;
     }
     let automatic = |seat: Seat| seats.iter().any(|s| s.seat == seat && s.automatic());
     for _ in 0..AUTOPLAY_LIMIT {
-        if cur.outcome().is_some() {
+        if adv.state.outcome().is_some() {
             break;
         }
-        let pending = cur.pending();
+        let pending = adv.state.pending();
         let players_drafting = drafting && pending.iter().any(|q| q.secret && !q.submitted && !automatic(q.seat));
         let next = pending
             .into_iter()
             .filter(|p| !p.submitted && automatic(p.seat) && !(p.secret && players_drafting))
-            .find_map(|p| cur.default_command(p.seat).map(|c| (p, c)));
+            .find_map(|p| adv.state.default_command(p.seat).map(|c| (p, c)));
         let Some((p, cmd)) = next else { break };
-        match cur.decide(p.seat, &cmd) {
-            Ok(evs) => {
-                for e in &evs {
-                    cur.apply(e).expect("decided events apply");
-                }
-                events.extend(evs);
-                played.push((p.seat, cmd, p.secret));
-            }
+        match adv.play(p.seat, &cmd) {
+            Ok(()) => played.push((p.seat, cmd, p.secret)),
             Err(e) => {
                 tracing::warn!(seat = %p.seat, "civil-disorder default refused: {e}");
                 break;
             }
         }
     }
-    (cur, events, played)
+    played
 }
 
 /// One public line about what was played for automatic seats.
@@ -177,26 +166,13 @@ impl Service {
             out.push(compose::prompt(&row, &state, p, new_row));
         }
         let change = SeatChange {
-            seat,
             player: Some((user, name.clone())),
             disorder: Some(false),
             vacant: Some(false),
+            ..SeatChange::new(seat)
         };
-        let payloads = self.payloads(row.id, &out).await?;
-        self.store
-            .change_seat(
-                row.id,
-                row.seq,
-                &change,
-                &[],
-                &state,
-                false,
-                &payloads,
-                self.now_ms(),
-                None,
-            )
-            .await
-            .map_err(seat_err(row.id))?;
+        self.commit(Commit::new(row.id, row.seq, self.now_ms()).with_seat(change), &out)
+            .await?;
         Ok(Reply::private(format!("{name} now plays {seat} in game {}.", row.id)))
     }
 
@@ -317,10 +293,11 @@ impl Service {
         notes: &mut Vec<String>,
         extra: Vec<OutMessage>,
     ) -> Result<(), ServiceError> {
-        let settings = self.settings(row.id).await?;
+        let settings = Settings::of(row);
         let drafting = !settings.auto_resolve;
-        let (_, events, played) = autoplay(state, seats, drafting);
-        let (after, composed) = compose::after_action(row, seats, state, &events, row.seq, false);
+        let mut adv = Advance::new(state, row.seq);
+        let played = autoplay(&mut adv, seats, drafting);
+        let composed = compose::after_action(row, seats, &adv, false);
         if let Some(line) = autoplay_line(&played, seats) {
             notes.push(line);
         }
@@ -332,23 +309,12 @@ impl Service {
         }];
         out.extend(extra);
         out.extend(composed);
-        let finished = after.outcome().is_some();
-        let deadline = self.next_deadline(&settings, state, &after);
-        let payloads = self.payloads(row.id, &out).await?;
-        self.store
-            .change_seat(
-                row.id,
-                row.seq,
-                &change,
-                &events,
-                &after,
-                finished,
-                &payloads,
-                self.now_ms(),
-                deadline,
-            )
-            .await
-            .map_err(seat_err(row.id))?;
+        let deadline = self.next_deadline(&settings, &adv.before, &adv.state);
+        let commit = Commit::new(row.id, row.seq, self.now_ms())
+            .with_seat(change)
+            .with_events(adv.events, adv.state)
+            .with_deadline(deadline.map_or(DeadlineChange::Keep, DeadlineChange::Set));
+        self.commit(commit, &out).await?;
         if drafting {
             // The seat that just became automatic may have been the last
             // one the drafts were waiting for.
@@ -425,8 +391,9 @@ impl Service {
         rolled.push(row.seq + 1, &entry).map_err(anyhow::Error::from)?;
         let restored = rolled.into_state();
         // Seats in civil disorder play what they owe in the restored position.
-        let settings = self.settings(row.id).await?;
-        let (after, auto_events, played) = autoplay(&restored, &seats, !settings.auto_resolve);
+        let settings = Settings::of(&row);
+        let mut adv = Advance::new(&restored, row.seq + 1);
+        let played = autoplay(&mut adv, &seats, !settings.auto_resolve);
         let mut text = entry.narrate(Viewer::Public, &names).unwrap_or_default();
         if !undone_text.is_empty() {
             text.push_str("\nSet aside:\n");
@@ -436,7 +403,8 @@ impl Service {
             text.push('\n');
             text.push_str(&line);
         }
-        let new_seq = row.seq + 1 + auto_events.len() as i64;
+        let new_seq = adv.seq();
+        let after = &adv.state;
         let finished = after.outcome().is_some();
         let mut out = vec![
             OutMessage {
@@ -464,30 +432,23 @@ impl Service {
         ];
         for p in after.pending().iter().filter(|p| !p.submitted) {
             if let Some(s) = seats.iter().find(|s| s.seat == p.seat && !s.automatic()) {
-                out.push(compose::prompt(&row, &after, p, s));
+                out.push(compose::prompt(&row, after, p, s));
             }
         }
-        let deadline = (!finished).then(|| self.deadline_for(&settings, &after));
+        let deadline = match finished {
+            false => DeadlineChange::Set(self.deadline_for(&settings, after)),
+            true => DeadlineChange::Keep,
+        };
+        let label = after.phase().label;
         let mut events = vec![entry];
-        events.extend(auto_events);
-        let payloads = self.payloads(row.id, &out).await?;
-        self.store
-            .append_with_deadline(
-                row.id,
-                row.seq,
-                &events,
-                &after,
-                finished,
-                &payloads,
-                self.now_ms(),
-                deadline,
-            )
-            .await
-            .map_err(super::busy(row.id))?;
+        events.extend(adv.events);
+        let commit = Commit::new(row.id, row.seq, self.now_ms())
+            .with_events(events, adv.state)
+            .with_deadline(deadline);
+        self.commit(commit, &out).await?;
         Ok(Reply::private(format!(
-            "Game {} is back at {} ({} log entries set aside; the log keeps them).",
+            "Game {} is back at {label} ({} log entries set aside; the log keeps them).",
             row.id,
-            after.phase().label,
             undone.len()
         )))
     }
@@ -567,36 +528,6 @@ impl Service {
             .ok_or_else(|| anyhow::anyhow!("active game {} has no state", row.id).into())
     }
 
-    /// Serialize messages for the outbox, copying each public board post
-    /// and the game-over line to the game's spectators by DM (public view
-    /// only: the copies carry the channel's own board reference).
-    pub(super) async fn payloads(
-        &self,
-        game: GameId,
-        out: &[OutMessage],
-    ) -> Result<Vec<serde_json::Value>, ServiceError> {
-        let watchers = self.store.watchers(game).await?;
-        let mut all: Vec<OutMessage> = out.to_vec();
-        if !watchers.is_empty() {
-            for m in out {
-                let public_board = matches!(m.target, Target::Channel(_))
-                    && (m.board.as_ref().is_some_and(|b| b.viewer == Viewer::Public) || m.text.starts_with("🏆"));
-                if !public_board {
-                    continue;
-                }
-                for w in &watchers {
-                    all.push(OutMessage {
-                        target: Target::Dm(*w),
-                        text: format!("👁 {}", m.text),
-                        board: m.board.clone(),
-                        choices: vec![],
-                    });
-                }
-            }
-        }
-        super::to_payloads(&all)
-    }
-
     /// Whether a DM request may read a game: its players and spectators.
     pub(super) async fn may_read_in_dm(&self, actor: &Actor, row: &GameRow) -> Result<bool, ServiceError> {
         if actor.place != Place::Dm {
@@ -672,15 +603,6 @@ fn tail(lines: &[String], max: usize) -> String {
     }
     text.push_str(&kept.join("\n"));
     text
-}
-
-fn seat_err(game: GameId) -> impl Fn(StoreError) -> ServiceError {
-    move |e| match e {
-        StoreError::AlreadySeated { seat, .. } => {
-            ServiceError::User(format!("That player already has {seat} in game {game}."))
-        }
-        e => super::busy(game)(e),
-    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,9 @@
 //! the events they announce. Discord, the terminal playtest and the tests
 //! all drive this same code.
 
+mod advance;
 mod clock;
+mod commit;
 mod compose;
 mod deadlines;
 mod drafts;
@@ -20,7 +22,8 @@ pub use message::{BoardRef, Choice, OutMessage, Reply, Target};
 
 use crate::engine::{CommandLine, GameConfig, GameId, Seat, UserId, Viewer};
 use crate::games::{describe_waiting, ActionError, AnyState, GameKind};
-use crate::store::{GameRow, GameStatus, NewGame, SeatRow, Store, StoreError};
+use crate::store::{Commit, DeadlineChange, GameRow, GameStatus, NewGame, SeatRow, Store, StoreError};
+use advance::Advance;
 use anyhow::Context as _;
 use std::collections::HashMap;
 use std::future::Future;
@@ -175,15 +178,6 @@ pub enum ServiceError {
 impl From<StoreError> for ServiceError {
     fn from(e: StoreError) -> Self {
         ServiceError::Internal(e.into())
-    }
-}
-
-/// A store error as the service reports it: a lost optimistic-lock race
-/// means the game is busy (the asker may simply try again).
-fn busy(game: GameId) -> impl Fn(StoreError) -> ServiceError {
-    move |e| match e {
-        StoreError::Conflict { .. } => ServiceError::Busy(game),
-        e => e.into(),
     }
 }
 
@@ -495,9 +489,10 @@ impl Service {
             .kind
             .setup(&config)
             .map_err(|e| ServiceError::User(format!("Set-up failed: {e}")))?;
-        let before = row.kind.empty();
         let names = Self::names(&seats);
-        let (state, mut outbox) = compose::after_action(&row, &seats, &before, &events, 0, true);
+        let mut adv = Advance::new(&row.kind.empty(), 0);
+        adv.push(events);
+        let mut outbox = compose::after_action(&row, &seats, &adv, true);
         let intro = format!(
             "**{}** game {} has begun with {}.",
             row.kind.name(),
@@ -518,12 +513,13 @@ impl Service {
                 choices: vec![],
             },
         );
-        let payloads = self.payloads(row.id, &outbox).await?;
-        let settings = self.settings(row.id).await?;
-        let deadline = state.outcome().is_none().then(|| self.deadline_for(&settings, &state));
-        self.store
-            .start_game_with_deadline(row.id, &config, &events, &state, &payloads, self.now_ms(), deadline)
-            .await?;
+        let settings = Settings::of(&row);
+        let deadline = match adv.state.outcome() {
+            None => DeadlineChange::Set(self.deadline_for(&settings, &adv.state)),
+            Some(_) => DeadlineChange::Keep,
+        };
+        let commit = Commit::start(row.id, config, adv.events, adv.state, self.now_ms()).with_deadline(deadline);
+        self.commit(commit, &outbox).await?;
         Ok(Reply::private(format!("Game {} started.", row.id)))
     }
 
@@ -709,22 +705,19 @@ impl Service {
             (_, Some(s)) => s.clone(),
         };
         // Auto-resolve off: a secret choice is kept as a draft.
-        let settings = self.settings(row.id).await?;
+        let settings = Settings::of(&row);
         if let Some(reply) = self.draft_if_held(&row, &seats, &state, &settings, seat, &line).await? {
             return Ok(reply);
         }
-        let mut events = match state.decide(seat, &line) {
+        let events = match state.decide(seat, &line) {
             Ok(events) => events,
             Err(e) => return Err(ServiceError::User(explain(&e, &state, seat))),
         };
-        // Seats in civil disorder play what they now owe, in the same append.
-        let mut mid = state.clone();
-        for e in &events {
-            mid.apply(e).map_err(anyhow::Error::from)?;
-        }
-        let (_, auto_events, played) = host::autoplay(&mid, &seats, !settings.auto_resolve);
-        events.extend(auto_events);
-        let (after, mut outbox) = compose::after_action(&row, &seats, &state, &events, row.seq, false);
+        let mut adv = Advance::new(&state, row.seq);
+        adv.push(events.clone());
+        // Seats in civil disorder play what they now owe, in the same commit.
+        let played = host::autoplay(&mut adv, &seats, !settings.auto_resolve);
+        let mut outbox = compose::after_action(&row, &seats, &adv, false);
         if let Some(line) = host::autoplay_line(&played, &seats) {
             outbox.insert(
                 0,
@@ -736,23 +729,12 @@ impl Service {
                 },
             );
         }
-        let finished = after.outcome().is_some();
-        let payloads = self.payloads(row.id, &outbox).await?;
         // A new phase (or step) begins: its deadline, in the same transaction.
-        let deadline = self.next_deadline(&settings, &state, &after);
-        self.store
-            .append_with_deadline(
-                row.id,
-                row.seq,
-                &events,
-                &after,
-                finished,
-                &payloads,
-                self.now_ms(),
-                deadline,
-            )
-            .await
-            .map_err(busy(row.id))?;
+        let deadline = self.next_deadline(&settings, &adv.before, &adv.state);
+        let commit = Commit::new(row.id, row.seq, self.now_ms())
+            .with_events(adv.events, adv.state)
+            .with_deadline(deadline.map_or(DeadlineChange::Keep, DeadlineChange::Set));
+        self.commit(commit, &outbox).await?;
         let names = Self::names(&seats);
         let mut text = format!("Accepted: `{line}`");
         // Only what the channel post does not already say: the actor's secrets.
@@ -821,10 +803,12 @@ impl Service {
             .game(board.game)
             .await?
             .with_context(|| format!("no game {}", board.game))?;
-        let seats = self.store.seats(board.game).await?;
+        // The players as they were at that point (a seat given to a new
+        // player later still shows the old name on older boards).
+        let names = self.store.names_at(board.game, board.seq).await?;
         let events = self.store.events_upto(board.game, board.seq).await?;
         let state = crate::games::Replay::of(row.kind, &events)?.into_state();
-        let scene = state.scene(board.viewer, &Self::names(&seats));
+        let scene = state.scene(board.viewer, &names);
         Ok(orrery_render::render_png(&scene)?)
     }
 
@@ -947,13 +931,6 @@ fn started_word(status: GameStatus) -> &'static str {
         GameStatus::Finished => "finished",
         GameStatus::Abandoned => "been closed",
     }
-}
-
-fn to_payloads(outbox: &[OutMessage]) -> Result<Vec<serde_json::Value>, ServiceError> {
-    outbox
-        .iter()
-        .map(|m| serde_json::to_value(m).map_err(|e| ServiceError::Internal(e.into())))
-        .collect()
 }
 
 /// A fresh seed for a new game, from the process's random hasher keys.

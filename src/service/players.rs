@@ -3,8 +3,8 @@
 //! `/game reminders` (their own reminder points, or muted).
 
 use super::deadlines::{check_points, discord_time, format_duration, points_text, Reminded};
-use super::{compose, user_err, Actor, GameId, Reply, Service, ServiceError};
-use crate::store::GameStatus;
+use super::{compose, user_err, Actor, GameId, Reply, Service, ServiceError, Settings};
+use crate::store::{Commit, DeadlineChange, GameStatus, SeatChange, StoreError};
 
 /// One game of `/mygames`, before sorting.
 struct Entry {
@@ -128,7 +128,7 @@ impl Service {
         if !row.status.is_open() {
             return user_err(format!("Game {} is over.", row.id));
         }
-        let settings = self.settings(row.id).await?;
+        let settings = Settings::of(&row);
         let describe = |own: &Option<Vec<i64>>| match own {
             None => format!(
                 "the game's: {} before the deadline",
@@ -153,29 +153,39 @@ impl Service {
             (_, Some(p)) => Some(check_points(p)?),
         };
         let _guard = self.lock(row.id).await?;
-        self.store.set_seat_reminders(row.id, me.seat, new.as_deref()).await?;
         // Points already behind us for the running deadline are not sent
-        // late: mark them sent for this seat (compare-and-set; if the
-        // scheduler got there first, it already decided).
-        let now = self.now_ms();
-        if let Some(d) = self.store.deadline(row.id).await? {
-            let mut sent = Reminded::parse(&d.reminded);
-            let points = new.as_deref().unwrap_or(settings.reminders_ms.as_slice());
-            // Time left: on the clock, or kept while the game is paused.
-            let left = d.paused_remaining.unwrap_or(d.due_at - now);
-            for &r in points.iter().filter(|&&r| r >= left) {
-                sent.mark(me.seat, r);
-            }
-            let marked = sent.to_value();
-            if marked != d.reminded {
-                if d.paused_remaining.is_some() {
-                    // Paused: no reminder job runs, so nothing races this.
-                    self.store.set_reminded(row.id, d.phase, &marked).await?;
-                } else {
-                    self.store
-                        .send_reminders(row.id, d.phase, &d.reminded, &marked, &[], now)
-                        .await?;
+        // late: mark them sent for this seat, in the same commit (only if
+        // the deadline is still the one read; if the scheduler got there
+        // first, read it again).
+        let mut tries = 0;
+        loop {
+            let now = self.now_ms();
+            let d = self.store.deadline(row.id).await?;
+            let mut commit = Commit::any_seq(row.id, now).with_seat(SeatChange {
+                reminders: Some(new.clone()),
+                ..SeatChange::new(me.seat)
+            });
+            commit.status = row.status;
+            if let Some(d) = &d {
+                let mut sent = Reminded::parse(&d.reminded);
+                let points = new.as_deref().unwrap_or(settings.reminders_ms.as_slice());
+                // Time left: on the clock, or kept while the game is paused.
+                let left = d.paused_remaining.unwrap_or(d.due_at - now);
+                for &r in points.iter().filter(|&&r| r >= left) {
+                    sent.mark(me.seat, r);
                 }
+                let marked = sent.to_value();
+                if marked != d.reminded {
+                    commit = commit
+                        .if_deadline(Some(d.clone()))
+                        .with_deadline(DeadlineChange::Reminded(marked));
+                }
+            }
+            match self.try_commit(commit, &[]).await {
+                Ok(_) => break,
+                Err(StoreError::Moved(_)) if tries < 3 => tries += 1,
+                Err(StoreError::Moved(_)) => return Err(ServiceError::Busy(row.id)),
+                Err(e) => return Err(e.into()),
             }
         }
         Ok(Reply::private(format!(

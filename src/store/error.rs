@@ -44,6 +44,11 @@ pub enum StoreError {
         /// The status the game has.
         actual: GameStatus,
     },
+    /// A compare-and-set precondition of a [`super::Commit`] failed: the
+    /// deadline (or the drafts) it was decided on changed meanwhile. Nothing
+    /// was written; the change is no longer due.
+    #[error("{0}")]
+    Moved(String),
     /// The database failed.
     #[error("database error: {0}")]
     Db(#[from] sqlx::Error),

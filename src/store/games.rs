@@ -1,8 +1,8 @@
 //! Game rows and seats: the lobby.
 
 use super::error::{StoreError, StoreResult};
-use super::types::{game_cols, game_from_row, id_to_db, seat_from_db, seat_from_row, to_json};
-use super::{GameRow, GameStatus, NewGame, SeatRow, Store};
+use super::types::{game_cols, game_from_row, id_to_db, seat_from_db, to_json};
+use super::{GameRow, GameStatus, NewGame, Store};
 use crate::engine::{GameId, Seat, UserId};
 use sqlx::{Any, Row, Transaction};
 
@@ -36,6 +36,11 @@ impl Store {
             .await?
             .map(|row| game_from_row(&row))
             .transpose()
+    }
+
+    /// A game's host settings (JSON owned by the service; `{}` = defaults).
+    pub async fn game_settings(&self, game: GameId) -> StoreResult<serde_json::Value> {
+        Ok(self.game(game).await?.ok_or_else(|| not_found(game))?.settings)
     }
 
     /// Every game ever played in a channel (any status), oldest first.
@@ -134,17 +139,6 @@ impl Store {
         }
         tx.commit().await?;
         seat_from_db(removed)
-    }
-
-    /// The seated players, by seat.
-    pub async fn seats(&self, game: GameId) -> StoreResult<Vec<SeatRow>> {
-        let rows = sqlx::query(
-            "SELECT seat, user_id, name, disorder, vacant, reminders FROM seats WHERE game_id = $1 ORDER BY seat",
-        )
-        .bind(game.0)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(seat_from_row).collect()
     }
 
     /// Set a game's status. Leaving play (finished, abandoned) also clears

@@ -12,10 +12,11 @@
 //!
 //! A game's state is the fold of its events. The `games` row caches the
 //! fold (`state`) and the sequence number of the last event (`seq`).
-//! [`Store::append`] writes new events, the new state and the outgoing
-//! messages they cause in one transaction, and only if `seq` is still what
-//! the caller read; otherwise it fails with [`StoreError::Conflict`] and
-//! nothing is written. The `(game_id, seq)` primary key of `events` backs
+//! [`Store::commit`], the one write path of a game in play, writes new
+//! events, the new state, seat and draft changes, the deadline and the
+//! outgoing messages they cause in one transaction, and only if `seq` is
+//! still what the caller read; otherwise it fails with
+//! [`StoreError::Conflict`] and nothing is written. The `(game_id, seq)` primary key of `events` backs
 //! this up: two writers can never both store event *n*.
 //!
 //! # Game ids
@@ -36,19 +37,21 @@
 //! (`UPDATE games … WHERE id = $1`), which row-locks the game and so
 //! serializes writers per game.
 
+mod commit;
 mod deadlines;
+mod drafts;
 mod error;
 mod games;
 mod log;
 mod outbox;
-mod prefs;
 mod seats;
 mod types;
+mod watchers;
 
-pub use deadlines::{DeadlineAfter, DeadlineClaim};
+pub use commit::{Commit, DeadlineChange, DraftsChange, SeatChange};
+pub use drafts::DraftRow;
 pub use error::{StoreError, StoreResult};
-pub use prefs::DraftRow;
-pub use seats::{LogEntry, SeatChange};
+pub use log::LogEntry;
 pub use types::{Backend, DeadlineRow, DeadlineSet, GameRow, GameStatus, NewGame, OutboxRow, SeatRow};
 
 use anyhow::{bail, Context};

@@ -137,6 +137,8 @@ pub struct GameRow {
     pub created_at: i64,
     /// Unix milliseconds of the last change to the row.
     pub updated_at: i64,
+    /// The host's settings (JSON owned by the service; `{}` = defaults).
+    pub settings: serde_json::Value,
 }
 
 /// One seated player.
@@ -246,7 +248,7 @@ pub(crate) fn from_json<T: serde::de::DeserializeOwned>(what: impl fmt::Display,
 /// The columns of `games`, in the order [`game_from_row`] reads them.
 macro_rules! game_cols {
     () => {
-        "id, kind, channel_id, guild_id, host_id, status, config, state, seq, created_at, updated_at"
+        "id, kind, channel_id, guild_id, host_id, status, config, state, seq, created_at, updated_at, settings"
     };
 }
 pub(crate) use game_cols;
@@ -259,6 +261,7 @@ pub(crate) fn game_from_row(row: &AnyRow) -> StoreResult<GameRow> {
     let status: String = row.try_get("status")?;
     let config: String = row.try_get("config")?;
     let state: Option<String> = row.try_get("state")?;
+    let settings: String = row.try_get("settings")?;
     Ok(GameRow {
         id,
         kind,
@@ -273,6 +276,7 @@ pub(crate) fn game_from_row(row: &AnyRow) -> StoreResult<GameRow> {
         seq: row.try_get("seq")?,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
+        settings: from_json(format_args!("settings of game {id}"), &settings)?,
     })
 }
 

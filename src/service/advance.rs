@@ -1,0 +1,59 @@
+//! A game moving forward within one change: every event decided on the
+//! way (the order itself, drafts going in, defaults, what automatic seats
+//! play) is applied exactly once, and the phase boundaries it crosses are
+//! noted for the boards to post.
+
+use crate::engine::{CommandLine, Seat};
+use crate::games::{ActionError, AnyEvent, AnyState};
+
+#[derive(Clone, Debug)]
+pub(super) struct Advance {
+    /// The state the change was decided from.
+    pub before: AnyState,
+    /// The state after every event so far.
+    pub state: AnyState,
+    /// The events so far, in order.
+    pub events: Vec<AnyEvent>,
+    /// The log position before the first event.
+    pub base_seq: i64,
+    /// `(seq, label)` of each phase that began: the log position after the
+    /// event that began it, and the new phase's label.
+    pub boundaries: Vec<(i64, String)>,
+}
+
+impl Advance {
+    pub fn new(before: &AnyState, base_seq: i64) -> Self {
+        Advance {
+            before: before.clone(),
+            state: before.clone(),
+            events: Vec::new(),
+            base_seq,
+            boundaries: Vec::new(),
+        }
+    }
+
+    /// Apply decided events (they apply to this game: `decide` made them).
+    pub fn push(&mut self, events: Vec<AnyEvent>) {
+        for e in events {
+            let phase = self.state.phase().number;
+            self.state.apply(&e).expect("events decided for this game apply to it");
+            self.events.push(e);
+            if self.state.phase().number != phase {
+                self.boundaries
+                    .push((self.base_seq + self.events.len() as i64, self.state.phase().label));
+            }
+        }
+    }
+
+    /// Decide `line` for `seat` at the current state and apply it.
+    pub fn play(&mut self, seat: Seat, line: &CommandLine) -> Result<(), ActionError> {
+        let events = self.state.decide(seat, line)?;
+        self.push(events);
+        Ok(())
+    }
+
+    /// The log position after the last event.
+    pub fn seq(&self) -> i64 {
+        self.base_seq + self.events.len() as i64
+    }
+}
