@@ -141,7 +141,27 @@ fn check_secret_pick_invisible(kind: GameKind, state: &AnyState, seat: Seat, pla
         if after.pending().iter().all(|p| !(p.seat == seat && p.secret)) {
             continue;
         }
-        let views: Vec<serde_json::Value> = others.iter().map(|v| after.view_json(*v)).collect();
+        let mut views: Vec<serde_json::Value> = others.iter().map(|v| after.view_json(*v)).collect();
+        // What leaves the engine beside views and narration is public too:
+        // the phase label, who owes which kind of decision (the channel's
+        // "Waiting on"), and non-secret defaults (announced when played).
+        let waiting: Vec<(Seat, String, bool)> = after
+            .pending()
+            .iter()
+            .map(|p| (p.seat, p.kind.to_string(), p.submitted))
+            .collect();
+        let defaults: Vec<Option<String>> = after
+            .pending()
+            .iter()
+            .filter(|p| !p.secret)
+            .map(|p| after.default_command(p.seat).map(|c| c.to_string()))
+            .collect();
+        views.push(serde_json::json!({
+            "label": after.phase().label,
+            "number": after.phase().number,
+            "waiting": format!("{waiting:?}"),
+            "public defaults": defaults,
+        }));
         let narration: Vec<Vec<Option<String>>> = others
             .iter()
             .map(|v| events.iter().map(|e| e.narrate(*v, &names)).collect())

@@ -37,6 +37,19 @@ async fn play(svc: &Service, game: GameId, n: usize) {
     }
 }
 
+/// Play until `n` more phases have begun; returns the phase it started in.
+async fn play_phases(svc: &Service, game: GameId, n: u32) -> u32 {
+    let p_start = state(svc, game).await.phase().number;
+    for i in 0..200 {
+        if state(svc, game).await.phase().number >= p_start + n {
+            break;
+        }
+        play(svc, game, 1).await;
+        assert!(i < 199, "the game should move on");
+    }
+    p_start
+}
+
 #[tokio::test]
 async fn undo_restores_the_earlier_board_exactly_and_keeps_the_log() {
     let (svc, _) = service("undo").await;
@@ -102,15 +115,7 @@ async fn undo_restores_the_earlier_board_exactly_and_keeps_the_log() {
 async fn roll_back_to_a_phase_and_history_reproduce_its_board() {
     let (svc, _) = service("rollback").await;
     let game = started(&svc, CH, GameKind::Starlanes, 3, &NAMES).await;
-    let p_start = state(&svc, game).await.phase().number;
-    // Play until two more phases have begun.
-    for i in 0..200 {
-        if state(&svc, game).await.phase().number >= p_start + 2 {
-            break;
-        }
-        play(&svc, game, 1).await;
-        assert!(i < 199, "the game should move on");
-    }
+    let p_start = play_phases(&svc, game, 2).await;
     let target = p_start + 1;
     let hist = ok(
         &svc,
@@ -412,14 +417,7 @@ async fn a_pending_secret_pick_never_triggers_an_early_default() {
 async fn history_boards_keep_the_names_of_their_time() {
     let (svc, _) = service("history-names").await;
     let game = started(&svc, CH, GameKind::Starlanes, 3, &NAMES).await;
-    let p_start = state(&svc, game).await.phase().number;
-    for i in 0..200 {
-        if state(&svc, game).await.phase().number >= p_start + 2 {
-            break;
-        }
-        play(&svc, game, 1).await;
-        assert!(i < 199, "the game should move on");
-    }
+    let p_start = play_phases(&svc, game, 2).await;
     let history = |phase| Request::History {
         game: None,
         phase: Some(phase),

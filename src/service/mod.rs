@@ -368,7 +368,7 @@ impl Service {
                 g.status.as_str()
             ));
         }
-        let seed = seed.unwrap_or_else(random_seed);
+        let seed = seed.unwrap_or_else(|| random_seed(self.now_ms()));
         let mut config = GameConfig::new(0, seed);
         if let Some(options) = options {
             config.options = options;
@@ -933,16 +933,13 @@ fn started_word(status: GameStatus) -> &'static str {
     }
 }
 
-/// A fresh seed for a new game, from the process's random hasher keys.
-/// (The engine never draws OS randomness; the platform picks the seed once
-/// and stores it in the game's config.)
-fn random_seed() -> u64 {
+/// A fresh seed for a new game: the process's random hasher keys (drawn
+/// once per process by the standard library) over the clock's time. The
+/// engine never draws OS randomness; the platform picks the seed once and
+/// stores it in the game's config.
+fn random_seed(now_ms: i64) -> u64 {
     use std::hash::BuildHasher;
-    let t = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    std::collections::hash_map::RandomState::new().hash_one(t)
+    std::collections::hash_map::RandomState::new().hash_one(now_ms)
 }
 
 /// The opening section of the game's rules page.
