@@ -4,7 +4,7 @@
 use super::error::{is_unique_violation, StoreError, StoreResult};
 use super::games::lock_game;
 use super::types::{event_from_row, to_json};
-use super::{DeadlineSet, GameStatus, Store};
+use super::{codec, DeadlineSet, GameStatus, Store};
 use crate::engine::{GameConfig, GameId};
 use crate::games::{AnyEvent, AnyState};
 use sqlx::{Any, Row, Transaction};
@@ -141,26 +141,25 @@ impl Store {
         };
         let new_seq = expected_seq + events.len() as i64;
         // Serialize everything before writing anything.
-        let state = to_json("game state", state)?;
-        let events = events
-            .iter()
-            .map(|e| to_json("event", e))
-            .collect::<StoreResult<Vec<_>>>()?;
+        let state = codec::encode_state(state)?;
+        let events = events.iter().map(codec::encode).collect::<StoreResult<Vec<_>>>()?;
         let outbox = outbox
             .iter()
             .map(|p| to_json("outbox payload", p))
             .collect::<StoreResult<Vec<_>>>()?;
 
         for (seq, event) in (expected_seq + 1..).zip(&events) {
-            let inserted =
-                sqlx::query("INSERT INTO events (game_id, seq, event, created_at, batch) VALUES ($1, $2, $3, $4, $5)")
-                    .bind(game.0)
-                    .bind(seq)
-                    .bind(event)
-                    .bind(now_ms)
-                    .bind(expected_seq)
-                    .execute(&mut *tx)
-                    .await;
+            let inserted = sqlx::query(
+                "INSERT INTO events (game_id, seq, event, created_at, batch, version) VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(game.0)
+            .bind(seq)
+            .bind(&event.json)
+            .bind(now_ms)
+            .bind(expected_seq)
+            .bind(event.version)
+            .execute(&mut *tx)
+            .await;
             match inserted {
                 Ok(_) => {}
                 Err(e) if is_unique_violation(&e) => {
@@ -231,7 +230,7 @@ impl Store {
     /// A game's events with sequence number `<= seq`, in order (for
     /// rebuilding a past position).
     pub async fn events_upto(&self, game: GameId, seq: i64) -> StoreResult<Vec<(i64, AnyEvent)>> {
-        let rows = sqlx::query("SELECT seq, event FROM events WHERE game_id = $1 AND seq <= $2 ORDER BY seq")
+        let rows = sqlx::query("SELECT seq, event, version FROM events WHERE game_id = $1 AND seq <= $2 ORDER BY seq")
             .bind(game.0)
             .bind(seq)
             .fetch_all(&self.pool)

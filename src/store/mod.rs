@@ -36,6 +36,7 @@
 //! (`UPDATE games … WHERE id = $1`), which row-locks the game and so
 //! serializes writers per game.
 
+pub mod codec;
 mod deadlines;
 mod error;
 mod games;

@@ -3,7 +3,7 @@
 
 use super::error::{StoreError, StoreResult};
 use super::games::{lock_game, not_found};
-use super::types::{event_from_row, game_cols, game_from_row, id_from_db, id_to_db};
+use super::types::{event_from_row, game_cols, id_from_db, id_to_db};
 use super::{DeadlineSet, GameRow, GameStatus, Store};
 use crate::engine::{GameId, Seat, UserId};
 use crate::games::{AnyEvent, AnyState};
@@ -133,7 +133,7 @@ impl Store {
 
     /// A game's whole log with action boundaries, in order.
     pub async fn log(&self, game: GameId) -> StoreResult<Vec<LogEntry>> {
-        let rows = sqlx::query("SELECT seq, event, batch FROM events WHERE game_id = $1 ORDER BY seq")
+        let rows = sqlx::query("SELECT seq, event, batch, version FROM events WHERE game_id = $1 ORDER BY seq")
             .bind(game.0)
             .fetch_all(&self.pool)
             .await?;
@@ -202,6 +202,6 @@ impl Store {
         .bind(id_to_db(user.0))
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(game_from_row).collect()
+        self.game_rows(&rows).await
     }
 }
