@@ -55,8 +55,8 @@ const PLANS: &[Plan] = &[
         kind: GameKind::Starlanes,
         seats: &["alice", "bob"],
         seed: 5,
-        undo_at: 9,
-        rollback_at: 30,
+        undo_at: 5,
+        rollback_at: 15,
     },
 ];
 
@@ -108,7 +108,9 @@ struct Fixture {
 }
 
 fn dir(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
 }
 
 fn read_fixture(name: &str) -> Fixture {
@@ -180,9 +182,9 @@ fn scene_digest(state: &AnyState, names: &[String]) -> String {
     let scene = serde_json::to_value(state.scene(Viewer::Public, names)).expect("scenes serialize");
     let mut text = String::new();
     canon(&scene, &mut text);
-    let hash = text
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
     format!("fnv1a64:{hash:016x}")
 }
 
@@ -256,16 +258,18 @@ async fn load(store: &Store, fx: &Fixture) -> GameId {
         store.add_seat(id, UserId(i as u64 + 1), name).await.unwrap();
     }
     for r in &fx.rows {
-        sqlx::query("INSERT INTO events (game_id, seq, event, created_at, batch, version) VALUES ($1, $2, $3, $4, $5, $6)")
-            .bind(id.0)
-            .bind(r.seq)
-            .bind(&r.event)
-            .bind(T0)
-            .bind(r.batch)
-            .bind(r.version)
-            .execute(store.pool())
-            .await
-            .unwrap();
+        sqlx::query(
+            "INSERT INTO events (game_id, seq, event, created_at, batch, version) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(id.0)
+        .bind(r.seq)
+        .bind(&r.event)
+        .bind(T0)
+        .bind(r.batch)
+        .bind(r.version)
+        .execute(store.pool())
+        .await
+        .unwrap();
     }
     sqlx::query("UPDATE games SET status = $2, seq = $3, state = NULL WHERE id = $1")
         .bind(id.0)
@@ -296,7 +300,11 @@ async fn check(name: &str) -> (Store, GameId, Fixture) {
     // Every row decodes (upcast if old) through the store.
     let log = store.log(id).await.unwrap();
     assert_eq!(log.len(), fx.rows.len());
-    assert_eq!(log.last().map(|e| e.seq), Some(h.seq), "{name}: the header's seq is the last row's");
+    assert_eq!(
+        log.last().map(|e| e.seq),
+        Some(h.seq),
+        "{name}: the header's seq is the last row's"
+    );
     let rewinds = |pick: fn(&Rewind) -> bool| {
         log.iter()
             .filter(|e| matches!(&e.event, AnyEvent::Platform(PlatformEvent::RolledBack { why, .. }) if pick(why)))
@@ -350,7 +358,11 @@ async fn check(name: &str) -> (Store, GameId, Fixture) {
 
     // The game row, whose cached state was empty, loads refolded.
     let row = store.game(id).await.unwrap().unwrap();
-    assert_eq!(row.state.as_ref(), Some(state), "{name}: the store refolds a missing cache");
+    assert_eq!(
+        row.state.as_ref(),
+        Some(state),
+        "{name}: the store refolds a missing cache"
+    );
     assert_eq!(row.status, h.status);
     (store, id, fx)
 }
@@ -464,6 +476,11 @@ async fn record(plan: &Plan) {
         }
         orders += 1;
     }
+    assert!(
+        orders > plan.rollback_at,
+        "{}: the game ended after {orders} orders, before the roll-back: lower `rollback_at`",
+        plan.name
+    );
     write_fixture(&svc, game, plan, seen.boards).await;
 }
 
@@ -476,19 +493,15 @@ async fn play_one(
     plan: &Plan,
     actor: &dyn Fn(usize) -> orrery::service::Actor,
 ) {
-    let p = state.pending().into_iter().find(|p| !p.submitted).expect("someone owes a decision");
+    let p = state
+        .pending()
+        .into_iter()
+        .find(|p| !p.submitted)
+        .expect("someone owes a decision");
     let legal = state.legal_commands(p.seat);
     let mut rng = GameRng::seeded(plan.seed ^ (seq as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(p.seat.0));
     let line = rng.pick(&legal).expect("a legal order").clone();
-    ok(
-        svc,
-        &actor(p.seat.index()),
-        Request::Order {
-            game: Some(game),
-            line,
-        },
-    )
-    .await;
+    ok(svc, &actor(p.seat.index()), Request::Order { game: Some(game), line }).await;
 }
 
 async fn write_fixture(svc: &Service, game: GameId, plan: &Plan, boards: Vec<Board>) {

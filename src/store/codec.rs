@@ -214,7 +214,8 @@ mod tests {
     #[test]
     fn an_old_row_is_upcast_to_todays_shape() {
         let chain: &[Upcaster] = &[v0_to_v1];
-        let v0 = r#"{"game":"platform","event":{"type":"rolled_back","to":5,"why":{"why":"phase","phase":2},"undone":3}}"#;
+        let v0 =
+            r#"{"game":"platform","event":{"type":"rolled_back","to":5,"why":{"why":"phase","phase":2},"undone":3}}"#;
         // Deserialized as it is, version 0 is not today's shape…
         assert!(serde_json::from_str::<AnyEvent>(v0).is_err());
         // …the chain makes it so.
@@ -230,7 +231,8 @@ mod tests {
     #[test]
     fn steps_run_in_order_from_the_row_version() {
         let chain: &[Upcaster] = &[v0_to_v1, v1_to_v2];
-        let v0 = r#"{"game":"platform","event":{"type":"rolled_back","to":5,"why":{"why":"phase","phase":2},"undone":"3"}}"#;
+        let v0 =
+            r#"{"game":"platform","event":{"type":"rolled_back","to":5,"why":{"why":"phase","phase":2},"undone":"3"}}"#;
         let v1 = r#"{"game":"platform","event":{"type":"rolled_back","to_seq":5,"why":{"why":"phase","phase":2},"undone":"3"}}"#;
         let v2 = encode(&rolled_back()).unwrap().json;
         assert_eq!(decode_with(chain, 0, 0, v0).unwrap(), rolled_back());
@@ -239,7 +241,8 @@ mod tests {
         // Skipping a step fails: v0 does not fit v1's reader.
         assert!(decode_with(chain, 0, 1, v0).is_err());
         // An upcaster's refusal is reported with its step.
-        let bad = r#"{"game":"platform","event":{"type":"rolled_back","to_seq":5,"why":{"why":"undo"},"undone":"many"}}"#;
+        let bad =
+            r#"{"game":"platform","event":{"type":"rolled_back","to_seq":5,"why":{"why":"undo"},"undone":"many"}}"#;
         let err = decode_with(chain, 0, 1, bad).unwrap_err();
         assert!(err.contains("from version 1 to 2") && err.contains("many"), "{err}");
     }
@@ -258,7 +261,10 @@ mod tests {
         let state = crate::games::GameKind::Starlanes.empty();
         let json = encode_state(&state).unwrap();
         assert_eq!(decode_state(GameId(1), &json), Some(state));
-        assert_eq!(decode_state(GameId(1), r#"{"game":"starlanes","state":{"renamed":1}}"#), None);
+        assert_eq!(
+            decode_state(GameId(1), r#"{"game":"starlanes","state":{"renamed":1}}"#),
+            None
+        );
         assert_eq!(decode_state(GameId(1), "{not json"), None);
     }
 }
