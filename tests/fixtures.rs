@@ -419,6 +419,18 @@ async fn a_cached_state_that_does_not_decode_is_refolded_from_the_log() {
     }
 }
 
+#[tokio::test]
+async fn rows_are_decoded_by_their_recorded_version() {
+    // The store reads each row's version: a row claiming a version from a
+    // newer release is refused, not misread.
+    let mut fx = read_fixture("starlanes");
+    fx.rows[3].version = EVENT_VERSION + 1;
+    let store = Store::connect("sqlite::memory:").await.unwrap();
+    let id = load(&store, &fx).await;
+    let err = store.log(id).await.unwrap_err().to_string();
+    assert!(err.contains("event 4 ") && err.contains("newer release"), "{err}");
+}
+
 // --- the recorder ------------------------------------------------------------
 
 /// Re-record every fixture. Read the header of this file first: never
