@@ -11,7 +11,7 @@
 use super::error::{is_unique_violation, StoreError, StoreResult};
 use super::games::lock_game;
 use super::types::{deadline_from_row, id_from_db, id_to_db, seat_from_db, to_json};
-use super::{Backend, DeadlineRow, DeadlineSet, DraftRow, GameStatus, Store};
+use super::{codec, Backend, DeadlineRow, DeadlineSet, DraftRow, GameStatus, Store};
 use crate::engine::{GameConfig, GameId, Seat, UserId};
 use crate::games::{AnyEvent, AnyState};
 use sqlx::{Any, Row, Transaction};
@@ -200,12 +200,8 @@ impl Store {
     /// seat, [`StoreError::NotFound`] for an unknown game or seat.
     pub async fn commit(&self, c: Commit) -> StoreResult<i64> {
         // Serialize everything before writing anything.
-        let state = c.state.as_ref().map(|s| to_json("game state", s)).transpose()?;
-        let events = c
-            .events
-            .iter()
-            .map(|e| to_json("event", e))
-            .collect::<StoreResult<Vec<_>>>()?;
+        let state = c.state.as_ref().map(codec::encode_state).transpose()?;
+        let events = c.events.iter().map(codec::encode).collect::<StoreResult<Vec<_>>>()?;
         let outbox = c
             .outbox
             .iter()
@@ -300,15 +296,17 @@ impl Store {
             }
         }
         for (seq, event) in (base + 1..).zip(&events) {
-            let inserted =
-                sqlx::query("INSERT INTO events (game_id, seq, event, created_at, batch) VALUES ($1, $2, $3, $4, $5)")
-                    .bind(game.0)
-                    .bind(seq)
-                    .bind(event)
-                    .bind(c.now_ms)
-                    .bind(base)
-                    .execute(&mut *tx)
-                    .await;
+            let inserted = sqlx::query(
+                "INSERT INTO events (game_id, seq, event, created_at, batch, version) VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(game.0)
+            .bind(seq)
+            .bind(&event.json)
+            .bind(c.now_ms)
+            .bind(base)
+            .bind(event.version)
+            .execute(&mut *tx)
+            .await;
             match inserted {
                 Ok(_) => {}
                 Err(e) if is_unique_violation(&e) => {

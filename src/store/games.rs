@@ -1,7 +1,7 @@
 //! Game rows and seats: the lobby.
 
 use super::error::{StoreError, StoreResult};
-use super::types::{game_cols, game_from_row, id_to_db, seat_from_db, to_json};
+use super::types::{game_cols, id_to_db, seat_from_db, to_json};
 use super::{GameRow, GameStatus, NewGame, Store};
 use crate::engine::{GameId, Seat, UserId};
 use sqlx::{Any, Row, Transaction};
@@ -30,12 +30,11 @@ impl Store {
 
     /// One game, or `None` if there is no such game.
     pub async fn game(&self, id: GameId) -> StoreResult<Option<GameRow>> {
-        sqlx::query(concat!("SELECT ", game_cols!(), " FROM games WHERE id = $1"))
+        let row = sqlx::query(concat!("SELECT ", game_cols!(), " FROM games WHERE id = $1"))
             .bind(id.0)
             .fetch_optional(&self.pool)
-            .await?
-            .map(|row| game_from_row(&row))
-            .transpose()
+            .await?;
+        Ok(self.game_rows(row.as_slice()).await?.pop())
     }
 
     /// A game's host settings (JSON owned by the service; `{}` = defaults).
@@ -53,7 +52,7 @@ impl Store {
         .bind(id_to_db(channel_id))
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(game_from_row).collect()
+        self.game_rows(&rows).await
     }
 
     /// Every game a user is seated in (any status), oldest first. Hosting
@@ -67,7 +66,7 @@ impl Store {
         .bind(id_to_db(user.0))
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(game_from_row).collect()
+        self.game_rows(&rows).await
     }
 
     /// Every game, oldest first (for `orrery replay`).
@@ -75,7 +74,7 @@ impl Store {
         let rows = sqlx::query(concat!("SELECT ", game_cols!(), " FROM games ORDER BY id"))
             .fetch_all(&self.pool)
             .await?;
-        rows.iter().map(game_from_row).collect()
+        self.game_rows(&rows).await
     }
 
     /// Seat a user at a lobby, in the next free seat (seats stay 0..n-1).

@@ -26,7 +26,7 @@ impl Store {
     /// A game's events with sequence number `<= seq`, in order (for
     /// rebuilding a past position).
     pub async fn events_upto(&self, game: GameId, seq: i64) -> StoreResult<Vec<(i64, AnyEvent)>> {
-        let rows = sqlx::query("SELECT seq, event FROM events WHERE game_id = $1 AND seq <= $2 ORDER BY seq")
+        let rows = sqlx::query("SELECT seq, event, version FROM events WHERE game_id = $1 AND seq <= $2 ORDER BY seq")
             .bind(game.0)
             .bind(seq)
             .fetch_all(&self.pool)
@@ -36,7 +36,7 @@ impl Store {
 
     /// A game's whole log with action boundaries, in order.
     pub async fn log(&self, game: GameId) -> StoreResult<Vec<LogEntry>> {
-        let rows = sqlx::query("SELECT seq, event, batch FROM events WHERE game_id = $1 ORDER BY seq")
+        let rows = sqlx::query("SELECT seq, event, batch, version FROM events WHERE game_id = $1 ORDER BY seq")
             .bind(game.0)
             .fetch_all(&self.pool)
             .await?;

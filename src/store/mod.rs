@@ -38,6 +38,7 @@
 //! serializes writers per game.
 
 mod commit;
+pub mod codec;
 mod deadlines;
 mod drafts;
 mod error;

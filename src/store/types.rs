@@ -270,9 +270,8 @@ pub(crate) fn game_from_row(row: &AnyRow) -> StoreResult<GameRow> {
         host: UserId(id_from_db(row.try_get("host_id")?)),
         status: status.parse()?,
         config: from_json(format_args!("config of game {id}"), &config)?,
-        state: state
-            .map(|s| from_json(format_args!("state of game {id}"), &s))
-            .transpose()?,
+        // A cache: `None` if it no longer decodes, then refolded from the log.
+        state: state.and_then(|s| super::codec::decode_state(id, &s)),
         seq: row.try_get("seq")?,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
@@ -280,10 +279,15 @@ pub(crate) fn game_from_row(row: &AnyRow) -> StoreResult<GameRow> {
     })
 }
 
+/// An event row (`seq`, `event`, `version`), decoded through
+/// [`super::codec::decode`].
 pub(crate) fn event_from_row(game: GameId, row: &AnyRow) -> StoreResult<(i64, AnyEvent)> {
     let seq: i64 = row.try_get("seq")?;
     let text: String = row.try_get("event")?;
-    Ok((seq, from_json(format_args!("event {seq} of game {game}"), &text)?))
+    let version: i64 = row.try_get("version")?;
+    let event = super::codec::decode(version, &text)
+        .map_err(|e| StoreError::Corrupt(format!("event {seq} of game {game} does not decode: {e}")))?;
+    Ok((seq, event))
 }
 
 pub(crate) fn seat_from_row(row: &AnyRow) -> StoreResult<SeatRow> {

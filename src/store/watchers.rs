@@ -2,7 +2,7 @@
 
 use super::error::StoreResult;
 use super::games::not_found;
-use super::types::{game_cols, game_from_row, id_from_db, id_to_db};
+use super::types::{game_cols, id_from_db, id_to_db};
 use super::{GameRow, Store};
 use crate::engine::{GameId, UserId};
 use sqlx::Row;
@@ -61,6 +61,6 @@ impl Store {
         .bind(id_to_db(user.0))
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(game_from_row).collect()
+        self.game_rows(&rows).await
     }
 }
