@@ -19,12 +19,10 @@
 #![warn(missing_docs)]
 
 mod draw;
-pub mod hex;
 mod scene;
 mod text;
 
 pub use draw::legend_size;
-pub use hex::{Hex, Layout, Orientation};
 pub use scene::{Anchor, Color, Item, LegendEntry, Scene, Stroke, Text};
 pub use text::{measure_text, text_box, MAX_HALO, MAX_TEXT_SIZE};
 /// The pixel buffer [`render_rgba`] returns (premultiplied RGBA), re-exported

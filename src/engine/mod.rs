@@ -1,15 +1,17 @@
-//! The pure rules-engine core: ids, RNG, the decision model, commands and
-//! the [`Ruleset`] contract. Nothing here touches tokio, serenity, sqlx,
+//! The pure rules-engine core: ids, RNG, the decision model, commands, hex
+//! coordinates and the [`Ruleset`] contract. Nothing here touches tokio, serenity, sqlx,
 //! the clock or the OS RNG.
 
 pub mod command;
 pub mod decision;
+pub mod hex;
 pub mod ids;
 pub mod rng;
 pub mod ruleset;
 
 pub use command::{CommandLine, CommandSpec, ParamKind, ParamSpec, ParseError};
 pub use decision::{Pending, Simultaneous};
+pub use hex::Hex;
 pub use ids::{GameId, Seat, UserId, Viewer};
 pub use rng::GameRng;
 pub use ruleset::{GameConfig, Outcome, PhaseInfo, Rejection, Ruleset, SetupError};

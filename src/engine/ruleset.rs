@@ -101,6 +101,12 @@ pub trait Ruleset {
     const KEY: &'static str;
     /// Human name (`"Hyperspace"`).
     const NAME: &'static str;
+    /// Every kind of decision ([`Pending::kind`]) this ruleset asks for
+    /// (per-kind deadline lengths are keyed on these).
+    const DECISION_KINDS: &'static [&'static str];
+    /// The rules page a player reads (Markdown, starting `# NAME`), usually
+    /// `include_str!("../../../docs/rules/<key>.md")`.
+    const RULES_PAGE: &'static str;
 
     type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
     type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned;

@@ -5,9 +5,7 @@
 //! [`AnyEvent`], which dispatch to the typed rulesets; the logic itself is
 //! written once, generically, in the `generic_*` functions below.
 
-pub mod hyperspace;
 mod replay;
-pub mod starlanes;
 
 pub use replay::{PlatformEvent, Replay, Rewind};
 
@@ -18,30 +16,113 @@ use crate::engine::{
 use orrery_render::Scene;
 use serde::{Deserialize, Serialize};
 
-/// Which game system.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GameKind {
-    Hyperspace,
-    Starlanes,
+/// Declares the registry from one line per game system, `module::Ruleset`:
+/// the module (`src/games/<module>/`), the enums' variants (named after the
+/// ruleset type; their serde tag is that name in lowercase, which must equal
+/// [`Ruleset::KEY`]: a test checks it), the [`Registered`] impls,
+/// [`GameKind::ALL`] and the dispatch macros `with_kind!`, `with_state!` and
+/// `with_event!`. Everything else about a game comes from its [`Ruleset`].
+macro_rules! games {
+    ($($module:ident :: $R:ident),+ $(,)?) => {
+        games!(@emit ($) $($module::$R),+);
+    };
+    // `$d` is a literal `$`, for the macros this one defines.
+    (@emit ($d:tt) $($module:ident :: $R:ident),+) => {
+        $(pub mod $module;)+
+
+        /// Which game system.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        pub enum GameKind {
+            $($R,)+
+        }
+
+        /// The typed state of a game of any system.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "game", content = "state", rename_all = "lowercase")]
+        pub enum AnyState {
+            $($R(<$module::$R as Ruleset>::State),)+
+        }
+
+        /// One logged event of a game of any system.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "game", content = "event", rename_all = "lowercase")]
+        pub enum AnyEvent {
+            $($R(<$module::$R as Ruleset>::Event),)+
+            /// An entry of the platform's own (a roll-back); see [`Replay`].
+            Platform(PlatformEvent),
+        }
+
+        $(
+            impl Registered for $module::$R {
+                const KIND: GameKind = GameKind::$R;
+                fn wrap_state(state: Self::State) -> AnyState {
+                    AnyState::$R(state)
+                }
+                fn wrap_event(event: Self::Event) -> AnyEvent {
+                    AnyEvent::$R(event)
+                }
+                fn unwrap_event(event: &AnyEvent) -> Option<&Self::Event> {
+                    match event {
+                        AnyEvent::$R(e) => Some(e),
+                        _ => None,
+                    }
+                }
+            }
+        )+
+
+        impl GameKind {
+            /// Every registered game system, in registry order.
+            pub const ALL: &'static [GameKind] = &[$(GameKind::$R),+];
+        }
+
+        /// Run `$body` with `$T` bound to the ruleset type of a [`GameKind`].
+        macro_rules! with_kind {
+            ($d kind:expr, $d T:ident => $d body:expr) => {
+                match $d kind {
+                    $(GameKind::$R => {
+                        type $d T = $module::$R;
+                        $d body
+                    })+
+                }
+            };
+        }
+
+        /// Run `$body` with `$T` bound to the ruleset and `$s` to the typed
+        /// state.
+        macro_rules! with_state {
+            ($d state:expr, $d T:ident, $d s:ident => $d body:expr) => {
+                match $d state {
+                    $(AnyState::$R($d s) => {
+                        type $d T = $module::$R;
+                        $d body
+                    })+
+                }
+            };
+        }
+
+        /// Run `$body` with `$T` bound to the ruleset and `$e` to the typed
+        /// event of a ruleset entry, or `$platform` with `$p` bound to a
+        /// platform entry.
+        macro_rules! with_event {
+            ($d event:expr, $d T:ident, $d e:ident => $d body:expr, $d p:ident => $d platform:expr) => {
+                match $d event {
+                    $(AnyEvent::$R($d e) => {
+                        type $d T = $module::$R;
+                        $d body
+                    })+
+                    AnyEvent::Platform($d p) => $d platform,
+                }
+            };
+        }
+    };
 }
 
-/// The typed state of a game of any system.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "game", content = "state", rename_all = "lowercase")]
-pub enum AnyState {
-    Hyperspace(<hyperspace::Hyperspace as Ruleset>::State),
-    Starlanes(<starlanes::Starlanes as Ruleset>::State),
-}
-
-/// One logged event of a game of any system.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "game", content = "event", rename_all = "lowercase")]
-pub enum AnyEvent {
-    Hyperspace(<hyperspace::Hyperspace as Ruleset>::Event),
-    Starlanes(<starlanes::Starlanes as Ruleset>::Event),
-    /// An entry of the platform's own (a roll-back); see [`Replay`].
-    Platform(PlatformEvent),
+// The registry. Adding a game: its module under `src/games/`, one line here,
+// its rules page (`Ruleset::RULES_PAGE`) and its scenarios.
+games! {
+    hyperspace::Hyperspace,
+    starlanes::Starlanes,
 }
 
 /// An order that was not accepted: either it could not be read, or it was
@@ -72,74 +153,7 @@ pub trait Registered: Ruleset {
     fn unwrap_event(event: &AnyEvent) -> Option<&Self::Event>;
 }
 
-impl Registered for hyperspace::Hyperspace {
-    const KIND: GameKind = GameKind::Hyperspace;
-    fn wrap_state(state: Self::State) -> AnyState {
-        AnyState::Hyperspace(state)
-    }
-    fn wrap_event(event: Self::Event) -> AnyEvent {
-        AnyEvent::Hyperspace(event)
-    }
-    #[allow(unreachable_patterns)]
-    fn unwrap_event(event: &AnyEvent) -> Option<&Self::Event> {
-        match event {
-            AnyEvent::Hyperspace(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl Registered for starlanes::Starlanes {
-    const KIND: GameKind = GameKind::Starlanes;
-    fn wrap_state(state: Self::State) -> AnyState {
-        AnyState::Starlanes(state)
-    }
-    fn wrap_event(event: Self::Event) -> AnyEvent {
-        AnyEvent::Starlanes(event)
-    }
-    fn unwrap_event(event: &AnyEvent) -> Option<&Self::Event> {
-        match event {
-            AnyEvent::Starlanes(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-/// Run `$body` with `$R` bound to the ruleset type of a [`GameKind`].
-macro_rules! with_kind {
-    ($kind:expr, $R:ident => $body:expr) => {
-        match $kind {
-            GameKind::Hyperspace => {
-                type $R = hyperspace::Hyperspace;
-                $body
-            }
-            GameKind::Starlanes => {
-                type $R = starlanes::Starlanes;
-                $body
-            }
-        }
-    };
-}
-
-/// Run `$body` with `$R` bound to the ruleset and `$s` to the typed state.
-macro_rules! with_state {
-    ($state:expr, $R:ident, $s:ident => $body:expr) => {
-        match $state {
-            AnyState::Hyperspace($s) => {
-                type $R = hyperspace::Hyperspace;
-                $body
-            }
-            AnyState::Starlanes($s) => {
-                type $R = starlanes::Starlanes;
-                $body
-            }
-        }
-    };
-}
-
 impl GameKind {
-    pub const ALL: &'static [GameKind] = &[GameKind::Hyperspace, GameKind::Starlanes];
-
     pub fn key(self) -> &'static str {
         with_kind!(self, R => R::KEY)
     }
@@ -193,12 +207,15 @@ impl GameKind {
 }
 
 impl GameKind {
-    /// Every kind of decision ([`Pending::kind`]) the game's ruleset asks for.
+    /// Every kind of decision ([`Pending::kind`]) the game's ruleset asks for
+    /// ([`Ruleset::DECISION_KINDS`]).
     pub fn decision_kinds(self) -> &'static [&'static str] {
-        match self {
-            GameKind::Hyperspace => hyperspace::DECISION_KINDS,
-            GameKind::Starlanes => starlanes::DECISION_KINDS,
-        }
+        with_kind!(self, R => R::DECISION_KINDS)
+    }
+
+    /// The game's rules page, Markdown ([`Ruleset::RULES_PAGE`]).
+    pub fn rules_page(self) -> &'static str {
+        with_kind!(self, R => R::RULES_PAGE)
     }
 }
 
@@ -275,11 +292,7 @@ impl AnyState {
 impl AnyEvent {
     /// The game system of a ruleset entry; `None` for a platform entry.
     pub fn kind(&self) -> Option<GameKind> {
-        match self {
-            AnyEvent::Hyperspace(_) => Some(GameKind::Hyperspace),
-            AnyEvent::Starlanes(_) => Some(GameKind::Starlanes),
-            AnyEvent::Platform(_) => None,
-        }
+        with_event!(self, R, _e => Some(R::KIND), _p => None)
     }
 
     /// The `game` tag of the entry ("hyperspace", ..., "platform").
@@ -289,11 +302,7 @@ impl AnyEvent {
 
     /// The event in a sentence, as `viewer` may learn of it.
     pub fn narrate(&self, viewer: Viewer, names: &[String]) -> Option<String> {
-        match self {
-            AnyEvent::Hyperspace(e) => hyperspace::Hyperspace::narrate(e, viewer, names),
-            AnyEvent::Starlanes(e) => starlanes::Starlanes::narrate(e, viewer, names),
-            AnyEvent::Platform(e) => Some(e.narrate()),
-        }
+        with_event!(self, R, e => R::narrate(e, viewer, names), p => Some(p.narrate()))
     }
 }
 
@@ -328,4 +337,80 @@ pub fn describe_waiting(pending: &[Pending]) -> String {
         .map(|p| format!("{} ({})", p.seat, p.kind))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The database and the logs store the serde tag; commands and
+    /// `from_key` use `Ruleset::KEY`. They are one name, for every game.
+    #[test]
+    fn every_games_key_is_its_serde_tag() {
+        assert!(!GameKind::ALL.is_empty());
+        for &kind in GameKind::ALL {
+            let key = kind.key();
+            assert_eq!(
+                serde_json::to_value(kind).unwrap(),
+                json!(key),
+                "{kind:?}: GameKind tag"
+            );
+            assert_eq!(serde_json::from_value::<GameKind>(json!(key)).unwrap(), kind);
+            assert_eq!(GameKind::from_key(key), Some(kind));
+
+            let state = kind.empty();
+            assert_eq!(state.kind(), kind);
+            let stored = serde_json::to_value(&state).unwrap();
+            assert_eq!(stored["game"], json!(key), "{kind:?}: AnyState tag");
+            let text = serde_json::to_string(&state).unwrap();
+            assert_eq!(serde_json::from_str::<AnyState>(&text).unwrap(), state);
+
+            let players = *kind.player_counts().start();
+            let events = kind.setup(&GameConfig::new(players, 7)).unwrap();
+            assert!(!events.is_empty(), "{kind:?}: a set-up has events");
+            for event in &events {
+                assert_eq!(event.kind(), Some(kind));
+                assert_eq!(event.key(), key);
+                let stored = serde_json::to_value(event).unwrap();
+                assert_eq!(stored["game"], json!(key), "{kind:?}: AnyEvent tag");
+                // Read back from text, as the store does.
+                let text = serde_json::to_string(event).unwrap();
+                assert_eq!(&serde_json::from_str::<AnyEvent>(&text).unwrap(), event);
+            }
+        }
+        let platform = AnyEvent::Platform(PlatformEvent::RolledBack {
+            to_seq: 3,
+            why: Rewind::Undo,
+            undone: 1,
+        });
+        assert_eq!(serde_json::to_value(&platform).unwrap()["game"], json!("platform"));
+        assert_eq!(platform.kind(), None);
+    }
+
+    #[test]
+    fn keys_are_unique_and_every_game_has_a_page_and_decisions() {
+        let keys: std::collections::BTreeSet<&str> = GameKind::ALL.iter().map(|k| k.key()).collect();
+        assert_eq!(keys.len(), GameKind::ALL.len());
+        assert!(!keys.contains("platform"), "`platform` is the platform's own tag");
+        for &kind in GameKind::ALL {
+            assert!(
+                kind.rules_page().starts_with(&format!("# {}\n", kind.name())),
+                "{kind:?}: the rules page starts with its title"
+            );
+            assert!(!kind.decision_kinds().is_empty());
+        }
+    }
+
+    #[test]
+    fn an_event_of_another_game_does_not_apply() {
+        let [a, b, ..] = GameKind::ALL else { return };
+        let event = b
+            .setup(&GameConfig::new(*b.player_counts().start(), 1))
+            .unwrap()
+            .remove(0);
+        let mut state = a.empty();
+        let err = state.apply(&event).unwrap_err();
+        assert_eq!((err.state, err.event), (a.key(), b.key()));
+    }
 }

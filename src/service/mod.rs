@@ -944,11 +944,7 @@ fn random_seed(now_ms: i64) -> u64 {
 
 /// The opening section of the game's rules page.
 pub fn rules_summary(kind: GameKind) -> String {
-    let page = match kind {
-        GameKind::Hyperspace => include_str!("../../docs/rules/hyperspace.md"),
-        GameKind::Starlanes => include_str!("../../docs/rules/starlanes.md"),
-    };
-    compose::clip(page, 1400)
+    compose::clip(kind.rules_page(), 1400)
 }
 
 /// The result line of a finished game ("Game over: alice wins — …").

@@ -26,10 +26,6 @@ pub use rules::Action;
 pub use state::{Event, Options, State};
 pub use view::View;
 
-/// Every kind of decision ([`crate::engine::Pending::kind`]) this ruleset asks for
-/// (per-kind deadline lengths are keyed on these).
-pub const DECISION_KINDS: &[&str] = &["turn", "combat-card", "losses", "retreat"];
-
 use crate::engine::{
     CommandLine, CommandSpec, GameConfig, Outcome, ParamKind, ParamSpec, ParseError, Pending, PhaseInfo, Rejection,
     Ruleset, Seat, SetupError, Viewer,
@@ -42,6 +38,8 @@ pub struct Hyperspace;
 impl Ruleset for Hyperspace {
     const KEY: &'static str = "hyperspace";
     const NAME: &'static str = "Hyperspace";
+    const DECISION_KINDS: &'static [&'static str] = &["turn", "combat-card", "losses", "retreat"];
+    const RULES_PAGE: &'static str = include_str!("../../../docs/rules/hyperspace.md");
     type State = State;
     type Action = Action;
     type Event = Event;

@@ -48,8 +48,8 @@ pub enum Illegal {
     NoShips,
     #[error("you have {have} ship(s) at {star}, not {asked}")]
     NotEnoughShips { star: String, have: u32, asked: u32 },
-    #[error("all {0} warp tokens are in use this turn")]
-    NoFreeToken(u8),
+    #[error("{}", no_free_token(*lost))]
+    NoFreeToken { lost: u8 },
     #[error("{to} is not in {sector}, the sector of {from}: a journey to another sector departs without `to:` and arrives later")]
     NotSameSector { from: String, to: String, sector: String },
     #[error("a fleet cannot journey from {0} to itself")]
@@ -70,10 +70,23 @@ pub enum Illegal {
     },
     #[error("you do not hold the {0} card")]
     CardNotInHand(Card),
-    #[error("losses must be from 1 to {0}, the ships of the losing fleet")]
+    #[error("losses must be from 0 to {0}, the ships of the losing fleet")]
     LossesOutOfRange(u32),
     #[error("you can retreat 0 to {0} ship(s)")]
     RetreatOutOfRange(u32),
+}
+
+/// "all 5 warp tokens are in use this turn", counting tokens lost in space.
+fn no_free_token(lost: u8) -> String {
+    let tokens = super::state::TOKENS;
+    match lost {
+        0 => format!("all {tokens} warp tokens are in use this turn"),
+        n if n >= tokens => format!("you have no warp tokens left: all {tokens} were lost in space"),
+        n => format!(
+            "all {} of your warp tokens are in use this turn ({n} lost in space)",
+            tokens - n
+        ),
+    }
 }
 
 fn reject(illegal: Illegal, legal: Vec<Action>) -> Rejection {
@@ -261,7 +274,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
                 seat: *victor,
                 kind: "losses".into(),
                 prompt: format!(
-                    "You won the combat at {}: choose losses from 1 to {} (`losses n:X`); the loser loses X ships, you lose X-1.",
+                    "You won the combat at {}: choose losses from 0 to {} (`losses n:X`); the loser loses X ships, you lose X-1 (none at 0).",
                     b.star.label(),
                     state.ships_at(b.star, *loser)
                 ),
@@ -368,7 +381,7 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
         (Some("combat-card"), _) => card_actions(state, seat),
         (Some("losses"), Stage::Battle(b)) => {
             if let BattleStep::Losses { loser, .. } = b.step {
-                (1..=state.ships_at(b.star, loser))
+                (0..=state.ships_at(b.star, loser))
                     .map(|n| Action::Losses { n })
                     .collect()
             } else {
@@ -447,10 +460,8 @@ fn depart(
         return Err(reject(Illegal::DeparturesOver, legal_actions(s, seat)));
     }
     let Some(token) = s.seat(seat).and_then(|m| m.free_token()) else {
-        return Err(reject(
-            Illegal::NoFreeToken(super::state::TOKENS),
-            legal_actions(s, seat),
-        ));
+        let lost = s.seat(seat).map_or(0, |m| m.lost_tokens());
+        return Err(reject(Illegal::NoFreeToken { lost }, legal_actions(s, seat)));
     };
     let token = token as u8 + 1;
     if ships == 0 {
@@ -643,7 +654,7 @@ fn take_losses(s: &mut State, ev: &mut Vec<Event>, n: u32) -> Result<(), Rejecti
         return Ok(());
     };
     let max = s.ships_at(b.star, loser);
-    if n == 0 || n > max {
+    if n > max {
         return Err(reject(Illegal::LossesOutOfRange(max), legal_actions(s, victor)));
     }
     if let Some(e) = losses_event(s, n) {
@@ -715,9 +726,11 @@ pub fn advance(s: &mut State, ev: &mut Vec<Event>) {
             Stage::Battle(b) => match b.step {
                 BattleStep::Cards { .. } | BattleStep::Retreat { .. } => return,
                 BattleStep::Losses { loser, .. } => {
-                    // A single ship: the only choice is 1. Take it at once.
-                    if s.ships_at(b.star, loser) <= 1 {
-                        match losses_event(s, 1) {
+                    // No ship left to lose: the only choice is 0. Take it at
+                    // once. (Against a lone ship the victor still chooses:
+                    // 0 spares it, 1 destroys it.)
+                    if s.ships_at(b.star, loser) == 0 {
+                        match losses_event(s, 0) {
                             Some(e) => emit(s, ev, e),
                             None => return,
                         }

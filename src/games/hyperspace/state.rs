@@ -39,6 +39,8 @@ pub enum Token {
     Spent,
     /// On the hyperspace track.
     Flight { square: u8, ships: u32, from: Sector },
+    /// Moved past the last square: destroyed, gone for the rest of the game.
+    Lost,
 }
 
 /// One player.
@@ -71,6 +73,11 @@ impl SeatState {
     /// Index (0-based) of the first ready token.
     pub fn free_token(&self) -> Option<usize> {
         self.tokens.iter().position(|t| *t == Token::Ready)
+    }
+
+    /// Tokens lost in space (gone for good).
+    pub fn lost_tokens(&self) -> u8 {
+        self.tokens.iter().filter(|t| **t == Token::Lost).count() as u8
     }
 
     pub fn ships_in_flight(&self) -> u32 {
@@ -593,7 +600,7 @@ pub fn apply(state: &mut State, event: &Event) {
             }
         }
         Event::WarpTokenLost { seat, token, .. } => {
-            state.set_token(*seat, *token, Token::Ready);
+            state.set_token(*seat, *token, Token::Lost);
         }
         Event::FleetDeparted {
             seat,

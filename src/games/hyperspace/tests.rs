@@ -316,7 +316,9 @@ fn token_moved_past_the_last_square_is_lost_with_its_ships() {
         )),
         "{ev:?}"
     );
-    assert_eq!(s.seats[1].tokens[1], Token::Ready);
+    // Destroyed: the token never returns to its owner's supply.
+    assert_eq!(s.seats[1].tokens[1], Token::Lost);
+    assert_eq!(s.seats[1].lost_tokens(), 1);
     assert_eq!(s.total_ships(Seat(1)), 15);
     // At square 6 it could still have arrived; now it is gone.
     let mut s2 = new_game(2);
@@ -610,8 +612,7 @@ fn battle_flow_cards_losses_retreats() {
         }
     )));
     assert_eq!(kinds(&s), vec![(2, "losses".into())]);
-    assert!(play(&mut s, 2, "losses n:0").is_err());
-    assert!(play(&mut s, 2, "losses n:9").unwrap_err().contains("from 1 to 8"));
+    assert!(play(&mut s, 2, "losses n:9").unwrap_err().contains("from 0 to 8"));
     let ev = ok(&mut s, 2, "losses n:4");
     assert!(ev.iter().any(|e| matches!(
         e,
@@ -708,7 +709,7 @@ fn victor_losses_are_capped_at_its_fleet() {
 }
 
 #[test]
-fn single_ship_losses_are_taken_at_once_and_retreat_needs_a_token() {
+fn single_ship_losses_are_chosen_and_retreat_needs_a_token() {
     let mut s = new_game(2);
     place(&mut s, 2, "Vega", 1);
     given(
@@ -724,8 +725,13 @@ fn single_ship_losses_are_taken_at_once_and_retreat_needs_a_token() {
     ok(&mut s, 1, "arrive token:1 at:Vega");
     ok(&mut s, 1, "end");
     ok(&mut s, 1, "card name:Ensign");
-    let ev = ok(&mut s, 2, "card name:Ensign");
-    assert!(ev.iter().any(|e| matches!(e, Event::LossesTaken { chosen: 1, .. })));
+    ok(&mut s, 2, "card name:Ensign");
+    // Against a lone ship the victor still chooses: 0 spares it, 1 destroys it.
+    assert_eq!(kinds(&s), vec![(1, "losses".into())]);
+    let legal: Vec<Action> = Hyperspace::legal_actions(&s, Seat(0));
+    assert_eq!(legal, vec![Action::Losses { n: 0 }, Action::Losses { n: 1 }]);
+    let ev = ok(&mut s, 1, "losses n:1");
+    assert!(ev.iter().any(|e| matches!(e, Event::LossesTaken { chosen: 1, victor_lost: 0, .. })));
     assert_eq!(kinds(&s), vec![(1, "retreat".into())]);
     // Without free tokens, no retreat is offered.
     let mut t = battle_at_vega();
@@ -781,6 +787,7 @@ fn battles_in_order_and_against_each_enemy_in_turn() {
     assert_eq!((b.star, b.defender), (star("Vega"), Seat(1)));
     ok(&mut s, 1, "card name:Captain");
     ok(&mut s, 2, "card name:Spy");
+    ok(&mut s, 1, "losses n:1");
     ok(&mut s, 1, "retreat ships:0");
     let b = s.battle().unwrap();
     assert_eq!((b.star, b.defender), (star("Vega"), Seat(2)));

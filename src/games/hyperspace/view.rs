@@ -26,7 +26,7 @@ pub struct StarView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TokenView {
     pub token: u8,
-    /// "ready", "spent" or "flight".
+    /// "ready", "spent", "flight" or "lost".
     pub state: &'static str,
     pub square: Option<u8>,
     pub ships: u32,
@@ -140,6 +140,13 @@ pub fn view(state: &State, viewer: Viewer) -> View {
                         Token::Spent => TokenView {
                             token: i as u8 + 1,
                             state: "spent",
+                            square: None,
+                            ships: 0,
+                            from: None,
+                        },
+                        Token::Lost => TokenView {
+                            token: i as u8 + 1,
+                            state: "lost",
                             square: None,
                             ships: 0,
                             from: None,

@@ -6,8 +6,7 @@
 //! for 4. Distances are preserved by these maps, so every start is exactly
 //! as far from stars and science as every other (a test checks it).
 
-use crate::engine::{GameRng, Seat};
-use orrery_render::Hex;
+use crate::engine::{GameRng, Hex, Seat};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 

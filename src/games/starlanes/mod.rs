@@ -26,10 +26,6 @@ pub use state::{Event, Options, State};
 pub use techs::Tech;
 pub use view::View;
 
-/// Every kind of decision ([`crate::engine::Pending::kind`]) this ruleset asks for
-/// (per-kind deadline lengths are keyed on these).
-pub const DECISION_KINDS: &[&str] = &["turn"];
-
 use crate::engine::{
     CommandLine, CommandSpec, GameConfig, Outcome, ParamKind, ParamSpec, ParseError, Pending, PhaseInfo, Rejection,
     Ruleset, Seat, SetupError, Viewer,
@@ -42,6 +38,8 @@ pub struct Starlanes;
 impl Ruleset for Starlanes {
     const KEY: &'static str = "starlanes";
     const NAME: &'static str = "Starlanes";
+    const DECISION_KINDS: &'static [&'static str] = &["turn"];
+    const RULES_PAGE: &'static str = include_str!("../../../docs/rules/starlanes.md");
     type State = State;
     type Action = Action;
     type Event = Event;

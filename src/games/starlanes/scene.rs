@@ -1,6 +1,6 @@
 //! The board picture (1600 x 1200), built from a view only.
 //!
-//! Left: the hex map (pointy-top, laid out with `orrery_render::Layout`):
+//! Left: the hex map (pointy-top, laid out with `engine::hex::Layout`):
 //! planets with production, stars and science, hyperlanes as bright links,
 //! forces as counters in player colours, exhausted planets greyed with a
 //! marker. Right: the side panel: turn, players (VP, stars, science,
@@ -8,7 +8,8 @@
 
 use super::view::{PlanetView, View};
 use crate::engine::{Outcome, Seat};
-use orrery_render::{measure_text, Anchor, Color, Hex, Item, Layout, Orientation, Scene, Stroke, Text};
+use crate::engine::hex::{Hex, Layout, Orientation};
+use orrery_render::{measure_text, Anchor, Color, Item, Scene, Stroke, Text};
 
 pub const WIDTH: u32 = 1600;
 pub const HEIGHT: u32 = 1200;

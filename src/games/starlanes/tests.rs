@@ -300,3 +300,32 @@ fn mixed_multi_planet_moves_are_offered_by_autocomplete() {
     assert!(Starlanes::complete_more(&st, Seat(0), "use", "from", &filled, "Vega=2,").is_empty());
     assert!(Starlanes::complete_more(&st, Seat(1), "move", "from", &filled, "Vega=2,").is_empty());
 }
+
+/// Hexes are stored in the log (the map of `GameStarted`) and the state:
+/// their JSON must stay byte-identical wherever the type lives, or stored
+/// games stop loading.
+#[test]
+fn stored_hexes_keep_their_json() {
+    use crate::engine::Hex;
+    let lane = map::Lane {
+        hex: Hex::new(1, -1),
+        ends: (Hex::new(0, -1), Hex::new(2, -1)),
+    };
+    assert_eq!(
+        serde_json::to_string(&lane).unwrap(),
+        r#"{"hex":{"q":1,"r":-1},"ends":[{"q":0,"r":-1},{"q":2,"r":-1}]}"#
+    );
+    let stored = r#"{"hex":{"q":1,"r":-1},"ends":[{"q":0,"r":-1},{"q":2,"r":-1}]}"#;
+    assert_eq!(serde_json::from_str::<map::Lane>(stored).unwrap(), lane);
+    let events = Starlanes::setup(&GameConfig::new(2, 1)).unwrap();
+    let Event::GameStarted { map, .. } = &events[0] else {
+        panic!("the set-up begins with GameStarted: {:?}", events[0]);
+    };
+    let json = serde_json::to_string(&events[0]).unwrap();
+    let centre = map.planets.iter().find(|p| p.hex == Hex::new(0, 0)).expect("a planet at the centre");
+    assert!(
+        json.contains(&format!(r#"{{"name":"{}","hex":{{"q":0,"r":0}},"#, centre.name)),
+        "{json}"
+    );
+    assert_eq!(serde_json::from_str::<Event>(&json).unwrap(), events[0]);
+}

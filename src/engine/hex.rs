@@ -1,9 +1,14 @@
-//! Hexagon maths: axial coordinates and one [`Layout`] for every pixel
-//! conversion, after Red Blob Games' "Hexagonal Grids" guide
-//! (<https://www.redblobgames.com/grids/hexagons/>).
+//! Hex grids: axial coordinates ([`Hex`]), the coordinates game states
+//! store, and one [`Layout`] for every hex-to-pixel conversion, after Red Blob
+//! Games' "Hexagonal Grids" guide
+//! (<https://www.redblobgames.com/grids/hexagons/>) and the `hexx` crate (one
+//! coordinate type, one layout type).
 //!
-//! Pure maths: no drawing. Games place shapes with [`Layout::hex_to_pixel`]
-//! and [`Layout::corners`], and hit-test with [`Layout::pixel_to_hex`].
+//! Pure maths, no drawing: a game's scene builder places shapes with
+//! [`Layout::hex_to_pixel`] and [`Layout::corners`] and hands the renderer
+//! plain pixel coordinates. [`Hex`] is serialized inside game states and
+//! logged events, so its JSON form (`{"q":1,"r":-2}`) must never change (a
+//! test pins it).
 
 use serde::{Deserialize, Serialize};
 
@@ -89,7 +94,7 @@ impl Hex {
 }
 
 /// Pointy-top or flat-top hexes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Orientation {
     /// A vertex points up; rows are horizontal.
     Pointy,
@@ -98,7 +103,7 @@ pub enum Orientation {
 }
 
 /// Hex size and origin: every hex-to-pixel conversion goes through this.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Layout {
     /// Pointy or flat.
     pub orientation: Orientation,
@@ -223,6 +228,19 @@ mod tests {
         let (a, b, c, d) = l.bounds(&[Hex::new(0, 0)]);
         assert!((a + 5.0 * SQRT3).abs() < 1e-3 && (b + 10.0).abs() < 1e-3);
         assert!((c - 5.0 * SQRT3).abs() < 1e-3 && (d - 10.0).abs() < 1e-3);
+    }
+
+    /// Stored games hold hexes (Starlanes' map, in its set-up event and its
+    /// state): the JSON form is part of the log format.
+    #[test]
+    fn hex_json_is_pinned() {
+        let h = Hex::new(3, -2);
+        assert_eq!(serde_json::to_string(&h).unwrap(), r#"{"q":3,"r":-2}"#);
+        assert_eq!(serde_json::from_str::<Hex>(r#"{"q":3,"r":-2}"#).unwrap(), h);
+        assert_eq!(
+            serde_json::to_string(&(Hex::new(0, 0), Hex::new(-1, 1))).unwrap(),
+            r#"[{"q":0,"r":0},{"q":-1,"r":1}]"#
+        );
     }
 
     #[test]
