@@ -117,7 +117,7 @@ async fn roll_back_to_a_phase_and_history_reproduce_its_board() {
         &host(),
         Request::History {
             game: None,
-            phase: Some(target),
+            phase: Some(target.into()),
         },
     )
     .await;
@@ -131,7 +131,7 @@ async fn roll_back_to_a_phase_and_history_reproduce_its_board() {
         &player(Seat(2)),
         Request::Rollback {
             game: None,
-            phase: target,
+            phase: target.into(),
         },
     )
     .await;
@@ -143,7 +143,7 @@ async fn roll_back_to_a_phase_and_history_reproduce_its_board() {
         &host(),
         Request::Rollback {
             game: None,
-            phase: target,
+            phase: target.into(),
         },
     )
     .await;
@@ -164,7 +164,7 @@ async fn roll_back_to_a_phase_and_history_reproduce_its_board() {
         &host(),
         Request::History {
             game: None,
-            phase: Some(target),
+            phase: Some(target.into()),
         },
     )
     .await;
