@@ -145,7 +145,16 @@ fn main() {
                     ..actor(user)
                 };
                 let t = Instant::now();
-                svc.handle(&who, Request::Order { game: Some(id), line }).await.unwrap();
+                svc.handle(
+                    &who,
+                    Request::Order {
+                        game: Some(id),
+                        kind: None,
+                        line,
+                    },
+                )
+                .await
+                .unwrap();
                 samples.push(t.elapsed());
             }
         }

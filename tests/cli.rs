@@ -212,6 +212,82 @@ fn scenario_command_counts_and_fails_loudly() {
     assert!(text.contains("line 3"), "{text}");
 }
 
+/// A playtest script: the lines are echoed (`> …`), each answer follows.
+fn play_script(tag: &str, lines: &[&str]) -> String {
+    let script = temp(tag).with_extension("txt");
+    std::fs::write(&script, lines.join("\n")).unwrap();
+    let out = orrery()
+        .args(["play", "hyperspace", "--script"])
+        .arg(&script)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&script);
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// What the playtest answered to the script line `line`.
+fn answer_to<'a>(transcript: &'a str, line: &str) -> &'a str {
+    let start = transcript
+        .find(&format!("> {line}\n"))
+        .unwrap_or_else(|| panic!("`{line}` not in the transcript:\n{transcript}"))
+        + line.len()
+        + 3;
+    let rest = &transcript[start..];
+    &rest[..rest.find("\n> ").unwrap_or(rest.len())]
+}
+
+/// A phase number far past the game (more than 32 bits) is out of range,
+/// and the answer gives the game's range; a negative one says where
+/// phases start.
+#[test]
+fn a_huge_phase_is_out_of_range_with_the_games_range() {
+    let t = play_script(
+        "phase",
+        &[
+            "@alice /game new game:hyperspace",
+            "@bob /game join",
+            "@alice /game start",
+            "@alice /game history phase:99999999999",
+            "@alice /game rollback phase:99999999999",
+            "@alice /game history phase:-1",
+        ],
+    );
+    let a = answer_to(&t, "@alice /game history phase:99999999999");
+    assert!(!a.contains("whole number"), "{a}");
+    assert!(a.contains("pick a phase from 0 to 1"), "{a}");
+    let a = answer_to(&t, "@alice /game rollback phase:99999999999");
+    assert!(a.contains("roll back to a phase from 1 to 1"), "{a}");
+    let a = answer_to(&t, "@alice /game history phase:-1");
+    assert!(a.contains("out of range") && a.contains("from 0"), "{a}");
+}
+
+/// An order of another game's command, in a Hyperspace channel, names the
+/// game this channel plays and its command.
+#[test]
+fn another_games_order_names_this_channels_game() {
+    let t = play_script(
+        "kind",
+        &[
+            "@alice /game new game:hyperspace",
+            "@bob /game join",
+            "@alice /game start",
+            "@alice /starlanes end",
+        ],
+    );
+    let a = answer_to(&t, "@alice /starlanes end");
+    assert!(!a.contains("couldn't read"), "{a}");
+    assert!(
+        a.contains("This channel plays Hyperspace (game #1); its orders are `/hyperspace …`"),
+        "{a}"
+    );
+}
+
 /// Issue 9: with the default in-memory database, `/game force` used to
 /// hang for ever (the resolution held the pool's only connection in a
 /// transaction while it waited for another). It must answer, promptly.

@@ -482,7 +482,15 @@ async fn record(plan: &Plan) {
             ok(&svc, &actor(0), Request::Undo { game: None }).await;
         } else if orders == plan.rollback_at {
             let phase = state.phase().number.saturating_sub(1).max(1);
-            ok(&svc, &actor(0), Request::Rollback { game: None, phase }).await;
+            ok(
+                &svc,
+                &actor(0),
+                Request::Rollback {
+                    game: None,
+                    phase: phase.into(),
+                },
+            )
+            .await;
         } else {
             play_one(&svc, game, &state, row.seq, plan, &actor).await;
         }
@@ -513,7 +521,16 @@ async fn play_one(
     let legal = state.legal_commands(p.seat);
     let mut rng = GameRng::seeded(plan.seed ^ (seq as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(p.seat.0));
     let line = rng.pick(&legal).expect("a legal order").clone();
-    ok(svc, &actor(p.seat.index()), Request::Order { game: Some(game), line }).await;
+    ok(
+        svc,
+        &actor(p.seat.index()),
+        Request::Order {
+            game: Some(game),
+            kind: None,
+            line,
+        },
+    )
+    .await;
 }
 
 async fn write_fixture(svc: &Service, game: GameId, plan: &Plan, boards: Vec<Board>) {

@@ -41,6 +41,7 @@ impl Sink {
 fn order(text: &str) -> Request {
     Request::Order {
         game: None,
+        kind: None,
         line: CommandLine::parse(text).unwrap(),
     }
 }
@@ -142,6 +143,7 @@ async fn refused_orders_change_nothing_and_explain() {
         &in_dm(77, "mallory"),
         Request::Order {
             game: Some(id),
+            kind: None,
             line: CommandLine::new("end"),
         },
     )
@@ -173,6 +175,7 @@ async fn dm_orders_resolve_the_only_game_and_public_posts_come_from_public_view(
         &in_dm(user.0, "someone"),
         Request::Order {
             game: None,
+            kind: None,
             line: first,
         },
     )
@@ -208,16 +211,30 @@ async fn concurrent_orders_on_one_game_are_serialized() {
         let svc = svc.clone();
         let line = line.clone();
         tokio::spawn(async move {
-            svc.handle(&at_table(user.0, "x"), Request::Order { game: None, line })
-                .await
+            svc.handle(
+                &at_table(user.0, "x"),
+                Request::Order {
+                    game: None,
+                    kind: None,
+                    line,
+                },
+            )
+            .await
         })
     };
     let b = {
         let svc = svc.clone();
         let line = line.clone();
         tokio::spawn(async move {
-            svc.handle(&at_table(user.0, "x"), Request::Order { game: None, line })
-                .await
+            svc.handle(
+                &at_table(user.0, "x"),
+                Request::Order {
+                    game: None,
+                    kind: None,
+                    line,
+                },
+            )
+            .await
         })
     };
     let (ra, rb) = (a.await.unwrap(), b.await.unwrap());
@@ -258,7 +275,16 @@ async fn whole_game_through_the_service_ends_with_winner_announced() {
         } else {
             at_table(who.user.0, &who.name)
         };
-        ok(&svc, &actor, Request::Order { game: None, line }).await;
+        ok(
+            &svc,
+            &actor,
+            Request::Order {
+                game: None,
+                kind: None,
+                line,
+            },
+        )
+        .await;
     }
     let row = svc.store().game(id).await.unwrap().unwrap();
     assert_eq!(row.status, GameStatus::Finished);

@@ -119,6 +119,7 @@ async fn a_played_turn_starts_the_next_phase_deadline() {
         &alice(),
         Request::Order {
             game: None,
+            kind: None,
             line: orrery::engine::CommandLine::parse("end").unwrap(),
         },
     )
@@ -536,7 +537,11 @@ async fn to_battle(svc: &Service, game: GameId) {
         ok(
             svc,
             &at(CHANNEL, user, name_of(user)),
-            Request::Order { game: None, line },
+            Request::Order {
+                game: None,
+                kind: None,
+                line,
+            },
         )
         .await;
     }
@@ -554,6 +559,7 @@ async fn cards_of(svc: &Service, game: GameId, user: u64) -> Vec<orrery::engine:
 fn order_req(line: &orrery::engine::CommandLine) -> Request {
     Request::Order {
         game: None,
+        kind: None,
         line: line.clone(),
     }
 }
@@ -977,6 +983,7 @@ async fn a_fixed_time_of_day_moves_deadlines_later() {
         &alice(),
         Request::Order {
             game: None,
+            kind: None,
             line: orrery::engine::CommandLine::parse("end").unwrap(),
         },
     )

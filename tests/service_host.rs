@@ -122,7 +122,7 @@ async fn roll_back_to_a_phase_and_history_reproduce_its_board() {
         &host(),
         Request::History {
             game: None,
-            phase: Some(target),
+            phase: Some(target.into()),
         },
     )
     .await;
@@ -136,7 +136,7 @@ async fn roll_back_to_a_phase_and_history_reproduce_its_board() {
         &player(Seat(2)),
         Request::Rollback {
             game: None,
-            phase: target,
+            phase: target.into(),
         },
     )
     .await;
@@ -148,7 +148,7 @@ async fn roll_back_to_a_phase_and_history_reproduce_its_board() {
         &host(),
         Request::Rollback {
             game: None,
-            phase: target,
+            phase: target.into(),
         },
     )
     .await;
@@ -169,7 +169,7 @@ async fn roll_back_to_a_phase_and_history_reproduce_its_board() {
         &host(),
         Request::History {
             game: None,
-            phase: Some(target),
+            phase: Some(target.into()),
         },
     )
     .await;
@@ -422,7 +422,7 @@ async fn history_boards_keep_the_names_of_their_time() {
         game: None,
         phase: Some(phase),
     };
-    let old = ok(&svc, &host(), history(p_start + 1)).await;
+    let old = ok(&svc, &host(), history(u64::from(p_start + 1))).await;
     let old_png = svc.render(old.board.as_ref().unwrap()).await.unwrap();
     let now_before = ok(&svc, &host(), Request::Board { game: None }).await;
     let now_before_png = svc.render(now_before.board.as_ref().unwrap()).await.unwrap();
@@ -434,7 +434,7 @@ async fn history_boards_keep_the_names_of_their_time() {
         name: "dave".into(),
     };
     ok(&svc, &host(), req).await;
-    let again = ok(&svc, &host(), history(p_start + 1)).await;
+    let again = ok(&svc, &host(), history(u64::from(p_start + 1))).await;
     assert_eq!(again.board, old.board, "the same moment of the game");
     assert_eq!(
         svc.render(again.board.as_ref().unwrap()).await.unwrap(),

@@ -225,6 +225,7 @@ pub async fn handle_component(
             &actor,
             Request::Order {
                 game: Some(game),
+                kind: None,
                 line: line.clone(),
             },
         )

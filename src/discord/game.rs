@@ -1,59 +1,21 @@
-//! `/game …`: opening, joining and looking at games; `/mygames`.
+//! `/game …` and `/mygames`, built at start-up from the shared grammar
+//! ([`crate::service::grammar`]): the same table and parser the terminal
+//! uses, so the two never drift. This module only types Discord's options
+//! and runs the request.
 
 use super::respond::{actor_of, clip, run_request};
-use super::{Context, Error};
-use crate::engine::GameId;
+use super::{ApplicationContext, Context, Data, Error};
+use crate::engine::UserId;
 use crate::games::GameKind;
-use crate::service::{
-    parse_duration, parse_kind_deadlines, parse_time_of_day, Missed, Place, Request, Service, SettingsChange,
-};
+use crate::service::grammar::{self, Complete, OptionKind, OptionSpec, OptionValue, Subcommand, Wire};
+use crate::service::{Place, Service, ServiceError};
 use crate::store::GameRow;
 use poise::serenity_prelude as serenity;
+use poise::BoxFuture;
 use std::borrow::Cow;
 
 /// Discord shows at most this many autocomplete suggestions.
 pub const AUTOCOMPLETE_MAX: usize = 25;
-
-/// A game system, offered as a fixed choice of the [`GameKind`] keys. The
-/// list is built from [`GameKind::ALL`], so a new system appears without
-/// touching this module.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameChoice(pub GameKind);
-
-impl GameChoice {
-    pub fn kind(self) -> GameKind {
-        self.0
-    }
-}
-
-impl poise::ChoiceParameter for GameChoice {
-    fn list() -> Cow<'static, [poise::CommandParameterChoice]> {
-        GameKind::ALL
-            .iter()
-            .map(|k| poise::CommandParameterChoice {
-                name: k.key().into(),
-                localizations: Cow::Borrowed(&[]),
-                __non_exhaustive: (),
-            })
-            .collect()
-    }
-
-    fn from_index(index: usize) -> Option<Self> {
-        GameKind::ALL.get(index).copied().map(GameChoice)
-    }
-
-    fn from_name(name: &str) -> Option<Self> {
-        GameKind::from_key(name).map(GameChoice)
-    }
-
-    fn name(&self) -> &'static str {
-        self.0.key()
-    }
-
-    fn localized_name(&self, _locale: &str) -> Option<&'static str> {
-        None
-    }
-}
 
 /// The label of a game in suggestions: `#3 Hyperspace (active)`.
 pub fn game_label(row: &GameRow) -> String {
@@ -118,430 +80,166 @@ pub async fn complete_game(
     serenity::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
-async fn autocomplete_game(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
-    complete_game(ctx, partial, None).await
+fn autocomplete_game<'a>(
+    ctx: ApplicationContext<'a>,
+    partial: &'a str,
+) -> BoxFuture<'a, serenity::CreateAutocompleteResponse> {
+    Box::pin(complete_game(ctx.into(), partial, None))
 }
 
-fn game_id(game: Option<i64>) -> Option<GameId> {
-    game.map(GameId)
-}
-
-/// Host, join and look at games.
-#[poise::command(
-    slash_command,
-    subcommands(
-        "new_game",
-        "join_game",
-        "leave_game",
-        "start_game",
-        "status_game",
-        "board_game",
-        "rules_game",
-        "history_game",
-        "settings_game",
-        "pause_game",
-        "resume_game",
-        "extend_game",
-        "force_game",
-        "replace_game",
-        "kick_game",
-        "disorder_game",
-        "undo_game",
-        "rollback_game",
-        "watch_game",
-        "unwatch_game",
-        "log_game",
-        "reminders_game",
-        "ready_game"
-    ),
-    subcommand_required
-)]
-pub async fn game(_ctx: Context<'_>) -> Result<(), Error> {
-    Ok(())
-}
-
-/// Open a new game in this channel; you host it and take the first seat.
-#[poise::command(slash_command, rename = "new")]
-pub async fn new_game(
-    ctx: Context<'_>,
-    #[description = "Which game to play"] game: GameChoice,
-    #[description = "Random seed, to replay a set-up exactly"] seed: Option<u64>,
-    #[description = "Game options as JSON, e.g. {\"rounds\":15}"] options: Option<String>,
-) -> Result<(), Error> {
-    let options = match options {
-        Some(text) => match serde_json::from_str::<serde_json::Value>(&text) {
-            Ok(v) => Some(v),
-            Err(e) => {
-                return Err(crate::service::ServiceError::User(format!("`options` is not valid JSON: {e}")).into());
-            }
-        },
-        None => None,
-    };
-    run_request(
-        ctx,
-        Request::New {
-            kind: game.kind(),
-            seed,
-            options,
-        },
-    )
-    .await
-}
-
-/// Take a seat in the game waiting in this channel.
-#[poise::command(slash_command, rename = "join")]
-pub async fn join_game(
-    ctx: Context<'_>,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), Error> {
-    run_request(ctx, Request::Join { game: game_id(game) }).await
-}
-
-/// Give up your seat before the game starts (the host leaving closes it).
-#[poise::command(slash_command, rename = "leave")]
-pub async fn leave_game(
-    ctx: Context<'_>,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), Error> {
-    run_request(ctx, Request::Leave { game: game_id(game) }).await
-}
-
-/// Start the game you host, with the players seated now.
-#[poise::command(slash_command, rename = "start")]
-pub async fn start_game(
-    ctx: Context<'_>,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), Error> {
-    run_request(ctx, Request::Start { game: game_id(game) }).await
-}
-
-/// Players, phase, and whom the game is waiting on.
-#[poise::command(slash_command, rename = "status")]
-pub async fn status_game(
-    ctx: Context<'_>,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), Error> {
-    run_request(ctx, Request::Status { game: game_id(game) }).await
-}
-
-/// The current board (in DMs: your own view, with your secrets).
-#[poise::command(slash_command, rename = "board")]
-pub async fn board_game(
-    ctx: Context<'_>,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), Error> {
-    run_request(ctx, Request::Board { game: game_id(game) }).await
-}
-
-/// The rules summary and the orders of a game.
-#[poise::command(slash_command, rename = "rules")]
-pub async fn rules_game(
-    ctx: Context<'_>,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-    #[description = "A game system, to read its rules without a game"] system: Option<GameChoice>,
-) -> Result<(), Error> {
-    run_request(
-        ctx,
-        Request::Rules {
-            kind: system.map(GameChoice::kind),
-            game: game_id(game),
-        },
-    )
-    .await
-}
-
-/// The board as it was after an earlier phase.
-#[poise::command(slash_command, rename = "history")]
-pub async fn history_game(
-    ctx: Context<'_>,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-    #[description = "Phase number (default: the current one)"] phase: Option<u32>,
-) -> Result<(), Error> {
-    run_request(
-        ctx,
-        Request::History {
-            game: game_id(game),
-            phase,
-        },
-    )
-    .await
-}
-
-/// What happens when a deadline passes with orders missing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, poise::ChoiceParameter)]
-pub enum MissedChoice {
-    #[name = "default"]
-    Default,
-    #[name = "wait"]
-    Wait,
-}
-
-fn user_error(msg: String) -> Error {
-    crate::service::ServiceError::User(msg).into()
-}
-
-/// Parse `24h,2h` (or `off`) into reminder points.
-fn parse_reminders(text: &str) -> Result<Vec<i64>, String> {
-    let t = text.trim();
-    if t.eq_ignore_ascii_case("off") || t.eq_ignore_ascii_case("none") {
-        return Ok(vec![]);
+/// `/game`, built from the shared grammar ([`grammar::GAME_SUBCOMMANDS`]):
+/// one subcommand per entry, its options typed from their meaning.
+pub fn game() -> poise::Command<Data, Error> {
+    poise::Command {
+        name: grammar::GAME.into(),
+        qualified_name: grammar::GAME.into(),
+        identifying_name: grammar::GAME.into(),
+        source_code_name: "game".into(),
+        description: Some(grammar::GAME_DESCRIPTION.into()),
+        slash_action: Some(parent_action),
+        subcommands: grammar::GAME_SUBCOMMANDS
+            .iter()
+            .map(|sub| command(sub, Some(grammar::GAME)))
+            .collect(),
+        subcommand_required: true,
+        ..Default::default()
     }
-    t.split(',').map(parse_duration).collect()
 }
 
-/// Show the game's deadline settings, or (host) change them.
-#[poise::command(slash_command, rename = "settings")]
-#[allow(clippy::too_many_arguments)]
-pub async fn settings_game(
-    ctx: Context<'_>,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-    #[description = "Deadline per phase, e.g. 48h, 30m, 2d, 1w"] deadline: Option<String>,
-    #[description = "Reminders before the deadline, e.g. 24h,2h (or off)"] reminders: Option<String>,
-    #[description = "On a missed deadline: apply defaults, or wait for the host"] missed: Option<MissedChoice>,
-    #[description = "Deadline per decision, e.g. combat-card=2h,losses=12h (kind=default removes)"]
-    decision_deadlines: Option<String>,
-    #[description = "Deadlines fall at this time of day: 18:00 (UTC), 18:00+02:00, or off"] time_of_day: Option<String>,
-    #[description = "Off: secret choices are drafts until everyone is /game ready"] auto_resolve: Option<bool>,
-) -> Result<(), Error> {
-    let change = SettingsChange {
-        deadline_by_kind: decision_deadlines
-            .as_deref()
-            .map(parse_kind_deadlines)
-            .transpose()
-            .map_err(user_error)?
-            .unwrap_or_default(),
-        time_of_day: time_of_day
-            .as_deref()
-            .map(parse_time_of_day)
-            .transpose()
-            .map_err(user_error)?,
-        auto_resolve,
-        deadline_ms: deadline
-            .as_deref()
-            .map(parse_duration)
-            .transpose()
-            .map_err(user_error)?,
-        reminders_ms: reminders
-            .as_deref()
-            .map(parse_reminders)
-            .transpose()
-            .map_err(user_error)?,
-        on_missed: missed.map(|m| match m {
-            MissedChoice::Default => Missed::Default,
-            MissedChoice::Wait => Missed::Wait,
+/// `/mygames`: your open games, what each waits on, the deadline.
+pub fn mygames() -> poise::Command<Data, Error> {
+    command(&grammar::MYGAMES, None)
+}
+
+/// A command (or, under `parent`, a subcommand) from its grammar entry,
+/// which it keeps in `custom_data` for [`run_action`].
+fn command(sub: &'static Subcommand, parent: Option<&str>) -> poise::Command<Data, Error> {
+    let (qualified, identifying) = match parent {
+        Some(p) => (format!("{p} {}", sub.name), format!("{p}_{}", sub.name)),
+        None => (sub.name.to_string(), sub.name.to_string()),
+    };
+    poise::Command {
+        name: sub.name.into(),
+        qualified_name: qualified.into(),
+        identifying_name: identifying.into(),
+        source_code_name: "game_command".into(),
+        description: Some(sub.description.into()),
+        slash_action: Some(run_action),
+        parameters: sub.options.iter().map(parameter).collect(),
+        custom_data: Box::new(sub),
+        ..Default::default()
+    }
+}
+
+fn parameter(o: &'static OptionSpec) -> poise::CommandParameter<Data, Error> {
+    poise::CommandParameter {
+        name: o.name.into(),
+        name_localizations: Cow::Borrowed(&[]),
+        description: Some(o.description.into()),
+        description_localizations: Cow::Borrowed(&[]),
+        required: o.required,
+        channel_types: None,
+        // Discord numbers the choices; `values` turns the number back into the word.
+        choices: o
+            .kind
+            .choices()
+            .into_iter()
+            .map(|name| poise::CommandParameterChoice {
+                name: name.into(),
+                localizations: Cow::Borrowed(&[]),
+                __non_exhaustive: (),
+            })
+            .collect(),
+        type_setter: Some(type_setter(o.kind)),
+        autocomplete_callback: o.kind.autocomplete().map(|complete| match complete {
+            Complete::Game => autocomplete_game as _,
         }),
-    };
-    run_request(
-        ctx,
-        Request::Settings {
-            game: game_id(game),
-            change,
-        },
-    )
-    .await
-}
-
-/// Host: stop the deadline clock.
-#[poise::command(slash_command, rename = "pause")]
-pub async fn pause_game(
-    ctx: Context<'_>,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), Error> {
-    run_request(ctx, Request::Pause { game: game_id(game) }).await
-}
-
-/// Host: restart the deadline clock with the time that was left.
-#[poise::command(slash_command, rename = "resume")]
-pub async fn resume_game(
-    ctx: Context<'_>,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), Error> {
-    run_request(ctx, Request::Resume { game: game_id(game) }).await
-}
-
-/// Host: give the current phase more time.
-#[poise::command(slash_command, rename = "extend")]
-pub async fn extend_game(
-    ctx: Context<'_>,
-    #[description = "How much longer, e.g. 12h, 1d"] by: String,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), Error> {
-    let by_ms = parse_duration(&by).map_err(user_error)?;
-    run_request(
-        ctx,
-        Request::Extend {
-            game: game_id(game),
-            by_ms,
-        },
-    )
-    .await
-}
-
-/// Host: resolve the current phase now, applying defaults for missing orders.
-#[poise::command(slash_command, rename = "force")]
-pub async fn force_game(
-    ctx: Context<'_>,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), Error> {
-    run_request(ctx, Request::Force { game: game_id(game) }).await
-}
-
-/// A seat number as players see it (1-based), checked.
-fn seat_arg(seat: u8) -> Result<crate::engine::Seat, Error> {
-    if seat == 0 {
-        return Err(user_error("Seats are numbered from 1.".into()));
+        __non_exhaustive: (),
     }
-    Ok(crate::engine::Seat(seat - 1))
 }
 
-/// Host: give a seat to another player (they get its private view by DM).
-#[poise::command(slash_command, rename = "replace")]
-pub async fn replace_game(
-    ctx: Context<'_>,
-    #[description = "Seat number (1 = first seat), as /game status lists them"] seat: u8,
-    #[description = "The new player"] player: serenity::User,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), Error> {
-    let name = player.global_name.clone().unwrap_or_else(|| player.name.clone());
-    run_request(
-        ctx,
-        Request::Replace {
-            game: game_id(game),
-            seat: seat_arg(seat)?,
-            user: crate::engine::UserId(player.id.get()),
-            name,
+/// The Discord option type of a kind of option (with its bounds).
+fn type_setter(kind: OptionKind) -> fn(serenity::CreateCommandOption) -> serenity::CreateCommandOption {
+    use serenity::CommandOptionType as T;
+    if !kind.choices().is_empty() {
+        return |o| o.kind(T::Integer);
+    }
+    match kind {
+        OptionKind::Game => |o| integer_option(o, OptionKind::Game),
+        OptionKind::Seat => |o| integer_option(o, OptionKind::Seat),
+        OptionKind::Phase => |o| integer_option(o, OptionKind::Phase),
+        OptionKind::Seed => |o| integer_option(o, OptionKind::Seed),
+        _ => match kind.wire() {
+            Wire::Boolean => |o| o.kind(T::Boolean),
+            Wire::User => |o| o.kind(T::User),
+            Wire::Text | Wire::Integer => |o| o.kind(T::String),
         },
-    )
-    .await
+    }
 }
 
-/// Host: remove a player; in play their seat stays, in civil disorder, until replaced.
-#[poise::command(slash_command, rename = "kick")]
-pub async fn kick_game(
-    ctx: Context<'_>,
-    #[description = "Seat number (1 = first seat)"] seat: u8,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), Error> {
-    run_request(
-        ctx,
-        Request::Kick {
-            game: game_id(game),
-            seat: seat_arg(seat)?,
-        },
-    )
-    .await
+fn integer_option(o: serenity::CreateCommandOption, kind: OptionKind) -> serenity::CreateCommandOption {
+    let o = o.kind(serenity::CommandOptionType::Integer);
+    match kind.bounds() {
+        Some((lo, hi)) => o.min_number_value(lo as f64).max_number_value(hi as f64),
+        None => o,
+    }
 }
 
-/// Host: civil disorder for a seat (its defaults are played every phase), on or off.
-#[poise::command(slash_command, rename = "disorder")]
-pub async fn disorder_game(
-    ctx: Context<'_>,
-    #[description = "Seat number (1 = first seat)"] seat: u8,
-    #[description = "On (defaults every phase) or off (the player plays again)"] on: bool,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), Error> {
-    run_request(
-        ctx,
-        Request::Disorder {
-            game: game_id(game),
-            seat: seat_arg(seat)?,
-            on,
-        },
-    )
-    .await
+/// Never runs: Discord only invokes the subcommands.
+fn parent_action(ctx: ApplicationContext<'_>) -> BoxFuture<'_, Result<(), poise::FrameworkError<'_, Data, Error>>> {
+    Box::pin(async move {
+        Err(poise::FrameworkError::new_command(
+            ctx.into(),
+            anyhow::anyhow!("`/{}` needs a subcommand", ctx.command().name),
+        ))
+    })
 }
 
-/// Host: undo the last action (announced; the log keeps it).
-#[poise::command(slash_command, rename = "undo")]
-pub async fn undo_game(
-    ctx: Context<'_>,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), Error> {
-    run_request(ctx, Request::Undo { game: game_id(game) }).await
+/// An interaction's options as the grammar's values: fixed choices back
+/// to their words, users with their display names.
+pub fn values(sub: &Subcommand, args: &[serenity::ResolvedOption<'_>]) -> Vec<(String, OptionValue)> {
+    args.iter()
+        .filter_map(|o| {
+            let value = match &o.value {
+                serenity::ResolvedValue::String(s) => OptionValue::Text(s.to_string()),
+                serenity::ResolvedValue::Integer(i) => {
+                    let choices = sub.option(o.name).map(|spec| spec.kind.choices()).unwrap_or_default();
+                    if choices.is_empty() {
+                        OptionValue::Integer(*i)
+                    } else {
+                        // An index Discord would not send stays a number, for the parser to refuse.
+                        usize::try_from(*i)
+                            .ok()
+                            .and_then(|i| choices.get(i))
+                            .map_or(OptionValue::Integer(*i), |c| OptionValue::Text(c.to_string()))
+                    }
+                }
+                serenity::ResolvedValue::Boolean(b) => OptionValue::Boolean(*b),
+                serenity::ResolvedValue::User(user, _) => OptionValue::User {
+                    id: UserId(user.id.get()),
+                    name: user.global_name.clone().unwrap_or_else(|| user.name.clone()),
+                },
+                _ => return None,
+            };
+            Some((o.name.to_string(), value))
+        })
+        .collect()
 }
 
-/// Host: roll the game back to the start of a phase (announced; the log keeps everything).
-#[poise::command(slash_command, rename = "rollback")]
-pub async fn rollback_game(
-    ctx: Context<'_>,
-    #[description = "Phase number to go back to the start of"] phase: u32,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), Error> {
-    run_request(
-        ctx,
-        Request::Rollback {
-            game: game_id(game),
-            phase,
-        },
-    )
-    .await
-}
-
-/// Follow a game: its public board after every phase, by DM.
-#[poise::command(slash_command, rename = "watch")]
-pub async fn watch_game(
-    ctx: Context<'_>,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), Error> {
-    run_request(ctx, Request::Watch { game: game_id(game) }).await
-}
-
-/// Stop following a game.
-#[poise::command(slash_command, rename = "unwatch")]
-pub async fn unwatch_game(
-    ctx: Context<'_>,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), Error> {
-    run_request(ctx, Request::Unwatch { game: game_id(game) }).await
-}
-
-/// What has happened in the current phase, in sentences (public).
-#[poise::command(slash_command, rename = "log")]
-pub async fn log_game(
-    ctx: Context<'_>,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), Error> {
-    run_request(ctx, Request::Log { game: game_id(game) }).await
+/// Every `/game` subcommand and `/mygames`: parse with the shared grammar, run.
+fn run_action(ctx: ApplicationContext<'_>) -> BoxFuture<'_, Result<(), poise::FrameworkError<'_, Data, Error>>> {
+    Box::pin(async move {
+        let run = async {
+            let sub = ctx
+                .command()
+                .custom_data
+                .downcast_ref::<&'static Subcommand>()
+                .ok_or_else(|| anyhow::anyhow!("command `{}` has no grammar entry", ctx.command().qualified_name))?;
+            let request = sub.parse(&values(sub, ctx.args)).map_err(ServiceError::User)?;
+            run_request(ctx.into(), request).await
+        };
+        run.await.map_err(|e| poise::FrameworkError::new_command(ctx.into(), e))
+    })
 }
 
 /// How often the scheduler resolves due deadlines and sends reminders.
@@ -575,51 +273,12 @@ pub async fn scheduler_loop(
     }
 }
 
-/// Your own reminders for a game: show them, mute them, or set your own points.
-#[poise::command(slash_command, rename = "reminders")]
-pub async fn reminders_game(
-    ctx: Context<'_>,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-    #[description = "True: no reminders for you; false: back to the game's points"] mute: Option<bool>,
-    #[description = "Your own points before the deadline, e.g. 12h,1h"] points: Option<String>,
-) -> Result<(), Error> {
-    let points = points.as_deref().map(parse_reminders).transpose().map_err(user_error)?;
-    run_request(
-        ctx,
-        Request::Reminders {
-            game: game_id(game),
-            mute,
-            points,
-        },
-    )
-    .await
-}
-
-/// Mark your draft final (when the host turned auto-resolve off).
-#[poise::command(slash_command, rename = "ready")]
-pub async fn ready_game(
-    ctx: Context<'_>,
-    #[description = "Game number (only needed when there are several)"]
-    #[autocomplete = "autocomplete_game"]
-    game: Option<i64>,
-) -> Result<(), Error> {
-    run_request(ctx, Request::Ready { game: game_id(game) }).await
-}
-
-/// Your open games: what each waits on (and whether on you), and the deadline.
-#[poise::command(slash_command)]
-pub async fn mygames(ctx: Context<'_>) -> Result<(), Error> {
-    run_request(ctx, Request::MyGames).await
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::GameId;
     use crate::engine::{GameConfig, UserId};
     use crate::store::GameStatus;
-    use poise::ChoiceParameter;
 
     fn row(id: i64, status: GameStatus) -> GameRow {
         GameRow {
@@ -638,17 +297,121 @@ mod tests {
         }
     }
 
+    /// The subcommand `sub` of `/game` with these options, as Discord sends
+    /// it (choices as numbers, users resolved), read into grammar values.
+    fn discord_values(sub: &str, options: serde_json::Value) -> Vec<(String, OptionValue)> {
+        let data: serenity::CommandData = serde_json::from_value(serde_json::json!({
+            "id": "1", "name": "game", "type": 1,
+            "options": [{"name": sub, "type": 1, "options": options}],
+            "resolved": {"users": {"42": {
+                "id": "42", "username": "dave", "global_name": "Dave", "discriminator": "0", "avatar": null
+            }}}
+        }))
+        .unwrap();
+        let top = data.options();
+        let serenity::ResolvedValue::SubCommand(args) = &top[0].value else {
+            panic!("{top:?}")
+        };
+        values(grammar::game_subcommand(sub).unwrap(), args)
+    }
+
+    /// Discord's options and the terminal's text give the same request:
+    /// one table, one parser.
     #[test]
-    fn game_choices_are_the_game_kind_keys() {
-        let names: Vec<String> = GameChoice::list().iter().map(|c| c.name.to_string()).collect();
-        let keys: Vec<&str> = GameKind::ALL.iter().map(|k| k.key()).collect();
-        assert_eq!(names, keys);
-        for (i, kind) in GameKind::ALL.iter().enumerate() {
-            assert_eq!(GameChoice::from_index(i).map(GameChoice::kind), Some(*kind));
-            assert_eq!(GameChoice::from_name(kind.key()), Some(GameChoice(*kind)));
-            assert_eq!(GameChoice(*kind).name(), kind.key());
+    fn discord_and_the_terminal_make_the_same_requests() {
+        use serde_json::json;
+        let user = |name: &str| if name == "Dave" { UserId(42) } else { UserId(0) };
+        let cases = [
+            (
+                "new",
+                json!([{"name": "game", "type": 4, "value": 1}, {"name": "seed", "type": 4, "value": 7}]),
+                "/game new game:starlanes seed:7",
+            ),
+            (
+                "settings",
+                json!([
+                    {"name": "game", "type": 4, "value": 3},
+                    {"name": "deadline", "type": 3, "value": "24h"},
+                    {"name": "missed", "type": 4, "value": 1},
+                    {"name": "auto_resolve", "type": 5, "value": false},
+                    {"name": "time_of_day", "type": 3, "value": "18:00+02:00"}
+                ]),
+                "/game settings game:3 deadline:24h missed:wait auto_resolve:false time_of_day:18:00+02:00",
+            ),
+            (
+                "replace",
+                json!([{"name": "seat", "type": 4, "value": 2}, {"name": "player", "type": 6, "value": "42"}]),
+                "/game replace seat:2 player:@Dave",
+            ),
+            (
+                "history",
+                json!([{"name": "phase", "type": 4, "value": 99_999_999_999_i64}]),
+                "/game history phase:99999999999",
+            ),
+            (
+                "rules",
+                json!([{"name": "system", "type": 4, "value": 0}]),
+                "/game rules system:hyperspace",
+            ),
+            (
+                "reminders",
+                json!([{"name": "mute", "type": 5, "value": true}]),
+                "/game reminders mute:true",
+            ),
+        ];
+        for (sub, options, line) in cases {
+            let from_discord = grammar::parse_game(sub, &discord_values(sub, options)).unwrap();
+            let from_terminal = crate::cli::text::parse_slash(line, &user).unwrap();
+            assert_eq!(from_discord, from_terminal, "{line}");
         }
-        assert_eq!(GameChoice::from_index(GameKind::ALL.len()), None);
+        // And refuse alike.
+        let options = json!([{"name": "seat", "type": 4, "value": 0}]);
+        assert_eq!(
+            grammar::parse_game("kick", &discord_values("kick", options)).unwrap_err(),
+            crate::cli::text::parse_slash("/game kick seat:0", &user).unwrap_err()
+        );
+    }
+
+    /// Seats count from 1; phases past 32 bits reach the service, which
+    /// answers with the game's range.
+    #[test]
+    fn integer_options_register_their_bounds() {
+        let json = serde_json::to_value(game().create_as_slash_command().unwrap()).unwrap();
+        let option = |sub: &str, name: &str| -> serde_json::Value {
+            let sub = json["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|o| o["name"] == sub)
+                .unwrap();
+            sub["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|o| o["name"] == name)
+                .unwrap()
+                .clone()
+        };
+        assert_eq!(option("kick", "seat")["min_value"], 1.0);
+        assert_eq!(option("kick", "seat")["max_value"], 255.0);
+        for sub in ["history", "rollback"] {
+            let phase = option(sub, "phase");
+            assert_eq!(phase["min_value"], 0.0);
+            assert!(phase["max_value"].as_f64().unwrap() > 99_999_999_999.0, "{phase}");
+        }
+    }
+
+    #[test]
+    fn a_choice_number_becomes_its_word() {
+        let got = discord_values("new", serde_json::json!([{"name": "game", "type": 4, "value": 0}]));
+        assert_eq!(
+            got,
+            vec![("game".to_string(), OptionValue::Text(GameKind::ALL[0].key().into()))]
+        );
+        // A number past the choices stays a number, which the parser refuses.
+        let got = discord_values("new", serde_json::json!([{"name": "game", "type": 4, "value": 9}]));
+        assert_eq!(got, vec![("game".to_string(), OptionValue::Integer(9))]);
+        assert!(grammar::parse_game("new", &got).is_err());
     }
 
     #[test]

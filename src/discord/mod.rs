@@ -2,7 +2,8 @@
 //! service requests, replies into interaction responses, and outbox
 //! messages into channel posts and DMs.
 //!
-//! - [`game`]: `/game new|join|leave|start|status|board|rules|history` and `/mygames`.
+//! - [`game`]: `/game …` and `/mygames`, built at start-up from the shared grammar
+//!   ([`crate::service::grammar`]), which the terminal parses with too.
 //! - [`orders`]: one command per game system (`/hyperspace depart …`), built at
 //!   start-up from the system's [`crate::games::GameKind::commands`] specs.
 //! - [`components`]: buttons and select menus offering orders.

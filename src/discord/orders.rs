@@ -222,6 +222,7 @@ fn order_action(ctx: ApplicationContext<'_>) -> BoxFuture<'_, Result<(), poise::
             let options = Options::from_resolved(ctx.args);
             let request = Request::Order {
                 game: options.game(&meta.spec),
+                kind: Some(meta.kind),
                 line: options.line(&meta.spec),
             };
             run_request(ctx.into(), request).await

@@ -310,6 +310,7 @@ mod tests {
         assert!(!likely_public(&Request::Status { game: Some(GameId(1)) }, chan));
         let order = Request::Order {
             game: None,
+            kind: None,
             line: crate::engine::CommandLine::new("end"),
         };
         assert!(!likely_public(&order, chan));

@@ -9,6 +9,7 @@ mod commit;
 mod compose;
 mod deadlines;
 mod drafts;
+pub mod grammar;
 mod host;
 mod message;
 mod players;
@@ -75,14 +76,17 @@ pub enum Request {
         kind: Option<GameKind>,
         game: Option<GameId>,
     },
-    /// The board after phase `phase` (default: the current board).
+    /// The board after phase `phase` (default: the current board). Any
+    /// number: the service answers one the game never reached with its range.
     History {
         game: Option<GameId>,
-        phase: Option<u32>,
+        phase: Option<u64>,
     },
-    /// A game order, such as `depart from:Algol ships:5`.
+    /// A game order, such as `depart from:Algol ships:5`; `kind` is the
+    /// game system whose command gave it (`/starlanes …`), if any.
     Order {
         game: Option<GameId>,
+        kind: Option<GameKind>,
         line: CommandLine,
     },
     /// Show the settings (empty change, anyone) or change them (host).
@@ -130,10 +134,10 @@ pub enum Request {
     Undo {
         game: Option<GameId>,
     },
-    /// Host: roll back to the start of phase `phase`.
+    /// Host: roll back to the start of phase `phase` (any number, as for `History`).
     Rollback {
         game: Option<GameId>,
-        phase: u32,
+        phase: u64,
     },
     /// Follow a game's public boards by DM.
     Watch {
@@ -246,7 +250,7 @@ impl Service {
             Request::Board { game } => self.board(actor, game).await,
             Request::Rules { kind, game } => self.rules(actor, kind, game).await,
             Request::History { game, phase } => self.history(actor, game, phase).await,
-            Request::Order { game, line } => self.order(actor, game, line).await,
+            Request::Order { game, kind, line } => self.order(actor, game, kind, line).await,
             Request::Settings { game, change } => self.change_settings(actor, game, change).await,
             Request::Pause { game } => self.pause(actor, game).await,
             Request::Resume { game } => self.resume(actor, game).await,
@@ -256,7 +260,11 @@ impl Service {
             Request::Kick { game, seat } => self.kick(actor, game, seat).await,
             Request::Disorder { game, seat, on } => self.disorder(actor, game, seat, on).await,
             Request::Undo { game } => self.rewind(actor, game, crate::games::Rewind::Undo).await,
-            Request::Rollback { game, phase } => self.rewind(actor, game, crate::games::Rewind::Phase { phase }).await,
+            Request::Rollback { game, phase } => {
+                // A phase past u32 was never reached: the rewind answers with the game's range.
+                let phase = u32::try_from(phase).unwrap_or(u32::MAX);
+                self.rewind(actor, game, crate::games::Rewind::Phase { phase }).await
+            }
             Request::Watch { game } => self.watch(actor, game).await,
             Request::Unwatch { game } => self.unwatch(actor, game).await,
             Request::Log { game } => self.phase_log(actor, game).await,
@@ -630,19 +638,18 @@ impl Service {
         Ok(Reply::private(text))
     }
 
-    async fn history(&self, actor: &Actor, game: Option<GameId>, phase: Option<u32>) -> Result<Reply, ServiceError> {
+    async fn history(&self, actor: &Actor, game: Option<GameId>, phase: Option<u64>) -> Result<Reply, ServiceError> {
         let row = self.resolve(actor, game).await?;
         let Some(state) = &row.state else {
             return user_err(format!("Game {} hasn't started yet.", row.id));
         };
         let current = state.phase().number;
-        let phase = phase.unwrap_or(current);
-        if phase > current {
+        let Some(phase) = phase.map_or(Some(current), |p| u32::try_from(p).ok().filter(|&p| p <= current)) else {
             return user_err(format!(
                 "Game {} is in phase {current}; pick a phase from 0 to {current}.",
                 row.id
             ));
-        }
+        };
         // The game as played: entries set aside by a roll-back don't count.
         let log = self.store.log(row.id).await?;
         let replay = host::replay_log(&row, &log)?;
@@ -681,8 +688,15 @@ impl Service {
 
     // ---- playing -------------------------------------------------------
 
-    async fn order(&self, actor: &Actor, game: Option<GameId>, line: CommandLine) -> Result<Reply, ServiceError> {
+    async fn order(
+        &self,
+        actor: &Actor,
+        game: Option<GameId>,
+        kind: Option<GameKind>,
+        line: CommandLine,
+    ) -> Result<Reply, ServiceError> {
         let row = self.resolve(actor, game).await?;
+        grammar::check_order_kind(&row, kind, actor.place == Place::Dm)?;
         let seats = self.store.seats(row.id).await?;
         let Some(seat) = seats.iter().find(|s| s.played_by(actor.user)).map(|s| s.seat) else {
             return user_err(format!(

@@ -37,8 +37,8 @@
 //! (`UPDATE games … WHERE id = $1`), which row-locks the game and so
 //! serializes writers per game.
 
-mod commit;
 pub mod codec;
+mod commit;
 mod deadlines;
 mod drafts;
 mod error;

@@ -99,6 +99,7 @@ pub async fn seq(svc: &Service, game: GameId) -> i64 {
 pub fn order(game: GameId, line: &CommandLine) -> Request {
     Request::Order {
         game: Some(game),
+        kind: None,
         line: line.clone(),
     }
 }
