@@ -258,7 +258,17 @@ async fn auto(service: &Service, terminal: &Terminal, opts: &PlayOptions) -> any
     loop {
         let row = store.game(game).await?.context("game vanished")?;
         if row.status == GameStatus::Lobby {
-            say(service, terminal, "@alice /game start").await?;
+            // Stopped during set-up: seat whoever had not joined yet (the
+            // same players as an uninterrupted run), then start.
+            let seated = store.seats(game).await?.len();
+            for name in NAMES.iter().take(opts.players as usize).skip(seated.max(1)) {
+                let line = format!("@{name} /game join");
+                println!("> {line}");
+                say(service, terminal, &line).await?;
+            }
+            if !say(service, terminal, "@alice /game start").await? {
+                bail!("could not start the game");
+            }
             continue;
         }
         let state = row.state.clone().context("active game without state")?;
