@@ -172,7 +172,9 @@ pub async fn new_game(
         Some(text) => match serde_json::from_str::<serde_json::Value>(&text) {
             Ok(v) => Some(v),
             Err(e) => {
-                return Err(crate::service::ServiceError::User(format!("`options` is not valid JSON: {e}")).into());
+                return Err(
+                    crate::service::ServiceError::User(format!("`options` is not valid JSON: {e}").into()).into(),
+                );
             }
         },
         None => None,
@@ -291,7 +293,7 @@ pub enum MissedChoice {
 }
 
 fn user_error(msg: String) -> Error {
-    crate::service::ServiceError::User(msg).into()
+    crate::service::ServiceError::User(msg.into()).into()
 }
 
 /// Parse `24h,2h` (or `off`) into reminder points.

@@ -11,7 +11,7 @@
 //! player's order. Defaults are applied only when the deadline passes (or
 //! the host forces it), never earlier, whatever secret picks are pending.
 
-use super::{compose, to_payloads, user_err, Actor, GameId, OutMessage, Reply, Service, ServiceError, Target};
+use super::{compose, to_payloads, user_err, Actor, GameId, OutMessage, Reply, Service, ServiceError, Target, Text};
 use crate::engine::{CommandLine, Seat};
 use crate::games::AnyState;
 use crate::store::{DeadlineAfter, DeadlineSet, GameRow, GameStatus, SeatRow};
@@ -345,7 +345,7 @@ impl Reminded {
 }
 
 /// The settings line of `/game status` and of the host's changes.
-fn settings_line(settings: &Settings) -> String {
+fn settings_line(settings: &Settings) -> Text {
     let by_kind = if settings.deadline_by_kind.is_empty() {
         String::new()
     } else {
@@ -363,8 +363,8 @@ fn settings_line(settings: &Settings) -> String {
         .time_of_day
         .map(|t| format!(" · deadlines at {t}"))
         .unwrap_or_default();
-    format!(
-        "Settings: deadline {} per phase{by_kind}{at} · reminders {} before · missed deadline: {} · auto-resolve {}{}",
+    let line = Text::plain(format!(
+        "Settings: deadline {} per phase{by_kind}{at} · reminders {} before · missed deadline: {} · auto-resolve {}",
         format_duration(settings.deadline_ms),
         if settings.reminders_ms.is_empty() {
             "off".to_string()
@@ -377,8 +377,12 @@ fn settings_line(settings: &Settings) -> String {
         } else {
             "off (secret choices are drafts until `/game ready`)"
         },
-        if settings.paused { " · **paused**" } else { "" },
-    )
+    ));
+    if settings.paused {
+        line.then(" · ").strong("paused")
+    } else {
+        line
+    }
 }
 
 /// What one [`Service::tick`] did.
@@ -445,13 +449,6 @@ pub fn format_duration(ms: i64) -> String {
     parts.join(" ")
 }
 
-/// A moment as Discord timestamps: relative and full, each in the reader's
-/// own time zone.
-pub fn discord_time(ms: i64) -> String {
-    let s = ms.div_euclid(1000);
-    format!("<t:{s}:R> (<t:{s}:f>)")
-}
-
 impl Service {
     /// A game's settings (defaults for anything unset or unreadable).
     pub async fn settings(&self, game: GameId) -> Result<Settings, ServiceError> {
@@ -494,17 +491,17 @@ impl Service {
     }
 
     /// Lines for `/game status`: the deadline and the settings.
-    pub(super) async fn status_lines(&self, row: &GameRow) -> Result<String, ServiceError> {
+    pub(super) async fn status_lines(&self, row: &GameRow) -> Result<Text, ServiceError> {
         let settings = self.settings(row.id).await?;
-        let mut text = String::new();
+        let mut text = Text::new();
         if row.status == GameStatus::Active {
             match self.store.deadline(row.id).await? {
                 Some(d) => match d.paused_remaining {
-                    Some(left) => text.push_str(&format!(
-                        "Deadline: **paused** with {} left (the host resumes with `/game resume`).\n",
+                    Some(left) => text.append(Text::plain("Deadline: ").strong("paused").then(format!(
+                        " with {} left (the host resumes with `/game resume`).\n",
                         format_duration(left)
-                    )),
-                    None => text.push_str(&format!("Deadline: {}\n", discord_time(d.due_at))),
+                    ))),
+                    None => text.append(Text::plain("Deadline: ").time(d.due_at).then("\n")),
                 },
                 None => text.push_str("Deadline: none (waiting for the host).\n"),
             }
@@ -533,7 +530,7 @@ impl Service {
                 ));
             }
         }
-        text.push_str(&settings_line(&settings));
+        text.append(settings_line(&settings));
         Ok(text)
     }
 
@@ -624,15 +621,17 @@ impl Service {
             };
             out.push(OutMessage {
                 target: Target::Dm(s.user),
-                text: format!(
-                    "Reminder: **{}** game {} ({label}) is waiting on you: {}. Deadline {}.{note}",
-                    row.kind.name(),
-                    row.id,
-                    p.prompt,
-                    discord_time(d.due_at)
-                ),
+                text: Text::plain("Reminder: ")
+                    .strong(row.kind.name())
+                    .then(format!(
+                        " game {} ({label}) is waiting on you: {}. Deadline ",
+                        row.id, p.prompt
+                    ))
+                    .time(d.due_at)
+                    .then(format!(".{note}")),
                 board: None,
                 choices: vec![],
+                game_over: false,
             });
         }
         let old = d.reminded.clone();
@@ -698,9 +697,10 @@ impl Service {
             );
             let payloads = to_payloads(&[OutMessage {
                 target: channel,
-                text: text.clone(),
+                text: text.clone().into(),
                 board: None,
                 choices: vec![],
+                game_over: false,
             }])?;
             claim
                 .commit(&self.store, &[], &state, false, &payloads, now, DeadlineAfter::Clear)
@@ -796,9 +796,10 @@ impl Service {
         };
         let mut head = vec![OutMessage {
             target: channel,
-            text: text.clone(),
+            text: text.clone().into(),
             board: None,
             choices: vec![],
+            game_over: false,
         }];
         for (seat, cmd, secret) in &applied {
             if let (true, Some(s)) = (*secret, seats.iter().find(|s| s.seat == *seat)) {
@@ -807,9 +808,11 @@ impl Service {
                     text: format!(
                         "Game {}: the deadline passed, so your default was submitted: `{cmd}`.",
                         row.id
-                    ),
+                    )
+                    .into(),
                     board: None,
                     choices: vec![],
+                    game_over: false,
                 });
             }
         }
@@ -847,12 +850,13 @@ impl Service {
         }
     }
 
-    fn notice(row: &GameRow, text: String) -> Result<Vec<serde_json::Value>, ServiceError> {
+    fn notice(row: &GameRow, text: impl Into<Text>) -> Result<Vec<serde_json::Value>, ServiceError> {
         to_payloads(&[OutMessage {
             target: Target::Channel(row.channel_id),
-            text,
+            text: text.into(),
             board: None,
             choices: vec![],
+            game_over: false,
         }])
     }
 
@@ -865,7 +869,7 @@ impl Service {
         if change.is_empty() {
             let row = self.resolve(actor, game).await?;
             let text = self.status_lines(&row).await?;
-            return Ok(Reply::private(format!("Game {}\n{text}", row.id)));
+            return Ok(Reply::private(Text::plain(format!("Game {}\n", row.id)).and(text)));
         }
         let row = self.hosted(actor, game, "change its settings").await?;
         if !row.status.is_open() {
@@ -929,11 +933,7 @@ impl Service {
         let now = self.now_ms();
         let payloads = Self::notice(
             &row,
-            format!(
-                "The host changed the settings of game {}.\n{}",
-                row.id,
-                settings_line(&s)
-            ),
+            Text::plain(format!("The host changed the settings of game {}.\n", row.id)).and(settings_line(&s)),
         )?;
         self.store.host_update(row.id, &v, None, &payloads, now).await?;
         if was_drafting && s.auto_resolve {
@@ -945,10 +945,13 @@ impl Service {
             }
         }
         let lines = self.status_lines(&row).await?;
-        Ok(Reply::private(format!(
-            "Settings of game {} changed (new deadline lengths and the time of day apply from the next phase or step).\n{lines}",
-            row.id
-        )))
+        Ok(Reply::private(
+            Text::plain(format!(
+                "Settings of game {} changed (new deadline lengths and the time of day apply from the next phase or step).\n",
+                row.id
+            ))
+            .and(lines),
+        ))
     }
 
     pub(super) async fn pause(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
@@ -1010,8 +1013,10 @@ impl Service {
         let due = update.as_ref().map(|(d, _)| d.due_at);
         let v = serde_json::to_value(&s).map_err(anyhow::Error::from)?;
         let text = match due {
-            Some(due) => format!("▶ The host resumed game {}. Deadline {}.", row.id, discord_time(due)),
-            None => format!("▶ The host resumed game {}.", row.id),
+            Some(due) => Text::plain(format!("▶ The host resumed game {}. Deadline ", row.id))
+                .time(due)
+                .then("."),
+            None => Text::plain(format!("▶ The host resumed game {}.", row.id)),
         };
         let payloads = Self::notice(&row, text.clone())?;
         if !self.store.host_update(row.id, &v, update, &payloads, now).await? {
@@ -1063,11 +1068,9 @@ impl Service {
                     due_at: now + by_ms,
                     paused_remaining: s.paused.then_some(by_ms),
                 };
-                let text = format!(
-                    "The host set a new deadline for game {}: {}.",
-                    row.id,
-                    discord_time(set.due_at)
-                );
+                let text = Text::plain(format!("The host set a new deadline for game {}: ", row.id))
+                    .time(set.due_at)
+                    .then(".");
                 let payloads = Self::notice(&row, text.clone())?;
                 // Set through the claim path: one transaction with the notice.
                 let claim = self
@@ -1087,19 +1090,20 @@ impl Service {
         };
         let v = serde_json::to_value(&s).map_err(anyhow::Error::from)?;
         let text = if set.paused_remaining.is_some() {
-            format!(
+            Text::plain(format!(
                 "The host extended the deadline of game {} by {} (paused, {} left).",
                 row.id,
                 format_duration(by_ms),
                 format_duration(set.paused_remaining.unwrap_or(0))
-            )
+            ))
         } else {
-            format!(
-                "The host extended the deadline of game {} by {}: now {}.",
+            Text::plain(format!(
+                "The host extended the deadline of game {} by {}: now ",
                 row.id,
                 format_duration(by_ms),
-                discord_time(set.due_at)
-            )
+            ))
+            .time(set.due_at)
+            .then(".")
         };
         let payloads = Self::notice(&row, text.clone())?;
         if !self
@@ -1147,7 +1151,6 @@ mod tests {
         assert_eq!(format_duration(90 * MINUTE_MS), "1h 30m");
         assert_eq!(format_duration(48 * HOUR_MS), "2d");
         assert_eq!(format_duration(0), "0m");
-        assert_eq!(discord_time(1_700_000_000_999), "<t:1700000000:R> (<t:1700000000:f>)");
     }
 
     #[test]
