@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 mod common;
 
-use common::{at, db_url, ok, refused, sent, T0};
+use common::{at, db_url, discord, ok, refused, sent, T0};
 
 const CHANNEL: u64 = 600;
 
@@ -103,8 +103,9 @@ async fn start_sets_a_deadline_and_a_missed_one_applies_defaults() {
     // Status shows the deadline as Discord timestamps.
     let r = ok(&svc, &alice(), Request::Status { game: None }).await;
     let unix = (T0 + 96 * HOUR_MS) / 1000;
-    assert!(r.text.contains(&format!("<t:{unix}:R>")), "{}", r.text);
-    assert!(r.text.contains(&format!("<t:{unix}:f>")), "{}", r.text);
+    let shown = discord(&r.text);
+    assert!(shown.contains(&format!("<t:{unix}:R>")), "{shown}");
+    assert!(shown.contains(&format!("<t:{unix}:f>")), "{shown}");
 }
 
 #[tokio::test]
@@ -154,7 +155,7 @@ async fn reminders_are_sent_once_at_each_point() {
     assert_eq!(svc.tick().await.unwrap().reminders, 1);
     let msgs = sent(&svc).await;
     assert_eq!(reminders(&msgs), vec![Target::Dm(UserId(1))]);
-    assert!(msgs[0].text.contains("<t:"), "{}", msgs[0].text);
+    assert!(discord(&msgs[0].text).contains("<t:"), "{}", msgs[0].text);
     clock.set_ms(T0 + 47 * HOUR_MS);
     assert_eq!(svc.tick().await.unwrap().reminders, 0, "2h reminder once");
     assert!(reminders(&sent(&svc).await).is_empty());
@@ -492,14 +493,14 @@ fn name_of(user: u64) -> &'static str {
 fn channel_texts(msgs: &[OutMessage]) -> Vec<String> {
     msgs.iter()
         .filter(|m| matches!(m.target, Target::Channel(_)))
-        .map(|m| m.text.clone())
+        .map(|m| m.text.to_plain())
         .collect()
 }
 
 fn dms_to(msgs: &[OutMessage], user: u64) -> Vec<String> {
     msgs.iter()
         .filter(|m| m.target == Target::Dm(UserId(user)))
-        .map(|m| m.text.clone())
+        .map(|m| m.text.to_plain())
         .collect()
 }
 
@@ -616,7 +617,7 @@ async fn mygames_lists_open_games_with_what_they_wait_on_and_the_deadline() {
     // In DMs, where no game is implied.
     let r = ok(&svc, &in_dm(1, "alice"), Request::MyGames).await;
     assert!(r.ephemeral);
-    let text = &r.text;
+    let text = &discord(&r.text);
     assert!(text.contains("3 open, 1 waiting on you"), "{text}");
     let pos = |id: GameId| {
         text.find(&format!("game {id} in"))
@@ -1152,11 +1153,11 @@ async fn channel_output_does_not_depend_on_draft_contents() {
         ok(&svc, &alice(), Request::Ready { game: None }).await;
         for req in [Request::Ready { game: None }, Request::Status { game: None }] {
             replies_to_bob.push(match svc.handle(&bob(), req).await {
-                Ok(r) => r.text,
+                Ok(r) => r.text.to_plain(),
                 Err(e) => e.to_string(),
             });
         }
-        replies_to_bob.push(ok(&svc, &in_dm(2, "bob"), Request::MyGames).await.text);
+        replies_to_bob.push(ok(&svc, &in_dm(2, "bob"), Request::MyGames).await.text.to_plain());
         let msgs = sent(&svc).await;
         channel.extend(channel_texts(&msgs));
         assert!(dms_to(&msgs, 2).is_empty(), "bob learns nothing by DM");

@@ -176,7 +176,7 @@ async fn roll_back_to_a_phase_and_history_reproduce_its_board() {
     assert_eq!(svc.render(hist2.board.as_ref().unwrap()).await.unwrap(), hist_png);
     // The log keeps what was set aside, and the phase log says what happened.
     assert!(seq(&svc, game).await > s_before);
-    let text = ok(&svc, &host(), Request::Log { game: None }).await.text;
+    let text = ok(&svc, &host(), Request::Log { game: None }).await.text.to_plain();
     assert!(text.contains("rolled the game back"), "{text}");
     let d = svc.store().deadline(game).await.unwrap().expect("a fresh deadline");
     assert_eq!(d.phase, i64::from(target));
@@ -353,7 +353,10 @@ async fn the_phase_log_is_the_public_narration_of_this_phase() {
     let (svc, _) = service("log").await;
     let game = started(&svc, CH, GameKind::Hyperspace, 4, &NAMES[..2]).await;
     play(&svc, game, 6).await;
-    let text = ok(&svc, &player(Seat(1)), Request::Log { game: None }).await.text;
+    let text = ok(&svc, &player(Seat(1)), Request::Log { game: None })
+        .await
+        .text
+        .to_plain();
     let st = state(&svc, game).await;
     assert!(text.contains(&st.phase().label), "{text}");
     // Every line is a public narration of an event of this phase.

@@ -6,7 +6,8 @@ use super::text::parse_slash;
 use crate::engine::{GameId, GameRng, UserId, Viewer};
 use crate::games::GameKind;
 use crate::service::{
-    Actor, Delivery, OutMessage, Place, Reply, Request, Service, ServiceError, SystemClock, Target, Transport,
+    readable_time, Actor, Clock, Delivery, OutMessage, Place, Reply, Request, Service, ServiceError, Span, SystemClock,
+    Target, Text, Transport,
 };
 use crate::store::{GameStatus, Store};
 use anyhow::{bail, Context as _};
@@ -49,9 +50,37 @@ struct Terminal {
     out: Option<PathBuf>,
     names: Mutex<BTreeMap<UserId, String>>,
     written: Mutex<Vec<PathBuf>>,
+    /// Times are shown relative to this clock's now.
+    clock: Arc<dyn Clock>,
+}
+
+/// The playtest's name for a channel.
+fn channel_name(c: u64) -> String {
+    format!("#table-{c}")
+}
+
+/// Service text for the terminal: people by name, channels by their
+/// playtest name, moments relative to `now_ms` and as UTC ("in 2 days,
+/// Wed 25 Nov 18:00 UTC"), emphasis dropped, literals in backticks.
+fn render(text: &Text, now_ms: i64, name_of: impl Fn(UserId) -> String) -> String {
+    text.render(|span, out| match span {
+        Span::Plain(p) | Span::Strong(p) => out.push_str(p),
+        Span::Code(c) => {
+            out.push('`');
+            out.push_str(c);
+            out.push('`');
+        }
+        Span::User(u) => out.push_str(&name_of(*u)),
+        Span::Channel(c) => out.push_str(&channel_name(*c)),
+        Span::Time(ms) => out.push_str(&readable_time(*ms, now_ms)),
+    })
 }
 
 impl Terminal {
+    fn render(&self, text: &Text) -> String {
+        render(text, self.clock.now_ms(), |u| self.name_of(u))
+    }
+
     fn name_of(&self, user: UserId) -> String {
         self.names
             .lock()
@@ -65,10 +94,10 @@ impl Terminal {
 impl Transport for Terminal {
     async fn send(&self, _id: i64, msg: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<Delivery> {
         let head = match &msg.target {
-            Target::Channel(c) => format!("[#table-{c}]"),
+            Target::Channel(c) => format!("[{}]", channel_name(*c)),
             Target::Dm(u) => format!("[DM to {}]", self.name_of(*u)),
         };
-        let mut text = msg.text.clone();
+        let mut text = self.render(&msg.text);
         if let (Some(png), Some(b)) = (png, &msg.board) {
             let viewer = match b.viewer {
                 Viewer::Public => "public".to_string(),
@@ -103,11 +132,13 @@ fn indent(text: &str) -> String {
 
 pub async fn run(opts: PlayOptions) -> anyhow::Result<()> {
     let store = Store::connect(&opts.db).await?;
-    let service = Service::new(store.clone(), Arc::new(SystemClock));
+    let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+    let service = Service::new(store.clone(), clock.clone());
     let terminal = Terminal {
         out: opts.out.clone(),
         names: Mutex::new(BTreeMap::new()),
         written: Mutex::new(vec![]),
+        clock,
     };
     for (i, n) in NAMES.iter().enumerate() {
         terminal
@@ -201,6 +232,14 @@ async fn respond(service: &Service, terminal: &Terminal, actor: &Actor, request:
             Ok(true)
         }
         Err(ServiceError::Internal(e)) => Err(e),
+        Err(ServiceError::User(text)) => {
+            println!(
+                "  ! (only {} sees this) {}",
+                actor.name,
+                indent(&terminal.render(&text))
+            );
+            Ok(false)
+        }
         Err(e) => {
             println!("  ! (only {} sees this) {}", actor.name, indent(&e.to_string()));
             Ok(false)
@@ -214,7 +253,7 @@ async fn show_reply(service: &Service, terminal: &Terminal, actor: &Actor, reply
     } else {
         String::new()
     };
-    println!("  ↳ {who}{}", indent(&reply.text));
+    println!("  ↳ {who}{}", indent(&terminal.render(&reply.text)));
     if let Some(b) = &reply.board {
         let png = service.render(b).await?;
         let msg = OutMessage {
@@ -225,6 +264,7 @@ async fn show_reply(service: &Service, terminal: &Terminal, actor: &Actor, reply
             text: "(board)".into(),
             board: Some(b.clone()),
             choices: vec![],
+            game_over: false,
         };
         terminal.send(0, &msg, Some(&png)).await?;
     }
@@ -275,7 +315,10 @@ async fn auto(service: &Service, terminal: &Terminal, opts: &PlayOptions) -> any
         if let Some(_outcome) = state.outcome() {
             let seats = store.seats(game).await?;
             let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
-            println!("\nResult: {}", crate::service::compose_outcome(&state, &names));
+            println!(
+                "\nResult: {}",
+                terminal.render(&crate::service::compose_outcome(&state, &names))
+            );
             println!("Game {game}: {} events, phase {}.", row.seq, state.phase().number);
             if let Some(dir) = &opts.out {
                 println!(
@@ -351,4 +394,39 @@ async fn set_up(service: &Service, terminal: &Terminal, opts: &PlayOptions) -> a
         .max_by_key(|g| g.id)
         .context("game not created")?;
     Ok(g.id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminal_text_is_readable() {
+        // Mon 23 Nov 2026 18:00 UTC.
+        let now = 1_795_456_800_000;
+        let text = Text::plain("Reminder: ")
+            .strong("Hyperspace")
+            .then(" game 1 in ")
+            .channel(TABLE_CHANNEL)
+            .then(" waits on ")
+            .user(UserId(2))
+            .then(": ")
+            .code("/game ready")
+            .then(". Deadline ")
+            .time(now + 48 * 3_600_000)
+            .then(".");
+        let names = |u: UserId| {
+            if u == UserId(2) {
+                "bob".to_string()
+            } else {
+                format!("user {u}")
+            }
+        };
+        assert_eq!(
+            render(&text, now, names),
+            "Reminder: Hyperspace game 1 in #table-1 waits on bob: `/game ready`. Deadline in 2 days, Wed 25 Nov 18:00 UTC."
+        );
+        let past = Text::plain("Due ").time(now - 3 * 3_600_000);
+        assert_eq!(render(&past, now, names), "Due 3 hours ago, Mon 23 Nov 15:00 UTC");
+    }
 }

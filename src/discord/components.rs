@@ -6,7 +6,7 @@
 //! fit, the choices become one select menu `s:{game}` whose values are the
 //! command lines; when even that does not fit, they are listed as text.
 
-use super::respond::{actor_of_component, clip, clip_message, BOARD_FILE, MESSAGE_LIMIT};
+use super::respond::{actor_of_component, clip, clip_message, post_text, BOARD_FILE, MESSAGE_LIMIT};
 use super::{error_text, Data, Error};
 use crate::engine::{CommandLine, GameId};
 use crate::service::{Choice, Reply, Request};
@@ -281,9 +281,10 @@ pub fn sent_marker(prompt: &str, line: &CommandLine) -> String {
 /// The private follow-up carrying a reply to a component.
 fn followup(reply: &Reply, png: Option<Vec<u8>>) -> serenity::CreateInteractionResponseFollowup {
     let (rows, extra) = choice_components(&reply.choices);
+    let body = post_text(&reply.text);
     let text = match extra {
-        Some(extra) => format!("{}\n{extra}", reply.text),
-        None => reply.text.clone(),
+        Some(extra) => format!("{body}\n{extra}"),
+        None => body,
     };
     let mut f = serenity::CreateInteractionResponseFollowup::new()
         .content(clip_message(&text))

@@ -235,7 +235,9 @@ fn run_action(ctx: ApplicationContext<'_>) -> BoxFuture<'_, Result<(), poise::Fr
                 .custom_data
                 .downcast_ref::<&'static Subcommand>()
                 .ok_or_else(|| anyhow::anyhow!("command `{}` has no grammar entry", ctx.command().qualified_name))?;
-            let request = sub.parse(&values(sub, ctx.args)).map_err(ServiceError::User)?;
+            let request = sub
+                .parse(&values(sub, ctx.args))
+                .map_err(|e| ServiceError::User(e.into()))?;
             run_request(ctx.into(), request).await
         };
         run.await.map_err(|e| poise::FrameworkError::new_command(ctx.into(), e))

@@ -303,7 +303,8 @@ pub const GENERIC_ERROR: &str = "Something went wrong on my side; nothing was ch
 /// games explain themselves; anything else is logged and stays generic.
 pub fn error_text(error: &Error) -> String {
     match error.downcast_ref::<ServiceError>() {
-        Some(e @ (ServiceError::User(_) | ServiceError::Busy(_))) => e.to_string(),
+        Some(ServiceError::User(text)) => respond::markup(text),
+        Some(e @ ServiceError::Busy(_)) => e.to_string(),
         _ => {
             tracing::error!("request failed: {error:#}");
             GENERIC_ERROR.to_string()

@@ -272,7 +272,10 @@ fn order_autocomplete<'a>(
                 } else {
                     clip(partial, CHOICE_VALUE_MAX)
                 };
-                vec![serenity::AutocompleteChoice::new(clip(&format!("⚠ {why}"), 100), value)]
+                vec![serenity::AutocompleteChoice::new(
+                    clip(&format!("⚠ {}", why.to_plain()), 100),
+                    value,
+                )]
             }
             Err(e) => {
                 tracing::debug!("order autocomplete: {e}");

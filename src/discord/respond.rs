@@ -2,12 +2,16 @@
 //! [`Reply`] into an interaction response.
 
 use super::{components, Context, Error};
-use crate::service::{Actor, Place, Reply, Request, ServiceError};
+use crate::service::{Actor, Place, Reply, Request, ServiceError, Span, Text};
 use poise::serenity_prelude as serenity;
 use std::time::Duration;
 
 /// Discord's message length limit, in characters.
 pub const MESSAGE_LIMIT: usize = 2000;
+
+/// Where the text of a post or reply is cut (on a line boundary), keeping
+/// clear of [`MESSAGE_LIMIT`] for what is added after it (choice lists).
+pub const POST_LIMIT: usize = 1900;
 
 /// If a request is not answered within this time, the interaction is
 /// deferred (Discord drops interactions unanswered after 3 seconds).
@@ -84,6 +88,51 @@ pub fn actor_of(ctx: Context<'_>) -> Actor {
 /// The actor of a button press or menu pick.
 pub fn actor_of_component(i: &serenity::ComponentInteraction) -> Actor {
     actor_from_interaction(&i.user, i.member.as_ref(), i.guild_id, i.channel_id)
+}
+
+/// Service text in Discord's markup: emphasis in `**`, literals in
+/// backticks, people and channels as mentions, moments as timestamps
+/// (relative, then full; each in the reader's own time zone).
+pub fn markup(text: &Text) -> String {
+    text.render(|span, out| match span {
+        Span::Plain(p) => out.push_str(p),
+        Span::Strong(s) => {
+            out.push_str("**");
+            out.push_str(s);
+            out.push_str("**");
+        }
+        Span::Code(c) => {
+            out.push('`');
+            out.push_str(c);
+            out.push('`');
+        }
+        Span::User(u) => out.push_str(&format!("<@{u}>")),
+        Span::Channel(c) => out.push_str(&format!("<#{c}>")),
+        Span::Time(ms) => {
+            let s = ms.div_euclid(1000);
+            out.push_str(&format!("<t:{s}:R> (<t:{s}:f>)"));
+        }
+    })
+}
+
+/// The content of a post or reply: [`markup`], cut to [`POST_LIMIT`].
+pub fn post_text(text: &Text) -> String {
+    clip_lines(&markup(text), POST_LIMIT)
+}
+
+/// Cut text to at most `max` characters on a line boundary where possible,
+/// saying how many lines were left out.
+pub fn clip_lines(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(max.saturating_sub(30)).collect();
+    let cut = match cut.rfind('\n') {
+        Some(i) if i > max / 2 => cut[..i].to_string(),
+        _ => cut,
+    };
+    let rest = text.lines().count().saturating_sub(cut.lines().count());
+    format!("{cut}\n… ({rest} more lines)")
 }
 
 /// Cut `text` to Discord's limit, marking the cut.
@@ -214,9 +263,10 @@ async fn delete_placeholder(ctx: Context<'_>) {
 /// `board.png`, and its choices as buttons or a menu.
 pub fn reply_to_response(reply: &Reply, png: Option<Vec<u8>>) -> poise::CreateReply {
     let (rows, extra) = components::choice_components(&reply.choices);
+    let body = post_text(&reply.text);
     let text = match extra {
-        Some(extra) => format!("{}\n{extra}", reply.text),
-        None => reply.text.clone(),
+        Some(extra) => format!("{body}\n{extra}"),
+        None => body,
     };
     let mut response = poise::CreateReply::default()
         .content(clip_message(&text))
@@ -289,6 +339,38 @@ mod tests {
     }
 
     #[test]
+    fn markup_for_every_span() {
+        let t = Text::plain("Reminder: ")
+            .strong("Hyperspace")
+            .then(" game 1 in ")
+            .channel(42)
+            .then(" for ")
+            .user(UserId(7))
+            .then(": ")
+            .code("/game ready")
+            .then(". Deadline ")
+            .time(1_700_000_000_999)
+            .then(".");
+        assert_eq!(
+            markup(&t),
+            "Reminder: **Hyperspace** game 1 in <#42> for <@7>: `/game ready`. Deadline <t:1700000000:R> (<t:1700000000:f>)."
+        );
+        // Old outbox rows (plain strings with markup in them) go out as they were.
+        assert_eq!(markup(&Text::plain("**x** <t:1:R>")), "**x** <t:1:R>");
+    }
+
+    #[test]
+    fn posts_are_cut_on_a_line_at_the_post_limit() {
+        assert_eq!(clip_lines("abc", 10), "abc");
+        let long = (0..200).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n");
+        let c = clip_lines(&long, 300);
+        assert!(c.chars().count() <= 300, "{}", c.len());
+        assert!(c.contains("more lines"));
+        let t = post_text(&Text::plain(long.repeat(3)));
+        assert!(t.chars().count() <= POST_LIMIT && t.ends_with("more lines)"), "{t}");
+    }
+
+    #[test]
     fn clipping_counts_characters() {
         assert_eq!(clip_message("short"), "short");
         let long = "é".repeat(2500);
@@ -326,7 +408,12 @@ mod tests {
         let reply = Reply::private("x".repeat(3000));
         let json = wire(reply_to_response(&reply, Some(vec![1, 2, 3])));
         assert_eq!(json["flags"], 64, "ephemeral: {json}");
-        assert_eq!(json["content"].as_str().unwrap().chars().count(), MESSAGE_LIMIT);
+        // Cut where posts are cut (was: at MESSAGE_LIMIT, before the cut moved here from the service).
+        let content = json["content"].as_str().unwrap();
+        assert!(
+            content.chars().count() <= POST_LIMIT && content.ends_with("more lines)"),
+            "{content}"
+        );
         assert_eq!(json["attachments"][0]["filename"], BOARD_FILE, "{json}");
         assert!(json.get("components").is_none(), "{json}");
 

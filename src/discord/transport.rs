@@ -1,7 +1,7 @@
 //! Delivering the outbox to Discord: channel posts and DMs.
 
 use super::components::choice_components;
-use super::respond::{clip_message, BOARD_FILE};
+use super::respond::{clip_message, post_text, BOARD_FILE};
 use crate::service::{Delivery, OutMessage, Target, Transport};
 use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
@@ -57,9 +57,10 @@ pub fn nonce_for(outbox_id: i64) -> String {
 /// choices, the board as `board.png`, the idempotency nonce, and no pings.
 pub fn outbox_message(outbox_id: i64, message: &OutMessage, png: Option<&[u8]>) -> serenity::CreateMessage {
     let (rows, extra) = choice_components(&message.choices);
+    let body = post_text(&message.text);
     let mut text = match extra {
-        Some(extra) => format!("{}\n{extra}", message.text),
-        None => message.text.clone(),
+        Some(extra) => format!("{body}\n{extra}"),
+        None => body,
     };
     if text.trim().is_empty() && png.is_none() {
         // Discord refuses empty messages.
@@ -154,8 +155,9 @@ impl Transport for DiscordTransport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::discord::respond::POST_LIMIT;
     use crate::engine::{CommandLine, GameId, UserId};
-    use crate::service::Choice;
+    use crate::service::{Choice, Text};
 
     #[test]
     fn nonces_fit_discord_and_are_stable() {
@@ -172,18 +174,24 @@ mod tests {
         let command = CommandLine::parse("depart from:Algol ships:2").unwrap();
         let msg = OutMessage {
             target: Target::Dm(UserId(5)),
-            text: "y".repeat(2100),
+            text: "y".repeat(2100).into(),
             board: None,
             choices: vec![Choice {
                 label: command.to_string(),
                 game: GameId(3),
                 command,
             }],
+            game_over: false,
         };
         let json = serde_json::to_value(outbox_message(17, &msg, Some(&[1, 2, 3]))).unwrap();
         assert_eq!(json["nonce"], "orrery-11", "{json}");
         assert_eq!(json["enforce_nonce"], true);
-        assert_eq!(json["content"].as_str().unwrap().chars().count(), 2000);
+        // Cut where posts are cut (was: at 2000, before the cut moved here from the service).
+        let content = json["content"].as_str().unwrap();
+        assert!(
+            content.chars().count() <= POST_LIMIT && content.ends_with("more lines)"),
+            "{content}"
+        );
         assert_eq!(
             json["components"][0]["components"][0]["custom_id"],
             "o:3:depart from:Algol ships:2"
@@ -193,9 +201,10 @@ mod tests {
 
         let empty = OutMessage {
             target: Target::Channel(1),
-            text: String::new(),
+            text: Text::new(),
             board: None,
             choices: vec![],
+            game_over: false,
         };
         let json = serde_json::to_value(outbox_message(1, &empty, None)).unwrap();
         assert_eq!(json["content"], "…");

@@ -3,7 +3,7 @@
 //! the deadline, settings) plus the messages announcing it, written by
 //! [`Store::commit`](crate::store::Store::commit) in one transaction.
 
-use super::{OutMessage, Service, ServiceError, Target};
+use super::{OutMessage, Service, ServiceError, Target, Text};
 use crate::engine::{GameId, Viewer};
 use crate::store::{Commit, StoreError};
 
@@ -18,7 +18,7 @@ impl Service {
         self.try_commit(c, out).await.map_err(|e| match e {
             StoreError::Conflict { .. } | StoreError::Moved(_) => ServiceError::Busy(game),
             StoreError::AlreadySeated { seat, .. } => {
-                ServiceError::User(format!("That player already has {seat} in game {game}."))
+                ServiceError::User(format!("That player already has {seat} in game {game}.").into())
             }
             e => e.into(),
         })
@@ -40,16 +40,17 @@ impl Service {
         if !watchers.is_empty() {
             for m in out {
                 let public_board = matches!(m.target, Target::Channel(_))
-                    && (m.board.as_ref().is_some_and(|b| b.viewer == Viewer::Public) || m.text.starts_with("🏆"));
+                    && (m.board.as_ref().is_some_and(|b| b.viewer == Viewer::Public) || m.game_over);
                 if !public_board {
                     continue;
                 }
                 for w in &watchers {
                     all.push(OutMessage {
                         target: Target::Dm(*w),
-                        text: format!("👁 {}", m.text),
+                        text: Text::plain("👁 ").and(m.text.clone()),
                         board: m.board.clone(),
                         choices: vec![],
+                        game_over: m.game_over,
                     });
                 }
             }

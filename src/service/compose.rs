@@ -4,13 +4,13 @@
 
 use super::advance::Advance;
 use super::message::{BoardRef, Choice, OutMessage, Target};
+use super::text::Text;
 use crate::engine::{Outcome, Pending, Seat, Viewer};
 use crate::games::AnyState;
 use crate::store::{GameRow, SeatRow};
 
-/// Discord's message limit is 2000 characters; keep clear of it.
-const POST_LIMIT: usize = 1900;
-/// At most this many buttons in one prompt (Discord: 5 rows of 5).
+/// A prompt offers its legal orders as choices when there are at most this
+/// many; beyond that it lists the order names instead.
 const MAX_CHOICES: usize = 25;
 
 /// Compose what must be announced after `adv`'s events. `starting`: they
@@ -34,9 +34,10 @@ pub(super) fn after_action(row: &GameRow, seats: &[SeatRow], adv: &Advance, star
         if !public.is_empty() {
             out.push(OutMessage {
                 target: channel.clone(),
-                text: clip(&public.join("\n"), POST_LIMIT),
+                text: public.join("\n").into(),
                 board: None,
                 choices: vec![],
+                game_over: false,
             });
         }
         // What only one seat may learn (its own secrets), by DM. A vacant
@@ -52,9 +53,10 @@ pub(super) fn after_action(row: &GameRow, seats: &[SeatRow], adv: &Advance, star
             if !own.is_empty() {
                 out.push(OutMessage {
                     target: Target::Dm(s.user),
-                    text: clip(&format!("Game {}: {}", row.id, own.join("\n")), POST_LIMIT),
+                    text: format!("Game {}: {}", row.id, own.join("\n")).into(),
                     board: None,
                     choices: vec![],
+                    game_over: false,
                 });
             }
         }
@@ -63,7 +65,9 @@ pub(super) fn after_action(row: &GameRow, seats: &[SeatRow], adv: &Advance, star
     // A board after every phase.
     let pending = state.pending();
     for (i, (seq, label)) in boundaries.iter().enumerate() {
-        let mut text = format!("**{}** game {} · {label}", row.kind.name(), row.id);
+        let mut text = Text::new()
+            .strong(row.kind.name())
+            .then(format!(" game {} · {label}", row.id));
         if i + 1 == boundaries.len() && state.outcome().is_none() {
             text.push_str(&format!("\nWaiting on: {}", waiting_line(&pending, &names)));
         }
@@ -76,6 +80,7 @@ pub(super) fn after_action(row: &GameRow, seats: &[SeatRow], adv: &Advance, star
                 seq: *seq,
             }),
             choices: vec![],
+            game_over: false,
         });
     }
 
@@ -85,6 +90,7 @@ pub(super) fn after_action(row: &GameRow, seats: &[SeatRow], adv: &Advance, star
             text: outcome_line(&outcome, &names),
             board: None,
             choices: vec![],
+            game_over: true,
         });
         return out;
     }
@@ -111,7 +117,9 @@ pub(super) fn after_action(row: &GameRow, seats: &[SeatRow], adv: &Advance, star
 /// A private prompt: what is asked, and buttons when the choice is small.
 pub(super) fn prompt(row: &GameRow, state: &AnyState, p: &Pending, seat: &SeatRow) -> OutMessage {
     let legal = state.legal_commands(p.seat);
-    let mut text = format!("**{}** game {}: {}", row.kind.name(), row.id, p.prompt);
+    let mut text = Text::new()
+        .strong(row.kind.name())
+        .then(format!(" game {}: {}", row.id, p.prompt));
     let choices: Vec<Choice> = if legal.len() <= MAX_CHOICES {
         legal
             .iter()
@@ -124,18 +132,19 @@ pub(super) fn prompt(row: &GameRow, state: &AnyState, p: &Pending, seat: &SeatRo
     } else {
         let mut names: Vec<&str> = legal.iter().map(|c| c.name.as_str()).collect();
         names.dedup();
-        text.push_str(&format!(
-            "\nOrders you can give: {} (use `/{} <order>`; options autocomplete).",
-            names.join(", "),
-            row.kind.key()
-        ));
+        text.append(
+            Text::plain(format!("\nOrders you can give: {} (use ", names.join(", ")))
+                .code(format!("/{} <order>", row.kind.key()))
+                .then("; options autocomplete)."),
+        );
         Vec::new()
     };
     OutMessage {
         target: Target::Dm(seat.user),
-        text: clip(&text, POST_LIMIT),
+        text,
         board: None,
         choices,
+        game_over: false,
     }
 }
 
@@ -154,41 +163,15 @@ pub fn waiting_line(pending: &[Pending], names: &[String]) -> String {
         .join(", ")
 }
 
-pub fn outcome_line(outcome: &Outcome, names: &[String]) -> String {
+pub fn outcome_line(outcome: &Outcome, names: &[String]) -> Text {
     let name = |s: &Seat| names.get(s.index()).cloned().unwrap_or_else(|| s.to_string());
     match outcome {
-        Outcome::Winner { seat, reason } => format!("🏆 Game over: **{}** wins — {reason}", name(seat)),
-        Outcome::Shared { seats, reason } => format!(
+        Outcome::Winner { seat, reason } => Text::plain("🏆 Game over: ")
+            .strong(name(seat))
+            .then(format!(" wins — {reason}")),
+        Outcome::Shared { seats, reason } => Text::plain(format!(
             "🏆 Game over: shared victory for {} — {reason}",
             seats.iter().map(name).collect::<Vec<_>>().join(" and ")
-        ),
-    }
-}
-
-/// Cut text to at most `max` characters on a line boundary where possible.
-pub fn clip(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let cut: String = text.chars().take(max.saturating_sub(30)).collect();
-    let cut = match cut.rfind('\n') {
-        Some(i) if i > max / 2 => cut[..i].to_string(),
-        _ => cut,
-    };
-    let rest = text.lines().count().saturating_sub(cut.lines().count());
-    format!("{cut}\n… ({rest} more lines)")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn clip_keeps_short_text_and_cuts_long() {
-        assert_eq!(clip("abc", 10), "abc");
-        let long = (0..200).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n");
-        let c = clip(&long, 300);
-        assert!(c.chars().count() <= 300, "{}", c.len());
-        assert!(c.contains("more lines"));
+        )),
     }
 }

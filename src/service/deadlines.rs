@@ -10,7 +10,7 @@
 //! the host forces it), never earlier, whatever secret picks are pending.
 
 use super::advance::Advance;
-use super::{compose, user_err, Actor, GameId, OutMessage, Reply, Service, ServiceError, Target};
+use super::{compose, user_err, Actor, GameId, OutMessage, Reply, Service, ServiceError, Target, Text};
 use crate::engine::{CommandLine, Seat};
 use crate::games::AnyState;
 use crate::store::{Commit, DeadlineChange, DeadlineSet, DraftsChange, GameRow, GameStatus, SeatRow, StoreError};
@@ -344,7 +344,7 @@ impl Reminded {
 }
 
 /// The settings line of `/game status` and of the host's changes.
-fn settings_line(settings: &Settings) -> String {
+fn settings_line(settings: &Settings) -> Text {
     let by_kind = if settings.deadline_by_kind.is_empty() {
         String::new()
     } else {
@@ -362,8 +362,8 @@ fn settings_line(settings: &Settings) -> String {
         .time_of_day
         .map(|t| format!(" · deadlines at {t}"))
         .unwrap_or_default();
-    format!(
-        "Settings: deadline {} per phase{by_kind}{at} · reminders {} before · missed deadline: {} · auto-resolve {}{}",
+    let line = Text::plain(format!(
+        "Settings: deadline {} per phase{by_kind}{at} · reminders {} before · missed deadline: {} · auto-resolve {}",
         format_duration(settings.deadline_ms),
         if settings.reminders_ms.is_empty() {
             "off".to_string()
@@ -376,8 +376,12 @@ fn settings_line(settings: &Settings) -> String {
         } else {
             "off (secret choices are drafts until `/game ready`)"
         },
-        if settings.paused { " · **paused**" } else { "" },
-    )
+    ));
+    if settings.paused {
+        line.then(" · ").strong("paused")
+    } else {
+        line
+    }
 }
 
 /// What one [`Service::tick`] did.
@@ -444,13 +448,6 @@ pub fn format_duration(ms: i64) -> String {
     parts.join(" ")
 }
 
-/// A moment as Discord timestamps: relative and full, each in the reader's
-/// own time zone.
-pub fn discord_time(ms: i64) -> String {
-    let s = ms.div_euclid(1000);
-    format!("<t:{s}:R> (<t:{s}:f>)")
-}
-
 impl Settings {
     /// A game's settings (defaults for anything unset or unreadable).
     pub fn of(row: &GameRow) -> Settings {
@@ -499,17 +496,17 @@ impl Service {
     }
 
     /// Lines for `/game status`: the deadline and the settings.
-    pub(super) async fn status_lines(&self, row: &GameRow) -> Result<String, ServiceError> {
+    pub(super) async fn status_lines(&self, row: &GameRow) -> Result<Text, ServiceError> {
         let settings = Settings::of(row);
-        let mut text = String::new();
+        let mut text = Text::new();
         if row.status == GameStatus::Active {
             match self.store.deadline(row.id).await? {
                 Some(d) => match d.paused_remaining {
-                    Some(left) => text.push_str(&format!(
-                        "Deadline: **paused** with {} left (the host resumes with `/game resume`).\n",
+                    Some(left) => text.append(Text::plain("Deadline: ").strong("paused").then(format!(
+                        " with {} left (the host resumes with `/game resume`).\n",
                         format_duration(left)
-                    )),
-                    None => text.push_str(&format!("Deadline: {}\n", discord_time(d.due_at))),
+                    ))),
+                    None => text.append(Text::plain("Deadline: ").time(d.due_at).then("\n")),
                 },
                 None => text.push_str("Deadline: none (waiting for the host).\n"),
             }
@@ -538,7 +535,7 @@ impl Service {
                 ));
             }
         }
-        text.push_str(&settings_line(&settings));
+        text.append(settings_line(&settings));
         Ok(text)
     }
 
@@ -629,15 +626,17 @@ impl Service {
             };
             out.push(OutMessage {
                 target: Target::Dm(s.user),
-                text: format!(
-                    "Reminder: **{}** game {} ({label}) is waiting on you: {}. Deadline {}.{note}",
-                    row.kind.name(),
-                    row.id,
-                    p.prompt,
-                    discord_time(d.due_at)
-                ),
+                text: Text::plain("Reminder: ")
+                    .strong(row.kind.name())
+                    .then(format!(
+                        " game {} ({label}) is waiting on you: {}. Deadline ",
+                        row.id, p.prompt
+                    ))
+                    .time(d.due_at)
+                    .then(format!(".{note}")),
                 board: None,
                 choices: vec![],
+                game_over: false,
             });
         }
         // Only if the deadline is still the one read: of two schedulers, one
@@ -703,9 +702,10 @@ impl Service {
             );
             let out = [OutMessage {
                 target: channel,
-                text: text.clone(),
+                text: text.clone().into(),
                 board: None,
                 choices: vec![],
+                game_over: false,
             }];
             let done = self.settle(base.with_deadline(DeadlineChange::Clear), &out).await?;
             return Ok(done.then_some(text));
@@ -792,9 +792,10 @@ impl Service {
         };
         let mut head = vec![OutMessage {
             target: channel,
-            text: text.clone(),
+            text: text.clone().into(),
             board: None,
             choices: vec![],
+            game_over: false,
         }];
         for (seat, cmd, secret) in &applied {
             if let (true, Some(s)) = (*secret, seats.iter().find(|s| s.seat == *seat)) {
@@ -803,9 +804,11 @@ impl Service {
                     text: format!(
                         "Game {}: the deadline passed, so your default was submitted: `{cmd}`.",
                         row.id
-                    ),
+                    )
+                    .into(),
                     board: None,
                     choices: vec![],
+                    game_over: false,
                 });
             }
         }
@@ -861,12 +864,13 @@ impl Service {
         }
     }
 
-    fn notice(row: &GameRow, text: String) -> [OutMessage; 1] {
+    fn notice(row: &GameRow, text: impl Into<Text>) -> [OutMessage; 1] {
         [OutMessage {
             target: Target::Channel(row.channel_id),
-            text,
+            text: text.into(),
             board: None,
             choices: vec![],
+            game_over: false,
         }]
     }
 
@@ -879,7 +883,7 @@ impl Service {
         if change.is_empty() {
             let row = self.resolve(actor, game).await?;
             let text = self.status_lines(&row).await?;
-            return Ok(Reply::private(format!("Game {}\n{text}", row.id)));
+            return Ok(Reply::private(Text::plain(format!("Game {}\n", row.id)).and(text)));
         }
         let row = self.hosted(actor, game, "change its settings").await?;
         if !row.status.is_open() {
@@ -944,11 +948,7 @@ impl Service {
         let now = self.now_ms();
         let notice = Self::notice(
             &row,
-            format!(
-                "The host changed the settings of game {}.\n{}",
-                row.id,
-                settings_line(&s)
-            ),
+            Text::plain(format!("The host changed the settings of game {}.\n", row.id)).and(settings_line(&s)),
         );
         let mut commit = Commit::any_seq(row.id, now).with_settings(v);
         commit.status = row.status;
@@ -962,10 +962,13 @@ impl Service {
             }
         }
         let lines = self.status_lines(&self.reload(row.id).await?).await?;
-        Ok(Reply::private(format!(
-            "Settings of game {} changed (new deadline lengths and the time of day apply from the next phase or step).\n{lines}",
-            row.id
-        )))
+        Ok(Reply::private(
+            Text::plain(format!(
+                "Settings of game {} changed (new deadline lengths and the time of day apply from the next phase or step).\n",
+                row.id
+            ))
+            .and(lines),
+        ))
     }
 
     pub(super) async fn pause(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
@@ -1027,8 +1030,10 @@ impl Service {
         let due = update.as_ref().map(|d| d.due_at);
         let v = serde_json::to_value(&s).map_err(anyhow::Error::from)?;
         let text = match due {
-            Some(due) => format!("▶ The host resumed game {}. Deadline {}.", row.id, discord_time(due)),
-            None => format!("▶ The host resumed game {}.", row.id),
+            Some(due) => Text::plain(format!("▶ The host resumed game {}. Deadline ", row.id))
+                .time(due)
+                .then("."),
+            None => Text::plain(format!("▶ The host resumed game {}.", row.id)),
         };
         let change = match (&update, &d) {
             (Some(set), Some(d)) => DeadlineChange::Update(*set, d.reminded.clone()),
@@ -1087,11 +1092,9 @@ impl Service {
                     due_at: now + by_ms,
                     paused_remaining: s.paused.then_some(by_ms),
                 };
-                let text = format!(
-                    "The host set a new deadline for game {}: {}.",
-                    row.id,
-                    discord_time(set.due_at)
-                );
+                let text = Text::plain(format!("The host set a new deadline for game {}: ", row.id))
+                    .time(set.due_at)
+                    .then(".");
                 let commit = Commit::new(row.id, row.seq, now)
                     .if_deadline(None)
                     .with_deadline(DeadlineChange::Set(set));
@@ -1101,19 +1104,20 @@ impl Service {
         };
         let v = serde_json::to_value(&s).map_err(anyhow::Error::from)?;
         let text = if set.paused_remaining.is_some() {
-            format!(
+            Text::plain(format!(
                 "The host extended the deadline of game {} by {} (paused, {} left).",
                 row.id,
                 format_duration(by_ms),
                 format_duration(set.paused_remaining.unwrap_or(0))
-            )
+            ))
         } else {
-            format!(
-                "The host extended the deadline of game {} by {}: now {}.",
+            Text::plain(format!(
+                "The host extended the deadline of game {} by {}: now ",
                 row.id,
                 format_duration(by_ms),
-                discord_time(set.due_at)
-            )
+            ))
+            .time(set.due_at)
+            .then(".")
         };
         let commit = Commit::any_seq(row.id, now)
             .with_settings(v)
@@ -1158,7 +1162,6 @@ mod tests {
         assert_eq!(format_duration(90 * MINUTE_MS), "1h 30m");
         assert_eq!(format_duration(48 * HOUR_MS), "2d");
         assert_eq!(format_duration(0), "0m");
-        assert_eq!(discord_time(1_700_000_000_999), "<t:1700000000:R> (<t:1700000000:f>)");
     }
 
     #[test]

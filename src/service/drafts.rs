@@ -35,9 +35,10 @@ fn seat_name(seats: &[SeatRow], seat: Seat) -> String {
 fn channel_post(row: &GameRow, text: String) -> OutMessage {
     OutMessage {
         target: Target::Channel(row.channel_id),
-        text,
+        text: text.into(),
         board: None,
         choices: vec![],
+        game_over: false,
     }
 }
 
@@ -45,9 +46,10 @@ fn dm(seats: &[SeatRow], seat: Seat, text: String) -> Option<OutMessage> {
     let s = seats.iter().find(|s| s.seat == seat && !s.vacant)?;
     Some(OutMessage {
         target: Target::Dm(s.user),
-        text,
+        text: text.into(),
         board: None,
         choices: vec![],
+        game_over: false,
     })
 }
 
@@ -72,7 +74,7 @@ impl Service {
             return Ok(None);
         }
         if let Err(e) = state.decide(seat, line) {
-            return Err(ServiceError::User(super::explain(&e, state, seat)));
+            return Err(ServiceError::User(super::explain(&e, state, seat).into()));
         }
         let drafts = self.store.drafts(row.id).await?;
         let old = drafts.iter().find(|d| d.seat == seat && d.seq == row.seq);

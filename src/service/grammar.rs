@@ -817,11 +817,14 @@ pub(super) fn check_order_kind(row: &GameRow, kind: Option<GameKind>, in_dm: boo
             } else {
                 format!("This channel plays {} (game {})", game.name(), row.id)
             };
-            Err(ServiceError::User(format!(
-                "{here}; its orders are `/{} …`, not `/{} …` (see /game rules).",
-                game.key(),
-                kind.key()
-            )))
+            Err(ServiceError::User(
+                format!(
+                    "{here}; its orders are `/{} …`, not `/{} …` (see /game rules).",
+                    game.key(),
+                    kind.key()
+                )
+                .into(),
+            ))
         }
         _ => Ok(()),
     }

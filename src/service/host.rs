@@ -9,7 +9,9 @@
 //! host) move the game on, one phase at a time.
 
 use super::advance::Advance;
-use super::{compose, user_err, Actor, GameId, OutMessage, Place, Reply, Service, ServiceError, Settings, Target};
+use super::{
+    compose, user_err, Actor, GameId, OutMessage, Place, Reply, Service, ServiceError, Settings, Target, Text,
+};
 use crate::engine::{CommandLine, Seat, UserId, Viewer};
 use crate::games::{AnyEvent, AnyState, PlatformEvent, Replay, Rewind};
 use crate::store::{Commit, DeadlineChange, GameRow, GameStatus, LogEntry, SeatChange, SeatRow};
@@ -82,11 +84,7 @@ impl Service {
     /// The seat a host tool names, checked to exist.
     fn seat_row<'a>(row: &GameRow, seats: &'a [SeatRow], seat: Seat) -> Result<&'a SeatRow, ServiceError> {
         seats.iter().find(|s| s.seat == seat).ok_or_else(|| {
-            ServiceError::User(format!(
-                "Game {} has no {seat}; its seats are 1 to {}.",
-                row.id,
-                seats.len()
-            ))
+            ServiceError::User(format!("Game {} has no {seat}; its seats are 1 to {}.", row.id, seats.len()).into())
         })
     }
 
@@ -131,35 +129,36 @@ impl Service {
         };
         let mut out = vec![OutMessage {
             target: Target::Channel(row.channel_id),
-            text: format!("🔁 The host gave {was} in game {} to {name}.", row.id),
+            text: format!("🔁 The host gave {was} in game {} to {name}.", row.id).into(),
             board: None,
             choices: vec![],
+            game_over: false,
         }];
         if !old.vacant {
             out.push(OutMessage {
                 target: Target::Dm(old.user),
-                text: format!("The host gave your seat in game {} to {name}.", row.id),
+                text: format!("The host gave your seat in game {} to {name}.", row.id).into(),
                 board: None,
                 choices: vec![],
+                game_over: false,
             });
         }
         // The new player's private view of the game as it stands, and what
         // they owe now.
         out.push(OutMessage {
             target: Target::Dm(user),
-            text: format!(
-                "You now play {seat} in **{}** game {} (<#{}>). This is your view of the board · {}",
-                row.kind.name(),
-                row.id,
-                row.channel_id,
-                state.phase().label
-            ),
+            text: Text::plain(format!("You now play {seat} in "))
+                .strong(row.kind.name())
+                .then(format!(" game {} (", row.id))
+                .channel(row.channel_id)
+                .then(format!("). This is your view of the board · {}", state.phase().label)),
             board: Some(super::BoardRef {
                 game: row.id,
                 viewer: Viewer::Seat(seat),
                 seq: row.seq,
             }),
             choices: vec![],
+            game_over: false,
         });
         let new_row = new_seats.iter().find(|s| s.seat == seat).expect("seat exists");
         for p in state.pending().iter().filter(|p| p.seat == seat && !p.submitted) {
@@ -213,9 +212,10 @@ impl Service {
         )];
         let extra = vec![OutMessage {
             target: Target::Dm(target.user),
-            text: format!("The host removed you from game {}.", row.id),
+            text: format!("The host removed you from game {}.", row.id).into(),
             board: None,
             choices: vec![],
+            game_over: false,
         }];
         let change = SeatChange {
             vacant: Some(true),
@@ -303,9 +303,10 @@ impl Service {
         }
         let mut out = vec![OutMessage {
             target: Target::Channel(row.channel_id),
-            text: notes.join("\n"),
+            text: notes.join("\n").into(),
             board: None,
             choices: vec![],
+            game_over: false,
         }];
         out.extend(extra);
         out.extend(composed);
@@ -397,7 +398,7 @@ impl Service {
         let mut text = entry.narrate(Viewer::Public, &names).unwrap_or_default();
         if !undone_text.is_empty() {
             text.push_str("\nSet aside:\n");
-            text.push_str(&compose::clip(&undone_text.join("\n"), 1200));
+            text.push_str(&undone_text.join("\n"));
         }
         if let Some(line) = autoplay_line(&played, &seats) {
             text.push('\n');
@@ -409,25 +410,26 @@ impl Service {
         let mut out = vec![
             OutMessage {
                 target: Target::Channel(row.channel_id),
-                text,
+                text: text.into(),
                 board: None,
                 choices: vec![],
+                game_over: false,
             },
             OutMessage {
                 target: Target::Channel(row.channel_id),
-                text: format!(
-                    "**{}** game {} · {}\nWaiting on: {}",
-                    row.kind.name(),
+                text: Text::new().strong(row.kind.name()).then(format!(
+                    " game {} · {}\nWaiting on: {}",
                     row.id,
                     after.phase().label,
                     compose::waiting_line(&after.pending(), &names)
-                ),
+                )),
                 board: Some(super::BoardRef {
                     game: row.id,
                     viewer: Viewer::Public,
                     seq: new_seq,
                 }),
                 choices: vec![],
+                game_over: false,
             },
         ];
         for p in after.pending().iter().filter(|p| !p.submitted) {
@@ -470,11 +472,12 @@ impl Service {
         if !self.store.watch(row.id, actor.user, self.now_ms()).await? {
             return user_err(format!("You are already watching game {}.", row.id));
         }
-        Ok(Reply::private(format!(
-            "You are watching **{}** game {}: I'll DM you the public board after every phase. `/game unwatch` stops it.",
-            row.kind.name(),
-            row.id
-        )))
+        Ok(Reply::private(
+            Text::plain("You are watching ").strong(row.kind.name()).then(format!(
+                " game {}: I'll DM you the public board after every phase. `/game unwatch` stops it.",
+                row.id
+            )),
+        ))
     }
 
     pub(super) async fn unwatch(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
@@ -507,18 +510,16 @@ impl Service {
             .filter_map(|e| e.event.narrate(Viewer::Public, &names))
             .map(|l| format!("• {l}"))
             .collect();
-        let head = format!(
-            "**{}** game {} · log of {}",
-            row.kind.name(),
-            row.id,
-            state.phase().label
-        );
+        let head =
+            Text::new()
+                .strong(row.kind.name())
+                .then(format!(" game {} · log of {}", row.id, state.phase().label));
         let body = if lines.is_empty() {
             "Nothing has happened in this phase yet.".to_string()
         } else {
-            tail(&lines, 1800 - head.len())
+            tail(&lines, LOG_LINES)
         };
-        Ok(Reply::private(format!("{head}\n{body}")))
+        Ok(Reply::private(head.then(format!("\n{body}"))))
     }
 
     /// An active game's state, or an internal error.
@@ -585,17 +586,12 @@ fn rest_point(log: &[LogEntry], counting: &[(i64, AnyEvent)], seq: i64) -> i64 {
 
 /// The last lines that fit in `max` characters, with a note of how many
 /// earlier ones were left out.
+/// The phase log shows at most this many entries (the latest).
+const LOG_LINES: usize = 20;
+
+/// The last `max` lines, saying how many earlier ones were left out.
 fn tail(lines: &[String], max: usize) -> String {
-    let mut kept: Vec<&str> = Vec::new();
-    let mut len = 40;
-    for l in lines.iter().rev() {
-        if len + l.chars().count() + 1 > max {
-            break;
-        }
-        len += l.chars().count() + 1;
-        kept.push(l);
-    }
-    kept.reverse();
+    let kept = &lines[lines.len().saturating_sub(max)..];
     let skipped = lines.len() - kept.len();
     let mut text = String::new();
     if skipped > 0 {
@@ -612,10 +608,10 @@ mod tests {
     #[test]
     fn tail_keeps_the_last_lines() {
         let lines: Vec<String> = (0..100).map(|i| format!("line {i}")).collect();
-        let t = tail(&lines, 200);
+        let t = tail(&lines, 20);
         assert!(t.ends_with("line 99"));
-        assert!(t.starts_with("… ("));
-        assert!(t.chars().count() <= 200);
-        assert_eq!(tail(&lines[..2], 200), "line 0\nline 1");
+        assert!(t.starts_with("… (80 earlier entries)\nline 80\n"), "{t}");
+        assert_eq!(t.lines().count(), 21);
+        assert_eq!(tail(&lines[..2], 20), "line 0\nline 1");
     }
 }

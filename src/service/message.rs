@@ -1,6 +1,7 @@
 //! What the service sends out. Transports (Discord, the terminal) turn
 //! these into their own messages; nothing here is transport-specific.
 
+use super::text::Text;
 use crate::engine::{CommandLine, GameId, UserId, Viewer};
 use serde::{Deserialize, Serialize};
 
@@ -36,17 +37,20 @@ pub struct Choice {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OutMessage {
     pub target: Target,
-    pub text: String,
+    pub text: Text,
     #[serde(default)]
     pub board: Option<BoardRef>,
     #[serde(default)]
     pub choices: Vec<Choice>,
+    /// This message announces the end of the game (its result).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub game_over: bool,
 }
 
 /// The direct answer to the person who asked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
-    pub text: String,
+    pub text: Text,
     /// Only the asker sees it.
     pub ephemeral: bool,
     pub board: Option<BoardRef>,
@@ -54,7 +58,7 @@ pub struct Reply {
 }
 
 impl Reply {
-    pub fn public(text: impl Into<String>) -> Self {
+    pub fn public(text: impl Into<Text>) -> Self {
         Reply {
             text: text.into(),
             ephemeral: false,
@@ -62,7 +66,7 @@ impl Reply {
             choices: Vec::new(),
         }
     }
-    pub fn private(text: impl Into<String>) -> Self {
+    pub fn private(text: impl Into<Text>) -> Self {
         Reply {
             text: text.into(),
             ephemeral: true,
@@ -73,5 +77,36 @@ impl Reply {
     pub fn with_board(mut self, board: BoardRef) -> Self {
         self.board = Some(board);
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outbox_rows_stored_before_spans_still_read() {
+        // A row as an earlier release wrote it: text as a string, no marker.
+        let row = serde_json::json!({
+            "target": {"Channel": 42},
+            "text": "🏆 Game over: **alice** wins — home star taken",
+            "board": null,
+            "choices": []
+        });
+        let m: OutMessage = serde_json::from_value(row).unwrap();
+        assert_eq!(m.target, Target::Channel(42));
+        assert_eq!(m.text, Text::plain("🏆 Game over: **alice** wins — home star taken"));
+        assert!(!m.game_over);
+
+        // Today's rows round-trip, the marker included.
+        let new = OutMessage {
+            target: Target::Dm(UserId(7)),
+            text: Text::plain("Game over: ").strong("alice").then(" wins"),
+            board: None,
+            choices: vec![],
+            game_over: true,
+        };
+        let back: OutMessage = serde_json::from_value(serde_json::to_value(&new).unwrap()).unwrap();
+        assert_eq!(back, new);
     }
 }

@@ -13,13 +13,15 @@ pub mod grammar;
 mod host;
 mod message;
 mod players;
+mod text;
 
 pub use clock::{Clock, FileClock, ManualClock, SystemClock};
 pub use deadlines::{
-    discord_time, format_duration, parse_duration, parse_kind_deadlines, parse_time_of_day, Missed, Settings,
-    SettingsChange, TickReport, TimeOfDay, ALL_KINDS, HOUR_MS,
+    format_duration, parse_duration, parse_kind_deadlines, parse_time_of_day, Missed, Settings, SettingsChange,
+    TickReport, TimeOfDay, ALL_KINDS, HOUR_MS,
 };
 pub use message::{BoardRef, Choice, OutMessage, Reply, Target};
+pub use text::{readable_time, relative_time, utc_date_time, Span, Text};
 
 use crate::engine::{CommandLine, GameConfig, GameId, Seat, UserId, Viewer};
 use crate::games::{describe_waiting, ActionError, AnyState, GameKind};
@@ -171,8 +173,8 @@ pub enum Request {
 /// and are shown only to the asker; nothing changed.
 #[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
-    #[error("{0}")]
-    User(String),
+    #[error("{}", .0.to_plain())]
+    User(Text),
     #[error("Game {0} is busy with another action. Please try again in a moment.")]
     Busy(GameId),
     #[error("internal error: {0:#}")]
@@ -185,7 +187,7 @@ impl From<StoreError> for ServiceError {
     }
 }
 
-fn user_err<T>(msg: impl Into<String>) -> Result<T, ServiceError> {
+fn user_err<T>(msg: impl Into<Text>) -> Result<T, ServiceError> {
     Err(ServiceError::User(msg.into()))
 }
 
@@ -297,10 +299,11 @@ impl Service {
             };
             if let Place::Channel { channel, .. } = actor.place {
                 if row.channel_id != channel {
-                    return user_err(format!(
-                        "Game {id} is played in <#{}>, not in this channel.",
-                        row.channel_id
-                    ));
+                    return user_err(
+                        Text::plain(format!("Game {id} is played in "))
+                            .channel(row.channel_id)
+                            .then(", not in this channel."),
+                    );
                 }
             }
             if !self.may_read_in_dm(actor, &row).await? {
@@ -387,7 +390,7 @@ impl Service {
             ..config.clone()
         };
         kind.setup(&probe)
-            .map_err(|e| ServiceError::User(format!("Those options don't work: {e}")))?;
+            .map_err(|e| ServiceError::User(format!("Those options don't work: {e}").into()))?;
         let now = self.now_ms();
         let id = self
             .store
@@ -402,13 +405,12 @@ impl Service {
             .await?;
         self.store.add_seat(id, actor.user, &actor.name).await?;
         let counts = kind.player_counts();
-        Ok(Reply::public(format!(
-            "**{}** game {id} is open. {} is hosting and has taken seat 1.\nJoin with `/game join`; the host starts with `/game start` ({} to {} players).",
-            kind.name(),
+        Ok(Reply::public(Text::new().strong(kind.name()).then(format!(
+            " game {id} is open. {} is hosting and has taken seat 1.\nJoin with `/game join`; the host starts with `/game start` ({} to {} players).",
             actor.name,
             counts.start(),
             counts.end()
-        )))
+        ))))
     }
 
     async fn join(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
@@ -496,14 +498,13 @@ impl Service {
         let events = row
             .kind
             .setup(&config)
-            .map_err(|e| ServiceError::User(format!("Set-up failed: {e}")))?;
+            .map_err(|e| ServiceError::User(format!("Set-up failed: {e}").into()))?;
         let names = Self::names(&seats);
         let mut adv = Advance::new(&row.kind.empty(), 0);
         adv.push(events);
         let mut outbox = compose::after_action(&row, &seats, &adv, true);
-        let intro = format!(
-            "**{}** game {} has begun with {}.",
-            row.kind.name(),
+        let intro = Text::new().strong(row.kind.name()).then(format!(
+            " game {} has begun with {}.",
             row.id,
             names
                 .iter()
@@ -511,7 +512,7 @@ impl Service {
                 .map(|(i, n)| format!("{n} ({})", Seat(i as u8)))
                 .collect::<Vec<_>>()
                 .join(", ")
-        );
+        ));
         outbox.insert(
             0,
             OutMessage {
@@ -519,6 +520,7 @@ impl Service {
                 text: intro,
                 board: None,
                 choices: vec![],
+                game_over: false,
             },
         );
         let settings = Settings::of(&row);
@@ -535,7 +537,7 @@ impl Service {
         self.store
             .game(id)
             .await?
-            .ok_or_else(|| ServiceError::User(format!("There is no game {id}.")))
+            .ok_or_else(|| ServiceError::User(format!("There is no game {id}.").into()))
     }
 
     // ---- looking -------------------------------------------------------
@@ -543,7 +545,10 @@ impl Service {
     async fn status(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
         let row = self.resolve(actor, game).await?;
         let seats = self.store.seats(row.id).await?;
-        let mut text = format!("**{}** game {} · {}\n", row.kind.name(), row.id, row.status.as_str());
+        let mut text =
+            Text::new()
+                .strong(row.kind.name())
+                .then(format!(" game {} · {}\n", row.id, row.status.as_str()));
         for s in &seats {
             let host = if s.user == row.host && !s.vacant { " (host)" } else { "" };
             let auto = if s.vacant {
@@ -558,7 +563,7 @@ impl Service {
         if let Some(state) = &row.state {
             text.push_str(&format!("{}\n", state.phase().label));
             match state.outcome() {
-                Some(o) => text.push_str(&compose::outcome_line(&o, &Self::names(&seats))),
+                Some(o) => text.append(compose::outcome_line(&o, &Self::names(&seats))),
                 None => {
                     let pending = state.pending();
                     text.push_str(&format!(
@@ -570,7 +575,7 @@ impl Service {
         }
         if row.status.is_open() {
             text.push('\n');
-            text.push_str(&self.status_lines(&row).await?);
+            text.append(self.status_lines(&row).await?);
         }
         Ok(Reply::private(text))
     }
@@ -583,7 +588,7 @@ impl Service {
         let viewer = self.viewer_for(actor, &row).await?;
         let ephemeral = viewer != Viewer::Public;
         Ok(Reply {
-            text: format!("{} · game {} · {}", row.kind.name(), row.id, state.phase().label),
+            text: format!("{} · game {} · {}", row.kind.name(), row.id, state.phase().label).into(),
             ephemeral,
             board: Some(BoardRef {
                 game: row.id,
@@ -613,8 +618,10 @@ impl Service {
             Some(k) => k,
             None => self.resolve(actor, game).await?.kind,
         };
-        let mut text = rules_summary(kind);
-        text.push_str("\n\n**Orders**\n");
+        let mut text = Text::plain(rules_summary(kind))
+            .then("\n\n")
+            .strong("Orders")
+            .then("\n");
         for c in kind.commands() {
             let params: Vec<String> = c
                 .params
@@ -627,13 +634,11 @@ impl Service {
                     }
                 })
                 .collect();
-            text.push_str(&format!(
-                "`/{} {} {}` — {}\n",
-                kind.key(),
-                c.name,
-                params.join(" "),
-                c.description
-            ));
+            text.append(
+                Text::new()
+                    .code(format!("/{} {} {}", kind.key(), c.name, params.join(" ")))
+                    .then(format!(" — {}\n", c.description)),
+            );
         }
         Ok(Reply::private(text))
     }
@@ -666,7 +671,7 @@ impl Service {
         let seq = at.unwrap_or(row.seq);
         let viewer = self.viewer_for(actor, &row).await?;
         let mut reply = Reply {
-            text: format!("Game {} after phase {phase} · {label}", row.id),
+            text: format!("Game {} after phase {phase} · {label}", row.id).into(),
             ephemeral: viewer != Viewer::Public,
             board: Some(BoardRef {
                 game: row.id,
@@ -725,7 +730,7 @@ impl Service {
         }
         let events = match state.decide(seat, &line) {
             Ok(events) => events,
-            Err(e) => return Err(ServiceError::User(explain(&e, &state, seat))),
+            Err(e) => return Err(ServiceError::User(explain(&e, &state, seat).into())),
         };
         let mut adv = Advance::new(&state, row.seq);
         adv.push(events.clone());
@@ -737,9 +742,10 @@ impl Service {
                 0,
                 OutMessage {
                     target: Target::Channel(row.channel_id),
-                    text: line,
+                    text: line.into(),
                     board: None,
                     choices: vec![],
+                    game_over: false,
                 },
             );
         }
@@ -761,7 +767,7 @@ impl Service {
             .collect();
         if !own.is_empty() {
             text.push('\n');
-            text.push_str(&compose::clip(&own.join("\n"), 1500));
+            text.push_str(&own.join("\n"));
         }
         // The acknowledgement is private: secret picks must stay so, and
         // public orders are announced by the channel post.
@@ -958,13 +964,31 @@ fn random_seed(now_ms: i64) -> u64 {
 
 /// The opening section of the game's rules page.
 pub fn rules_summary(kind: GameKind) -> String {
-    compose::clip(kind.rules_page(), 1400)
+    opening(kind.rules_page(), RULES_LINES)
+}
+
+/// `/game rules` shows at most this many lines of the rules page.
+const RULES_LINES: usize = 20;
+
+/// The opening of a page: at most `max` lines, cut at the last paragraph
+/// break within them, saying how many lines were left out.
+fn opening(page: &str, max: usize) -> String {
+    let lines: Vec<&str> = page.lines().collect();
+    if lines.len() <= max {
+        return page.trim_end().to_string();
+    }
+    let cut = (1..=max).rev().find(|&i| lines[i].trim().is_empty()).unwrap_or(max);
+    format!(
+        "{}\n… ({} more lines)",
+        lines[..cut].join("\n").trim_end(),
+        lines.len() - cut
+    )
 }
 
 /// The result line of a finished game ("Game over: alice wins — …").
-pub fn compose_outcome(state: &AnyState, names: &[String]) -> String {
+pub fn compose_outcome(state: &AnyState, names: &[String]) -> Text {
     match state.outcome() {
         Some(o) => compose::outcome_line(&o, names),
-        None => "the game is not over".into(),
+        None => Text::plain("the game is not over"),
     }
 }

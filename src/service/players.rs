@@ -2,8 +2,8 @@
 //! (every open game they play in, what it waits on, the deadline) and
 //! `/game reminders` (their own reminder points, or muted).
 
-use super::deadlines::{check_points, discord_time, format_duration, points_text, Reminded};
-use super::{compose, user_err, Actor, GameId, Reply, Service, ServiceError, Settings};
+use super::deadlines::{check_points, format_duration, points_text, Reminded};
+use super::{compose, user_err, Actor, GameId, Reply, Service, ServiceError, Settings, Text};
 use crate::store::{Commit, DeadlineChange, GameStatus, SeatChange, StoreError};
 
 /// One game of `/mygames`, before sorting.
@@ -13,7 +13,7 @@ struct Entry {
     /// When the deadline falls (`None`: paused, none, or a lobby).
     due: Option<i64>,
     id: GameId,
-    text: String,
+    text: Text,
 }
 
 impl Service {
@@ -30,13 +30,11 @@ impl Service {
                 continue;
             };
             let names = Self::names(&seats);
-            let mut text = format!(
-                "**{}** game {} in <#{}> · you are {}",
-                row.kind.name(),
-                row.id,
-                row.channel_id,
-                me.seat
-            );
+            let mut text = Text::new()
+                .strong(row.kind.name())
+                .then(format!(" game {} in ", row.id))
+                .channel(row.channel_id)
+                .then(format!(" · you are {}", me.seat));
             if me.disorder {
                 text.push_str(" (in civil disorder: your decisions are made by default)");
             }
@@ -48,7 +46,11 @@ impl Service {
                     match pending.iter().find(|p| p.seat == me.seat && !p.submitted) {
                         Some(p) => {
                             on_me = true;
-                            text.push_str(&format!("  ▶ **Waiting on you**: {}", p.prompt));
+                            text.append(
+                                Text::plain("  ▶ ")
+                                    .strong("Waiting on you")
+                                    .then(format!(": {}", p.prompt)),
+                            );
                             let drafts = self.store.drafts(row.id).await?;
                             if let Some(d) = drafts.iter().find(|d| d.seat == me.seat && d.seq == row.seq) {
                                 text.push_str(&format!(
@@ -73,7 +75,7 @@ impl Service {
                             )),
                             None => {
                                 due = Some(d.due_at);
-                                text.push_str(&format!("  Deadline: {}", discord_time(d.due_at)));
+                                text.append(Text::plain("  Deadline: ").time(d.due_at));
                             }
                         },
                         None => text.push_str("  Deadline: none (waiting for the host)"),
@@ -102,9 +104,11 @@ impl Service {
         }
         entries.sort_by_key(|e| (!e.on_me, e.due.is_none(), e.due, e.id));
         let waiting = entries.iter().filter(|e| e.on_me).count();
-        let mut text = format!("**Your games** ({} open, {waiting} waiting on you)\n", entries.len());
-        text.push_str(&entries.iter().map(|e| e.text.as_str()).collect::<Vec<_>>().join("\n"));
-        Ok(Reply::private(compose::clip(&text, 1900)))
+        let text = Text::new()
+            .strong("Your games")
+            .then(format!(" ({} open, {waiting} waiting on you)\n", entries.len()))
+            .and(Text::join(entries.into_iter().map(|e| e.text), "\n"));
+        Ok(Reply::private(text))
     }
 
     /// `/game reminders`: a seated player shows, mutes, unmutes (back to

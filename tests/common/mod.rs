@@ -4,7 +4,7 @@
 
 use orrery::engine::{CommandLine, GameId, Seat, UserId};
 use orrery::games::{AnyState, GameKind};
-use orrery::service::{Actor, ManualClock, OutMessage, Place, Reply, Request, Service, ServiceError};
+use orrery::service::{Actor, ManualClock, OutMessage, Place, Reply, Request, Service, ServiceError, Text};
 use orrery::store::Store;
 use std::sync::Arc;
 
@@ -53,9 +53,14 @@ pub async fn ok(svc: &Service, actor: &Actor, req: Request) -> Reply {
 
 pub async fn refused(svc: &Service, actor: &Actor, req: Request) -> String {
     match svc.handle(actor, req.clone()).await {
-        Err(ServiceError::User(msg)) => msg,
+        Err(ServiceError::User(msg)) => msg.to_plain(),
         other => panic!("{req:?} by {} should be refused, got {other:?}", actor.name),
     }
+}
+
+/// Service text as Discord shows it (timestamps, channel mentions, bold).
+pub fn discord(text: &Text) -> String {
+    orrery::discord::respond::markup(text)
 }
 
 /// Everything queued since the last call (boards not rendered).
