@@ -8,7 +8,7 @@ use super::{ApplicationContext, Context, Data, Error};
 use crate::engine::UserId;
 use crate::games::GameKind;
 use crate::service::grammar::{self, Complete, OptionKind, OptionSpec, OptionValue, Subcommand, Wire};
-use crate::service::{Place, Service, ServiceError};
+use crate::service::{Place, ServiceError};
 use crate::store::GameRow;
 use poise::serenity_prelude as serenity;
 use poise::BoxFuture;
@@ -242,37 +242,6 @@ fn run_action(ctx: ApplicationContext<'_>) -> BoxFuture<'_, Result<(), poise::Fr
         };
         run.await.map_err(|e| poise::FrameworkError::new_command(ctx.into(), e))
     })
-}
-
-/// How often the scheduler resolves due deadlines and sends reminders.
-pub const SCHEDULER_INTERVAL: std::time::Duration = std::time::Duration::from_secs(20);
-
-/// The deadline scheduler: ticks at once (overdue phases resolve right
-/// after a restart), then every `every` ([`SCHEDULER_INTERVAL`] unless
-/// configured); pokes delivery when
-/// a tick queued messages. Safe to run in several processes sharing one
-/// PostgreSQL database.
-pub async fn scheduler_loop(
-    service: std::sync::Arc<Service>,
-    delivery: std::sync::Arc<tokio::sync::Notify>,
-    every: std::time::Duration,
-) {
-    loop {
-        match service.tick().await {
-            Ok(report) => {
-                if report.resolved + report.reminders > 0 {
-                    tracing::info!(
-                        resolved = report.resolved,
-                        reminders = report.reminders,
-                        "scheduler tick"
-                    );
-                    delivery.notify_one();
-                }
-            }
-            Err(e) => tracing::warn!("scheduler tick failed: {e:#}"),
-        }
-        tokio::time::sleep(every).await;
-    }
 }
 
 #[cfg(test)]

@@ -18,12 +18,11 @@ pub mod orders;
 pub mod respond;
 pub mod transport;
 
-use crate::service::{Service, ServiceError, SystemClock};
+use crate::service::{runtime, Service, ServiceError, SystemClock};
 use crate::store::Store;
 use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
-use std::time::Duration;
 use tokio::sync::Notify;
 use transport::DiscordTransport;
 
@@ -47,12 +46,6 @@ impl Data {
         self.delivery.notify_one();
     }
 }
-
-/// How often the outbox is polled when nothing pokes it (messages committed
-/// before a restart, or a failed send retried).
-pub const DELIVERY_INTERVAL: Duration = Duration::from_secs(2);
-/// The longest pause between retries after a failing delivery pass.
-const DELIVERY_MAX_BACKOFF: Duration = Duration::from_secs(60);
 
 /// Bot configuration, from the environment.
 #[derive(Clone, PartialEq, Eq)]
@@ -140,7 +133,7 @@ impl Config {
                     .filter(|&ms| ms >= 10)
                     .with_context(|| format!("ORRERY_TICK_MS `{t}` is not a number of milliseconds (10 or more)"))?,
             ),
-            None => game::SCHEDULER_INTERVAL,
+            None => runtime::SCHEDULER_INTERVAL,
         };
         Ok(Config {
             token,
@@ -217,8 +210,8 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
                     tracing::error!("{e:#}");
                 }
                 let transport = DiscordTransport::new(ctx.http.clone());
-                tokio::spawn(delivery_loop(service.clone(), transport, delivery.clone()));
-                tokio::spawn(game::scheduler_loop(service.clone(), delivery.clone(), tick));
+                tokio::spawn(runtime::delivery_loop(service.clone(), transport, delivery.clone()));
+                tokio::spawn(runtime::scheduler_loop(service.clone(), delivery.clone(), tick));
                 Ok(Data { service, delivery })
             })
         })
@@ -267,33 +260,6 @@ async fn register(
         }
     }
     Ok(())
-}
-
-/// Deliver the outbox: whenever poked, and every [`DELIVERY_INTERVAL`].
-/// One task does all sends, so no message is sent twice by racing passes.
-pub async fn delivery_loop(service: Arc<Service>, transport: DiscordTransport, poke: Arc<Notify>) {
-    let mut backoff = DELIVERY_INTERVAL;
-    loop {
-        let wait = match service.deliver(&transport).await {
-            Ok(n) => {
-                if n > 0 {
-                    tracing::debug!(delivered = n, "outbox delivered");
-                }
-                backoff = DELIVERY_INTERVAL;
-                DELIVERY_INTERVAL
-            }
-            Err(e) => {
-                tracing::warn!("outbox delivery failed: {e:#}");
-                let wait = backoff;
-                backoff = (backoff * 2).min(DELIVERY_MAX_BACKOFF);
-                wait
-            }
-        };
-        tokio::select! {
-            _ = poke.notified() => {}
-            _ = tokio::time::sleep(wait) => {}
-        }
-    }
 }
 
 /// Shown for internal errors; the details go to the log.

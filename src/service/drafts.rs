@@ -74,7 +74,7 @@ impl Service {
             return Ok(None);
         }
         if let Err(e) = state.decide(seat, line) {
-            return Err(ServiceError::User(super::explain(&e, state, seat).into()));
+            return Err(ServiceError::User(super::orders::explain(&e, state, seat).into()));
         }
         let drafts = self.store.drafts(row.id).await?;
         let old = drafts.iter().find(|d| d.seat == seat && d.seq == row.seq);
@@ -199,11 +199,11 @@ impl Service {
     ) -> Result<(), ServiceError> {
         let mut adv = Advance::new(state, row.seq);
         let (_, refused) = self.decide_drafts(row, seats, &mut adv).await?;
-        let auto_played = super::host::autoplay(&mut adv, seats, true);
+        let auto_played = super::seats::autoplay(&mut adv, seats, true);
         let outbox = compose::after_action(row, seats, &adv, false);
         let deadline = self.next_deadline(&Settings::of(row), &adv.before, &adv.state);
         let mut out = vec![channel_post(row, head)];
-        if let Some(line) = super::host::autoplay_line(&auto_played, seats) {
+        if let Some(line) = super::seats::autoplay_line(&auto_played, seats) {
             out.push(channel_post(row, line));
         }
         out.extend(refused);
@@ -272,12 +272,12 @@ impl Service {
         let mut adv = Advance::new(&state, row.seq);
         let (done, refused) = self.decide_drafts(&row, &seats, &mut adv).await?;
         // Auto-resolve is on now: automatic seats play what they held back.
-        let auto_played = super::host::autoplay(&mut adv, &seats, false);
+        let auto_played = super::seats::autoplay(&mut adv, &seats, false);
         if adv.events.is_empty() && refused.is_empty() {
             return Ok(());
         }
         let mut outbox = compose::after_action(&row, &seats, &adv, false);
-        if let Some(line) = super::host::autoplay_line(&auto_played, &seats) {
+        if let Some(line) = super::seats::autoplay_line(&auto_played, &seats) {
             outbox.insert(0, channel_post(&row, line));
         }
         let deadline = self.next_deadline(&Settings::of(&row), &adv.before, &adv.state);

@@ -3,33 +3,46 @@
 //! the events they announce. Discord, the terminal playtest and the tests
 //! all drive this same code.
 
+// The one path every change takes, and the values it is built from.
 mod advance;
-mod clock;
 mod commit;
 mod compose;
-mod deadlines;
+mod message;
+mod text;
+// Requests, by concern.
 mod drafts;
 pub mod grammar;
-mod host;
-mod message;
+mod host_clock;
+mod lobby;
+mod orders;
 mod players;
-mod text;
+mod reading;
+mod rewind;
+mod scheduling;
+mod seats;
+mod settings;
+mod spectators;
+// Running it.
+mod clock;
+mod delivery;
+pub mod runtime;
 
 pub use clock::{Clock, FileClock, ManualClock, SystemClock};
-pub use deadlines::{
-    format_duration, parse_duration, parse_kind_deadlines, parse_time_of_day, Missed, Settings, SettingsChange,
-    TickReport, TimeOfDay, ALL_KINDS, HOUR_MS,
-};
+pub use delivery::{Delivery, Transport};
 pub use message::{BoardRef, Choice, OutMessage, Reply, Target};
+pub use orders::complete_from;
+pub use reading::{compose_outcome, rules_summary};
+pub use scheduling::TickReport;
+pub use settings::{
+    format_duration, parse_duration, parse_kind_deadlines, parse_time_of_day, Missed, Settings, SettingsChange,
+    TimeOfDay, ALL_KINDS, HOUR_MS,
+};
 pub use text::{readable_time, relative_time, utc_date_time, Span, Text};
 
-use crate::engine::{CommandLine, GameConfig, GameId, Seat, UserId, Viewer};
-use crate::games::{describe_waiting, ActionError, AnyState, GameKind};
-use crate::store::{Commit, DeadlineChange, GameRow, GameStatus, NewGame, SeatRow, Store, StoreError};
-use advance::Advance;
-use anyhow::Context as _;
+use crate::engine::{CommandLine, GameId, Seat, UserId};
+use crate::games::{AnyState, GameKind};
+use crate::store::{GameRow, GameStatus, SeatRow, Store, StoreError};
 use std::collections::HashMap;
-use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -191,29 +204,6 @@ fn user_err<T>(msg: impl Into<Text>) -> Result<T, ServiceError> {
     Err(ServiceError::User(msg.into()))
 }
 
-/// What became of one outbox message.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Delivery {
-    Sent,
-    /// The destination will never accept it (a user with DMs closed, a
-    /// deleted channel). Recorded and taken off the queue, so it cannot hold
-    /// back later messages.
-    Undeliverable(String),
-}
-
-/// Sends outbox messages somewhere. `id` is the outbox row id: stable
-/// across retries, so transports can use it as an idempotency key (Discord:
-/// the message nonce). An `Err` is a passing failure: the message stays
-/// queued and is retried.
-pub trait Transport: Sync {
-    fn send(
-        &self,
-        id: i64,
-        message: &OutMessage,
-        png: Option<&[u8]>,
-    ) -> impl Future<Output = anyhow::Result<Delivery>> + Send;
-}
-
 /// How long a second action on the same game waits before it is told the
 /// game is busy.
 const LOCK_WAIT: Duration = Duration::from_secs(10);
@@ -288,8 +278,6 @@ impl Service {
             .map_err(|_| ServiceError::Busy(game))
     }
 
-    // ---- finding the game a request is about -------------------------
-
     /// The game a request refers to: the one named, or the only one that
     /// fits where the actor spoke.
     async fn resolve(&self, actor: &Actor, game: Option<GameId>) -> Result<GameRow, ServiceError> {
@@ -355,182 +343,11 @@ impl Service {
         seats.iter().map(|s| s.name.clone()).collect()
     }
 
-    // ---- lobby --------------------------------------------------------
-
-    async fn new_game(
-        &self,
-        actor: &Actor,
-        kind: GameKind,
-        seed: Option<u64>,
-        options: Option<serde_json::Value>,
-    ) -> Result<Reply, ServiceError> {
-        let Place::Channel { channel, guild } = actor.place else {
-            return user_err("Games live in a channel: run `/game new` in the channel where you want to play.");
-        };
-        let existing = self.store.games_in_channel(channel).await?;
-        if let Some(g) = existing
-            .iter()
-            .find(|g| matches!(g.status, GameStatus::Lobby | GameStatus::Active))
-        {
-            return user_err(format!(
-                "This channel already has game {} ({}, {}). One game per channel: finish it or use another channel.",
-                g.id,
-                g.kind.name(),
-                g.status.as_str()
-            ));
-        }
-        let seed = seed.unwrap_or_else(|| random_seed(self.now_ms()));
-        let mut config = GameConfig::new(0, seed);
-        if let Some(options) = options {
-            config.options = options;
-        }
-        // Check the options now, so a typo is caught before anyone joins.
-        let probe = GameConfig {
-            players: *kind.player_counts().start(),
-            ..config.clone()
-        };
-        kind.setup(&probe)
-            .map_err(|e| ServiceError::User(format!("Those options don't work: {e}").into()))?;
-        let now = self.now_ms();
-        let id = self
-            .store
-            .create_game(NewGame {
-                kind,
-                channel_id: channel,
-                guild_id: guild,
-                host: actor.user,
-                config,
-                now_ms: now,
-            })
-            .await?;
-        self.store.add_seat(id, actor.user, &actor.name).await?;
-        let counts = kind.player_counts();
-        Ok(Reply::public(Text::new().strong(kind.name()).then(format!(
-            " game {id} is open. {} is hosting and has taken seat 1.\nJoin with `/game join`; the host starts with `/game start` ({} to {} players).",
-            actor.name,
-            counts.start(),
-            counts.end()
-        ))))
-    }
-
-    async fn join(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
-        let row = self.resolve(actor, game).await?;
-        let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
-        if row.status != GameStatus::Lobby {
-            return user_err(format!(
-                "Game {} has already {}; you can't join now.",
-                row.id,
-                started_word(row.status)
-            ));
-        }
-        let seats = self.store.seats(row.id).await?;
-        if seats.iter().any(|s| s.user == actor.user) {
-            return user_err(format!("You are already seated in game {}.", row.id));
-        }
-        let max = *row.kind.player_counts().end() as usize;
-        if seats.len() >= max {
-            return user_err(format!("Game {} is full ({max} players).", row.id));
-        }
-        let seat = self.store.add_seat(row.id, actor.user, &actor.name).await?;
-        Ok(Reply::public(format!(
-            "{} joined game {} in {} ({} seated).",
-            actor.name,
-            row.id,
-            seat,
-            seats.len() + 1
-        )))
-    }
-
-    async fn leave(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
-        let row = self.resolve(actor, game).await?;
-        let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
-        let seats = self.store.seats(row.id).await?;
-        if !seats.iter().any(|s| s.user == actor.user) {
-            return user_err(format!("You are not seated in game {}.", row.id));
-        }
-        if row.status != GameStatus::Lobby {
-            return user_err(format!(
-                "Game {} has already {}; seats can't be left once play begins. Ask the host to replace you.",
-                row.id,
-                started_word(row.status)
-            ));
-        }
-        let now = self.now_ms();
-        if row.host == actor.user {
-            self.store.set_status(row.id, GameStatus::Abandoned, now).await?;
-            return Ok(Reply::public(format!(
-                "{} (the host) left, so game {} was closed.",
-                actor.name, row.id
-            )));
-        }
-        self.store.remove_seat(row.id, actor.user).await?;
-        Ok(Reply::public(format!("{} left game {}.", actor.name, row.id)))
-    }
-
-    async fn start(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
-        let row = self.resolve(actor, game).await?;
-        let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
-        if row.host != actor.user {
-            return user_err(format!("Only the host of game {} can start it.", row.id));
-        }
-        if row.status != GameStatus::Lobby {
-            return user_err(format!("Game {} has already {}.", row.id, started_word(row.status)));
-        }
-        let seats = self.store.seats(row.id).await?;
-        let counts = row.kind.player_counts();
-        let n = seats.len() as u8;
-        if !counts.contains(&n) {
-            return user_err(format!(
-                "{} needs {} to {} players; {} seated. Others can join with `/game join`.",
-                row.kind.name(),
-                counts.start(),
-                counts.end(),
-                n
-            ));
-        }
-        let config = GameConfig {
-            players: n,
-            ..row.config.clone()
-        };
-        let events = row
-            .kind
-            .setup(&config)
-            .map_err(|e| ServiceError::User(format!("Set-up failed: {e}").into()))?;
-        let names = Self::names(&seats);
-        let mut adv = Advance::new(&row.kind.empty(), 0);
-        adv.push(events);
-        let mut outbox = compose::after_action(&row, &seats, &adv, true);
-        let intro = Text::new().strong(row.kind.name()).then(format!(
-            " game {} has begun with {}.",
-            row.id,
-            names
-                .iter()
-                .enumerate()
-                .map(|(i, n)| format!("{n} ({})", Seat(i as u8)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-        outbox.insert(
-            0,
-            OutMessage {
-                target: Target::Channel(row.channel_id),
-                text: intro,
-                board: None,
-                choices: vec![],
-                game_over: false,
-            },
-        );
-        let settings = Settings::of(&row);
-        let deadline = match adv.state.outcome() {
-            None => DeadlineChange::Set(self.deadline_for(&settings, &adv.state)),
-            Some(_) => DeadlineChange::Keep,
-        };
-        let commit = Commit::start(row.id, config, adv.events, adv.state, self.now_ms()).with_deadline(deadline);
-        self.commit(commit, &outbox).await?;
-        Ok(Reply::private(format!("Game {} started.", row.id)))
+    /// An active game's state, or an internal error.
+    pub(super) fn state_of(&self, row: &GameRow) -> Result<AnyState, ServiceError> {
+        row.state
+            .clone()
+            .ok_or_else(|| anyhow::anyhow!("active game {} has no state", row.id).into())
     }
 
     async fn reload(&self, id: GameId) -> Result<GameRow, ServiceError> {
@@ -538,457 +355,5 @@ impl Service {
             .game(id)
             .await?
             .ok_or_else(|| ServiceError::User(format!("There is no game {id}.").into()))
-    }
-
-    // ---- looking -------------------------------------------------------
-
-    async fn status(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
-        let row = self.resolve(actor, game).await?;
-        let seats = self.store.seats(row.id).await?;
-        let mut text =
-            Text::new()
-                .strong(row.kind.name())
-                .then(format!(" game {} · {}\n", row.id, row.status.as_str()));
-        for s in &seats {
-            let host = if s.user == row.host && !s.vacant { " (host)" } else { "" };
-            let auto = if s.vacant {
-                " — vacant, civil disorder"
-            } else if s.disorder {
-                " — civil disorder"
-            } else {
-                ""
-            };
-            text.push_str(&format!("- {}: {}{host}{auto}\n", s.seat, s.name));
-        }
-        if let Some(state) = &row.state {
-            text.push_str(&format!("{}\n", state.phase().label));
-            match state.outcome() {
-                Some(o) => text.append(compose::outcome_line(&o, &Self::names(&seats))),
-                None => {
-                    let pending = state.pending();
-                    text.push_str(&format!(
-                        "Waiting on: {}",
-                        compose::waiting_line(&pending, &Self::names(&seats))
-                    ));
-                }
-            }
-        }
-        if row.status.is_open() {
-            text.push('\n');
-            text.append(self.status_lines(&row).await?);
-        }
-        Ok(Reply::private(text))
-    }
-
-    async fn board(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
-        let row = self.resolve(actor, game).await?;
-        let Some(state) = &row.state else {
-            return user_err(format!("Game {} hasn't started yet, so there is no board.", row.id));
-        };
-        let viewer = self.viewer_for(actor, &row).await?;
-        let ephemeral = viewer != Viewer::Public;
-        Ok(Reply {
-            text: format!("{} · game {} · {}", row.kind.name(), row.id, state.phase().label).into(),
-            ephemeral,
-            board: Some(BoardRef {
-                game: row.id,
-                viewer,
-                seq: row.seq,
-            }),
-            choices: vec![],
-        })
-    }
-
-    /// A seated player asking in DMs sees their own view; everyone else,
-    /// and every channel, the public one.
-    async fn viewer_for(&self, actor: &Actor, row: &GameRow) -> Result<Viewer, ServiceError> {
-        if actor.place != Place::Dm {
-            return Ok(Viewer::Public);
-        }
-        let seats = self.store.seats(row.id).await?;
-        Ok(seats
-            .iter()
-            .find(|s| s.played_by(actor.user))
-            .map(|s| Viewer::Seat(s.seat))
-            .unwrap_or(Viewer::Public))
-    }
-
-    async fn rules(&self, actor: &Actor, kind: Option<GameKind>, game: Option<GameId>) -> Result<Reply, ServiceError> {
-        let kind = match kind {
-            Some(k) => k,
-            None => self.resolve(actor, game).await?.kind,
-        };
-        let mut text = Text::plain(rules_summary(kind))
-            .then("\n\n")
-            .strong("Orders")
-            .then("\n");
-        for c in kind.commands() {
-            let params: Vec<String> = c
-                .params
-                .iter()
-                .map(|p| {
-                    if p.required {
-                        format!("{}:…", p.name)
-                    } else {
-                        format!("[{}:…]", p.name)
-                    }
-                })
-                .collect();
-            text.append(
-                Text::new()
-                    .code(format!("/{} {} {}", kind.key(), c.name, params.join(" ")))
-                    .then(format!(" — {}\n", c.description)),
-            );
-        }
-        Ok(Reply::private(text))
-    }
-
-    async fn history(&self, actor: &Actor, game: Option<GameId>, phase: Option<u64>) -> Result<Reply, ServiceError> {
-        let row = self.resolve(actor, game).await?;
-        let Some(state) = &row.state else {
-            return user_err(format!("Game {} hasn't started yet.", row.id));
-        };
-        let current = state.phase().number;
-        let Some(phase) = phase.map_or(Some(current), |p| u32::try_from(p).ok().filter(|&p| p <= current)) else {
-            return user_err(format!(
-                "Game {} is in phase {current}; pick a phase from 0 to {current}.",
-                row.id
-            ));
-        };
-        // The game as played: entries set aside by a roll-back don't count.
-        let log = self.store.log(row.id).await?;
-        let replay = host::replay_log(&row, &log)?;
-        let mut s = row.kind.empty();
-        let mut at = None;
-        let mut label = String::new();
-        for (seq, e) in replay.counting() {
-            s.apply(e).map_err(anyhow::Error::from)?;
-            if s.phase().number >= phase && at.is_none() {
-                at = Some(*seq);
-                label = s.phase().label;
-            }
-        }
-        let seq = at.unwrap_or(row.seq);
-        let viewer = self.viewer_for(actor, &row).await?;
-        let mut reply = Reply {
-            text: format!("Game {} after phase {phase} · {label}", row.id).into(),
-            ephemeral: viewer != Viewer::Public,
-            board: Some(BoardRef {
-                game: row.id,
-                viewer: Viewer::Public,
-                seq,
-            }),
-            choices: vec![],
-        };
-        if viewer != Viewer::Public {
-            // In DMs the player gets their own view of that moment.
-            reply.board = Some(BoardRef {
-                game: row.id,
-                viewer,
-                seq,
-            });
-        }
-        Ok(reply)
-    }
-
-    // ---- playing -------------------------------------------------------
-
-    async fn order(
-        &self,
-        actor: &Actor,
-        game: Option<GameId>,
-        kind: Option<GameKind>,
-        line: CommandLine,
-    ) -> Result<Reply, ServiceError> {
-        let row = self.resolve(actor, game).await?;
-        grammar::check_order_kind(&row, kind, actor.place == Place::Dm)?;
-        let seats = self.store.seats(row.id).await?;
-        let Some(seat) = seats.iter().find(|s| s.played_by(actor.user)).map(|s| s.seat) else {
-            return user_err(format!(
-                "You are not playing in game {}; only its players can give orders.",
-                row.id
-            ));
-        };
-        let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
-        let state = match (&row.status, &row.state) {
-            (GameStatus::Lobby, _) => {
-                return user_err(format!(
-                    "Game {} hasn't started yet; the host starts it with `/game start`.",
-                    row.id
-                ))
-            }
-            (GameStatus::Finished, _) => return user_err(format!("Game {} is over.", row.id)),
-            (GameStatus::Abandoned, _) => return user_err(format!("Game {} was closed.", row.id)),
-            (_, None) => return Err(anyhow::anyhow!("active game {} has no state", row.id).into()),
-            (_, Some(s)) => s.clone(),
-        };
-        // Auto-resolve off: a secret choice is kept as a draft.
-        let settings = Settings::of(&row);
-        if let Some(reply) = self.draft_if_held(&row, &seats, &state, &settings, seat, &line).await? {
-            return Ok(reply);
-        }
-        let events = match state.decide(seat, &line) {
-            Ok(events) => events,
-            Err(e) => return Err(ServiceError::User(explain(&e, &state, seat).into())),
-        };
-        let mut adv = Advance::new(&state, row.seq);
-        adv.push(events.clone());
-        // Seats in civil disorder play what they now owe, in the same commit.
-        let played = host::autoplay(&mut adv, &seats, !settings.auto_resolve);
-        let mut outbox = compose::after_action(&row, &seats, &adv, false);
-        if let Some(line) = host::autoplay_line(&played, &seats) {
-            outbox.insert(
-                0,
-                OutMessage {
-                    target: Target::Channel(row.channel_id),
-                    text: line.into(),
-                    board: None,
-                    choices: vec![],
-                    game_over: false,
-                },
-            );
-        }
-        // A new phase (or step) begins: its deadline, in the same transaction.
-        let deadline = self.next_deadline(&settings, &adv.before, &adv.state);
-        let commit = Commit::new(row.id, row.seq, self.now_ms())
-            .with_events(adv.events, adv.state)
-            .with_deadline(deadline.map_or(DeadlineChange::Keep, DeadlineChange::Set));
-        self.commit(commit, &outbox).await?;
-        let names = Self::names(&seats);
-        let mut text = format!("Accepted: `{line}`");
-        // Only what the channel post does not already say: the actor's secrets.
-        let own: Vec<String> = events
-            .iter()
-            .filter_map(|e| {
-                let mine = e.narrate(Viewer::Seat(seat), &names)?;
-                (e.narrate(Viewer::Public, &names).as_deref() != Some(mine.as_str())).then_some(mine)
-            })
-            .collect();
-        if !own.is_empty() {
-            text.push('\n');
-            text.push_str(&own.join("\n"));
-        }
-        // The acknowledgement is private: secret picks must stay so, and
-        // public orders are announced by the channel post.
-        Ok(Reply::private(text))
-    }
-
-    // ---- helpers for transports -------------------------------------------
-
-    /// The games a user is in, for `game` autocompletion and `/mygames`.
-    pub async fn games_of(&self, user: UserId) -> Result<Vec<(GameRow, Seat)>, ServiceError> {
-        let mut out = Vec::new();
-        for g in self.store.games_of_user(user).await? {
-            let seats = self.store.seats(g.id).await?;
-            if let Some(s) = seats.iter().find(|s| s.played_by(user)) {
-                out.push((g.clone(), s.seat));
-            }
-        }
-        Ok(out)
-    }
-
-    /// Values for one option of an order, built from the legal orders of
-    /// the actor's seat, consistent with the options already filled in.
-    pub async fn complete(
-        &self,
-        actor: &Actor,
-        game: Option<GameId>,
-        command: &str,
-        option: &str,
-        filled: &[(String, String)],
-        partial: &str,
-    ) -> Result<Vec<String>, ServiceError> {
-        let row = self.resolve(actor, game).await?;
-        let seats = self.store.seats(row.id).await?;
-        let (Some(state), Some(seat)) = (
-            &row.state,
-            seats.iter().find(|s| s.played_by(actor.user)).map(|s| s.seat),
-        ) else {
-            return Ok(vec![]);
-        };
-        let mut values = complete_from(&state.legal_commands(seat), command, option, filled, partial);
-        for v in state.complete_more(seat, command, option, filled, partial) {
-            if !values.contains(&v) {
-                values.push(v);
-            }
-        }
-        Ok(values)
-    }
-
-    /// Render a board reference to PNG bytes, from the log.
-    pub async fn render(&self, board: &BoardRef) -> anyhow::Result<Vec<u8>> {
-        let row = self
-            .store
-            .game(board.game)
-            .await?
-            .with_context(|| format!("no game {}", board.game))?;
-        // The players as they were at that point (a seat given to a new
-        // player later still shows the old name on older boards).
-        let names = self.store.names_at(board.game, board.seq).await?;
-        let events = self.store.events_upto(board.game, board.seq).await?;
-        let state = crate::games::Replay::of(row.kind, &events)?.into_state();
-        let scene = state.scene(board.viewer, &names);
-        Ok(orrery_render::render_png(&scene)?)
-    }
-
-    /// Deliver queued messages through `transport`, oldest first, until the
-    /// queue is empty. Returns how many were sent. Messages to one target
-    /// keep their order: after a passing failure, later messages to that
-    /// target wait for the next call, while other targets go on. Not meant
-    /// to be called concurrently (run one delivery task).
-    pub async fn deliver<T: Transport>(&self, transport: &T) -> anyhow::Result<usize> {
-        let mut sent = 0;
-        let mut blocked: Vec<Target> = Vec::new();
-        let mut after_id = 0;
-        loop {
-            let batch = self.store.undelivered_after(after_id, 100).await?;
-            if batch.is_empty() {
-                return Ok(sent);
-            }
-            for row in batch {
-                after_id = after_id.max(row.id);
-                let now = self.now_ms();
-                let msg: OutMessage = match serde_json::from_value(row.payload.clone()) {
-                    Ok(m) => m,
-                    Err(e) => {
-                        self.store
-                            .mark_failed(row.id, &format!("unreadable payload: {e}"), now)
-                            .await?;
-                        self.store.mark_delivered(row.id, now).await?;
-                        continue;
-                    }
-                };
-                if blocked.contains(&msg.target) {
-                    continue;
-                }
-                // A board that cannot be drawn must not hold the message back.
-                let png = match &msg.board {
-                    Some(b) => match self.render(b).await {
-                        Ok(png) => Some(png),
-                        Err(e) => {
-                            tracing::error!(outbox = row.id, "board could not be rendered: {e:#}");
-                            None
-                        }
-                    },
-                    None => None,
-                };
-                match transport.send(row.id, &msg, png.as_deref()).await {
-                    Ok(Delivery::Sent) => {
-                        self.store.mark_delivered(row.id, self.now_ms()).await?;
-                        sent += 1;
-                    }
-                    Ok(Delivery::Undeliverable(why)) => {
-                        self.store
-                            .mark_failed(row.id, &format!("undeliverable: {why}"), now)
-                            .await?;
-                        self.store.mark_delivered(row.id, self.now_ms()).await?;
-                    }
-                    Err(e) => {
-                        self.store.mark_failed(row.id, &format!("{e:#}"), now).await?;
-                        blocked.push(msg.target.clone());
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Option values for `command`'s `option` among `legal`, consistent with
-/// the options already `filled`, starting with `partial` (any case).
-pub fn complete_from(
-    legal: &[CommandLine],
-    command: &str,
-    option: &str,
-    filled: &[(String, String)],
-    partial: &str,
-) -> Vec<String> {
-    let partial = partial.to_lowercase();
-    let mut out: Vec<String> = Vec::new();
-    for c in legal.iter().filter(|c| c.name == command) {
-        let consistent = filled
-            .iter()
-            .filter(|(k, v)| k != option && !v.is_empty())
-            .all(|(k, v)| c.get(k).is_none_or(|cv| cv.eq_ignore_ascii_case(v)));
-        if !consistent {
-            continue;
-        }
-        if let Some(v) = c.get(option) {
-            if v.to_lowercase().starts_with(&partial) && !out.iter().any(|o| o == v) {
-                out.push(v.to_string());
-            }
-        }
-    }
-    out
-}
-
-fn explain(e: &ActionError, state: &AnyState, seat: Seat) -> String {
-    match e {
-        ActionError::Parse(_) => {
-            let mut s = e.to_string();
-            let legal = state.legal_commands(seat);
-            if !legal.is_empty() {
-                let names: Vec<&str> = {
-                    let mut v: Vec<&str> = legal.iter().map(|c| c.name.as_str()).collect();
-                    v.dedup();
-                    v
-                };
-                s.push_str(&format!("\nOrders you can give now: {}.", names.join(", ")));
-            }
-            s
-        }
-        ActionError::Rejected(crate::engine::Rejection::NotYourDecision { .. }) => {
-            format!("{e}\nWaiting on: {}", describe_waiting(&state.pending()))
-        }
-        ActionError::Rejected(_) => e.to_string(),
-    }
-}
-
-fn started_word(status: GameStatus) -> &'static str {
-    match status {
-        GameStatus::Lobby => "not started",
-        GameStatus::Active => "started",
-        GameStatus::Finished => "finished",
-        GameStatus::Abandoned => "been closed",
-    }
-}
-
-/// A fresh seed for a new game: the process's random hasher keys (drawn
-/// once per process by the standard library) over the clock's time. The
-/// engine never draws OS randomness; the platform picks the seed once and
-/// stores it in the game's config.
-fn random_seed(now_ms: i64) -> u64 {
-    use std::hash::BuildHasher;
-    std::collections::hash_map::RandomState::new().hash_one(now_ms)
-}
-
-/// The opening section of the game's rules page.
-pub fn rules_summary(kind: GameKind) -> String {
-    opening(kind.rules_page(), RULES_LINES)
-}
-
-/// `/game rules` shows at most this many lines of the rules page.
-const RULES_LINES: usize = 20;
-
-/// The opening of a page: at most `max` lines, cut at the last paragraph
-/// break within them, saying how many lines were left out.
-fn opening(page: &str, max: usize) -> String {
-    let lines: Vec<&str> = page.lines().collect();
-    if lines.len() <= max {
-        return page.trim_end().to_string();
-    }
-    let cut = (1..=max).rev().find(|&i| lines[i].trim().is_empty()).unwrap_or(max);
-    format!(
-        "{}\n… ({} more lines)",
-        lines[..cut].join("\n").trim_end(),
-        lines.len() - cut
-    )
-}
-
-/// The result line of a finished game ("Game over: alice wins — …").
-pub fn compose_outcome(state: &AnyState, names: &[String]) -> Text {
-    match state.outcome() {
-        Some(o) => compose::outcome_line(&o, names),
-        None => Text::plain("the game is not over"),
     }
 }

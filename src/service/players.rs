@@ -2,7 +2,8 @@
 //! (every open game they play in, what it waits on, the deadline) and
 //! `/game reminders` (their own reminder points, or muted).
 
-use super::deadlines::{check_points, format_duration, points_text, Reminded};
+use super::scheduling::Reminded;
+use super::settings::{check_points, format_duration, points_text};
 use super::{compose, user_err, Actor, GameId, Reply, Service, ServiceError, Settings, Text};
 use crate::store::{Commit, DeadlineChange, GameStatus, SeatChange, StoreError};
 
