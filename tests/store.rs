@@ -617,7 +617,7 @@ async fn conflicting_appends(db: Db) {
         seq,
         &second_events,
         &second_state,
-        true,
+        false,
         &[json!("second")],
         NOW + 3,
     )
