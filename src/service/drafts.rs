@@ -53,6 +53,25 @@ fn dm(seats: &[SeatRow], seat: Seat, text: String) -> Option<OutMessage> {
     })
 }
 
+/// Whether every seat owing the secret decision is ready: it has a ready
+/// draft at log position `seq`, or it is `also` (about to be marked
+/// ready), or it is automatic (seats in civil disorder are always ready:
+/// their defaults are played as soon as the players' drafts are in).
+/// `false` when nobody owes a secret decision.
+fn all_ready(state: &AnyState, seats: &[SeatRow], drafts: &[DraftRow], seq: i64, also: Option<Seat>) -> bool {
+    let owing: Vec<Seat> = state
+        .pending()
+        .into_iter()
+        .filter(|p| p.secret && !p.submitted)
+        .map(|p| p.seat)
+        .collect();
+    let automatic = |s: &Seat| seats.iter().any(|r| r.seat == *s && r.automatic());
+    !owing.is_empty()
+        && owing
+            .iter()
+            .all(|s| Some(*s) == also || automatic(s) || drafts.iter().any(|d| d.seat == *s && d.seq == seq && d.ready))
+}
+
 impl Service {
     /// The order path's hook: if the game's auto-resolve is off and `seat`
     /// owes a secret decision, check `line` as an order would be and keep
@@ -147,18 +166,7 @@ impl Service {
             ));
         }
         let name = seat_name(&seats, me);
-        let owing: Vec<Seat> = state
-            .pending()
-            .into_iter()
-            .filter(|p| p.secret && !p.submitted)
-            .map(|p| p.seat)
-            .collect();
-        // Seats in civil disorder are always ready: their defaults are
-        // played as soon as the players' drafts are in.
-        let automatic = |s: &Seat| seats.iter().any(|r| r.seat == *s && r.automatic());
-        let all_ready = owing
-            .iter()
-            .all(|s| *s == me || automatic(s) || drafts.iter().any(|d| d.seat == *s && d.seq == row.seq && d.ready));
+        let all_ready = all_ready(&state, &seats, &drafts, row.seq, Some(me));
         let now = self.now_ms();
         if !all_ready {
             let out = [channel_post(&row, format!("{name} is ready in game {}.", row.id))];
@@ -239,18 +247,7 @@ impl Service {
             .into_iter()
             .filter(|d| d.seq == row.seq)
             .collect();
-        let owing: Vec<Seat> = state
-            .pending()
-            .into_iter()
-            .filter(|p| p.secret && !p.submitted)
-            .map(|p| p.seat)
-            .collect();
-        let automatic = |s: &Seat| seats.iter().any(|r| r.seat == *s && r.automatic());
-        let all_ready = !owing.is_empty()
-            && !drafts.is_empty()
-            && owing
-                .iter()
-                .all(|s| automatic(s) || drafts.iter().any(|d| d.seat == *s && d.ready));
+        let all_ready = !drafts.is_empty() && all_ready(&state, &seats, &drafts, row.seq, None);
         if !all_ready {
             return Ok(false);
         }

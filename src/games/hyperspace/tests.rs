@@ -79,13 +79,11 @@ fn counting_rule_equals_manhattan_distance() {
     fn coords(s: Sector) -> (i8, i8, i8) {
         (s.col() as i8, s.row() as i8, s.layer() as i8)
     }
-    #[allow(clippy::too_many_arguments)]
     fn walk(
         at: (i8, i8, i8),
         goal: (i8, i8, i8),
         last: Option<Dir>,
-        h_turns: u8,
-        v_turns: u8,
+        (h_turns, v_turns): (u8, u8),
         used: &mut Vec<Dir>,
         len: u8,
         out: &mut Vec<u8>,
@@ -122,14 +120,14 @@ fn counting_rule_equals_manhattan_distance() {
                 continue;
             }
             used.push(d);
-            walk(next, goal, Some(d), h, v, used, len + 1, out);
+            walk(next, goal, Some(d), (h, v), used, len + 1, out);
             used.pop();
         }
     }
     for a in Sector::all() {
         for b in Sector::all() {
             let mut lengths = Vec::new();
-            walk(coords(a), coords(b), None, 0, 0, &mut Vec::new(), 0, &mut lengths);
+            walk(coords(a), coords(b), None, (0, 0), &mut Vec::new(), 0, &mut lengths);
             assert!(!lengths.is_empty(), "no legal path from {a} to {b}");
             assert!(
                 lengths.iter().all(|l| *l == a.distance(b)),

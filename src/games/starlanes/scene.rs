@@ -345,14 +345,14 @@ fn panel_items(view: &View, names: &[String], tech_size: f32) -> (Vec<Item>, f32
     for (i, slot) in view.market.iter().enumerate() {
         let cost = SLOT_COSTS[i];
         let tech = slot.as_ref().map(|t| (t.name.as_str(), t.text.as_str()));
-        y = tech_row(&mut text, &mut shapes, x, y, w - 32.0, cost, tech, tech_size);
+        y = tech_row(&mut text, &mut shapes, (x, y, w - 32.0), cost, tech, tech_size);
     }
     y += 6.0;
     text(t(x, y, "UNIVERSAL  (2 science, anyone)", 22.0, TEXT).bold());
     y += 32.0;
     for u in &view.universal {
         let tech = Some((u.name.as_str(), u.text.as_str()));
-        y = tech_row(&mut text, &mut shapes, x, y, w - 32.0, u.cost, tech, tech_size);
+        y = tech_row(&mut text, &mut shapes, (x, y, w - 32.0), u.cost, tech, tech_size);
     }
     // Shapes first, so text stays on top.
     shapes.append(&mut out);
@@ -364,14 +364,11 @@ const SLOT_COSTS: [u32; 3] = [3, 2, 1];
 /// One tech: its cost in a disc, its name, and its text wrapped on at most
 /// two lines at `size` (a text too long for that is fitted smaller; the
 /// scene test checks that none of the deck's is).
-/// Returns the y below it.
-#[allow(clippy::too_many_arguments)]
+/// `(x, y, w)`: where the row goes. Returns the y below it.
 fn tech_row(
     text: &mut impl FnMut(Text),
     shapes: &mut Vec<Item>,
-    x: f32,
-    y: f32,
-    w: f32,
+    (x, y, w): (f32, f32, f32),
     cost: u32,
     tech: Option<(&str, &str)>,
     size: f32,
