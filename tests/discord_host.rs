@@ -174,6 +174,16 @@ async fn host_tools_and_deadlines_through_discord() {
         "{}",
         mine.content
     );
+    // /game status in the channel: the deadline as Discord timestamps, in
+    // each reader's own time zone (the service sends a time, Discord's
+    // renderer writes the markup).
+    let status = h.fake.run(idle, here, "game status", &[]).await;
+    let unix = (t0 + 48 * H) / 1000;
+    assert!(
+        status.content.contains(&format!("<t:{unix}:R> (<t:{unix}:f>)")),
+        "{}",
+        status.content
+    );
     // A player mutes their own reminders.
     let ans = h.fake.run(idle, here, "game reminders", &[("mute", json!(true))]).await;
     assert!(ans.ephemeral() && ans.content.contains("muted"), "{}", ans.content);
