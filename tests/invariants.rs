@@ -1,5 +1,6 @@
 //! The architecture's invariants that a test can check by reading the
-//! source (docs/ARCHITECTURE.md states them): the rules engine is pure.
+//! source (docs/ARCHITECTURE.md states them): the rules engine is pure,
+//! and the service speaks no transport's language.
 
 use std::path::{Path, PathBuf};
 
@@ -100,4 +101,142 @@ fn the_purity_scan_sees_a_forbidden_call() {
     assert_eq!(lines.len(), 1);
     assert!(lines[0].1.contains("SystemTime"));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// String literals and the other code of a Rust source, comments left
+/// out (a small lexer: enough for this crate's sources).
+fn literals_and_code(src: &str) -> (Vec<String>, String) {
+    let b: Vec<char> = src.chars().collect();
+    let (mut lits, mut code) = (Vec::new(), String::new());
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let next = b.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < b.len() && b[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            while i + 1 < b.len() && !(b[i] == '*' && b[i + 1] == '/') {
+                i += 1;
+            }
+            i += 2;
+        } else if c == 'r' && (next == Some('"') || next == Some('#')) && !b[i.saturating_sub(1)].is_alphanumeric() {
+            let mut j = i + 1;
+            while b.get(j) == Some(&'#') {
+                j += 1;
+            }
+            if b.get(j) != Some(&'"') {
+                code.push(c);
+                i += 1;
+                continue;
+            }
+            let hashes = j - i - 1;
+            let close: String = std::iter::once('"').chain(std::iter::repeat_n('#', hashes)).collect();
+            let rest: String = b[j + 1..].iter().collect();
+            let end = rest.find(&close).expect("raw string closes");
+            lits.push(rest[..end].to_string());
+            i = j + 1 + rest[..end].chars().count() + close.chars().count();
+        } else if c == '"' {
+            let mut lit = String::new();
+            i += 1;
+            while i < b.len() && b[i] != '"' {
+                if b[i] == '\\' {
+                    lit.push(b[i]);
+                    i += 1;
+                }
+                lit.push(b[i]);
+                i += 1;
+            }
+            lits.push(lit);
+            i += 1;
+        } else if c == '\'' && next == Some('\\') {
+            i += 2;
+            while i < b.len() && b[i] != '\'' {
+                i += 1;
+            }
+            i += 1;
+        } else if c == '\'' && b.get(i + 2) == Some(&'\'') {
+            i += 3;
+        } else {
+            code.push(c);
+            i += 1;
+        }
+    }
+    (lits, code)
+}
+
+/// Discord markup in string literals, and Discord's length limits, in
+/// a source file's code (its test module left out).
+fn discord_traces(src: &str) -> Vec<String> {
+    let src = src.split("#[cfg(test)]").next().unwrap_or(src);
+    let (lits, code) = literals_and_code(src);
+    let mut found = Vec::new();
+    for l in &lits {
+        for m in ["<t:", "<#", "<@", "**"] {
+            if l.contains(m) {
+                found.push(format!("{m} in \"{l}\""));
+            }
+        }
+    }
+    for word in code.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+        let n = word.replace('_', "");
+        if ["2000", "1900", "1800", "1500", "1400", "1200"].contains(&n.as_str()) {
+            found.push(format!("the length limit {word}"));
+        }
+        if ["POST_LIMIT", "MESSAGE_LIMIT"].contains(&word) {
+            found.push(word.to_string());
+        }
+    }
+    if code.contains("clip(") {
+        found.push("clip(".into());
+    }
+    found
+}
+
+#[test]
+fn the_markup_scanner_finds_markup_in_literals_only() {
+    let src = r##"
+        // "<t:1:R>" in a comment, and **bold** in a doc:
+        /// **Hyperspace** `x`
+        fn f() -> String { format!("in <#{}> at {}", 1, '"') }
+        const POST_LIMIT: usize = 1_900;
+        fn g() { let c = '\''; let s = r#"**x**"#; clip(&s, 2_000); }
+    "##;
+    let found = discord_traces(src);
+    assert_eq!(
+        found,
+        vec![
+            "<# in \"in <#{}> at {}\"".to_string(),
+            "** in \"**x**\"".to_string(),
+            "POST_LIMIT".to_string(),
+            "the length limit 1_900".to_string(),
+            "the length limit 2_000".to_string(),
+            "clip(".to_string(),
+        ]
+    );
+    assert!(discord_traces("fn f() { let t = 1_700_000_000_999; }").is_empty());
+}
+
+/// The service speaks no transport's language: no Discord markup in
+/// any string under `src/service/`, and none of Discord's length limits.
+#[test]
+fn no_discord_markup_or_limits_under_src_service() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/service");
+    let mut files = 0;
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            files += 1;
+            let src = std::fs::read_to_string(&path).unwrap();
+            found.extend(
+                discord_traces(&src)
+                    .into_iter()
+                    .map(|f| format!("{}: {f}", path.display())),
+            );
+        }
+    }
+    assert!(files >= 8, "read {files} files in {}", dir.display());
+    assert!(found.is_empty(), "Discord under src/service:\n{}", found.join("\n"));
 }
