@@ -51,13 +51,10 @@ pub(super) fn after_action(row: &GameRow, seats: &[SeatRow], adv: &Advance, star
                 })
                 .collect();
             if !own.is_empty() {
-                out.push(OutMessage {
-                    target: Target::Dm(s.user),
-                    text: format!("Game {}: {}", row.id, own.join("\n")).into(),
-                    board: None,
-                    choices: vec![],
-                    game_over: false,
-                });
+                out.push(OutMessage::to_dm(
+                    s.user,
+                    format!("Game {}: {}", row.id, own.join("\n")),
+                ));
             }
         }
     }

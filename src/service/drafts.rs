@@ -20,7 +20,7 @@
 //! and its player told by DM to submit again.
 
 use super::advance::Advance;
-use super::{compose, user_err, Actor, OutMessage, Reply, Service, ServiceError, Settings, Target};
+use super::{compose, user_err, Actor, OutMessage, Reply, Service, ServiceError, Settings};
 use crate::engine::{CommandLine, GameId, Seat};
 use crate::games::AnyState;
 use crate::store::{Commit, DeadlineChange, DraftRow, DraftsChange, GameRow, GameStatus, SeatRow, StoreError};
@@ -33,24 +33,12 @@ fn seat_name(seats: &[SeatRow], seat: Seat) -> String {
 }
 
 fn channel_post(row: &GameRow, text: String) -> OutMessage {
-    OutMessage {
-        target: Target::Channel(row.channel_id),
-        text: text.into(),
-        board: None,
-        choices: vec![],
-        game_over: false,
-    }
+    OutMessage::to_channel(row.channel_id, text)
 }
 
 fn dm(seats: &[SeatRow], seat: Seat, text: String) -> Option<OutMessage> {
     let s = seats.iter().find(|s| s.seat == seat && !s.vacant)?;
-    Some(OutMessage {
-        target: Target::Dm(s.user),
-        text: text.into(),
-        board: None,
-        choices: vec![],
-        game_over: false,
-    })
+    Some(OutMessage::to_dm(s.user, text))
 }
 
 /// Whether every seat owing the secret decision is ready: it has a ready

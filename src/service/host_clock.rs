@@ -3,7 +3,7 @@
 
 use super::scheduling::Reminded;
 use super::settings::{format_duration, Settings, MAX_DEADLINE_MS};
-use super::{user_err, Actor, OutMessage, Reply, Service, ServiceError, Target, Text};
+use super::{user_err, Actor, OutMessage, Reply, Service, ServiceError, Text};
 use crate::engine::GameId;
 use crate::store::{Commit, DeadlineChange, DeadlineSet, GameRow, GameStatus};
 
@@ -31,13 +31,7 @@ impl Service {
     }
 
     pub(super) fn notice(row: &GameRow, text: impl Into<Text>) -> [OutMessage; 1] {
-        [OutMessage {
-            target: Target::Channel(row.channel_id),
-            text: text.into(),
-            board: None,
-            choices: vec![],
-            game_over: false,
-        }]
+        [OutMessage::to_channel(row.channel_id, text)]
     }
 
     pub(super) async fn pause(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {

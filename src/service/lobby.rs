@@ -4,7 +4,7 @@
 
 use super::advance::Advance;
 use super::settings::Settings;
-use super::{compose, user_err, Actor, OutMessage, Place, Reply, Service, ServiceError, Target, Text};
+use super::{compose, user_err, Actor, OutMessage, Place, Reply, Service, ServiceError, Text};
 use crate::engine::{GameConfig, GameId, Seat};
 use crate::games::GameKind;
 use crate::store::{Commit, DeadlineChange, GameStatus, NewGame};
@@ -184,16 +184,7 @@ impl Service {
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
-        outbox.insert(
-            0,
-            OutMessage {
-                target: Target::Channel(row.channel_id),
-                text: intro,
-                board: None,
-                choices: vec![],
-                game_over: false,
-            },
-        );
+        outbox.insert(0, OutMessage::to_channel(row.channel_id, intro));
         let settings = Settings::of(&row);
         let deadline = match adv.state.outcome() {
             None => DeadlineChange::Set(self.deadline_for(&settings, &adv.state)),

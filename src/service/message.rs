@@ -47,6 +47,30 @@ pub struct OutMessage {
     pub game_over: bool,
 }
 
+impl OutMessage {
+    /// A plain post in a game's channel.
+    pub fn to_channel(channel: u64, text: impl Into<Text>) -> Self {
+        OutMessage {
+            target: Target::Channel(channel),
+            text: text.into(),
+            board: None,
+            choices: Vec::new(),
+            game_over: false,
+        }
+    }
+
+    /// A plain private message.
+    pub fn to_dm(user: UserId, text: impl Into<Text>) -> Self {
+        OutMessage {
+            target: Target::Dm(user),
+            text: text.into(),
+            board: None,
+            choices: Vec::new(),
+            game_over: false,
+        }
+    }
+}
+
 /// The direct answer to the person who asked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {

@@ -3,7 +3,7 @@
 
 use super::advance::Advance;
 use super::settings::Settings;
-use super::{compose, user_err, Actor, OutMessage, Place, Reply, Service, ServiceError, Target};
+use super::{compose, user_err, Actor, OutMessage, Place, Reply, Service, ServiceError};
 use crate::engine::{CommandLine, GameId, Seat, Viewer};
 use crate::games::{describe_waiting, ActionError, AnyState, GameKind};
 use crate::store::{Commit, DeadlineChange, GameStatus};
@@ -104,16 +104,7 @@ impl Service {
         let played = super::seats::autoplay(&mut adv, &seats, !settings.auto_resolve);
         let mut outbox = compose::after_action(&row, &seats, &adv, false);
         if let Some(line) = super::seats::autoplay_line(&played, &seats) {
-            outbox.insert(
-                0,
-                OutMessage {
-                    target: Target::Channel(row.channel_id),
-                    text: line.into(),
-                    board: None,
-                    choices: vec![],
-                    game_over: false,
-                },
-            );
+            outbox.insert(0, OutMessage::to_channel(row.channel_id, line));
         }
         // A new phase (or step) begins: its deadline, in the same transaction.
         let deadline = self.next_deadline(&settings, &adv.before, &adv.state);

@@ -137,13 +137,7 @@ impl Service {
         let after = &adv.state;
         let finished = after.outcome().is_some();
         let mut out = vec![
-            OutMessage {
-                target: Target::Channel(row.channel_id),
-                text: text.into(),
-                board: None,
-                choices: vec![],
-                game_over: false,
-            },
+            OutMessage::to_channel(row.channel_id, text),
             OutMessage {
                 target: Target::Channel(row.channel_id),
                 text: Text::new().strong(row.kind.name()).then(format!(

@@ -228,9 +228,9 @@ impl Service {
             } else {
                 ""
             };
-            out.push(OutMessage {
-                target: Target::Dm(s.user),
-                text: Text::plain("Reminder: ")
+            out.push(OutMessage::to_dm(
+                s.user,
+                Text::plain("Reminder: ")
                     .strong(row.kind.name())
                     .then(format!(
                         " game {} ({label}) is waiting on you: {}. Deadline ",
@@ -238,10 +238,7 @@ impl Service {
                     ))
                     .time(d.due_at)
                     .then(format!(".{note}")),
-                board: None,
-                choices: vec![],
-                game_over: false,
-            });
+            ));
         }
         // Only if the deadline is still the one read: of two schedulers, one
         // sends.
@@ -403,17 +400,13 @@ impl Service {
         }];
         for (seat, cmd, secret) in &applied {
             if let (true, Some(s)) = (*secret, seats.iter().find(|s| s.seat == *seat)) {
-                head.push(OutMessage {
-                    target: Target::Dm(s.user),
-                    text: format!(
+                head.push(OutMessage::to_dm(
+                    s.user,
+                    format!(
                         "Game {}: the deadline passed, so your default was submitted: `{cmd}`.",
                         row.id
-                    )
-                    .into(),
-                    board: None,
-                    choices: vec![],
-                    game_over: false,
-                });
+                    ),
+                ));
             }
         }
         head.append(&mut refused);

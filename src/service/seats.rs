@@ -125,21 +125,15 @@ impl Service {
         } else {
             format!("{seat} ({})", old.name)
         };
-        let mut out = vec![OutMessage {
-            target: Target::Channel(row.channel_id),
-            text: format!("🔁 The host gave {was} in game {} to {name}.", row.id).into(),
-            board: None,
-            choices: vec![],
-            game_over: false,
-        }];
+        let mut out = vec![OutMessage::to_channel(
+            row.channel_id,
+            format!("🔁 The host gave {was} in game {} to {name}.", row.id),
+        )];
         if !old.vacant {
-            out.push(OutMessage {
-                target: Target::Dm(old.user),
-                text: format!("The host gave your seat in game {} to {name}.", row.id).into(),
-                board: None,
-                choices: vec![],
-                game_over: false,
-            });
+            out.push(OutMessage::to_dm(
+                old.user,
+                format!("The host gave your seat in game {} to {name}.", row.id),
+            ));
         }
         // The new player's private view of the game as it stands, and what
         // they owe now.
@@ -208,13 +202,10 @@ impl Service {
             "🚪 The host removed {} from game {}: {seat} is vacant and in civil disorder (defaults every phase) until the host replaces the player with `/game replace`.",
             target.name, row.id
         )];
-        let extra = vec![OutMessage {
-            target: Target::Dm(target.user),
-            text: format!("The host removed you from game {}.", row.id).into(),
-            board: None,
-            choices: vec![],
-            game_over: false,
-        }];
+        let extra = vec![OutMessage::to_dm(
+            target.user,
+            format!("The host removed you from game {}.", row.id),
+        )];
         let change = SeatChange {
             vacant: Some(true),
             disorder: Some(true),
@@ -299,13 +290,7 @@ impl Service {
         if let Some(line) = autoplay_line(&played, seats) {
             notes.push(line);
         }
-        let mut out = vec![OutMessage {
-            target: Target::Channel(row.channel_id),
-            text: notes.join("\n").into(),
-            board: None,
-            choices: vec![],
-            game_over: false,
-        }];
+        let mut out = vec![OutMessage::to_channel(row.channel_id, notes.join("\n"))];
         out.extend(extra);
         out.extend(composed);
         let deadline = self.next_deadline(&settings, &adv.before, &adv.state);

@@ -130,23 +130,13 @@ pub fn view(state: &State, viewer: Viewer) -> View {
                     .iter()
                     .enumerate()
                     .map(|(i, t)| match t {
-                        Token::Ready => TokenView {
+                        Token::Ready | Token::Spent | Token::Lost => TokenView {
                             token: i as u8 + 1,
-                            state: "ready",
-                            square: None,
-                            ships: 0,
-                            from: None,
-                        },
-                        Token::Spent => TokenView {
-                            token: i as u8 + 1,
-                            state: "spent",
-                            square: None,
-                            ships: 0,
-                            from: None,
-                        },
-                        Token::Lost => TokenView {
-                            token: i as u8 + 1,
-                            state: "lost",
+                            state: match t {
+                                Token::Ready => "ready",
+                                Token::Spent => "spent",
+                                _ => "lost",
+                            },
                             square: None,
                             ships: 0,
                             from: None,
