@@ -207,36 +207,19 @@ async fn concurrent_orders_on_one_game_are_serialized() {
         .into_iter()
         .find(|c| c.name != "end")
         .expect("a non-end order");
-    let a = {
+    let send = || {
         let svc = svc.clone();
         let line = line.clone();
         tokio::spawn(async move {
-            svc.handle(
-                &at_table(user.0, "x"),
-                Request::Order {
-                    game: None,
-                    kind: None,
-                    line,
-                },
-            )
-            .await
+            let order = Request::Order {
+                game: None,
+                kind: None,
+                line,
+            };
+            svc.handle(&at_table(user.0, "x"), order).await
         })
     };
-    let b = {
-        let svc = svc.clone();
-        let line = line.clone();
-        tokio::spawn(async move {
-            svc.handle(
-                &at_table(user.0, "x"),
-                Request::Order {
-                    game: None,
-                    kind: None,
-                    line,
-                },
-            )
-            .await
-        })
-    };
+    let (a, b) = (send(), send());
     let (ra, rb) = (a.await.unwrap(), b.await.unwrap());
     let accepted = [ra.is_ok(), rb.is_ok()].iter().filter(|x| **x).count();
     assert!(accepted >= 1, "{ra:?} {rb:?}");

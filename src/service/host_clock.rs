@@ -22,6 +22,22 @@ impl Service {
         Ok(row)
     }
 
+    /// The game, checked to be the actor's to run and in play, with the
+    /// game's lock held and the row read again under it.
+    pub(super) async fn hosted_in_play(
+        &self,
+        actor: &Actor,
+        game: Option<GameId>,
+        what: &str,
+    ) -> Result<(tokio::sync::OwnedMutexGuard<()>, GameRow), ServiceError> {
+        let row = self.hosted(actor, game, what).await?;
+        Self::active(&row)?;
+        let guard = self.lock(row.id).await?;
+        let row = self.reload(row.id).await?;
+        Self::active(&row)?;
+        Ok((guard, row))
+    }
+
     pub(super) fn active(row: &GameRow) -> Result<(), ServiceError> {
         match row.status {
             GameStatus::Active => Ok(()),

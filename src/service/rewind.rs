@@ -62,11 +62,7 @@ impl Service {
             Rewind::Undo => "undo",
             Rewind::Phase { .. } => "roll the game back",
         };
-        let row = self.hosted(actor, game, what).await?;
-        Self::active(&row)?;
-        let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
-        Self::active(&row)?;
+        let (_guard, row) = self.hosted_in_play(actor, game, what).await?;
         let log = self.store.log(row.id).await?;
         let replay = replay_log(&row, &log)?;
         let counting = replay.counting();

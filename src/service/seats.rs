@@ -95,11 +95,7 @@ impl Service {
         user: UserId,
         name: String,
     ) -> Result<Reply, ServiceError> {
-        let row = self.hosted(actor, game, "replace a player").await?;
-        Self::active(&row)?;
-        let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
-        Self::active(&row)?;
+        let (_guard, row) = self.hosted_in_play(actor, game, "replace a player").await?;
         let seats = self.store.seats(row.id).await?;
         let old = Self::seat_row(&row, &seats, seat)?.clone();
         if let Some(other) = seats.iter().find(|s| s.user == user && s.seat != seat) {
@@ -225,11 +221,7 @@ impl Service {
         seat: Seat,
         on: bool,
     ) -> Result<Reply, ServiceError> {
-        let row = self.hosted(actor, game, "set civil disorder").await?;
-        Self::active(&row)?;
-        let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
-        Self::active(&row)?;
+        let (_guard, row) = self.hosted_in_play(actor, game, "set civil disorder").await?;
         let seats = self.store.seats(row.id).await?;
         let target = Self::seat_row(&row, &seats, seat)?.clone();
         if target.vacant && !on {
