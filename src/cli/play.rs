@@ -71,6 +71,10 @@ fn render(text: &Text, now_ms: i64, name_of: impl Fn(UserId) -> String) -> Strin
             out.push('`');
         }
         Span::User(u) => out.push_str(&name_of(*u)),
+        Span::Mention { name, .. } => {
+            out.push('@');
+            out.push_str(name);
+        }
         Span::Channel(c) => out.push_str(&channel_name(*c)),
         Span::Time(ms) => out.push_str(&readable_time(*ms, now_ms)),
     })
@@ -265,6 +269,10 @@ async fn show_reply(service: &Service, terminal: &Terminal, actor: &Actor, reply
             board: Some(b.clone()),
             choices: vec![],
             game_over: false,
+            footer: None,
+            slot: None,
+            op: Default::default(),
+            pings: Vec::new(),
         };
         terminal.send(0, &msg, Some(&png)).await?;
     }

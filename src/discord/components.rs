@@ -305,11 +305,7 @@ mod tests {
 
     fn choice(game: i64, line: &str) -> Choice {
         let command = CommandLine::parse(line).unwrap();
-        Choice {
-            label: command.to_string(),
-            game: GameId(game),
-            command,
-        }
+        Choice::order(GameId(game), command.clone(), command.to_string())
     }
 
     #[test]

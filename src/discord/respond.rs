@@ -106,7 +106,7 @@ pub fn markup(text: &Text) -> String {
             out.push_str(c);
             out.push('`');
         }
-        Span::User(u) => out.push_str(&format!("<@{u}>")),
+        Span::User(u) | Span::Mention { user: u, .. } => out.push_str(&format!("<@{u}>")),
         Span::Channel(c) => out.push_str(&format!("<#{c}>")),
         Span::Time(ms) => {
             let s = ms.div_euclid(1000);

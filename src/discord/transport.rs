@@ -176,12 +176,12 @@ mod tests {
             target: Target::Dm(UserId(5)),
             text: "y".repeat(2100).into(),
             board: None,
-            choices: vec![Choice {
-                label: command.to_string(),
-                game: GameId(3),
-                command,
-            }],
+            choices: vec![Choice::order(GameId(3), command.clone(), command.to_string())],
             game_over: false,
+            footer: None,
+            slot: None,
+            op: Default::default(),
+            pings: Vec::new(),
         };
         let json = serde_json::to_value(outbox_message(17, &msg, Some(&[1, 2, 3]))).unwrap();
         assert_eq!(json["nonce"], "orrery-11", "{json}");
@@ -205,6 +205,10 @@ mod tests {
             board: None,
             choices: vec![],
             game_over: false,
+            footer: None,
+            slot: None,
+            op: Default::default(),
+            pings: Vec::new(),
         };
         let json = serde_json::to_value(outbox_message(1, &empty, None)).unwrap();
         assert_eq!(json["content"], "…");

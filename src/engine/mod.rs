@@ -14,4 +14,4 @@ pub use decision::{Pending, Simultaneous};
 pub use hex::Hex;
 pub use ids::{GameId, Seat, UserId, Viewer};
 pub use rng::GameRng;
-pub use ruleset::{GameConfig, Outcome, PhaseInfo, Rejection, Ruleset, SetupError};
+pub use ruleset::{Control, ControlStyle, GameConfig, Outcome, PhaseInfo, Rejection, Ruleset, SetupError};

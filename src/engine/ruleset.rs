@@ -90,8 +90,64 @@ pub enum Outcome {
 pub struct PhaseInfo {
     /// Increases by one at every phase boundary.
     pub number: u32,
-    /// "Round 3 · Turn of seat 2", shown in headers.
+    /// "Round 3", "Round 3 · Battle at Vega": where the game is, without
+    /// naming anyone (names are the service's to add: see [`PhaseInfo::title`]).
     pub label: String,
+    /// Whose turn it is, if the phase is one seat's turn.
+    #[serde(default)]
+    pub turn: Option<Seat>,
+}
+
+impl PhaseInfo {
+    /// The label with the turn holder's name: "Round 3 · alice's turn".
+    pub fn title(&self, names: &[String]) -> String {
+        match self.turn {
+            Some(seat) => {
+                let name = names.get(seat.index()).cloned().unwrap_or_else(|| seat.to_string());
+                format!("{} · {name}'s turn", self.label)
+            }
+            None => self.label.clone(),
+        }
+    }
+}
+
+/// How a legal order is offered to a person: a label they read, where it
+/// sits among the others, and whether it needs a second thought.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Control {
+    /// What the player reads ("Arrive at Vega · token 1", "Admiral (6)").
+    pub label: String,
+    /// Orders of one group are offered together ("Arrive", "Move from
+    /// Algol") when there are too many for one row of buttons.
+    pub group: String,
+    pub style: ControlStyle,
+    /// Asked before the order is sent ("End your turn with 3 ships still
+    /// able to move?"); `None` sends at once.
+    pub confirm: Option<String>,
+}
+
+/// What kind of choice a control is, for how it looks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ControlStyle {
+    /// The choices the decision is about.
+    #[default]
+    Main,
+    /// Choices on the side (pass, decline, keep).
+    Minor,
+    /// Ends the turn or gives something up.
+    End,
+}
+
+impl Control {
+    /// A main choice labelled with the order's own text, in its command's group.
+    pub fn plain(line: &CommandLine) -> Self {
+        Control {
+            label: line.to_string(),
+            group: line.name.clone(),
+            style: ControlStyle::Main,
+            confirm: None,
+        }
+    }
 }
 
 /// A game system. Pure: no I/O, no clock, no OS randomness. Every method is
@@ -166,6 +222,20 @@ pub trait Ruleset {
 
     /// The action taken for a seat that misses a deadline.
     fn default_action(state: &Self::State, seat: Seat) -> Option<Self::Action>;
+
+    /// How the legal order `action` of `seat` is offered as a button or a
+    /// menu entry. Default: its command text, as a main choice.
+    fn control(_state: &Self::State, _seat: Seat, action: &Self::Action) -> Control {
+        Control::plain(&Self::unparse(action))
+    }
+
+    /// Whether a player may take back the action whose events include
+    /// `event`: it revealed nothing hidden and drew nothing random (a die
+    /// roll, a card, a secret pick coming out all forbid it). A take-back
+    /// needs every event of the action to allow it. Default: never.
+    fn takes_back(_event: &Self::Event) -> bool {
+        false
+    }
 
     /// Autocomplete values for `option` of order `command` while `partial`
     /// is typed (`filled`: the other options given), beyond the values the

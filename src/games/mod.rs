@@ -10,7 +10,7 @@ mod replay;
 pub use replay::{PlatformEvent, Replay, Rewind};
 
 use crate::engine::{
-    CommandLine, CommandSpec, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
+    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
     SetupError, Viewer,
 };
 use orrery_render::Scene;
@@ -239,6 +239,15 @@ impl AnyState {
         with_state!(self, R, s => R::legal_actions(s, seat).iter().map(R::unparse).collect())
     }
 
+    /// Every legal order for `seat` with how it is offered to a person
+    /// (see [`Ruleset::control`]), in the ruleset's order.
+    pub fn legal_controls(&self, seat: Seat) -> Vec<(CommandLine, Control)> {
+        with_state!(self, R, s => R::legal_actions(s, seat)
+            .iter()
+            .map(|a| (R::unparse(a), R::control(s, seat, a)))
+            .collect())
+    }
+
     /// Autocomplete values beyond the legal orders' own (see
     /// [`Ruleset::complete_more`]).
     pub fn complete_more(
@@ -298,6 +307,12 @@ impl AnyEvent {
     /// The `game` tag of the entry ("hyperspace", ..., "platform").
     pub fn key(&self) -> &'static str {
         self.kind().map_or("platform", GameKind::key)
+    }
+
+    /// Whether an action with this event may be taken back by its player
+    /// (see [`Ruleset::takes_back`]). Platform entries never may.
+    pub fn takes_back(&self) -> bool {
+        with_event!(self, R, e => R::takes_back(e), _p => false)
     }
 
     /// The event in a sentence, as `viewer` may learn of it.

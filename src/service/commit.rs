@@ -51,6 +51,10 @@ impl Service {
                         board: m.board.clone(),
                         choices: vec![],
                         game_over: m.game_over,
+                        footer: None,
+                        slot: None,
+                        op: Default::default(),
+                        pings: Vec::new(),
                     });
                 }
             }

@@ -38,6 +38,10 @@ pub(super) fn after_action(row: &GameRow, seats: &[SeatRow], adv: &Advance, star
                 board: None,
                 choices: vec![],
                 game_over: false,
+                footer: None,
+                slot: None,
+                op: Default::default(),
+                pings: Vec::new(),
             });
         }
         // What only one seat may learn (its own secrets), by DM. A vacant
@@ -78,6 +82,10 @@ pub(super) fn after_action(row: &GameRow, seats: &[SeatRow], adv: &Advance, star
             }),
             choices: vec![],
             game_over: false,
+            footer: None,
+            slot: None,
+            op: Default::default(),
+            pings: Vec::new(),
         });
     }
 
@@ -88,6 +96,10 @@ pub(super) fn after_action(row: &GameRow, seats: &[SeatRow], adv: &Advance, star
             board: None,
             choices: vec![],
             game_over: true,
+            footer: None,
+            slot: None,
+            op: Default::default(),
+            pings: Vec::new(),
         });
         return out;
     }
@@ -124,6 +136,11 @@ pub(super) fn prompt(row: &GameRow, state: &AnyState, p: &Pending, seat: &SeatRo
                 label: c.to_string(),
                 game: row.id,
                 command: c.clone(),
+                style: Default::default(),
+                group: c.name.clone(),
+                confirm: None,
+                current: false,
+                act: Default::default(),
             })
             .collect()
     } else {
@@ -142,6 +159,10 @@ pub(super) fn prompt(row: &GameRow, state: &AnyState, p: &Pending, seat: &SeatRo
         board: None,
         choices,
         game_over: false,
+        footer: None,
+        slot: None,
+        op: Default::default(),
+        pings: Vec::new(),
     }
 }
 

@@ -2,7 +2,7 @@
 //! these into their own messages; nothing here is transport-specific.
 
 use super::text::Text;
-use crate::engine::{CommandLine, GameId, UserId, Viewer};
+use crate::engine::{CommandLine, ControlStyle, GameId, Seat, UserId, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// Where a message goes.
@@ -25,12 +25,114 @@ pub struct BoardRef {
     pub seq: i64,
 }
 
-/// A button (or select-menu entry) offering one legal order.
+/// A button (or select-menu entry) offering one legal order, or one of
+/// the prompt's own controls ([`Act`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Choice {
+    /// What the player reads.
     pub label: String,
     pub game: GameId,
+    /// The order given (for [`Act::Order`]).
     pub command: CommandLine,
+    /// What kind of choice this is, for how it looks.
+    #[serde(default)]
+    pub style: ControlStyle,
+    /// Choices of one group are offered together (one menu per group).
+    #[serde(default)]
+    pub group: String,
+    /// Asked before the order is sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirm: Option<String>,
+    /// The seat's current (revisable, secret) pick.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub current: bool,
+    #[serde(default)]
+    pub act: Act,
+}
+
+/// What pressing a choice does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Act {
+    /// Give the order `command`.
+    #[default]
+    Order,
+    /// Show the presser their own board of the game, privately.
+    Board,
+    /// Take back the presser's last order (see `/game takeback`).
+    TakeBack,
+}
+
+impl Choice {
+    /// A main choice giving `command`, labelled `label`.
+    pub fn order(game: GameId, command: CommandLine, label: impl Into<String>) -> Self {
+        Choice {
+            label: label.into(),
+            game,
+            group: command.name.clone(),
+            command,
+            style: ControlStyle::Main,
+            confirm: None,
+            current: false,
+            act: Act::Order,
+        }
+    }
+
+    /// A control that is not an order (its `command` is empty).
+    pub fn act(game: GameId, act: Act, label: impl Into<String>) -> Self {
+        Choice {
+            label: label.into(),
+            game,
+            command: CommandLine::new(""),
+            style: ControlStyle::Minor,
+            group: String::new(),
+            confirm: None,
+            current: false,
+            act,
+        }
+    }
+}
+
+/// A message that stays live after it is posted, to be edited as things
+/// change: a seat's prompt (one per seat per game) or a phase's post in
+/// the channel (its board, narration and who is awaited).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Slot {
+    Prompt { game: GameId, seat: Seat },
+    Phase { game: GameId },
+}
+
+impl Slot {
+    pub fn game(self) -> GameId {
+        match self {
+            Slot::Prompt { game, .. } | Slot::Phase { game } => game,
+        }
+    }
+
+    /// A stable key for storage: `prompt:3` (seat index), `phase`.
+    pub fn key(self) -> String {
+        match self {
+            Slot::Prompt { seat, .. } => format!("prompt:{}", seat.0),
+            Slot::Phase { .. } => "phase".to_string(),
+        }
+    }
+}
+
+/// What a message does to its [`Slot`]'s live message.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Op {
+    /// Post a new message. With a slot, it becomes the slot's live message
+    /// (a live one before it first loses its controls).
+    #[default]
+    Post,
+    /// Replace the live message's text, footer and controls (its board is
+    /// kept); posted as new if the slot has none.
+    Update,
+    /// Add the text's lines to the live message's text and replace its
+    /// footer (when given); posted as new if the slot has none.
+    Append,
+    /// Close the live message: keep its text, add this text as a last line,
+    /// remove its controls. Nothing if the slot has none.
+    Close,
 }
 
 /// A message queued in the outbox for delivery.
@@ -45,6 +147,19 @@ pub struct OutMessage {
     /// This message announces the end of the game (its result).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub game_over: bool,
+    /// A last part of the text that an [`Op::Append`] replaces (who is
+    /// awaited, by when).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub footer: Option<Text>,
+    /// The live message this message posts, edits or closes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot: Option<Slot>,
+    #[serde(default)]
+    pub op: Op,
+    /// The people this message alerts (a posted message only; nobody else
+    /// mentioned in it is alerted).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pings: Vec<UserId>,
 }
 
 impl OutMessage {
@@ -56,6 +171,32 @@ impl OutMessage {
             board: None,
             choices: Vec::new(),
             game_over: false,
+            footer: None,
+            slot: None,
+            op: Op::Post,
+            pings: Vec::new(),
+        }
+    }
+
+    /// This message acts on `slot`'s live message as `op` says.
+    pub fn in_slot(mut self, slot: Slot, op: Op) -> Self {
+        self.slot = Some(slot);
+        self.op = op;
+        self
+    }
+
+    /// The full text as shown: the text, then the footer on its own line.
+    pub fn full_text(&self) -> Text {
+        match &self.footer {
+            Some(f) if !f.is_empty() => {
+                let mut t = self.text.clone();
+                if !t.is_empty() {
+                    t.push('\n');
+                }
+                t.append(f.clone());
+                t
+            }
+            _ => self.text.clone(),
         }
     }
 
@@ -67,6 +208,10 @@ impl OutMessage {
             board: None,
             choices: Vec::new(),
             game_over: false,
+            footer: None,
+            slot: None,
+            op: Op::Post,
+            pings: Vec::new(),
         }
     }
 }
@@ -129,6 +274,10 @@ mod tests {
             board: None,
             choices: vec![],
             game_over: true,
+            footer: None,
+            slot: None,
+            op: Default::default(),
+            pings: Vec::new(),
         };
         let back: OutMessage = serde_json::from_value(serde_json::to_value(&new).unwrap()).unwrap();
         assert_eq!(back, new);

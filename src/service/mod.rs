@@ -29,7 +29,7 @@ pub mod runtime;
 
 pub use clock::{Clock, FileClock, ManualClock, SystemClock};
 pub use delivery::{Delivery, Transport};
-pub use message::{BoardRef, Choice, OutMessage, Reply, Target};
+pub use message::{Act, BoardRef, Choice, Op, OutMessage, Reply, Slot, Target};
 pub use orders::complete_from;
 pub use reading::{compose_outcome, rules_summary};
 pub use scheduling::TickReport;

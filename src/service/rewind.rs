@@ -149,6 +149,10 @@ impl Service {
                 }),
                 choices: vec![],
                 game_over: false,
+                footer: None,
+                slot: None,
+                op: Default::default(),
+                pings: Vec::new(),
             },
         ];
         for p in after.pending().iter().filter(|p| !p.submitted) {

@@ -307,6 +307,10 @@ impl Service {
                 board: None,
                 choices: vec![],
                 game_over: false,
+                footer: None,
+                slot: None,
+                op: Default::default(),
+                pings: Vec::new(),
             }];
             let done = self.settle(base.with_deadline(DeadlineChange::Clear), &out).await?;
             return Ok(done.then_some(text));
@@ -397,6 +401,10 @@ impl Service {
             board: None,
             choices: vec![],
             game_over: false,
+            footer: None,
+            slot: None,
+            op: Default::default(),
+            pings: Vec::new(),
         }];
         for (seat, cmd, secret) in &applied {
             if let (true, Some(s)) = (*secret, seats.iter().find(|s| s.seat == *seat)) {

@@ -147,6 +147,10 @@ impl Service {
             }),
             choices: vec![],
             game_over: false,
+            footer: None,
+            slot: None,
+            op: Default::default(),
+            pings: Vec::new(),
         });
         let new_row = new_seats.iter().find(|s| s.seat == seat).expect("seat exists");
         for p in state.pending().iter().filter(|p| p.seat == seat && !p.submitted) {

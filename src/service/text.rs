@@ -20,6 +20,10 @@ pub enum Span {
     Code(String),
     /// A person.
     User(UserId),
+    /// A person named in a game, by their name there; a transport that
+    /// can mention people mentions them (whether that alerts them is the
+    /// message's `pings`).
+    Mention { user: UserId, name: String },
     /// A channel (a game's table), by id.
     Channel(u64),
     /// A moment, in Unix milliseconds; shown both relative to now and as
@@ -103,6 +107,15 @@ impl Text {
         self
     }
 
+    /// Builder: a person by name, mentioned where the transport can.
+    pub fn mention(mut self, user: UserId, name: impl Into<String>) -> Self {
+        self.push_span(Span::Mention {
+            user,
+            name: name.into(),
+        });
+        self
+    }
+
     /// Builder: a channel.
     pub fn channel(mut self, c: u64) -> Self {
         self.push_span(Span::Channel(c));
@@ -153,6 +166,10 @@ impl Text {
                 out.push('`');
             }
             Span::User(u) => out.push_str(&format!("@{u}")),
+            Span::Mention { name, .. } => {
+                out.push('@');
+                out.push_str(name);
+            }
             Span::Channel(c) => out.push_str(&format!("#{c}")),
             Span::Time(ms) => out.push_str(&utc_date_time(*ms, None)),
         })
@@ -174,6 +191,17 @@ impl Text {
             .iter()
             .filter_map(|s| match s {
                 Span::Time(ms) => Some(*ms),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The people mentioned by [`Span::Mention`], in order.
+    pub fn mentions(&self) -> Vec<UserId> {
+        self.spans
+            .iter()
+            .filter_map(|s| match s {
+                Span::Mention { user, .. } => Some(*user),
                 _ => None,
             })
             .collect()

@@ -86,20 +86,18 @@ impl Ruleset for Hyperspace {
     }
 
     fn phase(state: &State) -> PhaseInfo {
-        let label = match (&state.outcome, &state.stage) {
-            (Some(_), _) => format!("Round {} · Game over", state.round),
-            (None, state::Stage::NotStarted) => "Setting up".to_string(),
-            (None, state::Stage::Battle(b)) => format!(
-                "Round {} · Turn of {} · Battle at {}",
-                state.round,
-                state.active,
-                b.star.name()
+        let (label, turn) = match (&state.outcome, &state.stage) {
+            (Some(_), _) => (format!("Round {} · Game over", state.round), None),
+            (None, state::Stage::NotStarted) => ("Setting up".to_string(), None),
+            (None, state::Stage::Battle(b)) => (
+                format!("Round {} · Battle at {}", state.round, b.star.name()),
+                Some(state.active),
             ),
-            (None, _) => format!("Round {} · Turn of {}", state.round, state.active),
+            (None, _) => (format!("Round {}", state.round), Some(state.active)),
         };
         // One more once the game is over, so the final board is posted too.
         let number = state.turn + u32::from(state.outcome.is_some());
-        PhaseInfo { number, label }
+        PhaseInfo { number, label, turn }
     }
 
     fn parse(line: &CommandLine) -> Result<Action, ParseError> {

@@ -86,19 +86,21 @@ impl Ruleset for Starlanes {
     }
 
     fn phase(state: &State) -> PhaseInfo {
-        let label = if state.outcome.is_some() {
-            format!("Round {} · Game over", state.round)
+        let (label, turn) = if state.outcome.is_some() {
+            (format!("Round {} · Game over", state.round), None)
         } else if state.players == 0 {
-            "Setting up".to_string()
+            ("Setting up".to_string(), None)
         } else {
-            format!("Round {} · Turn of {}", state.round, state.active)
+            (format!("Round {}", state.round), Some(state.active))
         };
         // One board per turn, and one more once the game is over.
         PhaseInfo {
             number: state.turn + u32::from(state.outcome.is_some()),
             label,
+            turn,
         }
     }
+
 
     fn parse(line: &CommandLine) -> Result<Action, ParseError> {
         rules::parse(line)
