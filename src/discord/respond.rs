@@ -174,7 +174,11 @@ pub fn likely_public(request: &Request, place: Place) -> bool {
         | Request::Unwatch { .. }
         | Request::Log { .. } => false,
         // Private to the asker; channel notices go through the outbox.
-        Request::MyGames | Request::Reminders { .. } | Request::Ready { .. } => false,
+        Request::MyGames
+        | Request::Reminders { .. }
+        | Request::Ready { .. }
+        | Request::TakeBack { .. }
+        | Request::Prompt { .. } => false,
     }
 }
 

@@ -317,7 +317,7 @@ impl AnyEvent {
 
     /// The event in a sentence, as `viewer` may learn of it.
     pub fn narrate(&self, viewer: Viewer, names: &[String]) -> Option<String> {
-        with_event!(self, R, e => R::narrate(e, viewer, names), p => Some(p.narrate()))
+        with_event!(self, R, e => R::narrate(e, viewer, names), p => Some(p.narrate(names)))
     }
 }
 

@@ -11,6 +11,7 @@
 //! included: replaying an undone battle rolls the same dice.
 
 use super::{AnyEvent, AnyState, GameKind, WrongGame};
+use crate::engine::Seat;
 use serde::{Deserialize, Serialize};
 
 /// Why the host rolled a game back.
@@ -21,6 +22,9 @@ pub enum Rewind {
     Undo,
     /// Back to the start of phase `phase`.
     Phase { phase: u32 },
+    /// A player took back their own last order (it revealed nothing and
+    /// drew nothing random).
+    TakeBack { seat: Seat },
 }
 
 /// A log entry written by the platform rather than a ruleset.
@@ -40,8 +44,15 @@ pub enum PlatformEvent {
 impl PlatformEvent {
     /// The entry in a sentence. Public: it says what the host did, never
     /// what was in the entries set aside.
-    pub fn narrate(&self) -> String {
+    pub fn narrate(&self, names: &[String]) -> String {
         match self {
+            PlatformEvent::RolledBack {
+                why: Rewind::TakeBack { seat },
+                ..
+            } => format!(
+                "↩ {} took back their last order.",
+                names.get(seat.index()).cloned().unwrap_or_else(|| seat.to_string())
+            ),
             PlatformEvent::RolledBack {
                 why: Rewind::Undo,
                 undone,

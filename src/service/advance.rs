@@ -3,7 +3,7 @@
 //! play) is applied exactly once, and the phase boundaries it crosses are
 //! noted for the boards to post.
 
-use crate::engine::{CommandLine, Seat};
+use crate::engine::{CommandLine, PhaseInfo, Seat};
 use crate::games::{ActionError, AnyEvent, AnyState};
 
 #[derive(Clone, Debug)]
@@ -16,9 +16,9 @@ pub(super) struct Advance {
     pub events: Vec<AnyEvent>,
     /// The log position before the first event.
     pub base_seq: i64,
-    /// `(seq, label)` of each phase that began: the log position after the
-    /// event that began it, and the new phase's label.
-    pub boundaries: Vec<(i64, String)>,
+    /// `(seq, phase)` of each phase that began: the log position after the
+    /// event that began it, and the new phase.
+    pub boundaries: Vec<(i64, PhaseInfo)>,
 }
 
 impl Advance {
@@ -40,8 +40,20 @@ impl Advance {
             self.events.push(e);
             if self.state.phase().number != phase {
                 self.boundaries
-                    .push((self.base_seq + self.events.len() as i64, self.state.phase().label));
+                    .push((self.base_seq + self.events.len() as i64, self.state.phase()));
             }
+        }
+    }
+
+    /// A roll-back entry and the state it restores (folded by
+    /// [`crate::games::Replay`], not by applying it).
+    pub fn push_rewind(&mut self, entry: AnyEvent, restored: AnyState) {
+        let phase = self.state.phase().number;
+        self.state = restored;
+        self.events.push(entry);
+        if self.state.phase().number != phase {
+            self.boundaries
+                .push((self.base_seq + self.events.len() as i64, self.state.phase()));
         }
     }
 

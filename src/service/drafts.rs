@@ -20,7 +20,7 @@
 //! and its player told by DM to submit again.
 
 use super::advance::Advance;
-use super::{compose, user_err, Actor, OutMessage, Reply, Service, ServiceError, Settings};
+use super::{compose, user_err, Actor, OutMessage, Reply, Service, ServiceError, Settings, Text};
 use crate::engine::{CommandLine, GameId, Seat};
 use crate::games::AnyState;
 use crate::store::{Commit, DeadlineChange, DraftRow, DraftsChange, GameRow, GameStatus, SeatRow, StoreError};
@@ -196,13 +196,19 @@ impl Service {
         let mut adv = Advance::new(state, row.seq);
         let (_, refused) = self.decide_drafts(row, seats, &mut adv).await?;
         let auto_played = super::seats::autoplay(&mut adv, seats, true);
-        let outbox = compose::after_action(row, seats, &adv, false);
         let deadline = self.next_deadline(&Settings::of(row), &adv.before, &adv.state);
-        let mut out = vec![channel_post(row, head)];
-        if let Some(line) = super::seats::autoplay_line(&auto_played, seats) {
-            out.push(channel_post(row, line));
-        }
-        out.extend(refused);
+        let change = deadline.clone().map_or(DeadlineChange::Keep, DeadlineChange::Set);
+        let mut notes = vec![Text::from(head)];
+        notes.extend(super::seats::autoplay_line(&auto_played, seats).map(Text::from));
+        let outbox = compose::after_action(&compose::Ctx {
+            row,
+            seats,
+            adv: &adv,
+            due: self.due_after(row, &change).await?,
+            cause: compose::Cause::Drafts,
+            notes,
+        });
+        let mut out = refused;
         out.extend(outbox);
         self.commit(Self::drafts_in(row, adv, deadline, self.now_ms()), &out)
             .await?;
@@ -261,24 +267,26 @@ impl Service {
         if adv.events.is_empty() && refused.is_empty() {
             return Ok(());
         }
-        let mut outbox = compose::after_action(&row, &seats, &adv, false);
-        if let Some(line) = super::seats::autoplay_line(&auto_played, &seats) {
-            outbox.insert(0, channel_post(&row, line));
-        }
         let deadline = self.next_deadline(&Settings::of(&row), &adv.before, &adv.state);
+        let change = deadline.clone().map_or(DeadlineChange::Keep, DeadlineChange::Set);
         let who: Vec<String> = done.iter().map(|s| seat_name(&seats, *s)).collect();
-        let mut head = Vec::new();
+        let mut notes = Vec::new();
         if !who.is_empty() {
-            head.push(channel_post(
-                &row,
-                format!(
-                    "Auto-resolve is on again in game {}: the drafts of {} were submitted.",
-                    row.id,
-                    who.join(", ")
-                ),
-            ));
+            notes.push(Text::from(format!(
+                "Auto-resolve is on again: the drafts of {} were submitted.",
+                who.join(", ")
+            )));
         }
-        head.extend(refused);
+        notes.extend(super::seats::autoplay_line(&auto_played, &seats).map(Text::from));
+        let outbox = compose::after_action(&compose::Ctx {
+            row: &row,
+            seats: &seats,
+            adv: &adv,
+            due: self.due_after(&row, &change).await?,
+            cause: compose::Cause::Drafts,
+            notes,
+        });
+        let mut head = refused;
         head.extend(outbox);
         self.commit(Self::drafts_in(&row, adv, deadline, self.now_ms()), &head)
             .await?;

@@ -4,8 +4,8 @@
 
 use super::advance::Advance;
 use super::settings::Settings;
-use super::{compose, user_err, Actor, OutMessage, Place, Reply, Service, ServiceError, Text};
-use crate::engine::{GameConfig, GameId, Seat};
+use super::{compose, user_err, Actor, Place, Reply, Service, ServiceError, Text};
+use crate::engine::{GameConfig, GameId};
 use crate::games::GameKind;
 use crate::store::{Commit, DeadlineChange, GameStatus, NewGame};
 
@@ -173,23 +173,23 @@ impl Service {
         let names = Self::names(&seats);
         let mut adv = Advance::new(&row.kind.empty(), 0);
         adv.push(events);
-        let mut outbox = compose::after_action(&row, &seats, &adv, true);
-        let intro = Text::new().strong(row.kind.name()).then(format!(
-            " game {} has begun with {}.",
-            row.id,
-            names
-                .iter()
-                .enumerate()
-                .map(|(i, n)| format!("{n} ({})", Seat(i as u8)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-        outbox.insert(0, OutMessage::to_channel(row.channel_id, intro));
         let settings = Settings::of(&row);
         let deadline = match adv.state.outcome() {
             None => DeadlineChange::Set(self.deadline_for(&settings, &adv.state)),
             Some(_) => DeadlineChange::Keep,
         };
+        let intro = Text::plain(format!(
+            "The game has begun. Players, in seat order: {}.",
+            names.join(", ")
+        ));
+        let outbox = compose::after_action(&compose::Ctx {
+            row: &row,
+            seats: &seats,
+            adv: &adv,
+            due: self.due_after(&row, &deadline).await?,
+            cause: compose::Cause::Start,
+            notes: vec![intro],
+        });
         let commit = Commit::start(row.id, config, adv.events, adv.state, self.now_ms()).with_deadline(deadline);
         self.commit(commit, &outbox).await?;
         Ok(Reply::private(format!("Game {} started.", row.id)))

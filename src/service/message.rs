@@ -224,6 +224,10 @@ pub struct Reply {
     pub ephemeral: bool,
     pub board: Option<BoardRef>,
     pub choices: Vec<Choice>,
+    /// The reply only acknowledges an order whose outcome the outbox
+    /// shows (the prompt's edit, the channel post): a button press needs
+    /// no answer of its own.
+    pub only_ack: bool,
 }
 
 impl Reply {
@@ -233,6 +237,7 @@ impl Reply {
             ephemeral: false,
             board: None,
             choices: Vec::new(),
+            only_ack: false,
         }
     }
     pub fn private(text: impl Into<Text>) -> Self {
@@ -241,6 +246,7 @@ impl Reply {
             ephemeral: true,
             board: None,
             choices: Vec::new(),
+            only_ack: false,
         }
     }
     pub fn with_board(mut self, board: BoardRef) -> Self {

@@ -180,6 +180,15 @@ pub enum Request {
     Ready {
         game: Option<GameId>,
     },
+    /// A player takes back their own last order, in their own turn, when
+    /// it revealed nothing and drew nothing random.
+    TakeBack {
+        game: Option<GameId>,
+    },
+    /// The asker's pending prompt again, with its controls (privately).
+    Prompt {
+        game: Option<GameId>,
+    },
 }
 
 /// A request that was not carried out. `User` errors explain themselves
@@ -263,6 +272,8 @@ impl Service {
             Request::MyGames => self.my_games(actor).await,
             Request::Reminders { game, mute, points } => self.reminders(actor, game, mute, points).await,
             Request::Ready { game } => self.ready(actor, game).await,
+            Request::TakeBack { game } => self.take_back(actor, game).await,
+            Request::Prompt { game } => self.my_prompt(actor, game).await,
         }
     }
 

@@ -3,7 +3,7 @@
 
 use super::advance::Advance;
 use super::settings::Settings;
-use super::{compose, user_err, Actor, OutMessage, Place, Reply, Service, ServiceError};
+use super::{compose, user_err, Actor, Place, Reply, Service, ServiceError, Text};
 use crate::engine::{CommandLine, GameId, Seat, Viewer};
 use crate::games::{describe_waiting, ActionError, AnyState, GameKind};
 use crate::store::{Commit, DeadlineChange, GameStatus};
@@ -102,18 +102,33 @@ impl Service {
         adv.push(events.clone());
         // Seats in civil disorder play what they now owe, in the same commit.
         let played = super::seats::autoplay(&mut adv, &seats, !settings.auto_resolve);
-        let mut outbox = compose::after_action(&row, &seats, &adv, false);
-        if let Some(line) = super::seats::autoplay_line(&played, &seats) {
-            outbox.insert(0, OutMessage::to_channel(row.channel_id, line));
-        }
         // A new phase (or step) begins: its deadline, in the same transaction.
-        let deadline = self.next_deadline(&settings, &adv.before, &adv.state);
+        let deadline = self
+            .next_deadline(&settings, &adv.before, &adv.state)
+            .map_or(DeadlineChange::Keep, DeadlineChange::Set);
+        let due = self.due_after(&row, &deadline).await?;
+        let notes = super::seats::autoplay_line(&played, &seats)
+            .into_iter()
+            .map(Text::from)
+            .collect();
+        let outbox = compose::after_action(&compose::Ctx {
+            row: &row,
+            seats: &seats,
+            adv: &adv,
+            due,
+            cause: compose::Cause::Order {
+                seat,
+                line: line.clone(),
+            },
+            notes,
+        });
+        let label = compose::label_of(&state, seat, &line);
         let commit = Commit::new(row.id, row.seq, self.now_ms())
             .with_events(adv.events, adv.state)
-            .with_deadline(deadline.map_or(DeadlineChange::Keep, DeadlineChange::Set));
+            .with_deadline(deadline);
         self.commit(commit, &outbox).await?;
         let names = Self::names(&seats);
-        let mut text = format!("Accepted: `{line}`");
+        let mut text = format!("Sent: {label}");
         // Only what the channel post does not already say: the actor's secrets.
         let own: Vec<String> = events
             .iter()
@@ -127,8 +142,11 @@ impl Service {
             text.push_str(&own.join("\n"));
         }
         // The acknowledgement is private: secret picks must stay so, and
-        // public orders are announced by the channel post.
-        Ok(Reply::private(text))
+        // public orders are announced by the channel post; the prompt's
+        // edit says it too.
+        let mut reply = Reply::private(text);
+        reply.only_ack = true;
+        Ok(reply)
     }
 
     /// Values for one option of an order, built from the legal orders of

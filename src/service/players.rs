@@ -35,14 +35,18 @@ impl Service {
                 .strong(row.kind.name())
                 .then(format!(" game {} in ", row.id))
                 .channel(row.channel_id)
-                .then(format!(" · you are {}", me.seat));
+                .then(format!(" · you play as {}", me.name));
             if me.disorder {
                 text.push_str(" (in civil disorder: your decisions are made by default)");
             }
             let (mut on_me, mut due) = (false, None);
             match (&row.status, &row.state) {
                 (GameStatus::Active, Some(state)) => {
-                    text.push_str(&format!(" · {}\n", state.phase().label));
+                    text.push_str(&format!(
+                        " · Phase {} · {}\n",
+                        state.phase().number,
+                        state.phase().title(&names)
+                    ));
                     let pending = state.pending();
                     match pending.iter().find(|p| p.seat == me.seat && !p.submitted) {
                         Some(p) => {

@@ -76,10 +76,14 @@ impl Service {
             } else {
                 ""
             };
-            text.push_str(&format!("- {}: {}{host}{auto}\n", s.seat, s.name));
+            text.push_str(&format!("- {}{host}{auto}\n", s.name));
         }
         if let Some(state) = &row.state {
-            text.push_str(&format!("{}\n", state.phase().label));
+            text.push_str(&format!(
+                "Phase {} · {}\n",
+                state.phase().number,
+                state.phase().title(&Self::names(&seats))
+            ));
             match state.outcome() {
                 Some(o) => text.append(compose::outcome_line(&o, &Self::names(&seats))),
                 None => {
@@ -104,9 +108,20 @@ impl Service {
             return user_err(format!("Game {} hasn't started yet, so there is no board.", row.id));
         };
         let viewer = self.viewer_for(actor, &row).await?;
-        let ephemeral = viewer != Viewer::Public;
+        // A private board is only ever shown in DMs, where a reply is
+        // private anyway: kept, so it does not vanish on reload.
+        let ephemeral = viewer != Viewer::Public && actor.place != Place::Dm;
+        let names = Self::names(&self.store.seats(row.id).await?);
+        let phase = state.phase();
         Ok(Reply {
-            text: format!("{} · game {} · {}", row.kind.name(), row.id, state.phase().label).into(),
+            text: format!(
+                "{} · game {} · Phase {} · {}",
+                row.kind.name(),
+                row.id,
+                phase.number,
+                phase.title(&names)
+            )
+            .into(),
             ephemeral,
             board: Some(BoardRef {
                 game: row.id,
@@ -114,6 +129,7 @@ impl Service {
                 seq: row.seq,
             }),
             choices: vec![],
+            only_ack: false,
         })
     }
 
@@ -189,24 +205,26 @@ impl Service {
         let mut s = row.kind.empty();
         let mut at = None;
         let mut label = String::new();
+        let names = Self::names(&self.store.seats(row.id).await?);
         for (seq, e) in replay.counting() {
             s.apply(e).map_err(anyhow::Error::from)?;
             if s.phase().number >= phase && at.is_none() {
                 at = Some(*seq);
-                label = s.phase().label;
+                label = s.phase().title(&names);
             }
         }
         let seq = at.unwrap_or(row.seq);
         let viewer = self.viewer_for(actor, &row).await?;
         let mut reply = Reply {
             text: format!("Game {} after phase {phase} · {label}", row.id).into(),
-            ephemeral: viewer != Viewer::Public,
+            ephemeral: viewer != Viewer::Public && actor.place != Place::Dm,
             board: Some(BoardRef {
                 game: row.id,
                 viewer: Viewer::Public,
                 seq,
             }),
             choices: vec![],
+            only_ack: false,
         };
         if viewer != Viewer::Public {
             // In DMs the player gets their own view of that moment.
@@ -313,10 +331,12 @@ impl Service {
             .filter_map(|e| e.event.narrate(Viewer::Public, &names))
             .map(|l| format!("• {l}"))
             .collect();
-        let head =
-            Text::new()
-                .strong(row.kind.name())
-                .then(format!(" game {} · log of {}", row.id, state.phase().label));
+        let head = Text::new().strong(row.kind.name()).then(format!(
+            " game {} · log of phase {} · {}",
+            row.id,
+            state.phase().number,
+            state.phase().title(&names)
+        ));
         let body = if lines.is_empty() {
             "Nothing has happened in this phase yet.".to_string()
         } else {

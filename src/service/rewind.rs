@@ -5,7 +5,7 @@
 use super::advance::Advance;
 use super::seats::{autoplay, autoplay_line};
 use super::settings::Settings;
-use super::{compose, user_err, Actor, OutMessage, Reply, Service, ServiceError, Target, Text};
+use super::{compose, user_err, Actor, Reply, Service, ServiceError, Text};
 use crate::engine::{GameId, Viewer};
 use crate::games::{AnyEvent, PlatformEvent, Replay, Rewind};
 use crate::store::{Commit, DeadlineChange, GameRow, LogEntry};
@@ -61,6 +61,7 @@ impl Service {
         let what = match why {
             Rewind::Undo => "undo",
             Rewind::Phase { .. } => "roll the game back",
+            Rewind::TakeBack { .. } => return user_err("A take-back is a player's own (`/game takeback`)."),
         };
         let (_guard, row) = self.hosted_in_play(actor, game, what).await?;
         let log = self.store.log(row.id).await?;
@@ -82,6 +83,7 @@ impl Service {
                 }
                 batch
             }
+            Rewind::TakeBack { .. } => unreachable!("refused above"),
             Rewind::Phase { phase } => {
                 let current = replay.state().phase().number;
                 match phase_start(&row, counting, *phase)? {
@@ -116,65 +118,134 @@ impl Service {
         let mut rolled = replay.clone();
         rolled.push(row.seq + 1, &entry).map_err(anyhow::Error::from)?;
         let restored = rolled.into_state();
-        // Seats in civil disorder play what they owe in the restored position.
         let settings = Settings::of(&row);
-        let mut adv = Advance::new(&restored, row.seq + 1);
+        let mut adv = Advance::new(replay.state(), row.seq);
+        adv.push_rewind(entry, restored);
+        // The restored position gets a fresh post with its board.
+        if adv.boundaries.is_empty() {
+            adv.boundaries.push((adv.seq(), adv.state.phase()));
+        }
+        // Seats in civil disorder play what they owe in the restored position.
         let played = autoplay(&mut adv, &seats, !settings.auto_resolve);
-        let mut text = entry.narrate(Viewer::Public, &names).unwrap_or_default();
+        let mut notes = Vec::new();
         if !undone_text.is_empty() {
-            text.push_str("\nSet aside:\n");
-            text.push_str(&undone_text.join("\n"));
+            notes.push(Text::plain(format!("Set aside:\n{}", undone_text.join("\n"))));
         }
-        if let Some(line) = autoplay_line(&played, &seats) {
-            text.push('\n');
-            text.push_str(&line);
-        }
-        let new_seq = adv.seq();
-        let after = &adv.state;
-        let finished = after.outcome().is_some();
-        let mut out = vec![
-            OutMessage::to_channel(row.channel_id, text),
-            OutMessage {
-                target: Target::Channel(row.channel_id),
-                text: Text::new().strong(row.kind.name()).then(format!(
-                    " game {} · {}\nWaiting on: {}",
-                    row.id,
-                    after.phase().label,
-                    compose::waiting_line(&after.pending(), &names)
-                )),
-                board: Some(super::BoardRef {
-                    game: row.id,
-                    viewer: Viewer::Public,
-                    seq: new_seq,
-                }),
-                choices: vec![],
-                game_over: false,
-                footer: None,
-                slot: None,
-                op: Default::default(),
-                pings: Vec::new(),
-            },
-        ];
-        for p in after.pending().iter().filter(|p| !p.submitted) {
-            if let Some(s) = seats.iter().find(|s| s.seat == p.seat && !s.automatic()) {
-                out.push(compose::prompt(&row, after, p, s));
-            }
-        }
+        notes.extend(autoplay_line(&played, &seats).map(Text::from));
+        let finished = adv.state.outcome().is_some();
         let deadline = match finished {
-            false => DeadlineChange::Set(self.deadline_for(&settings, after)),
+            false => DeadlineChange::Set(self.deadline_for(&settings, &adv.state)),
             true => DeadlineChange::Keep,
         };
-        let label = after.phase().label;
-        let mut events = vec![entry];
-        events.extend(adv.events);
+        let what = match why {
+            Rewind::Undo => "undid the last action",
+            _ => "rolled the game back",
+        };
+        let out = compose::after_action(&compose::Ctx {
+            row: &row,
+            seats: &seats,
+            adv: &adv,
+            due: self.due_after(&row, &deadline).await?,
+            cause: compose::Cause::Host(what.into()),
+            notes,
+        });
+        let label = adv.state.phase().title(&names);
         let commit = Commit::new(row.id, row.seq, self.now_ms())
-            .with_events(events, adv.state)
+            .with_events(adv.events, adv.state)
             .with_deadline(deadline);
         self.commit(commit, &out).await?;
         Ok(Reply::private(format!(
             "Game {} is back at {label} ({} log entries set aside; the log keeps them).",
             row.id,
             undone.len()
+        )))
+    }
+}
+
+impl Service {
+    /// A player takes back their own last order, in their own turn, when
+    /// it revealed nothing hidden and drew nothing random (every event of
+    /// it [`AnyEvent::takes_back`]). Like the host's undo it is one new
+    /// log entry; the deadline stays as it was.
+    pub(super) async fn take_back(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        let seats = self.store.seats(row.id).await?;
+        let Some(seat) = seats.iter().find(|s| s.played_by(actor.user)).map(|s| s.seat) else {
+            return user_err(format!(
+                "You are not playing in game {}; only its players can take back their orders.",
+                row.id
+            ));
+        };
+        let _guard = self.lock(row.id).await?;
+        let row = self.reload(row.id).await?;
+        Self::active(&row)?;
+        let log = self.store.log(row.id).await?;
+        let replay = replay_log(&row, &log)?;
+        let counting = replay.counting();
+        let nothing = || {
+            user_err(format!(
+                "You have no order to take back in game {}: only your own last order, while it is still your turn.",
+                row.id
+            ))
+        };
+        let Some((last, _)) = counting.last() else {
+            return nothing();
+        };
+        let Some(batch) = log.iter().find(|e| e.seq == *last).and_then(|e| e.batch) else {
+            return nothing();
+        };
+        if batch == 0 {
+            return nothing();
+        }
+        let undone: Vec<&(i64, AnyEvent)> = counting.iter().filter(|(s, _)| *s > batch).collect();
+        let entry = AnyEvent::Platform(PlatformEvent::RolledBack {
+            to_seq: batch,
+            why: Rewind::TakeBack { seat },
+            undone: undone.len() as u32,
+        });
+        let mut rolled = replay.clone();
+        rolled.push(row.seq + 1, &entry).map_err(anyhow::Error::from)?;
+        let restored = rolled.into_state();
+        // The last action was this seat's own order: before it, the game
+        // waited on this seat alone, openly; and it still does now.
+        let own_turn = |pending: &[crate::engine::Pending]| {
+            pending.iter().any(|p| p.seat == seat && !p.secret) && pending.iter().all(|p| p.seat == seat || p.submitted)
+        };
+        let before = restored.pending();
+        if !own_turn(&before) || !own_turn(&replay.state().pending()) {
+            return nothing();
+        }
+        if undone.iter().any(|(_, e)| !e.takes_back()) {
+            return user_err(format!(
+                "Your last order in game {} can't be taken back: it revealed something hidden or drew something random (dice, cards). Ask the host if it was a slip.",
+                row.id
+            ));
+        }
+        let names = Self::names(&seats);
+        let undone_text: Vec<String> = undone
+            .iter()
+            .filter_map(|(_, e)| e.narrate(Viewer::Public, &names))
+            .collect();
+        let mut adv = Advance::new(replay.state(), row.seq);
+        adv.push_rewind(entry, restored);
+        let notes = if undone_text.is_empty() {
+            vec![]
+        } else {
+            vec![Text::plain(format!("Taken back: {}", undone_text.join(" ")))]
+        };
+        let out = compose::after_action(&compose::Ctx {
+            row: &row,
+            seats: &seats,
+            adv: &adv,
+            due: self.due_of(&row).await?,
+            cause: compose::Cause::TakeBack { seat },
+            notes,
+        });
+        let commit = Commit::new(row.id, row.seq, self.now_ms()).with_events(adv.events, adv.state);
+        self.commit(commit, &out).await?;
+        Ok(Reply::private(format!(
+            "Taken back: game {} is as it was before your last order.",
+            row.id
         )))
     }
 }

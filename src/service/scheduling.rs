@@ -8,7 +8,7 @@
 
 use super::advance::Advance;
 use super::settings::{Missed, Settings};
-use super::{compose, OutMessage, Service, ServiceError, Target, Text};
+use super::{compose, OutMessage, Service, ServiceError, Text};
 use crate::engine::{CommandLine, GameId, Seat};
 use crate::games::AnyState;
 use crate::store::{Commit, DeadlineChange, DeadlineSet, DraftsChange, GameStatus, SeatRow, StoreError};
@@ -209,7 +209,8 @@ impl Service {
             return Ok(0);
         }
         let drafts = self.store.drafts(game).await?;
-        let label = state.phase().label;
+        let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
+        let label = format!("phase {} · {}", state.phase().number, state.phase().title(&names));
         let pending = state.pending();
         let mut out = Vec::new();
         for (s, points) in crossed {
@@ -286,7 +287,6 @@ impl Service {
         let base = Commit::new(game, row.seq, now).if_deadline(deadline.clone());
         let phase = state.phase().number;
         let names = Self::names(&seats);
-        let channel = Target::Channel(row.channel_id);
         if !force && deadline.as_ref().is_some_and(|d| d.phase != i64::from(phase)) {
             // A stale row (the phase moved on without a new deadline): give
             // the current phase its full time instead of cutting it short.
@@ -294,24 +294,20 @@ impl Service {
             self.settle(base.with_deadline(DeadlineChange::Set(d)), &[]).await?;
             return Ok(None);
         }
-        let label = state.phase().label;
+        let label = format!("phase {phase} · {}", state.phase().title(&names));
         if !force && settings.on_missed == Missed::Wait {
-            let text = format!(
-                "⏰ The deadline of game {} ({label}) has passed. Still waiting on: {}. The host decides: `/game force` applies the defaults, `/game extend` gives more time.",
-                row.id,
-                compose::waiting_line(&state.pending(), &names)
-            );
-            let out = [OutMessage {
-                target: channel,
-                text: text.clone().into(),
-                board: None,
-                choices: vec![],
-                game_over: false,
-                footer: None,
-                slot: None,
-                op: Default::default(),
-                pings: Vec::new(),
-            }];
+            let (waiting, pings) = compose::waiting_footer(&state.pending(), &seats, compose::Due::Open);
+            let text = Text::plain(format!("⏰ The deadline of game {} ({label}) has passed. ", row.id))
+                .and(waiting)
+                .then(". The host decides: ")
+                .code("/host force")
+                .then(" applies the defaults, ")
+                .code("/host extend")
+                .then(" gives more time.");
+            let mut notice = OutMessage::to_channel(row.channel_id, text.clone());
+            notice.pings = pings;
+            let out = [notice];
+            let text = text.to_plain();
             let done = self.settle(base.with_deadline(DeadlineChange::Clear), &out).await?;
             return Ok(done.then_some(text));
         }
@@ -358,14 +354,13 @@ impl Service {
         }
         // Seats in civil disorder play what they owe in the next phase.
         let auto_played = super::seats::autoplay(&mut adv, &seats, !settings.auto_resolve);
-        let mut outbox = compose::after_action(&row, &seats, &adv, false);
         let finished = adv.state.outcome().is_some();
         let why = if force {
             "The host forced the phase to resolve"
         } else {
             "⏰ Deadline passed"
         };
-        let mut text = format!("{why} in game {} ({label}).", row.id);
+        let mut text = format!("{why} ({label}).");
         for seat in &drafted {
             text.push_str(&format!(" {}'s draft was submitted.", seat_name(&seats, *seat)));
         }
@@ -395,17 +390,15 @@ impl Service {
             }
             DeadlineChange::Clear
         };
-        let mut head = vec![OutMessage {
-            target: channel,
-            text: text.clone().into(),
-            board: None,
-            choices: vec![],
-            game_over: false,
-            footer: None,
-            slot: None,
-            op: Default::default(),
-            pings: Vec::new(),
-        }];
+        let outbox = compose::after_action(&compose::Ctx {
+            row: &row,
+            seats: &seats,
+            adv: &adv,
+            due: self.due_after(&row, &next).await?,
+            cause: compose::Cause::Deadline,
+            notes: vec![Text::from(text.as_str())],
+        });
+        let mut head = Vec::new();
         for (seat, cmd, secret) in &applied {
             if let (true, Some(s)) = (*secret, seats.iter().find(|s| s.seat == *seat)) {
                 head.push(OutMessage::to_dm(
@@ -418,7 +411,7 @@ impl Service {
             }
         }
         head.append(&mut refused);
-        head.append(&mut outbox);
+        head.extend(outbox);
         // The log moves: drafts were submitted with these events (or are
         // stale), so none outlives the resolution.
         let drafts = if adv.events.is_empty() {

@@ -117,9 +117,9 @@ impl Service {
             s.reminders = None;
         }
         let was = if old.vacant {
-            format!("{seat} (vacant, was {})", old.name)
+            format!("{}'s seat (vacant)", old.name)
         } else {
-            format!("{seat} ({})", old.name)
+            format!("{}'s seat", old.name)
         };
         let mut out = vec![OutMessage::to_channel(
             row.channel_id,
@@ -135,11 +135,15 @@ impl Service {
         // they owe now.
         out.push(OutMessage {
             target: Target::Dm(user),
-            text: Text::plain(format!("You now play {seat} in "))
+            text: Text::plain(format!("You now play {}'s seat in ", old.name))
                 .strong(row.kind.name())
                 .then(format!(" game {} (", row.id))
                 .channel(row.channel_id)
-                .then(format!("). This is your view of the board · {}", state.phase().label)),
+                .then(format!(
+                    "). This is your view of the board · Phase {} · {}",
+                    state.phase().number,
+                    state.phase().title(&Self::names(&new_seats))
+                )),
             board: Some(super::BoardRef {
                 game: row.id,
                 viewer: Viewer::Seat(seat),
@@ -153,8 +157,9 @@ impl Service {
             pings: Vec::new(),
         });
         let new_row = new_seats.iter().find(|s| s.seat == seat).expect("seat exists");
+        let due = self.due_of(&row).await?;
         for p in state.pending().iter().filter(|p| p.seat == seat && !p.submitted) {
-            out.push(compose::prompt(&row, &state, p, new_row));
+            out.push(compose::prompt(&row, &state, p, new_row, &new_seats, due));
         }
         let change = SeatChange {
             player: Some((user, name.clone())),
@@ -282,18 +287,25 @@ impl Service {
         let drafting = !settings.auto_resolve;
         let mut adv = Advance::new(state, row.seq);
         let played = autoplay(&mut adv, seats, drafting);
-        let composed = compose::after_action(row, seats, &adv, false);
         if let Some(line) = autoplay_line(&played, seats) {
             notes.push(line);
         }
-        let mut out = vec![OutMessage::to_channel(row.channel_id, notes.join("\n"))];
-        out.extend(extra);
-        out.extend(composed);
-        let deadline = self.next_deadline(&settings, &adv.before, &adv.state);
+        let deadline = self
+            .next_deadline(&settings, &adv.before, &adv.state)
+            .map_or(DeadlineChange::Keep, DeadlineChange::Set);
+        let mut out = extra;
+        out.extend(compose::after_action(&compose::Ctx {
+            row,
+            seats,
+            adv: &adv,
+            due: self.due_after(row, &deadline).await?,
+            cause: compose::Cause::Host("changed a seat".into()),
+            notes: notes.iter().map(|n| Text::from(n.as_str())).collect(),
+        }));
         let commit = Commit::new(row.id, row.seq, self.now_ms())
             .with_seat(change)
             .with_events(adv.events, adv.state)
-            .with_deadline(deadline.map_or(DeadlineChange::Keep, DeadlineChange::Set));
+            .with_deadline(deadline);
         self.commit(commit, &out).await?;
         if drafting {
             // The seat that just became automatic may have been the last
