@@ -375,6 +375,25 @@ fn ctx_line(cause: &Cause, seat: Seat) -> Option<CommandLine> {
     }
 }
 
+/// The phase post's footer and the owing seats' prompts after the
+/// deadline moved (paused, resumed, extended): they say by when, so they
+/// are edited to stay true.
+pub(super) fn deadline_moved(row: &GameRow, seats: &[SeatRow], state: &AnyState, due: Due) -> Vec<OutMessage> {
+    let pending = state.pending();
+    let (footer, _) = waiting_footer(&pending, seats, due);
+    let mut m = OutMessage::to_channel(row.channel_id, Text::new()).in_slot(Slot::Phase { game: row.id }, Op::Append);
+    m.footer = Some(footer);
+    let mut out = vec![m];
+    for p in &pending {
+        if let Some(s) = seats.iter().find(|s| s.seat == p.seat && !s.vacant) {
+            let mut prompt = prompt(row, state, p, s, seats, due);
+            prompt.op = Op::Update;
+            out.push(prompt);
+        }
+    }
+    out
+}
+
 /// The lines of `events` only `seat` learns (its own secrets).
 fn own_lines(events: &[crate::games::AnyEvent], seat: Seat, names: &[String]) -> Vec<String> {
     events

@@ -50,6 +50,22 @@ impl Service {
         [OutMessage::to_channel(row.channel_id, text)]
     }
 
+    /// A host's notice about the clock, and the edits that keep the phase
+    /// post and the prompts saying the right time.
+    async fn clock_notice(
+        &self,
+        row: &GameRow,
+        text: Text,
+        due: super::compose::Due,
+    ) -> Result<Vec<OutMessage>, ServiceError> {
+        let mut out = vec![OutMessage::to_channel(row.channel_id, text)];
+        if let Some(state) = &row.state {
+            let seats = self.store.seats(row.id).await?;
+            out.extend(super::compose::deadline_moved(row, &seats, state, due));
+        }
+        Ok(out)
+    }
+
     pub(super) async fn pause(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
         let row = self.hosted(actor, game, "pause it").await?;
         Self::active(&row)?;
@@ -75,11 +91,16 @@ impl Service {
         });
         let v = serde_json::to_value(&s).map_err(anyhow::Error::from)?;
         let text = format!("⏸ The host paused game {}: the deadline clock is stopped.", row.id);
+        let due = match left {
+            Some(ms) => super::compose::Due::Paused(ms),
+            None => super::compose::Due::Open,
+        };
+        let out = self.clock_notice(&row, text.into(), due).await?;
         let commit = Commit::any_seq(row.id, now)
             .with_settings(v)
             .if_deadline(d)
             .with_deadline(update);
-        self.commit(commit, &Self::notice(&row, text)).await?;
+        self.commit(commit, &out).await?;
         Ok(Reply::private(match left {
             Some(ms) => format!("Game {} paused with {} left.", row.id, format_duration(ms)),
             None => format!("Game {} paused.", row.id),
@@ -118,12 +139,22 @@ impl Service {
             (Some(set), Some(d)) => DeadlineChange::Update(*set, d.reminded.clone()),
             _ => DeadlineChange::Keep,
         };
+        let out = self
+            .clock_notice(
+                &row,
+                text,
+                due.map_or(super::compose::Due::Open, super::compose::Due::At),
+            )
+            .await?;
         let commit = Commit::any_seq(row.id, now)
             .with_settings(v)
             .if_deadline(d)
             .with_deadline(change);
-        self.commit(commit, &Self::notice(&row, text.clone())).await?;
-        Ok(Reply::private(text))
+        self.commit(commit, &out).await?;
+        Ok(Reply::private(format!(
+            "Game {} resumed; the channel was told.",
+            row.id
+        )))
     }
 
     pub(super) async fn extend(&self, actor: &Actor, game: Option<GameId>, by_ms: i64) -> Result<Reply, ServiceError> {
@@ -174,11 +205,19 @@ impl Service {
                 let text = Text::plain(format!("The host set a new deadline for game {}: ", row.id))
                     .time(set.due_at)
                     .then(".");
+                let due = match set.paused_remaining {
+                    Some(left) => super::compose::Due::Paused(left),
+                    None => super::compose::Due::At(set.due_at),
+                };
+                let out = self.clock_notice(&row, text, due).await?;
                 let commit = Commit::new(row.id, row.seq, now)
                     .if_deadline(None)
                     .with_deadline(DeadlineChange::Set(set));
-                self.commit(commit, &Self::notice(&row, text.clone())).await?;
-                return Ok(Reply::private(text));
+                self.commit(commit, &out).await?;
+                return Ok(Reply::private(format!(
+                    "Game {} has a new deadline; the channel was told.",
+                    row.id
+                )));
             }
         };
         let v = serde_json::to_value(&s).map_err(anyhow::Error::from)?;
@@ -198,12 +237,20 @@ impl Service {
             .time(set.due_at)
             .then(".")
         };
+        let due = match set.paused_remaining {
+            Some(left) => super::compose::Due::Paused(left),
+            None => super::compose::Due::At(set.due_at),
+        };
+        let out = self.clock_notice(&row, text, due).await?;
         let commit = Commit::any_seq(row.id, now)
             .with_settings(v)
             .if_deadline(read)
             .with_deadline(DeadlineChange::Update(set, reminded));
-        self.commit(commit, &Self::notice(&row, text.clone())).await?;
-        Ok(Reply::private(text))
+        self.commit(commit, &out).await?;
+        Ok(Reply::private(format!(
+            "Game {}'s deadline is extended; the channel was told.",
+            row.id
+        )))
     }
 
     pub(super) async fn force(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {

@@ -213,7 +213,13 @@ impl Service {
         let label = format!("phase {} · {}", state.phase().number, state.phase().title(&names));
         let pending = state.pending();
         let mut out = Vec::new();
+        // The players reaching their last reminder also get one nudge in
+        // the game's channel.
+        let mut late: Vec<&SeatRow> = Vec::new();
         for (s, points) in crossed {
+            let all = s.reminders.as_deref().unwrap_or(settings.reminders_ms.as_slice());
+            let last = all.iter().copied().filter(|&r| r > 0).min();
+            let reaches_last = last.is_some_and(|l| points.contains(&l));
             for r in points {
                 sent.mark(s.seat, r);
             }
@@ -229,17 +235,37 @@ impl Service {
             } else {
                 ""
             };
+            if reaches_last {
+                late.push(s);
+            }
             out.push(OutMessage::to_dm(
                 s.user,
                 Text::plain("Reminder: ")
                     .strong(row.kind.name())
+                    .then(format!(" game {} (", row.id))
+                    .channel(row.channel_id)
                     .then(format!(
-                        " game {} ({label}) is waiting on you: {}. Deadline ",
-                        row.id, p.prompt
+                        ", {label}) is waiting on you: {}. Due ",
+                        p.prompt.trim_end().trim_end_matches('.')
                     ))
                     .time(d.due_at)
                     .then(format!(".{note}")),
             ));
+        }
+        if !late.is_empty() {
+            let mut text = Text::plain("⏳ ");
+            for (i, s) in late.iter().enumerate() {
+                if i > 0 {
+                    text.push_str(", ");
+                }
+                text.append(Text::new().mention(s.user, s.name.clone()));
+            }
+            text.push_str(&format!(": game {} ({label}) is still waiting on you, due ", row.id));
+            text.append(Text::new().time(d.due_at));
+            text.push('.');
+            let mut nudge = OutMessage::to_channel(row.channel_id, text);
+            nudge.pings = late.iter().map(|s| s.user).collect();
+            out.push(nudge);
         }
         // Only if the deadline is still the one read: of two schedulers, one
         // sends.
