@@ -156,6 +156,12 @@ async fn reminders_are_sent_once_at_each_point() {
     let msgs = sent(&svc).await;
     assert_eq!(reminders(&msgs), vec![Target::Dm(UserId(1))]);
     assert!(discord(&msgs[0].text).contains("<t:"), "{}", msgs[0].text);
+    // The last reminder also nudges the late player once in the channel,
+    // alerting only them.
+    let nudges: Vec<_> = msgs.iter().filter(|m| matches!(m.target, Target::Channel(_))).collect();
+    assert_eq!(nudges.len(), 1, "{msgs:#?}");
+    assert_eq!(nudges[0].pings, vec![UserId(1)]);
+    assert!(discord(&nudges[0].text).contains("<@1>"), "{}", nudges[0].text);
     clock.set_ms(T0 + 47 * HOUR_MS);
     assert_eq!(svc.tick().await.unwrap().reminders, 0, "2h reminder once");
     assert!(reminders(&sent(&svc).await).is_empty());

@@ -81,7 +81,7 @@ impl Service {
             return Ok(None);
         }
         if let Err(e) = state.decide(seat, line) {
-            return Err(ServiceError::User(super::orders::explain(&e, state, seat).into()));
+            return Err(ServiceError::User(super::orders::explain(&e, state, seat, &Self::names(seats)).into()));
         }
         let drafts = self.store.drafts(row.id).await?;
         let old = drafts.iter().find(|d| d.seat == seat && d.seq == row.seq);

@@ -5,7 +5,7 @@ use super::advance::Advance;
 use super::settings::Settings;
 use super::{compose, user_err, Actor, Place, Reply, Service, ServiceError, Text};
 use crate::engine::{CommandLine, GameId, Seat, Viewer};
-use crate::games::{describe_waiting, ActionError, AnyState, GameKind};
+use crate::games::{ActionError, AnyState, GameKind};
 use crate::store::{Commit, DeadlineChange, GameStatus};
 
 /// Option values for `command`'s `option` among `legal`, consistent with
@@ -36,7 +36,7 @@ pub fn complete_from(
     out
 }
 
-pub(super) fn explain(e: &ActionError, state: &AnyState, seat: Seat) -> String {
+pub(super) fn explain(e: &ActionError, state: &AnyState, seat: Seat, names: &[String]) -> String {
     match e {
         ActionError::Parse(_) => {
             let mut s = e.to_string();
@@ -52,7 +52,10 @@ pub(super) fn explain(e: &ActionError, state: &AnyState, seat: Seat) -> String {
             s
         }
         ActionError::Rejected(crate::engine::Rejection::NotYourDecision { .. }) => {
-            format!("{e}\nWaiting on: {}", describe_waiting(&state.pending()))
+            format!(
+                "Nothing is asked of you right now; the game is waiting on {}.",
+                super::compose::waiting_line(&state.pending(), names)
+            )
         }
         ActionError::Rejected(_) => e.to_string(),
     }
@@ -96,7 +99,7 @@ impl Service {
         }
         let events = match state.decide(seat, &line) {
             Ok(events) => events,
-            Err(e) => return Err(ServiceError::User(explain(&e, &state, seat).into())),
+            Err(e) => return Err(ServiceError::User(explain(&e, &state, seat, &Self::names(&seats)).into())),
         };
         let mut adv = Advance::new(&state, row.seq);
         adv.push(events.clone());

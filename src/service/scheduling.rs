@@ -252,6 +252,7 @@ impl Service {
                     .then(format!(".{note}")),
             ));
         }
+        let dms = out.len();
         if !late.is_empty() {
             let mut text = Text::plain("⏳ ");
             for (i, s) in late.iter().enumerate() {
@@ -273,7 +274,7 @@ impl Service {
             .if_deadline(Some(d.clone()))
             .with_deadline(DeadlineChange::Reminded(sent.to_value()));
         match self.try_commit(commit, &out).await {
-            Ok(_) => Ok(out.len()),
+            Ok(_) => Ok(dms),
             Err(StoreError::Moved(_) | StoreError::WrongStatus { .. }) => Ok(0),
             Err(e) => Err(e.into()),
         }
