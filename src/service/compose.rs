@@ -248,35 +248,35 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
             m.footer = Some(Text::new());
             out.push(m);
         }
-        for (i, (seq, phase)) in boundaries.iter().enumerate() {
-            let last = i + 1 == boundaries.len();
-            let mut text = phase_header(row, phase, &names);
-            let body = lines(&public(i + 1), if last { notes.as_slice() } else { &[] });
-            if !body.is_empty() {
-                text.push('\n');
-                text.append(body);
-            }
-            let mut m = OutMessage {
-                board: Some(BoardRef {
-                    game: row.id,
-                    viewer: Viewer::Public,
-                    seq: *seq,
-                }),
-                ..OutMessage::to_channel(row.channel_id, text)
-            }
-            .in_slot(phase_slot, Op::Post);
-            if last {
-                if let Some(o) = &outcome {
-                    m.text.push('\n');
-                    m.text.append(outcome_line(o, &names));
-                    m.game_over = true;
-                } else {
-                    m.footer = Some(footer.clone());
-                    m.pings = pings.clone();
-                }
-            }
-            out.push(m);
+        // Phases that began and ended within this one change get no post
+        // of their own: the last one's post tells all that followed the
+        // first boundary, on the board of the phase now running.
+        let (seq, phase) = boundaries.last().expect("not empty");
+        let mut text = phase_header(row, phase, &names);
+        let said: Vec<String> = (1..segments.len()).flat_map(public).collect();
+        let body = lines(&said, notes);
+        if !body.is_empty() {
+            text.push('\n');
+            text.append(body);
         }
+        let mut m = OutMessage {
+            board: Some(BoardRef {
+                game: row.id,
+                viewer: Viewer::Public,
+                seq: *seq,
+            }),
+            ..OutMessage::to_channel(row.channel_id, text)
+        }
+        .in_slot(phase_slot, Op::Post);
+        if let Some(o) = &outcome {
+            m.text.push('\n');
+            m.text.append(outcome_line(o, &names));
+            m.game_over = true;
+        } else {
+            m.footer = Some(footer.clone());
+            m.pings = pings.clone();
+        }
+        out.push(m);
     }
     // A game that ends without a new phase still gets its one result post
     // with the final board.

@@ -127,7 +127,10 @@ impl Service {
         }
         // Seats in civil disorder play what they owe in the restored position.
         let played = autoplay(&mut adv, &seats, !settings.auto_resolve);
-        let mut notes = Vec::new();
+        // The new post says what happened too (the old one ends with it).
+        let mut notes = vec![Text::from(
+            adv.events[0].narrate(Viewer::Public, &names).unwrap_or_default(),
+        )];
         if !undone_text.is_empty() {
             notes.push(Text::plain(format!("Set aside:\n{}", undone_text.join("\n"))));
         }
