@@ -197,17 +197,15 @@ fn move_control(st: &State, seat: Seat, mover: Mover, to: &str, from: &Sources) 
         .iter()
         .map(|&s| (s, destinations(st, seat, mover, s), st.forces_of(s, seat)))
         .collect();
-    let combined = if mover == Mover::Move {
+    let single: usize = per_source.iter().map(|(_, d, f)| d.len() * *f as usize).sum();
+    // The combined moves count only while the single ones fit one menu, or
+    // to place a combined move.
+    let combined = if mover == Mover::Move && (single <= MENU || from.len() != 1) {
         combined_targets(st, seat)
     } else {
         Vec::new()
     };
-    let total: usize = per_source
-        .iter()
-        .map(|(_, d, f)| d.len() * *f as usize)
-        .sum::<usize>()
-        + combined.len();
-    let all_in_one = total <= MENU;
+    let all_in_one = single + combined.len() <= MENU;
     match from.as_slice() {
         [(name, Some(k))] => {
             let label = format!("{} {k} from {name} to {to}{attack}", mover.verb());
@@ -268,14 +266,11 @@ fn end_control(st: &State, seat: Seat) -> Control {
     if st.may_buy && !buy_options(st, seat).is_empty() {
         can.push("buy a tech".to_string());
     }
+    let legal = legal_actions(st, seat);
     let free: Vec<String> = [Tech::Logistics, Tech::Labs, Tech::Refit, Tech::Conscripts]
         .into_iter()
         .filter(|t| t.kind() == Kind::Free)
-        .filter(|t| {
-            legal_actions(st, seat)
-                .iter()
-                .any(|a| matches!(a, Action::Use { tech, .. } if tech == t))
-        })
+        .filter(|t| legal.iter().any(|a| matches!(a, Action::Use { tech, .. } if tech == t)))
         .map(|t| t.name().to_string())
         .collect();
     if !free.is_empty() {
