@@ -215,3 +215,122 @@ proptest! {
         });
     }
 }
+
+/// The largest menus of one game system, over every state random play
+/// reached: orders of one seat, orders of one group, groups of one seat.
+#[derive(Debug, Default)]
+struct MenuSizes {
+    states: usize,
+    orders: usize,
+    group: usize,
+    groups: usize,
+    /// States whose orders need more than one menu of 25.
+    over_one_menu: usize,
+    /// The biggest group seen: its name and size.
+    biggest: (String, usize),
+    /// The groups of the state with the most groups.
+    most_groups: Vec<(String, usize)>,
+}
+
+/// "seat 1", "Seat 2": a seat number shown to a person.
+fn names_a_seat(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    lower.match_indices("seat").any(|(i, _)| {
+        let rest = lower[i + 4..].trim_start();
+        rest.starts_with(|c: char| c.is_ascii_digit())
+    })
+}
+
+/// Every legal order of every owing seat, as offered to a person: labels
+/// unique among the seat's orders, at most 80 characters, naming no seat;
+/// groups of at most 25; a question only on an order that ends the turn,
+/// and always on one while other main orders are open. Records the sizes.
+fn check_controls(kind: GameKind, state: &AnyState, sizes: &mut MenuSizes) {
+    use orrery::engine::ControlStyle;
+    use std::collections::{BTreeMap, BTreeSet};
+    for p in state.pending() {
+        let controls = state.legal_controls(p.seat);
+        assert_eq!(controls.len(), state.legal_commands(p.seat).len());
+        let mut labels = BTreeSet::new();
+        let mut groups: BTreeMap<String, usize> = BTreeMap::new();
+        let main_open = controls.iter().any(|(_, c)| c.style == ControlStyle::Main);
+        for (line, c) in &controls {
+            let label = &c.label;
+            assert!(
+                !label.trim().is_empty() && !c.group.trim().is_empty(),
+                "{kind}: `{line}`: {c:?}"
+            );
+            assert!(label.chars().count() <= 80, "{kind}: `{line}`: label over 80: {label}");
+            assert!(!names_a_seat(label), "{kind}: `{line}`: label names a seat: {label}");
+            assert!(
+                !names_a_seat(&c.group),
+                "{kind}: `{line}`: group names a seat: {}",
+                c.group
+            );
+            if let Some(q) = &c.confirm {
+                assert!(!names_a_seat(q), "{kind}: `{line}`: question names a seat: {q}");
+                assert_eq!(
+                    c.style,
+                    ControlStyle::End,
+                    "{kind}: `{line}`: a question on a non-ending order"
+                );
+            }
+            if c.style == ControlStyle::End && main_open {
+                assert!(
+                    c.confirm.is_some(),
+                    "{kind}: `{line}` ends the turn with main orders open, unasked"
+                );
+            }
+            assert!(labels.insert(label.clone()), "{kind}: label `{label}` twice (`{line}`)");
+            *groups.entry(c.group.clone()).or_default() += 1;
+        }
+        sizes.states += 1;
+        sizes.orders = sizes.orders.max(controls.len());
+        if controls.len() > 25 {
+            sizes.over_one_menu += 1;
+        }
+        for (g, n) in &groups {
+            assert!(*n <= 25, "{kind}: group `{g}` holds {n} orders (more than one menu)");
+            if *n > sizes.biggest.1 {
+                sizes.biggest = (g.clone(), *n);
+            }
+        }
+        sizes.group = sizes.group.max(groups.values().copied().max().unwrap_or(0));
+        if groups.len() > sizes.groups {
+            sizes.groups = groups.len();
+            sizes.most_groups = groups.into_iter().collect();
+        }
+    }
+}
+
+#[test]
+fn legal_orders_are_offered_readably_in_menus() {
+    let games: u64 = std::env::var("ORRERY_PROP_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    assert!(names_a_seat("Turn of seat 1") && names_a_seat("Seat 2") && !names_a_seat("Seats"));
+    for &kind in GameKind::ALL {
+        let counts = player_counts(kind);
+        let mut sizes = MenuSizes::default();
+        for seed in 0..games {
+            let players = counts[(seed as usize) % counts.len()];
+            play(kind, players, 1000 + seed, |state| {
+                check_controls(kind, state, &mut sizes);
+                true
+            });
+        }
+        assert!(sizes.states > 0);
+        eprintln!(
+            "{kind}: {} decision states of {games} games: at most {} orders for one seat, \
+             {} in one group (`{}`), {} groups; {} states over 25 orders; most groups: {:?}",
+            sizes.states,
+            sizes.orders,
+            sizes.group,
+            sizes.biggest.0,
+            sizes.groups,
+            sizes.over_one_menu,
+            sizes.most_groups
+        );
+    }
+}

@@ -12,6 +12,7 @@
 
 pub mod board;
 pub mod cards;
+pub mod controls;
 pub mod rules;
 pub mod scene;
 pub mod state;
@@ -27,13 +28,30 @@ pub use state::{Event, Options, State};
 pub use view::View;
 
 use crate::engine::{
-    CommandLine, CommandSpec, GameConfig, Outcome, ParamKind, ParamSpec, ParseError, Pending, PhaseInfo, Rejection,
+    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParamKind, ParamSpec, ParseError, Pending, PhaseInfo, Rejection,
     Ruleset, Seat, SetupError, Viewer,
 };
 use orrery_render::Scene;
 
 /// The Hyperspace ruleset.
 pub struct Hyperspace;
+
+/// The phase label and the turn holder ([`PhaseInfo`]), for the state and
+/// for the board's header (built from a view): "Round 3 · Battle at Vega".
+pub fn phase_label(
+    over: bool,
+    not_started: bool,
+    round: u32,
+    battle: Option<Star>,
+    active: Seat,
+) -> (String, Option<Seat>) {
+    match (over, not_started, battle) {
+        (true, _, _) => (format!("Round {round} · Game over"), None),
+        (false, true, _) => ("Setting up".to_string(), None),
+        (false, false, Some(star)) => (format!("Round {round} · Battle at {}", star.name()), Some(active)),
+        (false, false, None) => (format!("Round {round}"), Some(active)),
+    }
+}
 
 impl Ruleset for Hyperspace {
     const KEY: &'static str = "hyperspace";
@@ -86,15 +104,13 @@ impl Ruleset for Hyperspace {
     }
 
     fn phase(state: &State) -> PhaseInfo {
-        let (label, turn) = match (&state.outcome, &state.stage) {
-            (Some(_), _) => (format!("Round {} · Game over", state.round), None),
-            (None, state::Stage::NotStarted) => ("Setting up".to_string(), None),
-            (None, state::Stage::Battle(b)) => (
-                format!("Round {} · Battle at {}", state.round, b.star.name()),
-                Some(state.active),
-            ),
-            (None, _) => (format!("Round {}", state.round), Some(state.active)),
-        };
+        let (label, turn) = phase_label(
+            state.outcome.is_some(),
+            state.stage == state::Stage::NotStarted,
+            state.round,
+            state.battle().map(|b| b.star),
+            state.active,
+        );
         // One more once the game is over, so the final board is posted too.
         let number = state.turn + u32::from(state.outcome.is_some());
         PhaseInfo { number, label, turn }
@@ -172,5 +188,13 @@ impl Ruleset for Hyperspace {
 
     fn default_action(state: &State, seat: Seat) -> Option<Action> {
         rules::default_action(state, seat)
+    }
+
+    fn control(state: &State, seat: Seat, action: &Action) -> Control {
+        controls::control(state, seat, action)
+    }
+
+    fn takes_back(event: &Event) -> bool {
+        controls::takes_back(event)
     }
 }

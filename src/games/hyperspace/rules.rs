@@ -38,9 +38,9 @@ pub const USAGE_RETREAT: &str = "retreat ships:N";
 /// Why an order is not legal now (converted to a [`Rejection`]).
 #[derive(Debug, thiserror::Error)]
 pub enum Illegal {
-    #[error("nothing is asked of {0} right now")]
+    #[error("nothing is asked of you right now")]
     NotPending(Seat),
-    #[error("{seat} owes a {owed} decision now, not that")]
+    #[error("you owe a {owed} decision now, not that")]
     WrongDecision { seat: Seat, owed: &'static str },
     #[error("departures are over for this turn: a fleet has already arrived (departures come before arrivals)")]
     DeparturesOver,
@@ -337,7 +337,7 @@ fn departure_actions(state: &State, seat: Seat) -> Vec<Action> {
     out
 }
 
-fn arrival_actions(state: &State, seat: Seat) -> Vec<Action> {
+pub fn arrival_actions(state: &State, seat: Seat) -> Vec<Action> {
     let mut out = Vec::new();
     let Some(me) = state.seat(seat) else { return out };
     for (i, t) in me.tokens.iter().enumerate() {

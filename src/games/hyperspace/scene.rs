@@ -9,7 +9,7 @@
 use super::board::{Sector, Star, COLS, ROWS};
 use super::cards::Card;
 use super::view::{SeatView, StarView, View};
-use crate::engine::{Outcome, Seat, Viewer};
+use crate::engine::{Outcome, PhaseInfo, Seat, Viewer};
 use orrery_render::{measure_text, Anchor, Color, Item, Scene, Stroke, Text};
 
 pub const WIDTH: u32 = 1600;
@@ -160,40 +160,49 @@ fn header(sc: &mut Scene, view: &View, names: &[String]) {
         .anchor(Anchor::CenterLeft)
         .bold();
     sc.text(t);
+    // The phase title, with the (shortened) names: "Round 3 · Battle at
+    // Vega · alice's turn".
+    let short: Vec<String> = (0..view.seats.len())
+        .map(|i| name_of(names, Seat(i as u8)))
+        .collect();
+    let (label, turn) = super::phase_label(
+        view.outcome.is_some(),
+        view.stage == "not-started",
+        view.round,
+        view.battle.as_ref().map(|b| b.star),
+        view.active,
+    );
+    let title = PhaseInfo { number: view.turn, label, turn }.title(&short);
+    let (title, title_size) = fit_text(&title, 24.0, 16.0, 550.0, true);
+    let t = txt(270.0, 32.0, title, title_size, TEXT).anchor(Anchor::CenterLeft).bold();
+    sc.text(t);
+    let production = if view.production_round {
+        " · production round"
+    } else {
+        ""
+    };
     let status = match (&view.outcome, view.stage) {
-        (Some(Outcome::Winner { seat, reason }), _) => format!("Game over · {} wins ({reason})", name_of(names, *seat)),
+        (Some(Outcome::Winner { seat, reason }), _) => format!("{} wins ({reason})", name_of(names, *seat)),
         (Some(Outcome::Shared { seats, reason }), _) => format!(
-            "Game over · shared by {} ({reason})",
+            "Shared by {} ({reason})",
             seats.iter().map(|s| name_of(names, *s)).collect::<Vec<_>>().join(" & ")
         ),
         (None, "battle") => match &view.battle {
-            Some(b) => format!("{}'s turn · battle at {}", name_of(names, view.active), b.star.name()),
-            None => format!("{}'s turn", name_of(names, view.active)),
+            Some(b) => format!("combat {}{production} · {} rounds", b.combat, view.rounds),
+            None => format!("{} rounds{production}", view.rounds),
         },
         (None, "moving") => format!(
-            "{}'s turn · {}",
-            name_of(names, view.active),
+            "{}{production} · {} rounds",
             if view.departures_open {
                 "departures & arrivals"
             } else {
                 "arrivals"
-            }
+            },
+            view.rounds
         ),
-        (None, _) => format!("{}'s turn", name_of(names, view.active)),
+        (None, _) => format!("{} rounds{production}", view.rounds),
     };
-    let round = format!(
-        "Round {} of {}{}",
-        view.round,
-        view.rounds,
-        if view.production_round {
-            " · production round"
-        } else {
-            ""
-        }
-    );
-    let t = txt(300.0, 32.0, round, 24.0, TEXT).anchor(Anchor::CenterLeft).bold();
-    sc.text(t);
-    let size = fit(&status, 24.0, 18.0, 760.0, true);
+    let size = fit(&status, 22.0, 16.0, 720.0, true);
     let color = if view.outcome.is_some() {
         YELLOW_STAR
     } else {

@@ -1235,3 +1235,144 @@ fn scenes_render_and_fit() {
         }
     }
 }
+
+// ---------------------------------------------------------------- controls and take-backs
+
+fn control(state: &State, seat: u8, text: &str) -> crate::engine::Control {
+    let action = Hyperspace::parse(&CommandLine::parse(text).unwrap()).unwrap();
+    assert!(
+        Hyperspace::legal_actions(state, Seat(seat - 1)).contains(&action),
+        "`{text}` is not legal for seat {seat}"
+    );
+    Hyperspace::control(state, Seat(seat - 1), &action)
+}
+
+fn all_take_back(events: &[Event]) -> bool {
+    events.iter().all(Hyperspace::takes_back)
+}
+
+#[test]
+fn orders_are_offered_in_words() {
+    use crate::engine::ControlStyle;
+    let mut s = new_game(2);
+    let c = control(&s, 1, "depart from:Algol ships:5");
+    assert_eq!(c.label, "Depart Algol · 5 ships");
+    assert_eq!(c.style, ControlStyle::Main);
+    // 15 ships: 30 departures, more than one menu: departures and jumps apart.
+    assert_eq!(c.group, "Depart Algol");
+    let c = control(&s, 1, "depart from:Algol ships:1 to:Sirius");
+    assert_eq!(c.label, "Jump Algol to Sirius · 1 ship");
+    assert_eq!(c.group, "Jump Algol to Sirius");
+    let end = control(&s, 1, "end");
+    assert_eq!((end.label.as_str(), end.style), ("End turn", ControlStyle::End));
+    assert_eq!(end.confirm.as_deref(), Some("End your turn? Fleets can still depart."));
+
+    given(
+        &mut s,
+        Event::TokenPlaced {
+            seat: Seat(0),
+            token: 1,
+            square: 1,
+            ships: 8,
+            from: Sector::parse("A-yellow").unwrap(),
+        },
+    );
+    place(&mut s, 2, "Vega", 6);
+    let c = control(&s, 1, "arrive token:1 at:Vega");
+    assert_eq!(c.label, "Arrive at Vega · token 1 (8 ships)");
+    assert_eq!(c.group, "Arrive");
+    let end = control(&s, 1, "end");
+    assert!(
+        end.confirm.as_deref().is_some_and(|q| q.contains("warp token 1 can still arrive")),
+        "{end:?}"
+    );
+    ok(&mut s, 1, "arrive token:1 at:Vega");
+    let end = control(&s, 1, "end");
+    assert_eq!(end.label, "End movement · battle at Vega");
+    // Departures are over and no token can arrive: nothing else to do.
+    assert_eq!(end.confirm, None);
+    ok(&mut s, 1, "end");
+
+    assert_eq!(control(&s, 1, "card name:Admiral").label, "Admiral (6)");
+    assert_eq!(control(&s, 2, "card name:Spy").label, "Spy (0) · 7 against the Admiral");
+    assert_eq!(control(&s, 2, "card name:Tactician").label, "Tactician (3) · wins ties");
+    assert_eq!(control(&s, 2, "card name:Spy").group, "Combat card");
+    ok(&mut s, 1, "card name:Admiral");
+    ok(&mut s, 2, "card name:Spy");
+    // 8 + 6 against 6 + 7: the attacker (seat 1) won.
+    assert_eq!(kinds(&s), vec![(1, "losses".to_string())]);
+    let c = control(&s, 1, "losses n:3");
+    assert_eq!((c.label.as_str(), c.style), ("They lose 3 ships, you lose 2", ControlStyle::Main));
+    assert_eq!(control(&s, 1, "losses n:1").label, "They lose 1 ship, you lose none");
+    let c = control(&s, 1, "losses n:0");
+    assert_eq!((c.label.as_str(), c.style), ("No losses: spare them", ControlStyle::Minor));
+    ok(&mut s, 1, "losses n:2");
+    assert_eq!(kinds(&s), vec![(2, "retreat".to_string())]);
+    assert_eq!(control(&s, 2, "retreat ships:4").label, "Retreat all 4 ships");
+    assert_eq!(control(&s, 2, "retreat ships:1").label, "Retreat 1 ship");
+    let c = control(&s, 2, "retreat ships:0");
+    assert_eq!((c.label.as_str(), c.style, c.group.as_str()), ("Stand firm", ControlStyle::Minor, "Retreat"));
+}
+
+#[test]
+fn only_plain_moves_and_hidden_picks_take_back() {
+    let mut s = new_game(2);
+    // A departure and a jump: moves with nothing hidden or drawn.
+    assert!(all_take_back(&ok(&mut s, 1, "depart from:Algol ships:3")));
+    assert!(all_take_back(&ok(&mut s, 1, "depart from:Algol ships:1 to:Sirius")));
+    given(
+        &mut s,
+        Event::TokenPlaced {
+            seat: Seat(0),
+            token: 3,
+            square: 1,
+            ships: 8,
+            from: Sector::parse("A-yellow").unwrap(),
+        },
+    );
+    place(&mut s, 2, "Vega", 6);
+    // An arrival: a move.
+    assert!(all_take_back(&ok(&mut s, 1, "arrive token:3 at:Vega")));
+    // Ending movement starts a battle: no take-back.
+    let ev = ok(&mut s, 1, "end");
+    assert!(ev.iter().any(|e| matches!(e, Event::BattleBegan { .. })));
+    assert!(!all_take_back(&ev));
+    // The first secret pick stays secret: it may be taken back.
+    assert!(all_take_back(&ok(&mut s, 1, "card name:Admiral")));
+    // The second reveals both cards and resolves the combat.
+    let ev = ok(&mut s, 2, "card name:Spy");
+    assert!(ev.iter().any(|e| matches!(e, Event::CombatCardsRevealed { .. })));
+    assert!(!all_take_back(&ev));
+    // Losses are the battle's result.
+    assert!(!all_take_back(&ok(&mut s, 1, "losses n:2")));
+    // The loser stands firm and the victor may still retreat: nothing follows yet.
+    assert!(all_take_back(&ok(&mut s, 2, "retreat ships:0")));
+    // The victor's choice renews the combat (or ends the battle).
+    assert!(!all_take_back(&ok(&mut s, 1, "retreat ships:0")));
+    // A turn's end and the next turn's start never.
+    for e in [
+        Event::TurnEnded { seat: Seat(0) },
+        Event::TurnBegan {
+            seat: Seat(1),
+            round: 1,
+            turn: 2,
+            production: false,
+        },
+        Event::MovementEnded { seat: Seat(0) },
+    ] {
+        assert!(!Hyperspace::takes_back(&e), "{e:?}");
+    }
+}
+
+#[test]
+fn rejections_and_prompts_name_no_seat() {
+    let mut s = new_game(2);
+    place(&mut s, 2, "Algol", 2);
+    ok(&mut s, 1, "end");
+    let err = play(&mut s, 1, "depart from:Algol ships:1").unwrap_err();
+    assert!(err.contains("you owe a combat-card decision"), "{err}");
+    assert!(!err.contains("seat"), "{err}");
+    for p in Hyperspace::pending(&s) {
+        assert!(!p.prompt.contains("seat"), "{}", p.prompt);
+    }
+}

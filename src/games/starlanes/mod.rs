@@ -11,6 +11,7 @@
 //! - [`view`]: views (the deck order stays hidden) and narration.
 //! - [`scene`]: the board picture.
 
+pub mod controls;
 pub mod map;
 pub mod rules;
 pub mod scene;
@@ -27,13 +28,25 @@ pub use techs::Tech;
 pub use view::View;
 
 use crate::engine::{
-    CommandLine, CommandSpec, GameConfig, Outcome, ParamKind, ParamSpec, ParseError, Pending, PhaseInfo, Rejection,
+    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParamKind, ParamSpec, ParseError, Pending, PhaseInfo, Rejection,
     Ruleset, Seat, SetupError, Viewer,
 };
 use orrery_render::Scene;
 
 /// The Starlanes ruleset.
 pub struct Starlanes;
+
+/// The phase label and the turn holder ([`PhaseInfo`]), for the state and
+/// for the board (built from a view): "Round 3".
+pub fn phase_label(over: bool, not_started: bool, round: u32, active: Seat) -> (String, Option<Seat>) {
+    if over {
+        (format!("Round {round} · Game over"), None)
+    } else if not_started {
+        ("Setting up".to_string(), None)
+    } else {
+        (format!("Round {round}"), Some(active))
+    }
+}
 
 impl Ruleset for Starlanes {
     const KEY: &'static str = "starlanes";
@@ -86,13 +99,12 @@ impl Ruleset for Starlanes {
     }
 
     fn phase(state: &State) -> PhaseInfo {
-        let (label, turn) = if state.outcome.is_some() {
-            (format!("Round {} · Game over", state.round), None)
-        } else if state.players == 0 {
-            ("Setting up".to_string(), None)
-        } else {
-            (format!("Round {}", state.round), Some(state.active))
-        };
+        let (label, turn) = phase_label(
+            state.outcome.is_some(),
+            state.players == 0,
+            state.round,
+            state.active,
+        );
         // One board per turn, and one more once the game is over.
         PhaseInfo {
             number: state.turn + u32::from(state.outcome.is_some()),
@@ -100,7 +112,6 @@ impl Ruleset for Starlanes {
             turn,
         }
     }
-
 
     fn parse(line: &CommandLine) -> Result<Action, ParseError> {
         rules::parse(line)
@@ -164,6 +175,14 @@ impl Ruleset for Starlanes {
 
     fn default_action(state: &State, seat: Seat) -> Option<Action> {
         rules::default_action(state, seat)
+    }
+
+    fn control(state: &State, seat: Seat, action: &Action) -> Control {
+        controls::control(state, seat, action)
+    }
+
+    fn takes_back(event: &Event) -> bool {
+        controls::takes_back(event)
     }
 
     fn complete_more(

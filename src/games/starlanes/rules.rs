@@ -277,7 +277,7 @@ fn jump_sources(st: &State, seat: Seat, to: usize) -> Vec<usize> {
         .collect()
 }
 
-fn buy_options(st: &State, seat: Seat) -> Vec<(Tech, u32, Option<usize>)> {
+pub fn buy_options(st: &State, seat: Seat) -> Vec<(Tech, u32, Option<usize>)> {
     let ps = &st.seats[seat.index()];
     let mut out = Vec::new();
     for &t in &st.universal {
@@ -582,7 +582,7 @@ pub fn decide(st: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rej
     if st.active != seat {
         return Err(Rejection::NotYourDecision {
             seat,
-            waiting: format!("{} (turn)", st.active),
+            waiting: crate::games::describe_waiting(&pending(st)),
         });
     }
     let action_used = |what: &str| {

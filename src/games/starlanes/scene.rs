@@ -7,7 +7,7 @@
 //! techs, scoring token), the tech market and the universal techs.
 
 use super::view::{PlanetView, View};
-use crate::engine::{Outcome, Seat};
+use crate::engine::{Outcome, PhaseInfo, Seat};
 use crate::engine::hex::{Hex, Layout, Orientation};
 use orrery_render::{measure_text, Anchor, Color, Item, Scene, Stroke, Text};
 
@@ -268,7 +268,14 @@ fn panel_items(view: &View, names: &[String], tech_size: f32) -> (Vec<Item>, f32
     let status = match &view.outcome {
         Some(Outcome::Winner { seat, .. }) => format!("{} wins!", name_of(names, *seat)),
         Some(Outcome::Shared { .. }) => "Shared victory".to_string(),
-        None => format!("Round {}/{} · {}", view.round, view.rounds, name_of(names, view.active)),
+        None => {
+            // The phase title, with the (shortened) names.
+            let short: Vec<String> = (0..view.seats.len())
+                .map(|i| name_of(names, Seat(i as u8)))
+                .collect();
+            let (label, turn) = super::phase_label(false, view.players == 0, view.round, view.active);
+            PhaseInfo { number: 0, label, turn }.title(&short)
+        }
     };
     let ssz = fit(&status, 24.0, 18.0, w - 32.0, true);
     let scol = if view.outcome.is_some() {
@@ -285,7 +292,8 @@ fn panel_items(view: &View, names: &[String], tech_size: f32) -> (Vec<Item>, f32
             "Action available"
         };
         let buy = if view.may_buy { " · may buy a tech" } else { "" };
-        text(t(x, y, format!("{step}{buy}"), 20.0, DIM));
+        let limit = format!(" · {} rounds", view.rounds);
+        text(t(x, y, format!("{step}{buy}{limit}"), 20.0, DIM));
         y += 30.0;
     }
     // Players.

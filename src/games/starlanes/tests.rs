@@ -329,3 +329,124 @@ fn stored_hexes_keep_their_json() {
     );
     assert_eq!(serde_json::from_str::<Event>(&json).unwrap(), events[0]);
 }
+
+fn control_of(st: &State, seat: Seat, text: &str) -> crate::engine::Control {
+    let a = Starlanes::parse(&CommandLine::parse(text).unwrap()).unwrap();
+    assert!(Starlanes::legal_actions(st, seat).contains(&a), "`{text}` is not legal");
+    Starlanes::control(st, seat, &a)
+}
+
+#[test]
+fn orders_are_offered_in_words() {
+    use crate::engine::ControlStyle;
+    let mut st = start(2, 1);
+    let vega = st.planet("Vega");
+    let c = control_of(&st, Seat(0), "produce at:Vega");
+    assert!(c.label.starts_with("Produce at Vega (+"), "{c:?}");
+    assert_eq!(c.group, "Produce or refresh");
+    assert_eq!(control_of(&st, Seat(0), "refresh").label, "Refresh planets and techs");
+    let end = control_of(&st, Seat(0), "end");
+    assert_eq!((end.label.as_str(), end.style), ("End turn", ControlStyle::End));
+    assert_eq!(end.confirm.as_deref(), Some("End your turn? You can still take your Action."));
+    // An enemy next door: the move says it attacks.
+    let next = st.map.neighbors(vega)[0];
+    let next_name = st.map.planets[next].name.clone();
+    Starlanes::apply(
+        &mut st,
+        &Event::ForcesSet {
+            planet: next_name.clone(),
+            seat: Some(Seat(1)),
+            forces: 1,
+        },
+    );
+    let c = control_of(&st, Seat(0), &format!("move to:{next_name} from:Vega=2"));
+    assert_eq!(c.label, format!("Move 2 from Vega to {next_name} (attack 1)"));
+    assert_eq!(c.style, ControlStyle::Main);
+    // Seat 2 holds the scoring token in a 2-player game.
+    play(&mut st, Seat(0), "end");
+    let end = control_of(&st, Seat(1), "end");
+    assert_eq!(end.label, "End turn and score");
+    // Buying shows the price.
+    Starlanes::apply(&mut st, &Event::ScienceSet { seat: Seat(1), science: 9 });
+    st.may_buy = true;
+    let tech = st.universal[0];
+    let c = control_of(&st, Seat(1), &format!("buy tech:{}", tech.name()));
+    assert_eq!(c.label, format!("Buy {} (2 science)", tech.name()));
+    assert_eq!(c.group, "Buy a tech");
+}
+
+#[test]
+fn only_what_reveals_nothing_takes_back() {
+    let mut st = start(2, 1);
+    let all = |ev: &[Event]| ev.iter().all(Starlanes::takes_back);
+    // Production: known yield, nothing drawn.
+    assert!(all(&play(&mut st, Seat(0), "produce at:Vega")));
+    // Ending the turn: scoring, the next player's turn.
+    assert!(!all(&play(&mut st, Seat(0), "end")));
+    // A plain move into an empty planet.
+    let mine: Vec<usize> = (0..st.forces.len()).filter(|&p| st.holder(p) == Some(Seat(1))).collect();
+    let from = mine[0];
+    let to = st
+        .map
+        .neighbors(from)
+        .into_iter()
+        .find(|&p| st.holder(p).is_none())
+        .expect("an empty neighbour");
+    let text = format!("move to:{} from:{}=1", st.map.planets[to].name, st.map.planets[from].name);
+    assert!(all(&play(&mut st, Seat(1), &text)));
+    // A purchase refills the market from the hidden deck: no take-back,
+    // unless the deck is empty.
+    let drawn = Event::MarketCycled {
+        market: [None; 3],
+        discarded: None,
+        drawn: Some(Tech::Levy),
+    };
+    assert!(!Starlanes::takes_back(&drawn));
+    let empty = Event::MarketCycled {
+        market: [None; 3],
+        discarded: None,
+        drawn: None,
+    };
+    assert!(Starlanes::takes_back(&empty));
+    assert!(Starlanes::takes_back(&Event::TechBought {
+        seat: Seat(1),
+        tech: Tech::Levy,
+        cost: 2,
+        slot: None,
+    }));
+    // A move into an enemy planet fights: no take-back.
+    let target = st
+        .map
+        .neighbors(from)
+        .into_iter()
+        .find(|&p| p != to)
+        .expect("another neighbour");
+    let target_name = st.map.planets[target].name.clone();
+    Starlanes::apply(
+        &mut st,
+        &Event::ForcesSet {
+            planet: target_name.clone(),
+            seat: Some(Seat(0)),
+            forces: 1,
+        },
+    );
+    st.action_taken = false;
+    let ev = play(
+        &mut st,
+        Seat(1),
+        &format!("move to:{target_name} from:{}=1", st.map.planets[from].name),
+    );
+    assert!(ev.iter().any(|e| matches!(e, Event::CombatResolved { .. })));
+    assert!(!all(&ev));
+}
+
+#[test]
+fn a_turn_out_of_order_is_refused_without_seat_numbers_from_the_game() {
+    let st = start(2, 1);
+    let err = Starlanes::decide(&st, Seat(1), &Action::End).unwrap_err();
+    // The waiting list is the shared `describe_waiting`'s.
+    let Rejection::NotYourDecision { waiting, .. } = err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(waiting, crate::games::describe_waiting(&Starlanes::pending(&st)));
+}
