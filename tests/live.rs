@@ -18,8 +18,17 @@ const CHANNEL: u64 = 700;
 /// One thing the transport was asked to do.
 #[derive(Clone, Debug)]
 enum Call {
-    Send { id: i64, at: Posted, msg: OutMessage },
-    Edit { id: i64, at: Posted, msg: OutMessage, png: bool },
+    Send {
+        id: i64,
+        at: Posted,
+        msg: OutMessage,
+    },
+    Edit {
+        id: i64,
+        at: Posted,
+        msg: OutMessage,
+        png: bool,
+    },
 }
 
 /// Records posts and edits, and keeps what each message shows now.
@@ -68,7 +77,10 @@ impl Transport for Recorder {
             return Ok(Delivery::Undeliverable("Unknown Message".into()));
         }
         let mut shown = self.shown.lock().unwrap();
-        assert!(shown.contains_key(&at.message), "edit of a message never posted: {at:?}");
+        assert!(
+            shown.contains_key(&at.message),
+            "edit of a message never posted: {at:?}"
+        );
         shown.insert(at.message, msg.clone());
         self.calls.lock().unwrap().push(Call::Edit {
             id,
@@ -118,13 +130,7 @@ fn choice(game: GameId, line: &str) -> Choice {
 }
 
 fn prompt(game: GameId, seat: u8, user: u64, text: &str, choices: &[&str]) -> OutMessage {
-    let mut m = OutMessage::to_dm(UserId(user), text).in_slot(
-        Slot::Prompt {
-            game,
-            seat: Seat(seat),
-        },
-        Op::Post,
-    );
+    let mut m = OutMessage::to_dm(UserId(user), text).in_slot(Slot::Prompt { game, seat: Seat(seat) }, Op::Post);
     m.choices = choices.iter().map(|c| choice(game, c)).collect();
     m
 }
@@ -222,7 +228,10 @@ async fn an_update_edits_the_prompt_in_place_and_keeps_its_board() {
         viewer: Viewer::Seat(Seat(0)),
         seq: 0,
     };
-    let mut first = with_footer(prompt(game, 0, 1, "Pick a card", &["play card:1", "play card:2"]), "Due soon");
+    let mut first = with_footer(
+        prompt(game, 0, 1, "Pick a card", &["play card:1", "play card:2"]),
+        "Due soon",
+    );
     first.board = Some(board.clone());
     queue(&svc, game, &[first]).await;
     svc.deliver(&t).await.unwrap();
@@ -238,7 +247,11 @@ async fn an_update_edits_the_prompt_in_place_and_keeps_its_board() {
     assert_eq!(calls.len(), 1, "edited, not posted: {calls:#?}");
     let (id, edit_at, now, png) = edited(&calls[0]);
     assert_eq!((id, edit_at), (ids[0], at));
-    assert_eq!(full(now), "Pick a card (you picked 2)", "text replaced, footer too (none given)");
+    assert_eq!(
+        full(now),
+        "Pick a card (you picked 2)",
+        "text replaced, footer too (none given)"
+    );
     assert_eq!(labels(now), ["play card:1"], "choices replaced");
     assert_eq!(now.board, Some(board), "the board is kept");
     assert!(!png, "and not drawn again: the attachment stays");
@@ -331,7 +344,11 @@ async fn a_close_adds_its_note_removes_the_controls_and_frees_the_slot() {
     assert_eq!(calls.len(), 1);
     let (id, a, now, png) = edited(&calls[0]);
     assert_eq!((id, a, png), (ids[0], at, false));
-    assert_eq!(full(now), "Your move\n✓ You ended your turn.", "the awaited-by footer is over");
+    assert_eq!(
+        full(now),
+        "Your move\n✓ You ended your turn.",
+        "the awaited-by footer is over"
+    );
     assert!(now.choices.is_empty());
     assert!(now.board.is_some(), "the board stays");
     assert_eq!(live_at(&svc, slot).await, None, "the slot is free");
@@ -378,7 +395,14 @@ async fn a_failed_edit_is_retried_once_and_holds_back_its_target() {
     let calls = t.take();
     assert_eq!(calls.len(), 1, "{calls:#?}");
     assert_eq!(sent(&calls[0]).2.target, Target::Dm(UserId(9)));
-    let pending: Vec<i64> = svc.store().undelivered(10).await.unwrap().iter().map(|r| r.id).collect();
+    let pending: Vec<i64> = svc
+        .store()
+        .undelivered(10)
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.id)
+        .collect();
     assert_eq!(pending, ids[..2]);
     assert_eq!(full(&t.now(at.message)), "Turn 1");
 
@@ -396,7 +420,12 @@ async fn a_live_message_deleted_by_someone_is_posted_anew() {
     let (svc, game) = with_game("gone").await;
     let t = Recorder::default();
     let slot = Slot::Phase { game };
-    queue(&svc, game, &[with_footer(phase(game, "Turn 1", Op::Post), "Waiting on alice")]).await;
+    queue(
+        &svc,
+        game,
+        &[with_footer(phase(game, "Turn 1", Op::Post), "Waiting on alice")],
+    )
+    .await;
     svc.deliver(&t).await.unwrap();
     let (_, at, _) = sent(&t.take()[0]);
     t.gone.lock().unwrap().insert(at.message);
@@ -406,7 +435,11 @@ async fn a_live_message_deleted_by_someone_is_posted_anew() {
     let calls = t.take();
     assert_eq!(calls.len(), 1, "{calls:#?}");
     let (_, at2, posted) = sent(&calls[0]);
-    assert_eq!(full(posted), "Turn 1\nalice ends\nWaiting on alice", "the whole post, continued");
+    assert_eq!(
+        full(posted),
+        "Turn 1\nalice ends\nWaiting on alice",
+        "the whole post, continued"
+    );
     assert_eq!(live_at(&svc, slot).await.map(|(m, _)| m), Some(at2.message));
 
     // A close of a deleted message is recorded as undeliverable and frees

@@ -10,8 +10,7 @@ use orrery::engine::GameRng;
 use orrery::engine::{GameConfig, GameId, Seat, UserId};
 use orrery::games::{AnyEvent, AnyState, GameKind};
 use orrery::store::{
-    Backend, Commit, DeadlineChange, DeadlineSet, GameStatus, LiveRow, NewGame, SeatChange, SeatRow, Store,
-    StoreError,
+    Backend, Commit, DeadlineChange, DeadlineSet, GameStatus, LiveRow, NewGame, SeatChange, SeatRow, Store, StoreError,
 };
 use serde_json::json;
 use sqlx::{AnyConnection, Connection, Executor, Row};
@@ -1109,7 +1108,10 @@ async fn live_messages_per_game_and_slot(db: Db) {
     };
     store.put_live_message(&elsewhere).await.unwrap();
 
-    assert_eq!(store.live_message(game, "prompt:0").await.unwrap(), Some(prompt.clone()));
+    assert_eq!(
+        store.live_message(game, "prompt:0").await.unwrap(),
+        Some(prompt.clone())
+    );
     assert_eq!(store.live_message(game, "phase").await.unwrap(), Some(phase.clone()));
     assert_eq!(store.live_message(game, "prompt:1").await.unwrap(), None);
     assert_eq!(
@@ -1129,10 +1131,16 @@ async fn live_messages_per_game_and_slot(db: Db) {
     };
     store.put_live_message(&edited).await.unwrap();
     assert_eq!(store.live_message(game, "prompt:0").await.unwrap(), Some(edited));
-    assert_eq!(count(store, "SELECT COUNT(*) FROM live_messages WHERE game_id = $1", game).await, 2);
+    assert_eq!(
+        count(store, "SELECT COUNT(*) FROM live_messages WHERE game_id = $1", game).await,
+        2
+    );
 
     assert!(store.remove_live_message(game, "prompt:0").await.unwrap());
-    assert!(!store.remove_live_message(game, "prompt:0").await.unwrap(), "already gone");
+    assert!(
+        !store.remove_live_message(game, "prompt:0").await.unwrap(),
+        "already gone"
+    );
     assert_eq!(store.live_message(game, "prompt:0").await.unwrap(), None);
     assert_eq!(store.live_message(other, "prompt:0").await.unwrap(), Some(elsewhere));
     assert_eq!(store.live_messages(game).await.unwrap(), vec![phase]);

@@ -409,17 +409,31 @@ mod tests {
         assert!(c.ends_with("line 299"), "{c}");
         // Whole lines only, and the note counts exactly the lines left out.
         let (note, kept) = c.split_once('\n').unwrap();
-        let first: usize = kept.lines().next().unwrap().strip_prefix("line ").unwrap().parse().unwrap();
+        let first: usize = kept
+            .lines()
+            .next()
+            .unwrap()
+            .strip_prefix("line ")
+            .unwrap()
+            .parse()
+            .unwrap();
         assert_eq!(note, format!("(… {first} earlier lines cut)"));
         assert_eq!(kept.lines().count(), 300 - first);
         // Characters, not bytes; one long line is cut inside.
         let wide = "é".repeat(5000);
         let c = clip_lines_keep_end(&wide, POST_LIMIT);
         assert!(c.chars().count() <= POST_LIMIT);
-        assert!(c.starts_with("(… earlier text cut)\né"), "{}", &c[..40]);
+        assert!(
+            c.starts_with("(… earlier text cut)\né"),
+            "{}",
+            c.chars().take(40).collect::<String>()
+        );
         let t = edit_text(&Text::plain(long.repeat(5)));
         assert!(t.chars().count() <= POST_LIMIT && t.ends_with("line 299"), "{t}");
-        assert!(t.starts_with("(… ") && t.lines().nth(1).unwrap().starts_with("line "), "{t}");
+        assert!(
+            t.starts_with("(… ") && t.lines().nth(1).unwrap().starts_with("line "),
+            "{t}"
+        );
     }
 
     #[test]

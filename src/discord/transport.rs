@@ -200,7 +200,11 @@ impl Transport for DiscordTransport {
         }
         let channel = serenity::ChannelId::new(at.channel);
         match channel
-            .edit_message(&*self.http, serenity::MessageId::new(at.message), edit_message(message, png))
+            .edit_message(
+                &*self.http,
+                serenity::MessageId::new(at.message),
+                edit_message(message, png),
+            )
             .await
         {
             Ok(_) => Ok(Delivery::Sent(Some(*at))),
@@ -291,9 +295,16 @@ mod tests {
         let mut msg = OutMessage::to_channel(9, Text::plain("Your move, ").mention(UserId(5), "alice"));
         msg.footer = Some(Text::plain("Waiting on alice"));
         let json = serde_json::to_value(outbox_message(1, &msg, None)).unwrap();
-        assert_eq!(json["content"], "Your move, <@5>\nWaiting on alice", "full text: {json}");
+        assert_eq!(
+            json["content"], "Your move, <@5>\nWaiting on alice",
+            "full text: {json}"
+        );
         assert_eq!(json["allowed_mentions"]["parse"], serde_json::json!([]));
-        assert_eq!(json["allowed_mentions"]["users"], serde_json::json!([]), "no pings: nobody");
+        assert_eq!(
+            json["allowed_mentions"]["users"],
+            serde_json::json!([]),
+            "no pings: nobody"
+        );
         msg.pings = vec![UserId(5), UserId(0)];
         let json = serde_json::to_value(outbox_message(1, &msg, None)).unwrap();
         assert_eq!(json["allowed_mentions"]["users"], serde_json::json!(["5"]), "{json}");
@@ -301,7 +312,11 @@ mod tests {
         let edit = serde_json::to_value(edit_message(&msg, None)).unwrap();
         assert_eq!(edit["content"], "Your move, <@5>\nWaiting on alice");
         assert_eq!(edit["allowed_mentions"]["parse"], serde_json::json!([]));
-        assert_eq!(edit["allowed_mentions"]["users"], serde_json::json!([]), "edits alert nobody");
+        assert_eq!(
+            edit["allowed_mentions"]["users"],
+            serde_json::json!([]),
+            "edits alert nobody"
+        );
         // No choices: every component goes; no board: the attachment stays.
         assert_eq!(edit["components"], serde_json::json!([]), "{edit}");
         assert!(edit.get("attachments").is_none(), "{edit}");
@@ -309,11 +324,18 @@ mod tests {
 
         let command = CommandLine::parse("end").unwrap();
         msg.choices = vec![Choice::order(GameId(3), command.clone(), "End")];
-        msg.text = (0..400).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n").into();
+        msg.text = (0..400)
+            .map(|i| format!("line {i}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+            .into();
         let edit = serde_json::to_value(edit_message(&msg, Some(&[1, 2]))).unwrap();
         let content = edit["content"].as_str().unwrap();
         assert!(content.chars().count() <= POST_LIMIT, "{}", content.len());
-        assert!(content.starts_with("(… ") && content.ends_with("line 399\nWaiting on alice"), "{content}");
+        assert!(
+            content.starts_with("(… ") && content.ends_with("line 399\nWaiting on alice"),
+            "{content}"
+        );
         assert_eq!(edit["components"][0]["components"][0]["custom_id"], "o:3:end");
         assert_eq!(edit["attachments"][0]["filename"], "board.png", "{edit}");
     }

@@ -178,7 +178,11 @@ impl Service {
             Some(row) => match serde_json::from_value::<OutMessage>(row.payload.clone()) {
                 Ok(shown) => Some((row, shown)),
                 Err(e) => {
-                    tracing::warn!(game = slot.game().0, slot = key, "forgetting an unreadable live message: {e}");
+                    tracing::warn!(
+                        game = slot.game().0,
+                        slot = key,
+                        "forgetting an unreadable live message: {e}"
+                    );
                     self.store.remove_live_message(slot.game(), &key).await?;
                     None
                 }
@@ -223,7 +227,11 @@ impl Service {
                     }
                     Delivery::Undeliverable(why) => {
                         // Gone (deleted by someone): show it anew.
-                        tracing::warn!(outbox = id, slot = key, "live message cannot be edited, posting it anew: {why}");
+                        tracing::warn!(
+                            outbox = id,
+                            slot = key,
+                            "live message cannot be edited, posting it anew: {why}"
+                        );
                         self.store.remove_live_message(slot.game(), &key).await?;
                         self.post_live(transport, id, slot, &now).await
                     }
@@ -253,7 +261,11 @@ impl Service {
         now.choices.clear();
         now.op = Op::Close;
         if let Delivery::Undeliverable(why) = transport.edit(id, at, &now, None).await? {
-            tracing::warn!(outbox = id, slot = slot.key(), "the slot's last message could not be closed: {why}");
+            tracing::warn!(
+                outbox = id,
+                slot = slot.key(),
+                "the slot's last message could not be closed: {why}"
+            );
         }
         self.store.remove_live_message(slot.game(), &slot.key()).await?;
         Ok(())

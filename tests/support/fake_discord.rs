@@ -1109,11 +1109,9 @@ fn route(
                 .filter(|m| !m.deleted && Some(m.channel_id) == id(c))
                 .map(|m| (m.id, m.author))
             {
-                Some((_, author)) if author != w.bot.id => Answer::Error(
-                    403,
-                    50005,
-                    "Cannot edit a message authored by another user".into(),
-                ),
+                Some((_, author)) if author != w.bot.id => {
+                    Answer::Error(403, 50005, "Cannot edit a message authored by another user".into())
+                }
                 Some((m, _)) => match draft(w, body) {
                     Ok(d) => {
                         let allowed = body.json().and_then(|b| b.get("allowed_mentions")).cloned();
