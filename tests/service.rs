@@ -3,7 +3,7 @@
 
 use orrery::engine::{CommandLine, GameId, UserId, Viewer};
 use orrery::games::GameKind;
-use orrery::service::{Actor, Delivery, OutMessage, Request, Service, Target, Transport};
+use orrery::service::{Actor, Delivery, OutMessage, Posted, Request, Service, Target, Transport};
 use orrery::store::GameStatus;
 use std::sync::{Arc, Mutex};
 
@@ -21,14 +21,22 @@ fn at_table(user: u64, name: &str) -> Actor {
     common::at(CHANNEL, user, name)
 }
 
-/// Collects deliveries.
+/// Collects deliveries: each post, and each edit as the message it now is.
 #[derive(Default)]
 struct Sink(Mutex<Vec<(OutMessage, Option<Vec<u8>>)>>);
 
 impl Transport for Sink {
-    async fn send(&self, _id: i64, message: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<Delivery> {
+    async fn send(&self, id: i64, message: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<Delivery> {
         self.0.lock().unwrap().push((message.clone(), png.map(|p| p.to_vec())));
-        Ok(Delivery::Sent)
+        Ok(Delivery::Sent(Some(Posted {
+            channel: 1,
+            message: id as u64,
+        })))
+    }
+
+    async fn edit(&self, _id: i64, at: &Posted, message: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<Delivery> {
+        self.0.lock().unwrap().push((message.clone(), png.map(|p| p.to_vec())));
+        Ok(Delivery::Sent(Some(*at)))
     }
 }
 

@@ -10,7 +10,7 @@ use orrery::engine::GameRng;
 use orrery::engine::{GameConfig, GameId, Seat, UserId};
 use orrery::games::{AnyEvent, AnyState, GameKind};
 use orrery::store::{
-    Backend, Commit, DeadlineChange, DeadlineSet, GameStatus, NewGame, SeatChange, SeatRow, Store, StoreError,
+    Backend, Commit, DeadlineChange, DeadlineSet, GameStatus, LiveRow, NewGame, SeatChange, SeatRow, Store, StoreError,
 };
 use serde_json::json;
 use sqlx::{AnyConnection, Connection, Executor, Row};
@@ -147,6 +147,7 @@ on_both_backends!(
     concurrent_creates_get_distinct_ids,
     corrupt_rows_are_reported,
     seat_changes_watchers_and_batches,
+    live_messages_per_game_and_slot,
 );
 
 // --- game values -------------------------------------------------------------
@@ -1070,6 +1071,99 @@ async fn corrupt_rows_are_reported(db: Db) {
     assert!(matches!(store.events(id).await, Err(StoreError::Corrupt(_))));
     // With the log unreadable too, the stale cache cannot be refolded.
     assert!(matches!(store.game(id).await, Err(StoreError::Corrupt(m)) if m.contains("does not decode")));
+}
+
+async fn live_messages_per_game_and_slot(db: Db) {
+    let store = &db.store;
+    let game = store.create_game(new_game(21, 1, 2)).await.unwrap();
+    let other = store.create_game(new_game(22, 1, 2)).await.unwrap();
+    assert_eq!(store.live_message(game, "prompt:0").await.unwrap(), None);
+    assert!(store.live_messages(game).await.unwrap().is_empty());
+
+    let prompt = LiveRow {
+        game_id: game,
+        slot: "prompt:0".into(),
+        // Snowflakes above i64::MAX survive the BIGINT bit cast.
+        channel_id: BIG_CHANNEL,
+        message_id: u64::MAX - 7,
+        payload: json!({"target": {"Dm": 5}, "text": [{"plain": "Your move ✨"}], "choices": []}),
+        outbox_id: Some(3),
+        updated_at: NOW,
+    };
+    store.put_live_message(&prompt).await.unwrap();
+    let phase = LiveRow {
+        slot: "phase".into(),
+        channel_id: 21,
+        message_id: 900,
+        payload: json!({"text": "Phase 1"}),
+        outbox_id: None,
+        ..prompt.clone()
+    };
+    store.put_live_message(&phase).await.unwrap();
+    // The same slot key in another game is another row.
+    let elsewhere = LiveRow {
+        game_id: other,
+        message_id: 1,
+        ..prompt.clone()
+    };
+    store.put_live_message(&elsewhere).await.unwrap();
+
+    assert_eq!(
+        store.live_message(game, "prompt:0").await.unwrap(),
+        Some(prompt.clone())
+    );
+    assert_eq!(store.live_message(game, "phase").await.unwrap(), Some(phase.clone()));
+    assert_eq!(store.live_message(game, "prompt:1").await.unwrap(), None);
+    assert_eq!(
+        store.live_messages(game).await.unwrap(),
+        vec![phase.clone(), prompt.clone()],
+        "by slot key"
+    );
+
+    // A put on a taken slot replaces the row (one live message per slot).
+    let edited = LiveRow {
+        message_id: 42,
+        channel_id: 43,
+        payload: json!({"text": "Your move (updated)"}),
+        outbox_id: Some(9),
+        updated_at: NOW + 5,
+        ..prompt.clone()
+    };
+    store.put_live_message(&edited).await.unwrap();
+    assert_eq!(store.live_message(game, "prompt:0").await.unwrap(), Some(edited));
+    assert_eq!(
+        count(store, "SELECT COUNT(*) FROM live_messages WHERE game_id = $1", game).await,
+        2
+    );
+
+    assert!(store.remove_live_message(game, "prompt:0").await.unwrap());
+    assert!(
+        !store.remove_live_message(game, "prompt:0").await.unwrap(),
+        "already gone"
+    );
+    assert_eq!(store.live_message(game, "prompt:0").await.unwrap(), None);
+    assert_eq!(store.live_message(other, "prompt:0").await.unwrap(), Some(elsewhere));
+    assert_eq!(store.live_messages(game).await.unwrap(), vec![phase]);
+
+    // A game that does not exist has no slots to fill.
+    let missing = LiveRow {
+        game_id: GameId(other.0 + 1000),
+        ..prompt
+    };
+    assert!(matches!(
+        store.put_live_message(&missing).await,
+        Err(StoreError::NotFound(_))
+    ));
+    // Unreadable payloads are reported, not guessed at.
+    sqlx::query("UPDATE live_messages SET payload = '{oops' WHERE game_id = $1")
+        .bind(game.0)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.live_message(game, "phase").await,
+        Err(StoreError::Corrupt(_))
+    ));
 }
 
 // --- SQLite specifics ----------------------------------------------------------

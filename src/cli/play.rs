@@ -6,14 +6,15 @@ use super::text::parse_slash;
 use crate::engine::{GameId, GameRng, UserId, Viewer};
 use crate::games::GameKind;
 use crate::service::{
-    readable_time, Actor, Clock, Delivery, OutMessage, Place, Reply, Request, Service, ServiceError, Span, SystemClock,
-    Target, Text, Transport,
+    readable_time, Actor, Clock, Delivery, Op, OutMessage, Place, Posted, Reply, Request, Service, ServiceError, Span,
+    SystemClock, Target, Text, Transport,
 };
 use crate::store::{GameStatus, Store};
 use anyhow::{bail, Context as _};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The playtest's one channel.
@@ -52,6 +53,12 @@ struct Terminal {
     written: Mutex<Vec<PathBuf>>,
     /// Times are shown relative to this clock's now.
     clock: Arc<dyn Clock>,
+    /// What each printed message shows now, by the id given to it, so an
+    /// edit prints only what changed.
+    shown: Mutex<HashMap<u64, OutMessage>>,
+    /// The next message id: starts from the clock, so ids of an earlier run
+    /// (kept by live messages in the database) are not given again.
+    next_message: AtomicU64,
 }
 
 /// The playtest's name for a channel.
@@ -81,6 +88,35 @@ fn render(text: &Text, now_ms: i64, name_of: impl Fn(UserId) -> String) -> Strin
 }
 
 impl Terminal {
+    fn new(out: Option<PathBuf>, clock: Arc<dyn Clock>) -> Self {
+        let first = (clock.now_ms().max(0) as u64).saturating_mul(1000);
+        Terminal {
+            out,
+            names: Mutex::new(BTreeMap::new()),
+            written: Mutex::new(vec![]),
+            clock,
+            shown: Mutex::new(HashMap::new()),
+            next_message: AtomicU64::new(first),
+        }
+    }
+
+    fn head(&self, target: &Target) -> String {
+        match target {
+            Target::Channel(c) => format!("[{}]", channel_name(*c)),
+            Target::Dm(u) => format!("[DM to {}]", self.name_of(*u)),
+        }
+    }
+
+    /// The lines `now` has after those of `before` (all of them if it
+    /// does not continue `before`).
+    fn added_lines(&self, before: Option<&Text>, now: &Text) -> String {
+        let now = self.render(now);
+        match before.map(|b| self.render(b)) {
+            Some(b) if now.starts_with(&b) => now[b.len()..].trim_start_matches('\n').to_string(),
+            _ => now,
+        }
+    }
+
     fn render(&self, text: &Text) -> String {
         render(text, self.clock.now_ms(), |u| self.name_of(u))
     }
@@ -97,11 +133,8 @@ impl Terminal {
 
 impl Transport for Terminal {
     async fn send(&self, _id: i64, msg: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<Delivery> {
-        let head = match &msg.target {
-            Target::Channel(c) => format!("[{}]", channel_name(*c)),
-            Target::Dm(u) => format!("[DM to {}]", self.name_of(*u)),
-        };
-        let mut text = self.render(&msg.text);
+        let head = self.head(&msg.target);
+        let mut text = self.render(&msg.full_text());
         if let (Some(png), Some(b)) = (png, &msg.board) {
             let viewer = match b.viewer {
                 Viewer::Public => "public".to_string(),
@@ -126,7 +159,59 @@ impl Transport for Terminal {
             text.push_str(&format!("\n  [buttons: {}]", labels.join(" | ")));
         }
         println!("{head} {}", indent(&text));
-        Ok(Delivery::Sent)
+        let message = self.next_message.fetch_add(1, Ordering::Relaxed);
+        self.shown.lock().expect("shown").insert(message, msg.clone());
+        let channel = match msg.target {
+            Target::Channel(c) => c,
+            Target::Dm(u) => u.0,
+        };
+        Ok(Delivery::Sent(Some(Posted { channel, message })))
+    }
+
+    /// A transcript cannot change what it printed: an update prints the
+    /// new version (marked as such), an append its new lines (and the new
+    /// footer), a close its last line.
+    async fn edit(&self, _id: i64, at: &Posted, msg: &OutMessage, _png: Option<&[u8]>) -> anyhow::Result<Delivery> {
+        if let Some(out) = self.edited(at, msg) {
+            println!("{out}");
+        }
+        Ok(Delivery::Sent(Some(*at)))
+    }
+}
+
+impl Terminal {
+    /// What the transcript prints for an edit of the message at `at`.
+    fn edited(&self, at: &Posted, msg: &OutMessage) -> Option<String> {
+        let head = self.head(&msg.target);
+        let before = self.shown.lock().expect("shown").insert(at.message, msg.clone());
+        let out = match msg.op {
+            Op::Update | Op::Post => {
+                let mut text = self.render(&msg.full_text());
+                if !msg.choices.is_empty() {
+                    let labels: Vec<&str> = msg.choices.iter().map(|c| c.label.as_str()).collect();
+                    text.push_str(&format!("\n  [buttons: {}]", labels.join(" | ")));
+                }
+                Some(format!("(updated) {text}"))
+            }
+            Op::Append => {
+                let mut lines = self.added_lines(before.as_ref().map(|b| &b.text), &msg.text);
+                let footer_changed = before.as_ref().is_none_or(|b| b.footer != msg.footer);
+                if let Some(footer) = msg.footer.as_ref().filter(|f| footer_changed && !f.is_empty()) {
+                    if !lines.is_empty() {
+                        lines.push('\n');
+                    }
+                    lines.push_str(&self.render(footer));
+                }
+                (!lines.is_empty()).then_some(lines)
+            }
+            Op::Close => match &before {
+                // Unchanged text: a newer message retired it, silently.
+                Some(b) => Some(self.added_lines(Some(&b.text), &msg.text)).filter(|l| !l.is_empty()),
+                // Printed by an earlier run: its last line is the note.
+                None => self.render(&msg.text).lines().last().map(str::to_string),
+            },
+        };
+        out.map(|out| format!("{head} {}", indent(&out)))
     }
 }
 
@@ -138,12 +223,7 @@ pub async fn run(opts: PlayOptions) -> anyhow::Result<()> {
     let store = Store::connect(&opts.db).await?;
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let service = Service::new(store.clone(), clock.clone());
-    let terminal = Terminal {
-        out: opts.out.clone(),
-        names: Mutex::new(BTreeMap::new()),
-        written: Mutex::new(vec![]),
-        clock,
-    };
+    let terminal = Terminal::new(opts.out.clone(), clock);
     for (i, n) in NAMES.iter().enumerate() {
         terminal
             .names
@@ -436,5 +516,58 @@ mod tests {
         );
         let past = Text::plain("Due ").time(now - 3 * 3_600_000);
         assert_eq!(render(&past, now, names), "Due 3 hours ago, Mon 23 Nov 15:00 UTC");
+    }
+
+    #[tokio::test]
+    async fn edits_print_what_changed() {
+        use crate::engine::{CommandLine, GameId};
+        use crate::service::{Choice, ManualClock, Slot};
+        let t = Terminal::new(None, Arc::new(ManualClock::new(1_795_456_800_000)));
+        t.names.lock().unwrap().insert(UserId(1), "alice".into());
+        let slot = Slot::Phase { game: GameId(1) };
+        let mut post = OutMessage::to_channel(TABLE_CHANNEL, "Turn 1").in_slot(slot, Op::Post);
+        post.footer = Some(Text::plain("Waiting on ").user(UserId(1)));
+        let Delivery::Sent(Some(at)) = t.send(1, &post, None).await.unwrap() else {
+            panic!("the terminal says where it printed");
+        };
+        let Delivery::Sent(Some(other)) = t.send(2, &post, None).await.unwrap() else {
+            panic!()
+        };
+        assert_ne!(at, other, "every message gets its own id");
+
+        // An append prints its new lines and the new footer, not the old ones.
+        let mut appended = post.clone();
+        appended.op = Op::Append;
+        appended.text = Text::plain("Turn 1\nalice departs\nalice arrives");
+        appended.footer = Some(Text::plain("Waiting on bob"));
+        assert_eq!(
+            t.edited(&at, &appended).as_deref(),
+            Some("[#table-1] alice departs\n    alice arrives\n    Waiting on bob")
+        );
+        // The same footer again is not repeated.
+        let mut more = appended.clone();
+        more.text.push_str("\nbob ends");
+        assert_eq!(t.edited(&at, &more).as_deref(), Some("[#table-1] bob ends"));
+
+        // A close prints its note; a silent close (text unchanged) nothing.
+        let mut closed = more.clone();
+        closed.op = Op::Close;
+        closed.text.push_str("\nTurn over.");
+        closed.footer = None;
+        assert_eq!(t.edited(&at, &closed).as_deref(), Some("[#table-1] Turn over."));
+        let mut retired = post.clone();
+        retired.op = Op::Close;
+        assert_eq!(t.edited(&other, &retired), None);
+
+        // An update is the new version, marked, with its buttons.
+        let mut prompt = OutMessage::to_dm(UserId(1), "Your move").in_slot(slot, Op::Update);
+        prompt.choices = vec![Choice::order(GameId(1), CommandLine::new("end"), "End turn")];
+        assert_eq!(
+            t.edited(&at, &prompt).as_deref(),
+            Some("[DM to alice] (updated) Your move\n      [buttons: End turn]")
+        );
+        // A message printed by an earlier run: a close prints its last line.
+        let unknown = Posted { channel: 1, message: 7 };
+        assert_eq!(t.edited(&unknown, &closed).as_deref(), Some("[#table-1] Turn over."));
     }
 }

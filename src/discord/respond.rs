@@ -135,6 +135,36 @@ pub fn clip_lines(text: &str, max: usize) -> String {
     format!("{cut}\n… ({rest} more lines)")
 }
 
+/// The content of an edited live message: [`markup`], cut to
+/// [`POST_LIMIT`] keeping its end (the newest lines).
+pub fn edit_text(text: &Text) -> String {
+    clip_lines_keep_end(&markup(text), POST_LIMIT)
+}
+
+/// Cut text to at most `max` characters keeping its end, on a line
+/// boundary where possible, saying first how many earlier lines were cut.
+/// For messages that grow at the end (a turn's narration).
+pub fn clip_lines_keep_end(text: &str, max: usize) -> String {
+    let total = text.chars().count();
+    if total <= max {
+        return text.to_string();
+    }
+    // Room for the note line: "(… 4294967295 earlier lines cut)\n".
+    let budget = max.saturating_sub(40);
+    let tail: String = text.chars().skip(total - budget).collect();
+    let tail = match tail.find('\n') {
+        Some(i) if tail[..i].chars().count() < budget / 2 => tail[i + 1..].to_string(),
+        _ => tail,
+    };
+    let cut = text.lines().count().saturating_sub(tail.lines().count());
+    match cut {
+        // One line longer than the limit, cut inside.
+        0 => format!("(… earlier text cut)\n{tail}"),
+        1 => format!("(… 1 earlier line cut)\n{tail}"),
+        n => format!("(… {n} earlier lines cut)\n{tail}"),
+    }
+}
+
 /// Cut `text` to Discord's limit, marking the cut.
 pub fn clip_message(text: &str) -> String {
     clip(text, MESSAGE_LIMIT)
@@ -372,6 +402,42 @@ mod tests {
         assert!(c.contains("more lines"));
         let t = post_text(&Text::plain(long.repeat(3)));
         assert!(t.chars().count() <= POST_LIMIT && t.ends_with("more lines)"), "{t}");
+    }
+
+    #[test]
+    fn edits_keep_the_newest_lines() {
+        assert_eq!(clip_lines_keep_end("abc\ndef", 10), "abc\ndef");
+        let long = (0..300).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n");
+        let c = clip_lines_keep_end(&long, 300);
+        assert!(c.chars().count() <= 300, "{}", c.chars().count());
+        assert!(c.ends_with("line 299"), "{c}");
+        // Whole lines only, and the note counts exactly the lines left out.
+        let (note, kept) = c.split_once('\n').unwrap();
+        let first: usize = kept
+            .lines()
+            .next()
+            .unwrap()
+            .strip_prefix("line ")
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(note, format!("(… {first} earlier lines cut)"));
+        assert_eq!(kept.lines().count(), 300 - first);
+        // Characters, not bytes; one long line is cut inside.
+        let wide = "é".repeat(5000);
+        let c = clip_lines_keep_end(&wide, POST_LIMIT);
+        assert!(c.chars().count() <= POST_LIMIT);
+        assert!(
+            c.starts_with("(… earlier text cut)\né"),
+            "{}",
+            c.chars().take(40).collect::<String>()
+        );
+        let t = edit_text(&Text::plain(long.repeat(5)));
+        assert!(t.chars().count() <= POST_LIMIT && t.ends_with("line 299"), "{t}");
+        assert!(
+            t.starts_with("(… ") && t.lines().nth(1).unwrap().starts_with("line "),
+            "{t}"
+        );
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Delivering the outbox to Discord: channel posts and DMs.
 
 use super::components::choice_components;
-use super::respond::{clip_message, post_text, BOARD_FILE};
-use crate::service::{Delivery, OutMessage, Target, Transport};
+use super::respond::{clip_message, edit_text, post_text, BOARD_FILE};
+use crate::service::{Delivery, OutMessage, Posted, Target, Transport};
 use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
 use std::collections::HashMap;
@@ -53,11 +53,12 @@ pub fn nonce_for(outbox_id: i64) -> String {
     format!("orrery-{outbox_id:x}")
 }
 
-/// The message for an outbox row: clipped text, buttons or menu for its
-/// choices, the board as `board.png`, the idempotency nonce, and no pings.
+/// The message for an outbox row: its full text (text and footer) clipped,
+/// buttons or menu for its choices, the board as `board.png`, the
+/// idempotency nonce, and pings for exactly `message.pings`.
 pub fn outbox_message(outbox_id: i64, message: &OutMessage, png: Option<&[u8]>) -> serenity::CreateMessage {
     let (rows, extra) = choice_components(&message.choices);
-    let body = post_text(&message.text);
+    let body = post_text(&message.full_text());
     let mut text = match extra {
         Some(extra) => format!("{body}\n{extra}"),
         None => body,
@@ -70,12 +71,48 @@ pub fn outbox_message(outbox_id: i64, message: &OutMessage, png: Option<&[u8]>) 
         .content(clip_message(&text))
         .nonce(serenity::Nonce::String(nonce_for(outbox_id)))
         .enforce_nonce(true)
-        .allowed_mentions(serenity::CreateAllowedMentions::new());
+        .allowed_mentions(pings(message));
     if !rows.is_empty() {
         builder = builder.components(rows);
     }
     if let Some(png) = png {
         builder = builder.add_file(serenity::CreateAttachment::bytes(png.to_vec(), BOARD_FILE));
+    }
+    builder
+}
+
+/// Who a post alerts: the people in `message.pings` and nobody else (no
+/// `@everyone`, no roles, no one else it mentions).
+pub fn pings(message: &OutMessage) -> serenity::CreateAllowedMentions {
+    serenity::CreateAllowedMentions::new().users(
+        message
+            .pings
+            .iter()
+            .filter(|u| u.0 != 0)
+            .map(|u| serenity::UserId::new(u.0)),
+    )
+}
+
+/// The edit of a live message to show `message`: its full text clipped
+/// keeping the end (the newest lines), its choices (none: every component
+/// removed), a new board if `png` is given (else the attachment it has is
+/// kept), and no pings.
+pub fn edit_message(message: &OutMessage, png: Option<&[u8]>) -> serenity::EditMessage {
+    let (rows, extra) = choice_components(&message.choices);
+    let body = edit_text(&message.full_text());
+    let mut text = match extra {
+        Some(extra) => format!("{body}\n{extra}"),
+        None => body,
+    };
+    if text.trim().is_empty() && png.is_none() && message.board.is_none() {
+        text = "…".into();
+    }
+    let mut builder = serenity::EditMessage::new()
+        .content(clip_message(&text))
+        .components(rows)
+        .allowed_mentions(serenity::CreateAllowedMentions::new());
+    if let Some(png) = png {
+        builder = builder.new_attachment(serenity::CreateAttachment::bytes(png.to_vec(), BOARD_FILE));
     }
     builder
 }
@@ -138,7 +175,10 @@ impl Transport for DiscordTransport {
             .send_message(&*self.http, outbox_message(id, message, png))
             .await
         {
-            Ok(_) => Ok(Delivery::Sent),
+            Ok(posted) => Ok(Delivery::Sent(Some(Posted {
+                channel: posted.channel_id.get(),
+                message: posted.id.get(),
+            }))),
             Err(e) if is_permanent(&e) => {
                 tracing::warn!(
                     outbox = id,
@@ -148,6 +188,41 @@ impl Transport for DiscordTransport {
                 Ok(Delivery::Undeliverable(e.to_string()))
             }
             Err(e) => Err(e).with_context(|| format!("sending outbox message {id} to channel {channel}")),
+        }
+    }
+
+    /// Edit a live message (`PATCH /channels/{channel}/messages/{message}`).
+    /// A message that is gone (deleted, or its channel) is
+    /// [`Delivery::Undeliverable`]; other failures are retried.
+    async fn edit(&self, id: i64, at: &Posted, message: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<Delivery> {
+        if at.channel == 0 || at.message == 0 {
+            return Ok(Delivery::Undeliverable("zero id message".into()));
+        }
+        let channel = serenity::ChannelId::new(at.channel);
+        match channel
+            .edit_message(
+                &*self.http,
+                serenity::MessageId::new(at.message),
+                edit_message(message, png),
+            )
+            .await
+        {
+            Ok(_) => Ok(Delivery::Sent(Some(*at))),
+            Err(e) if is_permanent(&e) => {
+                tracing::warn!(
+                    outbox = id,
+                    channel = at.channel,
+                    message = at.message,
+                    "a live message cannot be edited: {e}"
+                );
+                Ok(Delivery::Undeliverable(e.to_string()))
+            }
+            Err(e) => Err(e).with_context(|| {
+                format!(
+                    "editing message {} in channel {} for outbox message {id}",
+                    at.message, at.channel
+                )
+            }),
         }
     }
 }
@@ -213,6 +288,56 @@ mod tests {
         let json = serde_json::to_value(outbox_message(1, &empty, None)).unwrap();
         assert_eq!(json["content"], "…");
         assert!(json.get("components").is_none());
+    }
+
+    #[test]
+    fn posts_ping_exactly_their_pings_and_edits_nobody() {
+        let mut msg = OutMessage::to_channel(9, Text::plain("Your move, ").mention(UserId(5), "alice"));
+        msg.footer = Some(Text::plain("Waiting on alice"));
+        let json = serde_json::to_value(outbox_message(1, &msg, None)).unwrap();
+        assert_eq!(
+            json["content"], "Your move, <@5>\nWaiting on alice",
+            "full text: {json}"
+        );
+        assert_eq!(json["allowed_mentions"]["parse"], serde_json::json!([]));
+        assert_eq!(
+            json["allowed_mentions"]["users"],
+            serde_json::json!([]),
+            "no pings: nobody"
+        );
+        msg.pings = vec![UserId(5), UserId(0)];
+        let json = serde_json::to_value(outbox_message(1, &msg, None)).unwrap();
+        assert_eq!(json["allowed_mentions"]["users"], serde_json::json!(["5"]), "{json}");
+
+        let edit = serde_json::to_value(edit_message(&msg, None)).unwrap();
+        assert_eq!(edit["content"], "Your move, <@5>\nWaiting on alice");
+        assert_eq!(edit["allowed_mentions"]["parse"], serde_json::json!([]));
+        assert_eq!(
+            edit["allowed_mentions"]["users"],
+            serde_json::json!([]),
+            "edits alert nobody"
+        );
+        // No choices: every component goes; no board: the attachment stays.
+        assert_eq!(edit["components"], serde_json::json!([]), "{edit}");
+        assert!(edit.get("attachments").is_none(), "{edit}");
+        assert!(edit.get("nonce").is_none());
+
+        let command = CommandLine::parse("end").unwrap();
+        msg.choices = vec![Choice::order(GameId(3), command.clone(), "End")];
+        msg.text = (0..400)
+            .map(|i| format!("line {i}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+            .into();
+        let edit = serde_json::to_value(edit_message(&msg, Some(&[1, 2]))).unwrap();
+        let content = edit["content"].as_str().unwrap();
+        assert!(content.chars().count() <= POST_LIMIT, "{}", content.len());
+        assert!(
+            content.starts_with("(… ") && content.ends_with("line 399\nWaiting on alice"),
+            "{content}"
+        );
+        assert_eq!(edit["components"][0]["components"][0]["custom_id"], "o:3:end");
+        assert_eq!(edit["attachments"][0]["filename"], "board.png", "{edit}");
     }
 
     #[test]

@@ -1,16 +1,29 @@
 //! Delivering the outbox through any [`Transport`], oldest first, one
-//! target's messages in order.
+//! target's messages in order, and keeping live messages (a seat's prompt,
+//! a phase's post: see [`Slot`]) edited in place as [`Op`] says.
 
-use super::{OutMessage, Service, Target};
+use super::{Op, OutMessage, Service, Slot, Target};
+use crate::store::LiveRow;
 use std::future::Future;
+
+/// Where a transport put a message: the channel (for a private message,
+/// the DM channel) and the message's id there. What a later edit needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Posted {
+    pub channel: u64,
+    pub message: u64,
+}
 
 /// What became of one outbox message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Delivery {
-    Sent,
+    /// Delivered, and where it landed when the transport can say (a
+    /// message it cannot say where it put cannot be edited later: a slot's
+    /// next message is then posted anew).
+    Sent(Option<Posted>),
     /// The destination will never accept it (a user with DMs closed, a
-    /// deleted channel). Recorded and taken off the queue, so it cannot hold
-    /// back later messages.
+    /// deleted channel, a deleted message to edit). Recorded and taken off
+    /// the queue, so it cannot hold back later messages.
     Undeliverable(String),
 }
 
@@ -19,9 +32,29 @@ pub enum Delivery {
 /// the message nonce). An `Err` is a passing failure: the message stays
 /// queued and is retried.
 pub trait Transport: Sync {
+    /// Post `message` (with `png`, the drawing of its board, if any).
+    /// Whoever is in `message.pings` is alerted, nobody else.
     fn send(
         &self,
         id: i64,
+        message: &OutMessage,
+        png: Option<&[u8]>,
+    ) -> impl Future<Output = anyhow::Result<Delivery>> + Send;
+
+    /// Change the message posted at `at` to show `message`: its full text
+    /// ([`OutMessage::full_text`]) and its choices (none: the controls are
+    /// removed). With `png` the attachment is replaced; without it the
+    /// message keeps the one it has. An edit alerts nobody.
+    ///
+    /// `message` is the whole message as it is to look now; its `op` says
+    /// why: [`Op::Update`] (a new version of the message), [`Op::Append`]
+    /// (lines added to its text), [`Op::Close`] (its controls removed, and
+    /// a last line added unless the text is unchanged: a newer post in the
+    /// slot retiring it).
+    fn edit(
+        &self,
+        id: i64,
+        at: &Posted,
         message: &OutMessage,
         png: Option<&[u8]>,
     ) -> impl Future<Output = anyhow::Result<Delivery>> + Send;
@@ -33,6 +66,9 @@ impl Service {
     /// keep their order: after a passing failure, later messages to that
     /// target wait for the next call, while other targets go on. Not meant
     /// to be called concurrently (run one delivery task).
+    ///
+    /// A message with a [`Slot`] acts on the slot's live message as its
+    /// [`Op`] says; one without is posted.
     pub async fn deliver<T: Transport>(&self, transport: &T) -> anyhow::Result<usize> {
         let mut sent = 0;
         let mut blocked: Vec<Target> = Vec::new();
@@ -58,19 +94,12 @@ impl Service {
                 if blocked.contains(&msg.target) {
                     continue;
                 }
-                // A board that cannot be drawn must not hold the message back.
-                let png = match &msg.board {
-                    Some(b) => match self.render(b).await {
-                        Ok(png) => Some(png),
-                        Err(e) => {
-                            tracing::error!(outbox = row.id, "board could not be rendered: {e:#}");
-                            None
-                        }
-                    },
-                    None => None,
+                let outcome = match msg.slot {
+                    Some(slot) => self.deliver_live(transport, row.id, slot, &msg).await,
+                    None => self.post(transport, row.id, &msg).await,
                 };
-                match transport.send(row.id, &msg, png.as_deref()).await {
-                    Ok(Delivery::Sent) => {
+                match outcome {
+                    Ok(Delivery::Sent(_)) => {
                         self.store.mark_delivered(row.id, self.now_ms()).await?;
                         sent += 1;
                     }
@@ -88,4 +117,215 @@ impl Service {
             }
         }
     }
+
+    /// Post `msg`, its board drawn. A board that cannot be drawn must not
+    /// hold the message back.
+    async fn post<T: Transport>(&self, transport: &T, id: i64, msg: &OutMessage) -> anyhow::Result<Delivery> {
+        let png = match &msg.board {
+            Some(b) => match self.render(b).await {
+                Ok(png) => Some(png),
+                Err(e) => {
+                    tracing::error!(outbox = id, "board could not be rendered: {e:#}");
+                    None
+                }
+            },
+            None => None,
+        };
+        transport.send(id, msg, png.as_deref()).await
+    }
+
+    /// Post `msg` and make it `slot`'s live message (when the transport
+    /// says where it put it).
+    async fn post_live<T: Transport>(
+        &self,
+        transport: &T,
+        id: i64,
+        slot: Slot,
+        msg: &OutMessage,
+    ) -> anyhow::Result<Delivery> {
+        let delivery = self.post(transport, id, msg).await?;
+        if let Delivery::Sent(Some(at)) = delivery {
+            self.record(slot, at, msg, id).await?;
+        }
+        Ok(delivery)
+    }
+
+    async fn record(&self, slot: Slot, at: Posted, shown: &OutMessage, id: i64) -> anyhow::Result<()> {
+        self.store
+            .put_live_message(&LiveRow {
+                game_id: slot.game(),
+                slot: slot.key(),
+                channel_id: at.channel,
+                message_id: at.message,
+                payload: serde_json::to_value(shown)?,
+                outbox_id: Some(id),
+                updated_at: self.now_ms(),
+            })
+            .await?;
+        Ok(())
+    }
+
+    /// One message acting on its slot's live message.
+    async fn deliver_live<T: Transport>(
+        &self,
+        transport: &T,
+        id: i64,
+        slot: Slot,
+        msg: &OutMessage,
+    ) -> anyhow::Result<Delivery> {
+        let key = slot.key();
+        let live = match self.store.live_message(slot.game(), &key).await? {
+            Some(row) => match serde_json::from_value::<OutMessage>(row.payload.clone()) {
+                Ok(shown) => Some((row, shown)),
+                Err(e) => {
+                    tracing::warn!(
+                        game = slot.game().0,
+                        slot = key,
+                        "forgetting an unreadable live message: {e}"
+                    );
+                    self.store.remove_live_message(slot.game(), &key).await?;
+                    None
+                }
+            },
+            None => None,
+        };
+        let Some((row, shown)) = live else {
+            return match msg.op {
+                Op::Close => Ok(Delivery::Sent(None)),
+                Op::Post | Op::Update | Op::Append => self.post_live(transport, id, slot, msg).await,
+            };
+        };
+        let at = Posted {
+            channel: row.channel_id,
+            message: row.message_id,
+        };
+        if row.outbox_id == Some(id) {
+            // Applied already: the delivery stopped before marking it.
+            return Ok(Delivery::Sent(Some(at)));
+        }
+        match msg.op {
+            Op::Post => {
+                self.retire(transport, id, slot, &at, &shown).await?;
+                self.post_live(transport, id, slot, msg).await
+            }
+            Op::Update | Op::Append if shown.target != msg.target => {
+                // The slot changed hands (a new player took the seat): the
+                // old message is retired where it is, the new one posted.
+                self.retire(transport, id, slot, &at, &shown).await?;
+                self.post_live(transport, id, slot, msg).await
+            }
+            Op::Update | Op::Append => {
+                let now = if msg.op == Op::Update {
+                    updated(&shown, msg)
+                } else {
+                    appended(&shown, msg)
+                };
+                match transport.edit(id, &at, &now, None).await? {
+                    Delivery::Sent(_) => {
+                        self.record(slot, at, &now, id).await?;
+                        Ok(Delivery::Sent(Some(at)))
+                    }
+                    Delivery::Undeliverable(why) => {
+                        // Gone (deleted by someone): show it anew.
+                        tracing::warn!(
+                            outbox = id,
+                            slot = key,
+                            "live message cannot be edited, posting it anew: {why}"
+                        );
+                        self.store.remove_live_message(slot.game(), &key).await?;
+                        self.post_live(transport, id, slot, &now).await
+                    }
+                }
+            }
+            Op::Close => {
+                let now = closed(&shown, msg);
+                let delivery = transport.edit(id, &at, &now, None).await?;
+                self.store.remove_live_message(slot.game(), &key).await?;
+                Ok(delivery)
+            }
+        }
+    }
+
+    /// A newer post takes `slot`: the live message loses its controls and
+    /// otherwise stays as it is. If it cannot be edited any more, it is
+    /// only forgotten.
+    async fn retire<T: Transport>(
+        &self,
+        transport: &T,
+        id: i64,
+        slot: Slot,
+        at: &Posted,
+        shown: &OutMessage,
+    ) -> anyhow::Result<()> {
+        let mut now = shown.clone();
+        now.choices.clear();
+        now.op = Op::Close;
+        if let Delivery::Undeliverable(why) = transport.edit(id, at, &now, None).await? {
+            tracing::warn!(
+                outbox = id,
+                slot = slot.key(),
+                "the slot's last message could not be closed: {why}"
+            );
+        }
+        self.store.remove_live_message(slot.game(), &slot.key()).await?;
+        Ok(())
+    }
+}
+
+/// `shown` replaced by `msg`: text, footer and choices; the board stays.
+fn updated(shown: &OutMessage, msg: &OutMessage) -> OutMessage {
+    OutMessage {
+        target: shown.target.clone(),
+        text: msg.text.clone(),
+        board: shown.board.clone(),
+        choices: msg.choices.clone(),
+        game_over: shown.game_over || msg.game_over,
+        footer: msg.footer.clone(),
+        slot: msg.slot,
+        op: Op::Update,
+        pings: Vec::new(),
+    }
+}
+
+/// `msg`'s text added to `shown`'s as new lines, its footer replacing
+/// `shown`'s when given; choices and board stay.
+fn appended(shown: &OutMessage, msg: &OutMessage) -> OutMessage {
+    OutMessage {
+        target: shown.target.clone(),
+        text: with_line(shown, msg),
+        board: shown.board.clone(),
+        choices: shown.choices.clone(),
+        game_over: shown.game_over || msg.game_over,
+        footer: msg.footer.clone().or_else(|| shown.footer.clone()),
+        slot: msg.slot,
+        op: Op::Append,
+        pings: Vec::new(),
+    }
+}
+
+/// `shown` closed: its text with `msg`'s as a last line, no controls, the
+/// footer `msg`'s (who was awaited is over), the board kept.
+fn closed(shown: &OutMessage, msg: &OutMessage) -> OutMessage {
+    OutMessage {
+        target: shown.target.clone(),
+        text: with_line(shown, msg),
+        board: shown.board.clone(),
+        choices: Vec::new(),
+        game_over: shown.game_over || msg.game_over,
+        footer: msg.footer.clone(),
+        slot: msg.slot,
+        op: Op::Close,
+        pings: Vec::new(),
+    }
+}
+
+fn with_line(shown: &OutMessage, msg: &OutMessage) -> super::Text {
+    let mut text = shown.text.clone();
+    if !msg.text.is_empty() {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.append(msg.text.clone());
+    }
+    text
 }

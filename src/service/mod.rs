@@ -28,7 +28,7 @@ mod delivery;
 pub mod runtime;
 
 pub use clock::{Clock, FileClock, ManualClock, SystemClock};
-pub use delivery::{Delivery, Transport};
+pub use delivery::{Delivery, Posted, Transport};
 pub use message::{Act, BoardRef, Choice, Op, OutMessage, Reply, Slot, Target};
 pub use orders::complete_from;
 pub use reading::{compose_outcome, rules_summary};

@@ -1,5 +1,5 @@
-//! Persistence: game rows, seats, the event log, the outbox and deadlines,
-//! in SQLite or PostgreSQL.
+//! Persistence: game rows, seats, the event log, the outbox, deadlines and
+//! live messages, in SQLite or PostgreSQL.
 //!
 //! One code path serves both databases: the store talks to an
 //! [`sqlx::AnyPool`] and writes SQL both dialects accept (`$1` placeholders,
@@ -43,6 +43,7 @@ mod deadlines;
 mod drafts;
 mod error;
 mod games;
+mod live;
 mod log;
 mod outbox;
 mod seats;
@@ -52,6 +53,7 @@ mod watchers;
 pub use commit::{Commit, DeadlineChange, DraftsChange, SeatChange};
 pub use drafts::DraftRow;
 pub use error::{StoreError, StoreResult};
+pub use live::LiveRow;
 pub use log::LogEntry;
 pub use types::{Backend, DeadlineRow, DeadlineSet, GameRow, GameStatus, NewGame, OutboxRow, SeatRow};
 

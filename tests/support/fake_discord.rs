@@ -96,8 +96,15 @@ pub struct Message {
     /// Who alone can see it (ephemeral responses).
     pub visible_to: Option<Id>,
     pub deleted: bool,
+    /// How many times it was edited.
     pub edits: u32,
     pub created: Instant,
+    /// The `allowed_mentions` it was posted with (None: not given, which
+    /// on Discord lets every mention in the content ping).
+    pub allowed_mentions: Option<Value>,
+    /// Who it alerted: people mentioned in its content whom its
+    /// `allowed_mentions` let be pinged, when posted and by later edits.
+    pub pinged: Vec<Id>,
 }
 
 impl Message {
@@ -106,6 +113,12 @@ impl Message {
     }
     pub fn loading(&self) -> bool {
         self.flags & LOADING != 0
+    }
+    /// It has buttons or menus.
+    pub fn has_controls(&self) -> bool {
+        !all_components(&self.components)
+            .iter()
+            .all(|c| c["type"].as_u64() == Some(1) && c["components"].as_array().is_none_or(|a| a.is_empty()))
     }
     /// Every custom id of the message's buttons and menus, with menu
     /// option values as `custom_id=value`.
@@ -227,6 +240,8 @@ pub enum FaultTarget {
     ChannelPost(Option<Id>),
     /// `POST /channels/{id}/messages` to a DM channel.
     DmPost,
+    /// `PATCH /channels/{c}/messages/{id}` of this message (any: None).
+    Edit(Option<Id>),
 }
 
 #[derive(Clone, Debug)]
@@ -750,6 +765,29 @@ impl FakeDiscord {
         })
     }
 
+    /// Message `id` as it looks now (content, components, attachments,
+    /// who it pinged, how often it was edited), deleted or not.
+    pub fn message(&self, id: Id) -> Option<Message> {
+        self.read(|w| w.message(id).cloned())
+    }
+
+    /// The messages still in `channel`, oldest first, as they look now.
+    pub fn messages_in(&self, channel: Id) -> Vec<Message> {
+        self.read(|w| w.messages_in(channel).into_iter().cloned().collect())
+    }
+
+    /// The edits made to message `id` (`PATCH` requests that succeeded),
+    /// oldest first: the JSON each sent.
+    pub fn edits_of(&self, id: Id) -> Vec<Value> {
+        self.read(|w| {
+            w.log
+                .iter()
+                .filter(|l| l.method == "PATCH" && l.status == 200 && l.path.ends_with(&format!("/messages/{id}")))
+                .filter_map(|l| l.body.json().cloned())
+                .collect()
+        })
+    }
+
     /// Inject a fault for the next `times` matching requests.
     pub fn inject(&self, target: FaultTarget, kind: FaultKind, times: u32) {
         self.with(|w| {
@@ -816,13 +854,16 @@ impl FakeDiscord {
                 }
             }
             let target_kind = fault_target_of(w, &method, &path);
-            let fault = target_kind.and_then(|(channel, is_dm)| {
+            let fault = target_kind.and_then(|(channel, is_dm, edited)| {
                 let f = w.faults.iter_mut().find(|f| {
                     f.remaining > 0
-                        && match f.target {
-                            FaultTarget::ChannelPost(None) => !is_dm,
-                            FaultTarget::ChannelPost(Some(c)) => c == channel,
-                            FaultTarget::DmPost => is_dm,
+                        && match (f.target.clone(), edited) {
+                            (FaultTarget::ChannelPost(None), None) => !is_dm,
+                            (FaultTarget::ChannelPost(Some(c)), None) => c == channel,
+                            (FaultTarget::DmPost, None) => is_dm,
+                            (FaultTarget::Edit(None), Some(_)) => true,
+                            (FaultTarget::Edit(Some(m)), Some(e)) => m == e,
+                            _ => false,
                         }
                 })?;
                 f.remaining -= 1;
@@ -938,17 +979,18 @@ fn answer_status(a: &Answer) -> u16 {
     }
 }
 
-/// For `POST /channels/{id}/messages`: the channel and whether it is a DM.
-fn fault_target_of(w: &World, method: &str, path: &str) -> Option<(Id, bool)> {
+/// For `POST /channels/{id}/messages`: the channel and whether it is a
+/// DM; for `PATCH /channels/{id}/messages/{m}` also the message edited.
+fn fault_target_of(w: &World, method: &str, path: &str) -> Option<(Id, bool, Option<Id>)> {
     let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    match (method, segs.as_slice()) {
-        ("POST", ["channels", c, "messages"]) => {
-            let id: Id = c.parse().ok()?;
-            let dm = matches!(w.channels.get(&id).map(|c| &c.kind), Some(ChannelKind::Dm(_)));
-            Some((id, dm))
-        }
-        _ => None,
-    }
+    let (c, edited) = match (method, segs.as_slice()) {
+        ("POST", ["channels", c, "messages"]) => (c, None),
+        ("PATCH", ["channels", c, "messages", m]) => (c, Some(m.parse().ok()?)),
+        _ => return None,
+    };
+    let id: Id = c.parse().ok()?;
+    let dm = matches!(w.channels.get(&id).map(|c| &c.kind), Some(ChannelKind::Dm(_)));
+    Some((id, dm, edited))
 }
 
 fn parse_body(req: &Request) -> Result<Body, String> {
@@ -1060,6 +1102,37 @@ fn route(
             Some(c) => return create_message(w, c, body, now),
             None => not_found(10003, "Channel"),
         },
+        ("PATCH", ["channels", c, "messages", m]) => {
+            match (id(c), id(m))
+                .1
+                .and_then(|m| w.message(m))
+                .filter(|m| !m.deleted && Some(m.channel_id) == id(c))
+                .map(|m| (m.id, m.author))
+            {
+                Some((_, author)) if author != w.bot.id => {
+                    Answer::Error(403, 50005, "Cannot edit a message authored by another user".into())
+                }
+                Some((m, _)) => match draft(w, body) {
+                    Ok(d) => {
+                        let allowed = body.json().and_then(|b| b.get("allowed_mentions")).cloned();
+                        let before = w.message(m).map(|x| x.content.clone()).unwrap_or_default();
+                        apply_edit(w, m, d);
+                        // Discord alerts the people an edit newly mentions
+                        // (and allows), never those already mentioned.
+                        let msg = w.message_mut(m).expect("message exists");
+                        let old = mentioned(&before);
+                        let new: Vec<Id> = pinged_by(&msg.content, allowed.as_ref())
+                            .into_iter()
+                            .filter(|u| !old.contains(u))
+                            .collect();
+                        msg.pinged.extend(new);
+                        message_answer(w, m)
+                    }
+                    Err(e) => e,
+                },
+                None => not_found(10008, "Message"),
+            }
+        }
         ("GET", ["channels", c, "messages", m]) => {
             match (id(c), id(m))
                 .1
@@ -1302,8 +1375,49 @@ fn new_message(w: &mut World, channel: Id, d: Draft, origin: Origin, visible_to:
         deleted: false,
         edits: 0,
         created: now,
+        allowed_mentions: None,
+        pinged: Vec::new(),
     });
     id
+}
+
+/// The people `content` mentions (`<@id>`, `<@!id>`), in order, once each.
+pub fn mentioned(content: &str) -> Vec<Id> {
+    let mut out = Vec::new();
+    for (i, _) in content.match_indices("<@") {
+        let rest = &content[i + 2..];
+        let rest = rest.strip_prefix('!').unwrap_or(rest);
+        let Some(end) = rest.find('>') else { continue };
+        if let Ok(id) = rest[..end].parse::<Id>() {
+            if !out.contains(&id) {
+                out.push(id);
+            }
+        }
+    }
+    out
+}
+
+/// Who a message with `content` alerts under `allowed` (Discord's
+/// `allowed_mentions`): without it every mentioned user; with it those in
+/// `users`, or everyone mentioned if `parse` holds `"users"`.
+pub fn pinged_by(content: &str, allowed: Option<&Value>) -> Vec<Id> {
+    let mentioned = mentioned(content);
+    let Some(allowed) = allowed else {
+        return mentioned;
+    };
+    let parse_users = allowed["parse"]
+        .as_array()
+        .is_some_and(|p| p.iter().any(|x| x == "users"));
+    let users: Vec<Id> = allowed["users"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|u| u.as_str().and_then(|s| s.parse().ok()).or(u.as_u64()))
+        .collect();
+    mentioned
+        .into_iter()
+        .filter(|u| parse_users || users.contains(u))
+        .collect()
 }
 
 fn check_message_json(w: &mut World, j: &Value) {
@@ -1351,6 +1465,10 @@ fn create_message(w: &mut World, channel: Id, body: &Body, now: Instant) -> (Ans
         w.problem("a channel message asked to be ephemeral (only interaction responses can be)");
     }
     let id = new_message(w, channel, d, Origin::Post, None, now);
+    let allowed = body.json().and_then(|b| b.get("allowed_mentions")).cloned();
+    let m = w.message_mut(id).expect("message exists");
+    m.pinged = pinged_by(&m.content, allowed.as_ref());
+    m.allowed_mentions = allowed;
     (message_answer(w, id), None)
 }
 

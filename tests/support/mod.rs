@@ -22,7 +22,7 @@ pub use fake_discord::{FakeDiscord, FaultKind, FaultTarget, Id, Message, Origin,
 
 use orrery::engine::{GameId, Seat};
 use orrery::games::{AnyEvent, AnyState, GameKind};
-use orrery::service::{OutMessage, Target};
+use orrery::service::{Op, OutMessage, Target};
 use orrery::store::{GameRow, GameStatus, Store};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -240,9 +240,13 @@ impl Harness {
         }
     }
 
-    /// Every outbox message was posted exactly once, in the right channel,
-    /// with its nonce (retries deduplicated), and the bot posted nothing
-    /// else. Returns the outbox with each row's message.
+    /// Every outbox message was delivered, and every post was posted
+    /// exactly once, in the right channel, with its nonce (retries
+    /// deduplicated), and the bot posted nothing else. A message that acts
+    /// on a live message ([`Op::Update`], [`Op::Append`]) is posted at most
+    /// once (only when its slot had no live message), a [`Op::Close`]
+    /// never. Returns the outbox rows that were posted, each with its
+    /// message.
     pub async fn assert_outbox_delivered_once(&self) -> Vec<(i64, OutMessage, Message)> {
         let outbox = self.outbox().await;
         let mut out = Vec::new();
@@ -263,6 +267,15 @@ impl Harness {
                 .iter()
                 .filter(|m| m.nonce.as_deref() == Some(nonce.as_str()))
                 .collect();
+            let edits_live = msg.slot.is_some() && msg.op != Op::Post;
+            if edits_live && copies.is_empty() {
+                // Edited its slot's live message in place.
+                continue;
+            }
+            assert!(
+                msg.op != Op::Close || msg.slot.is_none(),
+                "outbox row {id} closes a live message but was posted: {msg:?}"
+            );
             assert_eq!(
                 copies.len(),
                 1,
@@ -295,6 +308,18 @@ impl Harness {
             assert_eq!(b["enforce_nonce"], true, "a post without enforce_nonce: {b}");
             assert!(b["nonce"].is_string(), "a post without a nonce: {b}");
             assert_eq!(b["allowed_mentions"]["parse"], json!([]), "a post that may ping: {b}");
+        }
+        // Edits of live messages alert nobody.
+        let edits: Vec<Value> = self.fake.read(|w| {
+            w.log
+                .iter()
+                .filter(|l| l.method == "PATCH" && l.path.starts_with("/channels/"))
+                .filter_map(|l| l.body.json().cloned())
+                .collect()
+        });
+        for b in edits {
+            assert_eq!(b["allowed_mentions"]["parse"], json!([]), "an edit that may ping: {b}");
+            assert_eq!(b["allowed_mentions"]["users"], json!([]), "an edit that pings: {b}");
         }
         out
     }

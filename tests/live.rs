@@ -1,0 +1,515 @@
+//! Live messages through the service's delivery: a slot's message posted,
+//! then edited in place as each [`Op`] says, with a transport that
+//! records every post and edit and what each message looks like now.
+
+use orrery::engine::{CommandLine, GameId, Seat, UserId, Viewer};
+use orrery::games::GameKind;
+use orrery::service::{
+    BoardRef, Choice, Delivery, Op, OutMessage, Posted, Request, Service, Slot, Target, Text, Transport,
+};
+use std::collections::{BTreeMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+mod common;
+
+const CHANNEL: u64 = 700;
+
+/// One thing the transport was asked to do.
+#[derive(Clone, Debug)]
+enum Call {
+    Send {
+        id: i64,
+        at: Posted,
+        msg: OutMessage,
+    },
+    Edit {
+        id: i64,
+        at: Posted,
+        msg: OutMessage,
+        png: bool,
+    },
+}
+
+/// Records posts and edits, and keeps what each message shows now.
+#[derive(Default)]
+struct Recorder {
+    calls: Mutex<Vec<Call>>,
+    shown: Mutex<BTreeMap<u64, OutMessage>>,
+    next: AtomicU64,
+    /// The next this many edits fail (a passing failure).
+    failing_edits: AtomicU32,
+    /// Messages deleted by someone: edits of them are undeliverable.
+    gone: Mutex<HashSet<u64>>,
+    /// Act like a transport that cannot say where it posted.
+    no_location: AtomicBool,
+}
+
+impl Transport for Recorder {
+    async fn send(&self, id: i64, msg: &OutMessage, _png: Option<&[u8]>) -> anyhow::Result<Delivery> {
+        let message = self.next.fetch_add(1, Ordering::SeqCst) + 1;
+        let channel = match msg.target {
+            Target::Channel(c) => c,
+            Target::Dm(u) => 10_000 + u.0,
+        };
+        let at = Posted { channel, message };
+        self.shown.lock().unwrap().insert(message, msg.clone());
+        self.calls.lock().unwrap().push(Call::Send {
+            id,
+            at,
+            msg: msg.clone(),
+        });
+        if self.no_location.load(Ordering::SeqCst) {
+            return Ok(Delivery::Sent(None));
+        }
+        Ok(Delivery::Sent(Some(at)))
+    }
+
+    async fn edit(&self, id: i64, at: &Posted, msg: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<Delivery> {
+        if self
+            .failing_edits
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok()
+        {
+            anyhow::bail!("503 Service Unavailable");
+        }
+        if self.gone.lock().unwrap().contains(&at.message) {
+            return Ok(Delivery::Undeliverable("Unknown Message".into()));
+        }
+        let mut shown = self.shown.lock().unwrap();
+        assert!(
+            shown.contains_key(&at.message),
+            "edit of a message never posted: {at:?}"
+        );
+        shown.insert(at.message, msg.clone());
+        self.calls.lock().unwrap().push(Call::Edit {
+            id,
+            at: *at,
+            msg: msg.clone(),
+            png: png.is_some(),
+        });
+        Ok(Delivery::Sent(Some(*at)))
+    }
+}
+
+impl Recorder {
+    fn take(&self) -> Vec<Call> {
+        std::mem::take(&mut *self.calls.lock().unwrap())
+    }
+    fn now(&self, message: u64) -> OutMessage {
+        self.shown.lock().unwrap()[&message].clone()
+    }
+}
+
+/// A service with one game (a lobby: enough for slots to belong to).
+async fn with_game(tag: &str) -> (Service, GameId) {
+    let (svc, _) = common::service(&format!("live-{tag}")).await;
+    common::ok(
+        &svc,
+        &common::at(CHANNEL, 1, "alice"),
+        Request::New {
+            kind: GameKind::Hyperspace,
+            seed: Some(1),
+            options: None,
+        },
+    )
+    .await;
+    let game = svc.store().games_in_channel(CHANNEL).await.unwrap()[0].id;
+    // The lobby's own posts are not what these tests are about.
+    svc.deliver(&Recorder::default()).await.unwrap();
+    (svc, game)
+}
+
+async fn queue(svc: &Service, game: GameId, msgs: &[OutMessage]) -> Vec<i64> {
+    let payloads: Vec<serde_json::Value> = msgs.iter().map(|m| serde_json::to_value(m).unwrap()).collect();
+    svc.store().enqueue(Some(game), &payloads, svc.now_ms()).await.unwrap()
+}
+
+fn choice(game: GameId, line: &str) -> Choice {
+    Choice::order(game, CommandLine::parse(line).unwrap(), line)
+}
+
+fn prompt(game: GameId, seat: u8, user: u64, text: &str, choices: &[&str]) -> OutMessage {
+    let mut m = OutMessage::to_dm(UserId(user), text).in_slot(Slot::Prompt { game, seat: Seat(seat) }, Op::Post);
+    m.choices = choices.iter().map(|c| choice(game, c)).collect();
+    m
+}
+
+fn phase(game: GameId, text: &str, op: Op) -> OutMessage {
+    OutMessage::to_channel(CHANNEL, text).in_slot(Slot::Phase { game }, op)
+}
+
+fn with_footer(mut m: OutMessage, footer: &str) -> OutMessage {
+    m.footer = Some(Text::plain(footer));
+    m
+}
+
+fn labels(m: &OutMessage) -> Vec<&str> {
+    m.choices.iter().map(|c| c.label.as_str()).collect()
+}
+
+fn full(m: &OutMessage) -> String {
+    m.full_text().to_plain()
+}
+
+fn sent(call: &Call) -> (i64, Posted, &OutMessage) {
+    match call {
+        Call::Send { id, at, msg } => (*id, *at, msg),
+        other => panic!("expected a post, got {other:?}"),
+    }
+}
+
+fn edited(call: &Call) -> (i64, Posted, &OutMessage, bool) {
+    match call {
+        Call::Edit { id, at, msg, png } => (*id, *at, msg, *png),
+        other => panic!("expected an edit, got {other:?}"),
+    }
+}
+
+async fn live_at(svc: &Service, slot: Slot) -> Option<(u64, OutMessage)> {
+    svc.store()
+        .live_message(slot.game(), &slot.key())
+        .await
+        .unwrap()
+        .map(|r| (r.message_id, serde_json::from_value(r.payload).unwrap()))
+}
+
+#[tokio::test]
+async fn a_new_prompt_takes_the_controls_from_the_old_one() {
+    let (svc, game) = with_game("post").await;
+    let t = Recorder::default();
+    let slot = Slot::Prompt { game, seat: Seat(0) };
+    let mut first = prompt(game, 0, 1, "Your move, alice", &["end", "depart from:Algol ships:1"]);
+    first.pings = vec![UserId(1)];
+    queue(&svc, game, &[first.clone()]).await;
+    assert_eq!(svc.deliver(&t).await.unwrap(), 1);
+    let calls = t.take();
+    assert_eq!(calls.len(), 1);
+    let (_, at1, posted) = sent(&calls[0]);
+    assert_eq!(posted, &first, "posted as queued, pings and all");
+    assert_eq!(live_at(&svc, slot).await.map(|(m, _)| m), Some(at1.message));
+
+    // The decision changes: a new prompt is posted, the old one loses its
+    // buttons and keeps its words (no note: a silent close).
+    let second = prompt(game, 0, 1, "Your move again, alice", &["end"]);
+    let ids = queue(&svc, game, &[second.clone()]).await;
+    assert_eq!(svc.deliver(&t).await.unwrap(), 1);
+    let calls = t.take();
+    assert_eq!(calls.len(), 2, "{calls:#?}");
+    let (id, at, old, png) = edited(&calls[0]);
+    assert_eq!((id, at, png), (ids[0], at1, false));
+    assert_eq!(full(old), "Your move, alice");
+    assert!(old.choices.is_empty(), "the old prompt keeps no controls");
+    assert_eq!(old.op, Op::Close);
+    let (_, at2, new) = sent(&calls[1]);
+    assert_ne!(at2, at1);
+    assert_eq!(labels(new), ["end"]);
+    assert!(t.now(at1.message).choices.is_empty());
+    assert_eq!(labels(&t.now(at2.message)), ["end"]);
+    assert_eq!(live_at(&svc, slot).await.map(|(m, _)| m), Some(at2.message));
+
+    // Another seat's prompt is another slot: nothing of seat 0's changes.
+    queue(&svc, game, &[prompt(game, 1, 2, "Your move, bob", &["end"])]).await;
+    svc.deliver(&t).await.unwrap();
+    let calls = t.take();
+    assert_eq!(calls.len(), 1);
+    sent(&calls[0]);
+    assert_eq!(labels(&t.now(at2.message)), ["end"]);
+    assert_eq!(svc.store().live_messages(game).await.unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn an_update_edits_the_prompt_in_place_and_keeps_its_board() {
+    let (svc, game) = with_game("update").await;
+    let t = Recorder::default();
+    let slot = Slot::Prompt { game, seat: Seat(0) };
+    let board = BoardRef {
+        game,
+        viewer: Viewer::Seat(Seat(0)),
+        seq: 0,
+    };
+    let mut first = with_footer(
+        prompt(game, 0, 1, "Pick a card", &["play card:1", "play card:2"]),
+        "Due soon",
+    );
+    first.board = Some(board.clone());
+    queue(&svc, game, &[first]).await;
+    svc.deliver(&t).await.unwrap();
+    let (_, at, _) = sent(&t.take()[0]);
+
+    // The seat picked card 2: the same prompt now shows the pick.
+    let mut update = prompt(game, 0, 1, "Pick a card (you picked 2)", &["play card:1"]);
+    update.op = Op::Update;
+    update.pings = vec![UserId(1)];
+    let ids = queue(&svc, game, &[update]).await;
+    assert_eq!(svc.deliver(&t).await.unwrap(), 1);
+    let calls = t.take();
+    assert_eq!(calls.len(), 1, "edited, not posted: {calls:#?}");
+    let (id, edit_at, now, png) = edited(&calls[0]);
+    assert_eq!((id, edit_at), (ids[0], at));
+    assert_eq!(
+        full(now),
+        "Pick a card (you picked 2)",
+        "text replaced, footer too (none given)"
+    );
+    assert_eq!(labels(now), ["play card:1"], "choices replaced");
+    assert_eq!(now.board, Some(board), "the board is kept");
+    assert!(!png, "and not drawn again: the attachment stays");
+    assert!(now.pings.is_empty(), "an edit alerts nobody");
+    let (message, stored) = live_at(&svc, slot).await.unwrap();
+    assert_eq!((message, &stored), (at.message, now), "the store has what is shown");
+
+    // An update of a seat without a live prompt posts one.
+    let mut fresh = prompt(game, 2, 3, "Your move, carol", &["end"]);
+    fresh.op = Op::Update;
+    queue(&svc, game, &[fresh.clone()]).await;
+    svc.deliver(&t).await.unwrap();
+    let calls = t.take();
+    let (_, at3, posted) = sent(&calls[0]);
+    assert_eq!(posted, &fresh);
+    let carol = Slot::Prompt { game, seat: Seat(2) };
+    assert_eq!(live_at(&svc, carol).await.map(|(m, _)| m), Some(at3.message));
+}
+
+#[tokio::test]
+async fn appends_grow_the_phase_post_and_replace_its_footer() {
+    let (svc, game) = with_game("append").await;
+    let t = Recorder::default();
+    let slot = Slot::Phase { game };
+    let mut post = with_footer(phase(game, "Turn 1", Op::Post), "Waiting on alice");
+    post.choices = vec![Choice::act(game, orrery::service::Act::Board, "My board")];
+    queue(&svc, game, &[post]).await;
+    svc.deliver(&t).await.unwrap();
+    let (_, at, _) = sent(&t.take()[0]);
+
+    let ids = queue(
+        &svc,
+        game,
+        &[
+            with_footer(phase(game, "alice departs Algol", Op::Append), "Waiting on bob"),
+            phase(game, "bob arrives", Op::Append),
+        ],
+    )
+    .await;
+    assert_eq!(svc.deliver(&t).await.unwrap(), 2);
+    let calls = t.take();
+    assert_eq!(calls.len(), 2, "{calls:#?}");
+    let (id, a, first, _) = edited(&calls[0]);
+    assert_eq!((id, a), (ids[0], at));
+    assert_eq!(full(first), "Turn 1\nalice departs Algol\nWaiting on bob");
+    let (_, _, second, _) = edited(&calls[1]);
+    assert_eq!(
+        full(second),
+        "Turn 1\nalice departs Algol\nbob arrives\nWaiting on bob",
+        "no footer given: the footer stays"
+    );
+    assert_eq!(labels(second), ["My board"], "an append keeps the controls");
+    assert_eq!(second.text.to_plain(), "Turn 1\nalice departs Algol\nbob arrives");
+    assert_eq!(live_at(&svc, slot).await.unwrap().1, t.now(at.message));
+
+    // Appending to a game with no phase post posts one.
+    let (svc2, game2) = with_game("append-none").await;
+    let lone = with_footer(phase(game2, "carol ends", Op::Append), "Waiting on dave");
+    queue(&svc2, game2, &[lone.clone()]).await;
+    svc2.deliver(&t).await.unwrap();
+    let calls = t.take();
+    let (_, at2, posted) = sent(&calls[0]);
+    assert_eq!(posted, &lone);
+    assert_eq!(
+        live_at(&svc2, Slot::Phase { game: game2 }).await.map(|(m, _)| m),
+        Some(at2.message)
+    );
+}
+
+#[tokio::test]
+async fn a_close_adds_its_note_removes_the_controls_and_frees_the_slot() {
+    let (svc, game) = with_game("close").await;
+    let t = Recorder::default();
+    let slot = Slot::Prompt { game, seat: Seat(0) };
+    let mut board_prompt = with_footer(prompt(game, 0, 1, "Your move", &["end"]), "Due in 2 days");
+    board_prompt.board = Some(BoardRef {
+        game,
+        viewer: Viewer::Public,
+        seq: 0,
+    });
+    queue(&svc, game, &[board_prompt]).await;
+    svc.deliver(&t).await.unwrap();
+    let (_, at, _) = sent(&t.take()[0]);
+
+    let mut close = prompt(game, 0, 1, "✓ You ended your turn.", &[]);
+    close.op = Op::Close;
+    let ids = queue(&svc, game, &[close]).await;
+    assert_eq!(svc.deliver(&t).await.unwrap(), 1);
+    let calls = t.take();
+    assert_eq!(calls.len(), 1);
+    let (id, a, now, png) = edited(&calls[0]);
+    assert_eq!((id, a, png), (ids[0], at, false));
+    assert_eq!(
+        full(now),
+        "Your move\n✓ You ended your turn.",
+        "the awaited-by footer is over"
+    );
+    assert!(now.choices.is_empty());
+    assert!(now.board.is_some(), "the board stays");
+    assert_eq!(live_at(&svc, slot).await, None, "the slot is free");
+
+    // Closing again finds nothing to close: delivered, nothing sent.
+    let mut again = prompt(game, 0, 1, "never shown", &[]);
+    again.op = Op::Close;
+    queue(&svc, game, &[again]).await;
+    assert_eq!(svc.deliver(&t).await.unwrap(), 1);
+    assert!(t.take().is_empty());
+    assert!(svc.store().undelivered(10).await.unwrap().is_empty());
+    // The next update posts a new prompt.
+    let mut update = prompt(game, 0, 1, "Your next move", &["end"]);
+    update.op = Op::Update;
+    queue(&svc, game, &[update]).await;
+    svc.deliver(&t).await.unwrap();
+    let calls = t.take();
+    let (_, at2, _) = sent(&calls[0]);
+    assert_ne!(at2, at);
+    assert_eq!(full(&t.now(at.message)), "Your move\n✓ You ended your turn.");
+}
+
+#[tokio::test]
+async fn a_failed_edit_is_retried_once_and_holds_back_its_target() {
+    let (svc, game) = with_game("retry").await;
+    let t = Recorder::default();
+    queue(&svc, game, &[phase(game, "Turn 1", Op::Post)]).await;
+    svc.deliver(&t).await.unwrap();
+    let (_, at, _) = sent(&t.take()[0]);
+
+    t.failing_edits.store(1, Ordering::SeqCst);
+    let ids = queue(
+        &svc,
+        game,
+        &[
+            phase(game, "alice departs", Op::Append),
+            OutMessage::to_channel(CHANNEL, "a plain notice after it"),
+            OutMessage::to_dm(UserId(9), "elsewhere"),
+        ],
+    )
+    .await;
+    // Only the DM (another target) goes; the notice waits behind the edit.
+    assert_eq!(svc.deliver(&t).await.unwrap(), 1);
+    let calls = t.take();
+    assert_eq!(calls.len(), 1, "{calls:#?}");
+    assert_eq!(sent(&calls[0]).2.target, Target::Dm(UserId(9)));
+    let pending: Vec<i64> = svc
+        .store()
+        .undelivered(10)
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(pending, ids[..2]);
+    assert_eq!(full(&t.now(at.message)), "Turn 1");
+
+    assert_eq!(svc.deliver(&t).await.unwrap(), 2);
+    let calls = t.take();
+    assert_eq!(calls.len(), 2, "{calls:#?}");
+    edited(&calls[0]);
+    assert_eq!(sent(&calls[1]).2.text.to_plain(), "a plain notice after it");
+    assert_eq!(full(&t.now(at.message)), "Turn 1\nalice departs", "appended once");
+    assert_eq!(svc.deliver(&t).await.unwrap(), 0);
+}
+
+#[tokio::test]
+async fn a_live_message_deleted_by_someone_is_posted_anew() {
+    let (svc, game) = with_game("gone").await;
+    let t = Recorder::default();
+    let slot = Slot::Phase { game };
+    queue(
+        &svc,
+        game,
+        &[with_footer(phase(game, "Turn 1", Op::Post), "Waiting on alice")],
+    )
+    .await;
+    svc.deliver(&t).await.unwrap();
+    let (_, at, _) = sent(&t.take()[0]);
+    t.gone.lock().unwrap().insert(at.message);
+
+    queue(&svc, game, &[phase(game, "alice ends", Op::Append)]).await;
+    assert_eq!(svc.deliver(&t).await.unwrap(), 1);
+    let calls = t.take();
+    assert_eq!(calls.len(), 1, "{calls:#?}");
+    let (_, at2, posted) = sent(&calls[0]);
+    assert_eq!(
+        full(posted),
+        "Turn 1\nalice ends\nWaiting on alice",
+        "the whole post, continued"
+    );
+    assert_eq!(live_at(&svc, slot).await.map(|(m, _)| m), Some(at2.message));
+
+    // A close of a deleted message is recorded as undeliverable and frees
+    // the slot.
+    t.gone.lock().unwrap().insert(at2.message);
+    let close = phase(game, "Turn over", Op::Close);
+    let ids = queue(&svc, game, &[close]).await;
+    svc.deliver(&t).await.unwrap();
+    assert!(t.take().is_empty());
+    assert_eq!(live_at(&svc, slot).await, None);
+    let row: (Option<String>,) = {
+        use sqlx::Row;
+        let r = sqlx::query("SELECT last_error FROM outbox WHERE id = $1")
+            .bind(ids[0])
+            .fetch_one(svc.store().pool())
+            .await
+            .unwrap();
+        (r.get(0),)
+    };
+    assert!(row.0.unwrap().contains("undeliverable"));
+}
+
+#[tokio::test]
+async fn a_prompt_that_changed_hands_is_retired_where_it_is() {
+    let (svc, game) = with_game("hands").await;
+    let t = Recorder::default();
+    queue(&svc, game, &[prompt(game, 1, 2, "Your move, bob", &["end"])]).await;
+    svc.deliver(&t).await.unwrap();
+    let (_, at, _) = sent(&t.take()[0]);
+    // Seat 1 is now dave's: the update cannot be an edit of bob's DM.
+    let mut update = prompt(game, 1, 4, "Your move, dave", &["end"]);
+    update.op = Op::Update;
+    queue(&svc, game, &[update]).await;
+    svc.deliver(&t).await.unwrap();
+    let calls = t.take();
+    assert_eq!(calls.len(), 2, "{calls:#?}");
+    let (_, a, old, _) = edited(&calls[0]);
+    assert_eq!(a, at);
+    assert!(old.choices.is_empty() && full(old) == "Your move, bob");
+    let (_, at2, new) = sent(&calls[1]);
+    assert_eq!(new.target, Target::Dm(UserId(4)));
+    let slot = Slot::Prompt { game, seat: Seat(1) };
+    assert_eq!(live_at(&svc, slot).await.map(|(m, _)| m), Some(at2.message));
+}
+
+#[tokio::test]
+async fn without_a_slot_or_a_location_messages_are_posted_as_before() {
+    let (svc, game) = with_game("plain").await;
+    let t = Recorder::default();
+    // No slot: an Update means nothing, it is a post.
+    let mut loose = OutMessage::to_channel(CHANNEL, "Lobby news");
+    loose.op = Op::Update;
+    queue(&svc, game, &[loose.clone(), loose.clone()]).await;
+    assert_eq!(svc.deliver(&t).await.unwrap(), 2);
+    let calls = t.take();
+    assert_eq!(calls.len(), 2);
+    calls.iter().for_each(|c| assert_eq!(sent(c).2, &loose));
+    assert!(svc.store().live_messages(game).await.unwrap().is_empty());
+
+    // A transport that cannot say where it posted: nothing to edit later.
+    t.no_location.store(true, Ordering::SeqCst);
+    queue(
+        &svc,
+        game,
+        &[phase(game, "Turn 1", Op::Post), phase(game, "alice ends", Op::Append)],
+    )
+    .await;
+    assert_eq!(svc.deliver(&t).await.unwrap(), 2);
+    let calls = t.take();
+    assert_eq!(calls.len(), 2);
+    assert_eq!(full(sent(&calls[1]).2), "alice ends");
+    assert!(svc.store().live_messages(game).await.unwrap().is_empty());
+}
