@@ -181,7 +181,14 @@ async fn a_whole_game_is_played_through_discord() {
         .fake
         .run(&first, Place::Dm, "game board", &[("game", json!(game.0))])
         .await;
-    assert!(mine.ephemeral(), "a private view is only for its owner");
+    // In DMs the private board is kept (was: ephemeral; the service now
+    // answers a seated player's board in DMs as a normal message).
+    assert!(!mine.ephemeral(), "a private board in DMs is kept");
+    assert_eq!(
+        mine.channel_id,
+        h.fake.dm_channel(first.id),
+        "a private view is only for its owner"
+    );
     support::assert_png(attachment_png(&mine), "a private board");
     let cards = h
         .fake
@@ -196,18 +203,104 @@ async fn a_whole_game_is_played_through_discord() {
     assert_eq!(cards.len(), 7, "the whole hand is offered: {cards:?}");
 
     // The first card by the DM prompt's button, the second from a menu.
+    // A pick from a prompt gets no answer of its own (the delivery edits
+    // the prompt with the outcome; the bot does not edit it from the
+    // interaction, which would race the delivery).
+    // The prompt's board button shows the player their own board.
+    let card_prompt = h.card_prompt(&t, &first).await;
+    let board_id = format!("b:{}", game.0);
+    assert!(
+        card_prompt.custom_ids().contains(&board_id),
+        "{:?}",
+        card_prompt.custom_ids()
+    );
+    let i = h.fake.press(&first, card_prompt.id, &board_id).await;
+    let mine = h.fake.answer(i).await;
+    assert_eq!(mine.channel_id, card_prompt.channel_id, "the board comes in the DM");
+    support::assert_png(attachment_png(&mine), "the board from the prompt's button");
     let (prompt, ack) = h
         .pick_card(&t, &first, &CommandLine::new("card").arg("name", "Admiral"))
         .await;
     assert!(
-        ack.ephemeral() && ack.content.contains("You picked the Admiral"),
-        "{}",
-        ack.content
+        ack.is_none(),
+        "a pick from the prompt is answered by the prompt: {ack:?}"
     );
-    let prompt_after = h.fake.read(|w| w.message(prompt.id).cloned().unwrap());
-    assert!(prompt_after.components.is_empty() && prompt_after.content.contains("✅ Sent `card name:Admiral`"));
+    h.wait_outbox_drained(DRAIN).await;
+    assert!(
+        dm_says(&h, &first, game, "You picked the Admiral"),
+        "the picker's prompt says what was picked"
+    );
+    let token = h
+        .fake
+        .read(|w| {
+            w.interactions
+                .iter()
+                .rev()
+                .find(|i| i.message == Some(prompt.id))
+                .map(|i| i.token.clone())
+        })
+        .expect("the pick's interaction");
+    h.fake.read(|w| {
+        assert!(
+            !w.log.iter().any(|l| l.method == "PATCH" && l.path.contains(&token)),
+            "the bot edited the prompt from the interaction"
+        )
+    });
     let _ = h.card_prompt(&t, &second).await; // it arrives; the menu below is used instead
     let dm = h.fake.dm_channel(second.id);
+
+    // A control that asks first: the question comes privately with
+    // "Yes — …" and "Cancel"; cancelling only closes the question.
+    let ask_id = format!("c:{}:card name:Captain", game.0);
+    let ask = h.fake.seed_bot_message(
+        dm,
+        "Pick your combat card:",
+        vec![json!({"type": 1, "components": [{"type": 2, "style": 1, "label": "Captain", "custom_id": ask_id}]})],
+    );
+    let before = h.snapshot(game).await;
+    let i = h.fake.press(&second, ask, &ask_id).await;
+    let question = h.fake.answer(i).await;
+    let yes_id = format!("o:{}:card name:Captain", game.0);
+    let cancel_id = format!("n:{}", game.0);
+    assert!(question.ephemeral(), "{}", question.content);
+    assert_eq!(question.custom_ids(), vec![yes_id.clone(), cancel_id.clone()]);
+    let yes = support::fake_discord::all_components(&question.components)
+        .into_iter()
+        .find(|c| c["custom_id"] == yes_id.as_str())
+        .cloned()
+        .unwrap();
+    assert!(yes["label"].as_str().unwrap().starts_with("Yes — "), "{yes}");
+    assert_eq!(yes["style"], 4, "a red button: {yes}");
+    h.fake.press(&second, question.id, &cancel_id).await;
+    h.fake
+        .wait_for("the question cancelled", Duration::from_secs(20), |w| {
+            w.message(question.id)
+                .filter(|m| m.content == "Cancelled" && m.components.is_empty())
+                .map(|_| ())
+        })
+        .await;
+    assert_eq!(h.snapshot(game).await, before, "cancelling gave no order");
+
+    // A group picked in a group picker: that group's menu, privately.
+    let picker_id = format!("g:{}", game.0);
+    let picker = h.fake.seed_bot_message(
+        dm,
+        "What will you do?",
+        vec![json!({"type": 1, "components": [{"type": 3, "custom_id": picker_id, "options": [{"label": "card", "value": "card"}]}]})],
+    );
+    let i = h.fake.select(&second, picker, &picker_id, &["card"]).await;
+    let group = h.fake.answer(i).await;
+    assert!(group.ephemeral(), "{}", group.content);
+    let offered: Vec<String> = group
+        .custom_ids()
+        .into_iter()
+        .filter_map(|c| c.strip_prefix(&format!("s:{}=", game.0)).map(str::to_string))
+        .collect();
+    assert!(
+        offered.contains(&"card name:Captain".to_string()) && offered.iter().all(|v| v.starts_with("card name:")),
+        "{offered:?}"
+    );
+    assert_eq!(h.snapshot(game).await, before, "showing a group gave no order");
     let menu_id = format!("s:{}", game.0);
     let options: Vec<Value> = policy_cards()
         .iter()
@@ -218,13 +311,14 @@ async fn a_whole_game_is_played_through_discord() {
         "Pick your combat card:",
         vec![json!({"type": 1, "components": [{"type": 3, "custom_id": menu_id, "options": options}]})],
     );
+    let before = h.row(game).await.seq;
     let i = h.fake.select(&second, menu, &menu_id, &["card name:Captain"]).await;
-    let ack = h.fake.answer(i).await;
-    assert!(
-        ack.ephemeral() && ack.content.contains("Accepted: `card name:Captain`"),
-        "{}",
-        ack.content
-    );
+    let ack = h
+        .outcome_of_press(game, i, before)
+        .await
+        .unwrap_or_else(|refused| panic!("the menu pick was refused: {}", refused.content));
+    assert!(ack.is_none(), "{ack:?}");
+    h.wait_outbox_drained(DRAIN).await;
 
     // Then to the end.
     let orders = h.play(&t, 200, |_| false).await;
@@ -318,13 +412,11 @@ async fn secret_picks_stay_secret_until_the_reveal() {
     let (_, ack_b) = h
         .pick_card(&b, picker, &CommandLine::new("card").arg("name", "Spy"))
         .await;
-    assert!(
-        ack_a.ephemeral() && ack_a.content.contains("Admiral"),
-        "{}",
-        ack_a.content
-    );
-    assert!(ack_b.ephemeral() && ack_b.content.contains("Spy"), "{}", ack_b.content);
+    assert!(ack_a.is_none() && ack_b.is_none(), "{ack_a:?} {ack_b:?}");
     h.wait_outbox_drained(DRAIN).await;
+    assert!(dm_says(&h, picker, a.game, "You picked the Admiral"));
+    assert!(dm_says(&h, picker, b.game, "You picked the Spy"));
+    assert!(!dm_says(&h, picker, a.game, "You picked the Spy"));
 
     // Public posts and boards are the same in both games.
     let posts_a = public_posts(&h, chan_a);
@@ -362,7 +454,10 @@ async fn secret_picks_stay_secret_until_the_reveal() {
         .fake
         .run(picker, Place::Dm, "game board", &[("game", json!(b.game.0))])
         .await;
-    assert!(own_a.ephemeral() && own_b.ephemeral());
+    // Kept in DMs (was: ephemeral; the service now answers a seated
+    // player's board in DMs as a normal message), and only there.
+    let picker_dm = h.fake.dm_channel(picker.id);
+    assert!(own_a.channel_id == picker_dm && own_b.channel_id == picker_dm);
     assert!(
         attachment_png(&own_a) != attachment_png(&own_b),
         "the picker's private board shows their pick"
@@ -394,12 +489,37 @@ async fn secret_picks_stay_secret_until_the_reveal() {
     });
 
     // The reveal: now the games differ, in words and on the board.
-    for t in [&a, &b] {
-        let (_, ack) = h
-            .pick_card(t, other, &CommandLine::new("card").arg("name", "Admiral"))
-            .await;
-        assert!(ack.ephemeral(), "{}", ack.content);
-    }
+    let (_, ack) = h
+        .pick_card(&a, other, &CommandLine::new("card").arg("name", "Admiral"))
+        .await;
+    assert!(ack.is_none(), "{ack:?}");
+    // In the other game, through a control that asks first: "Yes" gives
+    // the order, and the private question then says what was sent.
+    let ask_id = format!("c:{}:card name:Admiral", b.game.0);
+    let ask = h.fake.seed_bot_message(
+        h.fake.dm_channel(other.id),
+        "Pick your combat card:",
+        vec![json!({"type": 1, "components": [{"type": 2, "style": 1, "label": "Admiral", "custom_id": ask_id}]})],
+    );
+    let i = h.fake.press(other, ask, &ask_id).await;
+    let question = h.fake.answer(i).await;
+    let before = h.row(b.game).await.seq;
+    let yes = h
+        .fake
+        .press(other, question.id, &format!("o:{}:card name:Admiral", b.game.0))
+        .await;
+    let ack = h
+        .outcome_of_press(b.game, yes, before)
+        .await
+        .unwrap_or_else(|refused| panic!("Yes was refused: {}", refused.content));
+    assert!(ack.is_none(), "{ack:?}");
+    let closed = h
+        .fake
+        .wait_for("the question closed", Duration::from_secs(20), |w| {
+            w.message(question.id).filter(|m| m.components.is_empty()).cloned()
+        })
+        .await;
+    assert!(closed.content.starts_with("✅ Sent: "), "{}", closed.content);
     h.wait_outbox_drained(DRAIN).await;
     let reveal = |chan| {
         public_posts(&h, chan)
@@ -824,4 +944,26 @@ fn the_fake_checks_requests_against_the_spec_or_says_it_skipped() {
             SpecBody::Json(&json!({"content": "x"}))
         )
         .is_err());
+}
+
+/// Whether some message in `user`'s DMs about `game` (as it reads now,
+/// edits included) contains `needle`.
+fn dm_says(h: &Harness, user: &support::User, game: orrery::engine::GameId, needle: &str) -> bool {
+    let head = format!("game {game} ");
+    let found = h.fake.read(|w| {
+        let Some(dm) = w.dm_channel_of(user.id) else {
+            return false;
+        };
+        w.messages_in(dm)
+            .into_iter()
+            .any(|m| !m.deleted && m.content.contains(&head) && m.content.contains(needle))
+    });
+    if !found {
+        eprintln!(
+            "no DM to {} about game {game} says `{needle}`:\n{}",
+            user.name,
+            h.fake.dump(20)
+        );
+    }
+    found
 }

@@ -143,45 +143,66 @@ fn values_of(choices: &[Value]) -> Vec<String> {
 
 /// The newest prompt the bot posted in `user`'s DMs for `game`.
 fn newest_prompt(h: &Harness, user: &User, game: GameId) -> Option<Message> {
-    let head = format!("**Starlanes** game {game}:");
+    let head = format!("**Starlanes** game {game} ·");
     h.fake.read(|w| {
         let dm = w.dm_channel_of(user.id)?;
         w.messages_in(dm)
             .into_iter()
             .rev()
-            .find(|m| m.origin == Origin::Post && m.content.starts_with(&head))
+            .find(|m| m.origin == Origin::Post && m.content.contains(&head) && !m.components.is_empty())
             .cloned()
     })
 }
 
 /// Give `line` as `user` would: with the button (or menu) of the newest DM
 /// prompt if it offers that order, else with `/starlanes <order>` in the
-/// game's channel. Returns the bot's answer and whether a component was
+/// game's channel. Returns the bot's answer (none for an order given with
+/// the prompt: the prompt shows its outcome) and whether a component was
 /// used.
-async fn give(h: &Harness, t: &Table, user: &User, line: &CommandLine) -> (Message, bool) {
-    let button = format!("o:{}:{line}", t.game.0);
-    let menu = format!("s:{}", t.game.0);
+async fn give(h: &Harness, t: &Table, user: &User, line: &CommandLine) -> (Option<Message>, bool) {
     if let Some(prompt) = newest_prompt(h, user, t.game) {
-        let ids = prompt.custom_ids();
-        let pressed = if ids.contains(&button) {
-            Some(h.fake.press(user, prompt.id, &button).await)
-        } else if ids.contains(&format!("{menu}={line}")) {
-            Some(h.fake.select(user, prompt.id, &menu, &[&line.to_string()]).await)
-        } else {
-            None
-        };
-        if let Some(i) = pressed {
-            let ans = h.fake.answer(i).await;
-            let after = h.fake.read(|w| w.message(prompt.id).cloned().expect("the prompt"));
+        let before = h.row(t.game).await.seq;
+        if let Some(i) = h.use_control(user, &prompt, t.game, line).await {
+            let ans = h
+                .outcome_of_press(t.game, i, before)
+                .await
+                .unwrap_or_else(|refused| panic!("{} gave `{line}` with the prompt: {}", user.name, refused.content));
             assert!(
-                after.components.is_empty() && after.content.contains(&format!("✅ Sent `{line}`")),
-                "a used prompt loses its controls and says what was sent: {}",
-                after.content
+                ans.is_none(),
+                "an order given with the prompt gets no answer of its own: {ans:?}"
             );
-            return (ans, true);
+            return (None, true);
         }
     }
-    (h.order(t, user, Place::Channel(t.channel), line).await, false)
+    (Some(h.order(t, user, Place::Channel(t.channel), line).await), false)
+}
+
+/// The orders a prompt offers as controls (buttons, menu values, asked
+/// first or not), and the groups of its group picker.
+fn offered_orders(m: &Message, game: GameId) -> (BTreeSet<String>, Vec<String>) {
+    let (order, confirm, menu, picker) = (
+        format!("o:{}:", game.0),
+        format!("c:{}:", game.0),
+        format!("s:{}", game.0),
+        format!("g:{}=", game.0),
+    );
+    let mut orders = BTreeSet::new();
+    let mut groups = Vec::new();
+    for id in m.custom_ids() {
+        if let Some(line) = id.strip_prefix(&order).or_else(|| id.strip_prefix(&confirm)) {
+            orders.insert(line.to_string());
+        } else if let Some(group) = id.strip_prefix(&picker) {
+            groups.push(group.to_string());
+        } else if let Some((menu_id, value)) = id.split_once('=') {
+            if menu_id
+                .strip_prefix(&menu)
+                .is_some_and(|n| n.is_empty() || n.starts_with(':'))
+            {
+                orders.insert(value.trim_start_matches('?').to_string());
+            }
+        }
+    }
+    (orders, groups)
 }
 
 /// What autocomplete offers `user` for `/starlanes <order>` option
@@ -339,7 +360,7 @@ async fn check_buy_autocomplete(h: &Harness, t: &Table, state: &AnyState, seat: 
 /// orders that player may give. Returns how many prompts were seen.
 fn check_new_dms(h: &Harness, t: &Table, state: &AnyState, seen: &mut HashSet<Id>) -> usize {
     let owing: Option<Seat> = state.pending().into_iter().find(|p| !p.submitted).map(|p| p.seat);
-    let head = format!("**Starlanes** game {}:", t.game);
+    let head = format!("**Starlanes** game {} ·", t.game);
     let new: Vec<(Id, Message)> = h.fake.read(|w| {
         w.messages
             .iter()
@@ -352,7 +373,7 @@ fn check_new_dms(h: &Harness, t: &Table, state: &AnyState, seen: &mut HashSet<Id
     });
     for (to, m) in &new {
         seen.insert(m.id);
-        assert!(m.content.starts_with(&head), "a DM that is not a prompt: {}", m.content);
+        assert!(m.content.contains(&head), "a DM that is not a prompt: {}", m.content);
         let seat = owing.unwrap_or_else(|| panic!("a prompt when nobody owes anything: {}", m.content));
         let owner = &t.seats[seat.index()];
         assert_eq!(
@@ -360,20 +381,31 @@ fn check_new_dms(h: &Harness, t: &Table, state: &AnyState, seen: &mut HashSet<Id
             "{}'s prompt went to someone else's DMs: {}",
             owner.name, m.content
         );
-        // A small choice is all offered as controls; a large one as text.
+        // Every legal order is offered as a control (buttons, or menus by
+        // group), unless there are too many groups: then a group picker
+        // (the rest of the orders come with the group picked) or, past
+        // that, a list. Every prompt has a button for the player's board.
         let legal: BTreeSet<String> = state.legal_commands(seat).iter().map(|c| c.to_string()).collect();
-        let (button, menu) = (format!("o:{}:", t.game.0), format!("s:{}=", t.game.0));
-        let offered: BTreeSet<String> = m
-            .custom_ids()
-            .iter()
-            .filter_map(|id| id.strip_prefix(&button).or_else(|| id.strip_prefix(&menu)))
-            .map(str::to_string)
-            .collect();
-        if legal.len() <= AUTOCOMPLETE_MAX {
-            assert_eq!(offered, legal, "the prompt's controls: {}", m.content);
-        } else {
+        let (offered, groups) = offered_orders(m, t.game);
+        assert!(
+            m.custom_ids().contains(&format!("b:{}", t.game.0)),
+            "no board button: {:?}",
+            m.custom_ids()
+        );
+        if !groups.is_empty() {
+            assert!(offered.is_subset(&legal), "{offered:?}");
+            assert!(groups.len() > 1, "{groups:?}");
+        } else if m.content.contains("Orders you can give:") {
             assert!(offered.is_empty(), "{offered:?}");
-            assert!(m.content.contains("`/starlanes <order>`"), "{}", m.content);
+            for l in &legal {
+                assert!(
+                    m.content.contains(&format!("`{l}`")),
+                    "{l} is not listed: {}",
+                    m.content
+                );
+            }
+        } else {
+            assert_eq!(offered, legal, "the prompt's controls: {}", m.content);
         }
     }
     new.len()
@@ -430,12 +462,14 @@ async fn a_whole_starlanes_game_is_played_through_discord() {
         }
         let line = policy::choose(&state, p.seat).expect("the policy has an order");
         let (ans, button) = give(&h, &t, user, &line).await;
-        assert!(
-            ans.ephemeral() && ans.content.contains(&format!("Accepted: `{line}`")),
-            "{} gave `{line}`: {}",
-            user.name,
-            ans.content
-        );
+        if let Some(ans) = ans {
+            assert!(
+                ans.ephemeral() && ans.content.contains("Sent: "),
+                "{} gave `{line}`: {}",
+                user.name,
+                ans.content
+            );
+        }
         orders += 1;
         by_button += usize::from(button);
         settle(&h).await;

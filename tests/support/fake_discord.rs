@@ -497,6 +497,14 @@ fn with_component_ids(c: &Value, counter: &mut u64) -> Value {
     if c.get("id").is_none() {
         c["id"] = json!(*counter);
     }
+    // Discord fills in a select menu's defaults (one value to pick).
+    if c["type"] == 3 {
+        for key in ["min_values", "max_values"] {
+            if c.get(key).is_none_or(Value::is_null) {
+                c[key] = json!(1);
+            }
+        }
+    }
     if let Some(inner) = c["components"].as_array().cloned() {
         c["components"] = Value::Array(inner.iter().map(|x| with_component_ids(x, counter)).collect());
     }

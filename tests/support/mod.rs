@@ -430,17 +430,13 @@ impl Harness {
             if let Some(c) = card {
                 line = orrery::engine::CommandLine::new("card").arg("name", c);
             }
+            // Taken with no answer of its own: the prompt shows the outcome.
             let (_, ans) = self.pick_card(t, user, &line).await;
-            assert!(
-                ans.ephemeral() && ans.content.contains("Accepted"),
-                "{}: {}",
-                line,
-                ans.content
-            );
+            assert!(ans.is_none(), "{line}: {ans:?}");
         } else {
             let ans = self.order(t, user, Place::Channel(t.channel), &line).await;
             assert!(
-                ans.ephemeral() && ans.content.contains("Accepted"),
+                ans.ephemeral() && ans.content.contains("Sent: "),
                 "{}: {}",
                 line,
                 ans.content
@@ -467,7 +463,12 @@ impl Harness {
     pub async fn card_prompt(&self, t: &Table, user: &User) -> Message {
         let dm = self.fake.dm_channel(user.id);
         let button = format!("o:{}:card ", t.game.0);
-        let menu = format!("s:{}=card ", t.game.0);
+        let menu = format!("s:{}", t.game.0);
+        let is_card_value = move |c: &str| {
+            c.strip_prefix(&menu)
+                .and_then(|rest| rest.split_once('='))
+                .is_some_and(|(n, v)| (n.is_empty() || n.starts_with(':')) && v.starts_with("card "))
+        };
         self.fake
             .wait_for(
                 &format!("a combat-card prompt for {} in game {}", user.name, t.game),
@@ -479,7 +480,7 @@ impl Harness {
                         .find(|m| {
                             m.custom_ids()
                                 .iter()
-                                .any(|c| c.starts_with(&button) || c.starts_with(&menu))
+                                .any(|c| c.starts_with(&button) || is_card_value(c))
                         })
                         .cloned()
                 },
@@ -488,21 +489,86 @@ impl Harness {
     }
 
     /// Pick a card with the DM prompt's button (or menu). Returns the
-    /// prompt and the bot's private follow-up.
-    pub async fn pick_card(&self, t: &Table, user: &User, line: &orrery::engine::CommandLine) -> (Message, Message) {
+    /// prompt and the bot's follow-up, if it sent one (a prompt's order
+    /// needs none: the delivery edits the prompt). Panics if the pick is
+    /// refused.
+    pub async fn pick_card(
+        &self,
+        t: &Table,
+        user: &User,
+        line: &orrery::engine::CommandLine,
+    ) -> (Message, Option<Message>) {
         let prompt = self.card_prompt(t, user).await;
-        let button = format!("o:{}:{line}", t.game.0);
-        let menu = format!("s:{}", t.game.0);
-        let ids = prompt.custom_ids();
-        let i = if ids.contains(&button) {
-            self.fake.press(user, prompt.id, &button).await
-        } else if ids.contains(&format!("{menu}={line}")) {
-            self.fake.select(user, prompt.id, &menu, &[&line.to_string()]).await
-        } else {
-            panic!("the prompt offers no `{line}`: {ids:?}");
-        };
-        let ans = self.fake.answer(i).await;
-        (prompt, ans)
+        let before = self.row(t.game).await.seq;
+        let i = self
+            .use_control(user, &prompt, t.game, line)
+            .await
+            .unwrap_or_else(|| panic!("the prompt offers no `{line}`: {:?}", prompt.custom_ids()));
+        match self.outcome_of_press(t.game, i, before).await {
+            Ok(ans) => (prompt, ans),
+            Err(refused) => panic!("`{line}` from the prompt was refused: {}", refused.content),
+        }
+    }
+
+    /// Press the button of `line` on `message`, or pick it in the menu
+    /// offering it (`s:{game}` or `s:{game}:{n}`). `None` when the message
+    /// offers no such control.
+    pub async fn use_control(
+        &self,
+        user: &User,
+        message: &Message,
+        game: GameId,
+        line: &orrery::engine::CommandLine,
+    ) -> Option<Id> {
+        let button = format!("o:{}:{line}", game.0);
+        let menu_prefix = format!("s:{}", game.0);
+        let value = line.to_string();
+        let ids = message.custom_ids();
+        if ids.contains(&button) {
+            return Some(self.fake.press(user, message.id, &button).await);
+        }
+        let menu = ids.iter().find_map(|c| {
+            let (id, v) = c.split_once('=')?;
+            let n = id.strip_prefix(&menu_prefix)?;
+            (v == value && (n.is_empty() || n.starts_with(':'))).then(|| id.to_string())
+        })?;
+        Some(self.fake.select(user, message.id, &menu, &[&value]).await)
+    }
+
+    /// What using an order's control came to: `Ok` once the game took the
+    /// order, with the bot's follow-up if it sent one; `Err` with the bot's
+    /// answer when it answered and the game did not move (a refusal).
+    /// `seq_before` is the game's log position before the control was used.
+    pub async fn outcome_of_press(
+        &self,
+        game: GameId,
+        interaction: Id,
+        seq_before: i64,
+    ) -> Result<Option<Message>, Message> {
+        let deadline = tokio::time::Instant::now() + interactions::ANSWER_TIMEOUT;
+        loop {
+            let acknowledged = self
+                .fake
+                .read(|w| w.interaction(interaction).is_some_and(|i| i.callback.is_some()));
+            let answer = self
+                .fake
+                .answers(interaction)
+                .into_iter()
+                .find(|m| !m.deleted && !m.loading());
+            let moved = self.row(game).await.seq > seq_before;
+            if acknowledged && moved {
+                return Ok(answer);
+            }
+            if let Some(a) = answer {
+                return Err(a);
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "interaction {interaction}: neither answered nor taken\n{}",
+                self.fake.dump(30)
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     /// Play until the game is over or `stop` says so; returns the orders
