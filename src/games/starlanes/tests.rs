@@ -431,11 +431,8 @@ fn only_what_reveals_nothing_takes_back() {
         },
     );
     st.action_taken = false;
-    let ev = play(
-        &mut st,
-        Seat(1),
-        &format!("move to:{target_name} from:{}=1", st.map.planets[from].name),
-    );
+    let line = format!("move to:{target_name} from:{}=1", st.map.planets[from].name);
+    let ev = play(&mut st, Seat(1), &line);
     assert!(ev.iter().any(|e| matches!(e, Event::CombatResolved { .. })));
     assert!(!all(&ev));
 }
