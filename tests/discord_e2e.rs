@@ -99,7 +99,12 @@ async fn a_whole_game_is_played_through_discord() {
     for section in ["The board", "Combat"] {
         let page = orrery::games::GameKind::Hyperspace.rules_page();
         let whole = orrery::service::rules_section(page, section).unwrap().to_plain();
-        let last_line = whole.lines().rev().find(|l| !l.trim().is_empty()).unwrap().to_string();
+        let last_line = whole
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty() && l.trim() != "---")
+            .unwrap()
+            .to_string();
         let i = h
             .fake
             .command(
