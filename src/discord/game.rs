@@ -448,9 +448,9 @@ mod tests {
             }}}
         }))
         .unwrap();
-        let top = data.options();
-        let serenity::ResolvedValue::SubCommand(args) = &top[0].value else {
-            panic!("{top:?}")
+        let resolved = data.options();
+        let serenity::ResolvedValue::SubCommand(args) = &resolved[0].value else {
+            panic!("{resolved:?}")
         };
         values(grammar::subcommand(top, sub).unwrap(), args)
     }

@@ -173,7 +173,7 @@ mod tests {
         let cards = rules_section(PAGE, "cards").unwrap().to_plain();
         assert_eq!(
             cards,
-            "## Cards\n\nText before.\n\n- Spy — strength: 0; special: **Ambush**\n- Admiral — strength: 6\n- end\n\nAfter.\n\n### Sub\n\nMore.\n"
+            "## Cards\n\nText before.\n\n- Spy — strength: 0; special: **Ambush**\n- Admiral — strength: 6\n- `end`\n\nAfter.\n\n### Sub\n\nMore.\n"
         );
         let seats = rules_section(PAGE, "SEA").unwrap().to_plain();
         assert!(seats.contains("- players 2 — seat 1: Algol"), "{seats}");
