@@ -254,14 +254,14 @@ fn a_huge_phase_is_out_of_range_with_the_games_range() {
             "@bob /game join",
             "@alice /game start",
             "@alice /game history phase:99999999999",
-            "@alice /game rollback phase:99999999999",
+            "@alice /host rollback phase:99999999999",
             "@alice /game history phase:-1",
         ],
     );
     let a = answer_to(&t, "@alice /game history phase:99999999999");
     assert!(!a.contains("whole number"), "{a}");
     assert!(a.contains("pick a phase from 0 to 1"), "{a}");
-    let a = answer_to(&t, "@alice /game rollback phase:99999999999");
+    let a = answer_to(&t, "@alice /host rollback phase:99999999999");
     assert!(a.contains("roll back to a phase from 1 to 1"), "{a}");
     let a = answer_to(&t, "@alice /game history phase:-1");
     assert!(a.contains("out of range") && a.contains("from 0"), "{a}");
@@ -288,7 +288,7 @@ fn another_games_order_names_this_channels_game() {
     );
 }
 
-/// Issue 9: with the default in-memory database, `/game force` used to
+/// Issue 9: with the default in-memory database, `/host force` (then `/game force`) used to
 /// hang for ever (the resolution held the pool's only connection in a
 /// transaction while it waited for another). It must answer, promptly.
 #[test]
@@ -306,7 +306,7 @@ fn force_with_the_in_memory_database_answers() {
         use std::io::Write;
         let mut stdin = child.stdin.take().unwrap();
         stdin
-            .write_all(b"@alice /game new game:hyperspace\n@bob /game join\n@alice /game start\n@alice /game force\n")
+            .write_all(b"@alice /game new game:hyperspace\n@bob /game join\n@alice /game start\n@alice /host force\n")
             .unwrap();
     } // stdin closes: the playtest ends after the last line.
     let started = Instant::now();
@@ -316,7 +316,7 @@ fn force_with_the_in_memory_database_answers() {
         }
         if started.elapsed() > Duration::from_secs(60) {
             child.kill().unwrap();
-            panic!("`/game force` on the in-memory database did not finish within 60 s");
+            panic!("`/host force` on the in-memory database did not finish within 60 s");
         }
         std::thread::sleep(Duration::from_millis(50));
     };

@@ -20,6 +20,18 @@ fn short_game() -> Option<Value> {
     Some(json!({"rounds": 6}))
 }
 
+/// The lines of a rules page's section that are not table rows.
+fn page_lines_of(page: &str, section: &str) -> Vec<String> {
+    let start = page.find(&format!("## {section}\n")).expect("the section");
+    let rest = &page[start..];
+    let end = rest[3..].find("\n## ").map_or(rest.len(), |e| e + 4);
+    rest[..end]
+        .lines()
+        .filter(|l| !l.starts_with('|'))
+        .map(str::to_string)
+        .collect()
+}
+
 fn attachment_png(m: &Message) -> &[u8] {
     assert_eq!(m.attachments.len(), 1, "expected one attachment: {}", m.content);
     assert_eq!(m.attachments[0].filename, "board.png");
@@ -77,6 +89,66 @@ async fn a_whole_game_is_played_through_discord() {
         "{}",
         rules.content
     );
+    assert!(
+        rules.content.contains("Sections") && rules.content.contains("- Combat"),
+        "the introduction lists the sections: {}",
+        rules.content
+    );
+    // A section arrives whole, tables as lines, in messages of at most
+    // 2000 characters split at line breaks (never cut).
+    for section in ["The board", "Combat"] {
+        let page = orrery::games::GameKind::Hyperspace.rules_page();
+        let whole = orrery::service::rules_section(page, section).unwrap().to_plain();
+        let last_line = whole
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty() && l.trim() != "---")
+            .unwrap()
+            .to_string();
+        let i = h
+            .fake
+            .command(
+                &alice,
+                here,
+                "game rules",
+                &[("system", json!("hyperspace")), ("section", json!(section))],
+            )
+            .await;
+        h.fake.answer(i).await;
+        let parts: Vec<Message> = h
+            .fake
+            .wait_for("every part of the rules section", Duration::from_secs(20), |w| {
+                let parts: Vec<Message> = w
+                    .messages
+                    .iter()
+                    .filter(|m| {
+                        !m.deleted
+                            && matches!(m.origin, Origin::Reply { interaction } | Origin::Followup { interaction } if interaction == i)
+                    })
+                    .cloned()
+                    .collect();
+                parts
+                    .iter()
+                    .any(|m| m.content.lines().any(|l| l.replace("**", "") == last_line))
+                    .then_some(parts)
+            })
+            .await;
+        assert!(parts.iter().all(|m| m.ephemeral() && m.content.chars().count() <= 2000));
+        let shown: Vec<String> = parts
+            .iter()
+            .flat_map(|m| m.content.lines().map(|l| l.replace("**", "")))
+            .collect();
+        assert!(
+            shown.iter().all(|l| !l.starts_with('|')),
+            "no pipe table rows: {shown:?}"
+        );
+        for line in page_lines_of(page, section) {
+            assert!(
+                shown.iter().any(|l| *l == line.replace("**", "")),
+                "{section}: {line:?} is missing"
+            );
+        }
+    }
 
     // The lobby: bob finds the game by autocomplete; carol joins while the
     // database is slow, so the bot defers and then fills its placeholder.
@@ -88,7 +160,7 @@ async fn a_whole_game_is_played_through_discord() {
             "game new",
             &[
                 ("game", json!("hyperspace")),
-                ("options", json!(short_game().unwrap().to_string())),
+                ("rounds", short_game().unwrap()["rounds"].clone()),
             ],
         )
         .await;
@@ -709,22 +781,20 @@ async fn bad_input_is_explained_privately_and_changes_nothing() {
         "Games live in a channel",
     )
     .await;
-    // Bad game options open nothing.
+    // Bad game options open nothing: typed now (choices and bounds), a
+    // value or an option the chosen game does not take is refused by name.
     let elsewhere = Place::Channel(other_chan);
     for (opts, expect) in [
-        ("{\"rounds\": ", "not valid JSON"),
-        ("{\"rounds\": 0}", "Those options don't work"),
-        ("{\"speed\": 3}", "Those options don't work"),
+        (
+            vec![("game", json!("hyperspace")), ("map", json!("random"))],
+            "`map:` is an option of Starlanes, not of Hyperspace",
+        ),
+        (
+            vec![("game", json!("hyperspace")), ("rounds", json!(300))],
+            "out of range for Hyperspace: from 1 to 200",
+        ),
     ] {
-        refused(
-            &h,
-            &dave,
-            elsewhere,
-            "game new",
-            &[("game", json!("hyperspace")), ("options", json!(opts))],
-            expect,
-        )
-        .await;
+        refused(&h, &dave, elsewhere, "game new", &opts, expect).await;
     }
     assert!(
         h.store().await.games_in_channel(other_chan).await.unwrap().is_empty(),

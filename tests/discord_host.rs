@@ -100,19 +100,19 @@ async fn host_tools_and_deadlines_through_discord() {
     let settings_before = h.store().await.game_settings(game).await.unwrap();
     let snap = h.snapshot(game).await;
     let attempts: Vec<(&str, Vec<(&str, Value)>)> = vec![
-        ("game pause", vec![]),
-        ("game resume", vec![]),
-        ("game extend", vec![("by", json!("12h"))]),
-        ("game force", vec![]),
-        ("game settings", vec![("deadline", json!("24h"))]),
-        ("game undo", vec![]),
-        ("game rollback", vec![("phase", json!(1))]),
+        ("host pause", vec![]),
+        ("host resume", vec![]),
+        ("host extend", vec![("by", json!("12h"))]),
+        ("host force", vec![]),
+        ("host settings", vec![("deadline", json!("24h"))]),
+        ("host undo", vec![]),
+        ("host rollback", vec![("phase", json!(1))]),
         (
-            "game replace",
-            vec![("seat", json!(1)), ("player", json!(carol.id.to_string()))],
+            "host replace",
+            vec![("seat", json!("1")), ("player", json!(carol.id.to_string()))],
         ),
-        ("game kick", vec![("seat", json!(1))]),
-        ("game disorder", vec![("seat", json!(1)), ("on", json!(true))]),
+        ("host kick", vec![("seat", json!("1"))]),
+        ("host disorder", vec![("seat", json!("alice")), ("on", json!(true))]),
     ];
     for (path, opts) in &attempts {
         let ans = h.fake.run(&bob, here, path, opts).await;
@@ -195,18 +195,18 @@ async fn host_tools_and_deadlines_through_discord() {
 
     // Pause: the clock stops with 2 h left, even 100 h later.
     let seq0 = h.row(game).await.seq;
-    let ans = h.fake.run(&alice, here, "game pause", &[]).await;
+    let ans = h.fake.run(&alice, here, "host pause", &[]).await;
     assert!(ans.ephemeral() && ans.content.contains("2h left"), "{}", ans.content);
     post_with(&h, chan, "paused game", 0).await;
     h.set_clock(t0 + 100 * H);
     tokio::time::sleep(Duration::from_millis(1200)).await;
     assert_eq!(h.row(game).await.seq, seq0, "nothing resolves while paused");
-    let ans = h.fake.run(&alice, here, "game resume", &[]).await;
+    let ans = h.fake.run(&alice, here, "host resume", &[]).await;
     assert!(ans.ephemeral() && ans.content.contains("resumed"), "{}", ans.content);
     assert_eq!(due_at(&h, game).await, t0 + 102 * H, "the 2 h that were left");
 
     // Extend by 12 h.
-    let ans = h.fake.run(&alice, here, "game extend", &[("by", json!("12h"))]).await;
+    let ans = h.fake.run(&alice, here, "host extend", &[("by", json!("12h"))]).await;
     assert!(ans.ephemeral() && ans.content.contains("extended"), "{}", ans.content);
     assert_eq!(due_at(&h, game).await, t0 + 114 * H);
     h.set_clock(t0 + 114 * H - 1000);
@@ -229,7 +229,7 @@ async fn host_tools_and_deadlines_through_discord() {
     h.step(&t, None).await.expect("an order");
     assert!(h.row(game).await.seq > s_before);
     let before = post_count(&h, chan);
-    let ans = h.fake.run(&alice, here, "game undo", &[]).await;
+    let ans = h.fake.run(&alice, here, "host undo", &[]).await;
     assert!(ans.ephemeral() && ans.content.contains("set aside"), "{}", ans.content);
     post_with(&h, chan, "undid the last action", before).await;
     let board_post = h
@@ -285,8 +285,8 @@ async fn host_tools_and_deadlines_through_discord() {
         .run(
             &alice,
             here,
-            "game replace",
-            &[("seat", json!(2)), ("player", json!(carol.id.to_string()))],
+            "host replace",
+            &[("seat", json!("bob")), ("player", json!(carol.id.to_string()))],
         )
         .await;
     assert!(

@@ -1335,7 +1335,7 @@ async fn a_seat_in_civil_disorder_waits_for_the_drafts_and_counts_as_ready() {
         &alice(),
         Request::Disorder {
             game: None,
-            seat: orrery::engine::Seat(1),
+            seat: orrery::engine::Seat(1).into(),
             on: true,
         },
     )
@@ -1417,7 +1417,7 @@ async fn civil_disorder_for_the_last_unready_player_submits_the_drafts() {
         &alice(),
         Request::Disorder {
             game: None,
-            seat: orrery::engine::Seat(1),
+            seat: orrery::engine::Seat(1).into(),
             on: true,
         },
     )

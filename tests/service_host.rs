@@ -192,7 +192,7 @@ async fn a_replacement_gets_the_private_view_and_the_seat() {
     let dave = UserId(44);
     let req = Request::Replace {
         game: None,
-        seat: Seat(1),
+        seat: Seat(1).into(),
         user: dave,
         name: "dave".into(),
     };
@@ -244,7 +244,7 @@ async fn kicked_and_disordered_seats_play_their_defaults_at_once() {
     sent(&svc).await;
     let req = Request::Kick {
         game: None,
-        seat: Seat(2),
+        seat: Seat(2).into(),
     };
     let msg = refused(&svc, &player(Seat(1)), req.clone()).await;
     assert!(msg.contains("Only the host"), "{msg}");
@@ -277,7 +277,7 @@ async fn kicked_and_disordered_seats_play_their_defaults_at_once() {
         &host(),
         Request::Disorder {
             game: None,
-            seat: Seat(1),
+            seat: Seat(1).into(),
             on: true,
         },
     )
@@ -291,7 +291,7 @@ async fn kicked_and_disordered_seats_play_their_defaults_at_once() {
         &host(),
         Request::Disorder {
             game: None,
-            seat: Seat(2),
+            seat: Seat(2).into(),
             on: false,
         },
     )
@@ -302,7 +302,7 @@ async fn kicked_and_disordered_seats_play_their_defaults_at_once() {
         &host(),
         Request::Disorder {
             game: None,
-            seat: Seat(1),
+            seat: Seat(1).into(),
             on: false,
         },
     )
@@ -432,7 +432,7 @@ async fn history_boards_keep_the_names_of_their_time() {
 
     let req = Request::Replace {
         game: None,
-        seat: Seat(1),
+        seat: Seat(1).into(),
         user: UserId(44),
         name: "dave".into(),
     };

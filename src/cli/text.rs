@@ -8,8 +8,8 @@ use crate::service::grammar::{self, read_text};
 use crate::service::Request;
 
 /// Parse one slash command into a request. `user` finds the user an
-/// option such as `player:@dave` names. `/game` and `/mygames` go through
-/// the shared grammar, as on Discord.
+/// option such as `player:@dave` names. `/game`, `/host` and `/mygames`
+/// go through the shared grammar, as on Discord.
 pub fn parse_slash(text: &str, user: &dyn Fn(&str) -> UserId) -> Result<Request, String> {
     let text = text.trim();
     let body = text
@@ -26,17 +26,17 @@ pub fn parse_slash(text: &str, user: &dyn Fn(&str) -> UserId) -> Result<Request,
         };
         return grammar::MYGAMES.parse(&read_text(&grammar::MYGAMES, &args, user)?);
     }
-    if group == grammar::GAME {
+    if let Some(top) = grammar::Top::from_name(group) {
         let line = CommandLine::parse(rest).map_err(|e| e.to_string())?;
-        let values = match grammar::game_subcommand(&line.name) {
+        let values = match grammar::subcommand(top, &line.name) {
             Some(sub) => read_text(sub, &line.args, user)?,
             None => vec![],
         };
-        return grammar::parse_game(&line.name, &values);
+        return grammar::parse_command(top, &line.name, &values);
     }
     let Some(kind) = GameKind::from_key(group) else {
         return Err(format!(
-            "unknown command `/{group}`; try /game or a game's name ({})",
+            "unknown command `/{group}`; try /game, /host or a game's name ({})",
             known()
         ));
     };
@@ -70,6 +70,7 @@ fn known() -> String {
 mod tests {
     use super::*;
     use crate::engine::Seat;
+    use crate::service::SeatRef;
 
     fn parse_slash_t(text: &str) -> Result<Request, String> {
         parse_slash(text, &|name: &str| UserId(name.len() as u64))
@@ -106,39 +107,56 @@ mod tests {
     #[test]
     fn parses_host_tools() {
         assert_eq!(
-            parse_slash_t("/game replace seat:2 player:@dave").unwrap(),
+            parse_slash_t("/host replace seat:2 player:@dave").unwrap(),
             Request::Replace {
                 game: None,
-                seat: Seat(1),
+                seat: SeatRef::Number(Seat(1)),
                 user: UserId(4),
                 name: "dave".into()
             }
         );
         assert_eq!(
-            parse_slash_t("/game disorder seat:1 on:true game:3").unwrap(),
+            parse_slash_t("/host disorder seat:1 on:true game:3").unwrap(),
             Request::Disorder {
                 game: Some(GameId(3)),
-                seat: Seat(0),
+                seat: SeatRef::Number(Seat(0)),
                 on: true
             }
         );
         assert_eq!(
-            parse_slash_t("/game rollback phase:4").unwrap(),
+            parse_slash_t("/host kick seat:@alice").unwrap(),
+            Request::Kick {
+                game: None,
+                seat: SeatRef::Name("alice".into())
+            }
+        );
+        assert_eq!(parse_slash_t("/host pause").unwrap(), Request::Pause { game: None });
+        assert!(parse_slash_t("/game pause").unwrap_err().contains("/host pause"));
+        assert_eq!(
+            parse_slash_t("/game new game:starlanes rounds:12 map:random seed:3").unwrap(),
+            Request::New {
+                kind: GameKind::Starlanes,
+                seed: Some(3),
+                options: Some(serde_json::json!({"rounds": 12, "map": "random"}))
+            }
+        );
+        assert_eq!(
+            parse_slash_t("/host rollback phase:4").unwrap(),
             Request::Rollback { game: None, phase: 4 }
         );
         assert_eq!(
-            parse_slash_t("/game extend by:12h").unwrap(),
+            parse_slash_t("/host extend by:12h").unwrap(),
             Request::Extend {
                 game: None,
                 by_ms: 12 * 3_600_000
             }
         );
-        assert_eq!(parse_slash_t("/game undo").unwrap(), Request::Undo { game: None });
-        assert!(parse_slash_t("/game kick seat:0")
+        assert_eq!(parse_slash_t("/host undo").unwrap(), Request::Undo { game: None });
+        assert!(parse_slash_t("/host kick seat:0")
             .unwrap_err()
             .contains("not a seat number"));
-        assert!(parse_slash_t("/game disorder seat:1").unwrap_err().contains("on:true"));
-        assert!(parse_slash_t("/game extend by:soon")
+        assert!(parse_slash_t("/host disorder seat:1").unwrap_err().contains("on:true"));
+        assert!(parse_slash_t("/host extend by:soon")
             .unwrap_err()
             .contains("not a duration"));
     }
@@ -167,7 +185,7 @@ mod tests {
             }
         );
         match parse_slash_t(
-            "/game settings auto_resolve:false time_of_day:18:00+02:00 decision_deadlines:combat-card=2h",
+            "/host settings auto_resolve:false time_of_day:18:00+02:00 decision_deadlines:combat-card=2h",
         )
         .unwrap()
         {
@@ -184,10 +202,10 @@ mod tests {
         assert!(parse_slash_t("/game reminders mute:maybe")
             .unwrap_err()
             .contains("true"));
-        assert!(parse_slash_t("/game settings missed:later")
+        assert!(parse_slash_t("/host settings missed:later")
             .unwrap_err()
             .contains("wait"));
-        assert!(parse_slash_t("/game settings time_of_day:6pm")
+        assert!(parse_slash_t("/host settings time_of_day:6pm")
             .unwrap_err()
             .contains("HH:MM"));
     }

@@ -1,13 +1,16 @@
-//! `/game …` and `/mygames`, built at start-up from the shared grammar
-//! ([`crate::service::grammar`]): the same table and parser the terminal
-//! uses, so the two never drift. This module only types Discord's options
-//! and runs the request.
+//! `/game …`, `/host …` and `/mygames`, built at start-up from the shared
+//! grammar ([`crate::service::grammar`]): the same table and parser the
+//! terminal uses, so the two never drift. This module only types Discord's
+//! options, offers suggestions, and runs the request.
+//!
+//! Options for tests only (the seed of `/game new`) are registered only
+//! when `ORRERY_DEV_OPTIONS=1` ([`DEV_OPTIONS_VAR`]): players never see them.
 
 use super::respond::{actor_of, clip, run_request};
 use super::{ApplicationContext, Context, Data, Error};
-use crate::engine::UserId;
+use crate::engine::{GameId, UserId};
 use crate::games::GameKind;
-use crate::service::grammar::{self, Complete, OptionKind, OptionSpec, OptionValue, Subcommand, Wire};
+use crate::service::grammar::{self, Complete, OptionKind, OptionSpec, OptionValue, Subcommand, Top, Wire};
 use crate::service::{Place, ServiceError};
 use crate::store::GameRow;
 use poise::serenity_prelude as serenity;
@@ -16,6 +19,15 @@ use std::borrow::Cow;
 
 /// Discord shows at most this many autocomplete suggestions.
 pub const AUTOCOMPLETE_MAX: usize = 25;
+
+/// Set to `1` to register options meant for tests (the seed of `/game
+/// new`); never set in production.
+pub const DEV_OPTIONS_VAR: &str = "ORRERY_DEV_OPTIONS";
+
+/// Whether [`DEV_OPTIONS_VAR`] asks for the testing options.
+pub fn dev_options_from_env() -> bool {
+    std::env::var(DEV_OPTIONS_VAR).is_ok_and(|v| v.trim() == "1")
+}
 
 /// The label of a game in suggestions: `#3 Hyperspace (active)`.
 pub fn game_label(row: &GameRow) -> String {
@@ -87,33 +99,146 @@ fn autocomplete_game<'a>(
     Box::pin(complete_game(ctx.into(), partial, None))
 }
 
-/// `/game`, built from the shared grammar ([`grammar::GAME_SUBCOMMANDS`]):
-/// one subcommand per entry, its options typed from their meaning.
-pub fn game() -> poise::Command<Data, Error> {
+/// The options already filled in the command being typed (the focused
+/// one left out), by name, inside subcommands.
+fn filled<'a>(options: &'a [serenity::ResolvedOption<'a>]) -> Vec<&'a serenity::ResolvedOption<'a>> {
+    let mut out = Vec::new();
+    for o in options {
+        match &o.value {
+            serenity::ResolvedValue::SubCommand(inner) | serenity::ResolvedValue::SubCommandGroup(inner) => {
+                out.extend(filled(inner))
+            }
+            _ => out.push(o),
+        }
+    }
+    out
+}
+
+/// The `game` and `system` options filled so far.
+fn filled_game_and_system(ctx: ApplicationContext<'_>) -> (Option<GameId>, Option<GameKind>) {
+    let options = ctx.interaction.data.options();
+    let mut game = None;
+    let mut system = None;
+    for o in filled(&options) {
+        match (o.name, &o.value) {
+            ("game", serenity::ResolvedValue::Integer(n)) => game = Some(GameId(*n)),
+            ("game", serenity::ResolvedValue::String(s)) => game = s.trim_start_matches('#').parse().ok().map(GameId),
+            ("system", serenity::ResolvedValue::Integer(i)) => {
+                system = usize::try_from(*i).ok().and_then(|i| GameKind::ALL.get(i)).copied()
+            }
+            ("system", serenity::ResolvedValue::String(s)) => system = GameKind::from_key(s),
+            _ => {}
+        }
+    }
+    (game, system)
+}
+
+fn autocomplete_response<V: Into<serde_json::Value>>(
+    choices: impl IntoIterator<Item = (String, V)>,
+) -> serenity::CreateAutocompleteResponse {
+    let choices = choices
+        .into_iter()
+        .take(AUTOCOMPLETE_MAX)
+        .map(|(label, value)| serenity::AutocompleteChoice::new(clip(&label, 100), value))
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// A `seat:` option: the game's seats by player name, value the seat number.
+fn autocomplete_seat<'a>(
+    ctx: ApplicationContext<'a>,
+    partial: &'a str,
+) -> BoxFuture<'a, serenity::CreateAutocompleteResponse> {
+    Box::pin(async move {
+        let (game, _) = filled_game_and_system(ctx);
+        let actor = actor_of(ctx.into());
+        match ctx.data().service.seat_suggestions(&actor, game, partial).await {
+            Ok(seats) => autocomplete_response(seats),
+            Err(e) => {
+                tracing::debug!("seat autocomplete: {e}");
+                autocomplete_response(Vec::<(String, String)>::new())
+            }
+        }
+    })
+}
+
+/// A `phase:` option: the phases the game reached, newest first, labelled.
+fn autocomplete_phase<'a>(
+    ctx: ApplicationContext<'a>,
+    partial: &'a str,
+) -> BoxFuture<'a, serenity::CreateAutocompleteResponse> {
+    Box::pin(async move {
+        let (game, _) = filled_game_and_system(ctx);
+        let actor = actor_of(ctx.into());
+        match ctx.data().service.phase_suggestions(&actor, game, partial).await {
+            Ok(phases) => autocomplete_response(phases.into_iter().map(|(label, n)| (label, n as i64))),
+            Err(e) => {
+                tracing::debug!("phase autocomplete: {e}");
+                autocomplete_response(Vec::<(String, i64)>::new())
+            }
+        }
+    })
+}
+
+/// A `section:` option: the headings of the rules page of the system
+/// named, else of the game.
+fn autocomplete_section<'a>(
+    ctx: ApplicationContext<'a>,
+    partial: &'a str,
+) -> BoxFuture<'a, serenity::CreateAutocompleteResponse> {
+    Box::pin(async move {
+        let (game, system) = filled_game_and_system(ctx);
+        let kind = match system {
+            Some(kind) => Some(kind),
+            None => {
+                let actor = actor_of(ctx.into());
+                ctx.data().service.game_kind(&actor, game).await.ok()
+            }
+        };
+        let sections = kind
+            .map(|k| crate::service::section_choices(k, partial))
+            .unwrap_or_default();
+        autocomplete_response(sections.into_iter().map(|h| (h.clone(), h)))
+    })
+}
+
+/// `/game` (players) and `/host` (host tools), built from the shared
+/// grammar ([`grammar::SUBCOMMANDS`]): one subcommand per entry, its
+/// options typed from their meaning. `dev` registers the testing options.
+pub fn top_command(top: Top, dev: bool) -> poise::Command<Data, Error> {
     poise::Command {
-        name: grammar::GAME.into(),
-        qualified_name: grammar::GAME.into(),
-        identifying_name: grammar::GAME.into(),
-        source_code_name: "game".into(),
-        description: Some(grammar::GAME_DESCRIPTION.into()),
+        name: top.name().into(),
+        qualified_name: top.name().into(),
+        identifying_name: top.name().into(),
+        source_code_name: top.name().into(),
+        description: Some(top.description().into()),
         slash_action: Some(parent_action),
-        subcommands: grammar::GAME_SUBCOMMANDS
-            .iter()
-            .map(|sub| command(sub, Some(grammar::GAME)))
+        subcommands: grammar::subcommands(top)
+            .map(|sub| command(sub, Some(top.name()), dev))
             .collect(),
         subcommand_required: true,
         ..Default::default()
     }
 }
 
+/// `/game`, with the testing options if [`DEV_OPTIONS_VAR`] asks for them.
+pub fn game() -> poise::Command<Data, Error> {
+    top_command(Top::Game, dev_options_from_env())
+}
+
+/// `/host`: the host's tools.
+pub fn host() -> poise::Command<Data, Error> {
+    top_command(Top::Host, dev_options_from_env())
+}
+
 /// `/mygames`: your open games, what each waits on, the deadline.
 pub fn mygames() -> poise::Command<Data, Error> {
-    command(&grammar::MYGAMES, None)
+    command(&grammar::MYGAMES, None, false)
 }
 
 /// A command (or, under `parent`, a subcommand) from its grammar entry,
 /// which it keeps in `custom_data` for [`run_action`].
-fn command(sub: &'static Subcommand, parent: Option<&str>) -> poise::Command<Data, Error> {
+fn command(sub: &'static Subcommand, parent: Option<&str>, dev: bool) -> poise::Command<Data, Error> {
     let (qualified, identifying) = match parent {
         Some(p) => (format!("{p} {}", sub.name), format!("{p}_{}", sub.name)),
         None => (sub.name.to_string(), sub.name.to_string()),
@@ -125,7 +250,12 @@ fn command(sub: &'static Subcommand, parent: Option<&str>) -> poise::Command<Dat
         source_code_name: "game_command".into(),
         description: Some(sub.description.into()),
         slash_action: Some(run_action),
-        parameters: sub.options.iter().map(parameter).collect(),
+        parameters: sub
+            .options
+            .iter()
+            .filter(|o| dev || !o.kind.dev_only())
+            .map(parameter)
+            .collect(),
         custom_data: Box::new(sub),
         ..Default::default()
     }
@@ -153,6 +283,9 @@ fn parameter(o: &'static OptionSpec) -> poise::CommandParameter<Data, Error> {
         type_setter: Some(type_setter(o.kind)),
         autocomplete_callback: o.kind.autocomplete().map(|complete| match complete {
             Complete::Game => autocomplete_game as _,
+            Complete::Seat => autocomplete_seat as _,
+            Complete::Phase => autocomplete_phase as _,
+            Complete::Section => autocomplete_section as _,
         }),
         __non_exhaustive: (),
     }
@@ -166,14 +299,32 @@ fn type_setter(kind: OptionKind) -> fn(serenity::CreateCommandOption) -> serenit
     }
     match kind {
         OptionKind::Game => |o| integer_option(o, OptionKind::Game),
-        OptionKind::Seat => |o| integer_option(o, OptionKind::Seat),
         OptionKind::Phase => |o| integer_option(o, OptionKind::Phase),
         OptionKind::Seed => |o| integer_option(o, OptionKind::Seed),
+        OptionKind::Setup(key) => {
+            // A fn pointer cannot carry the key: one instance per ruleset option.
+            const SETTERS: [fn(serenity::CreateCommandOption) -> serenity::CreateCommandOption; 4] = [
+                setup_integer::<0>,
+                setup_integer::<1>,
+                setup_integer::<2>,
+                setup_integer::<3>,
+            ];
+            let i = grammar::SETUP_OPTIONS.iter().position(|o| o.key == key).unwrap_or(0);
+            SETTERS[i]
+        }
         _ => match kind.wire() {
             Wire::Boolean => |o| o.kind(T::Boolean),
             Wire::User => |o| o.kind(T::User),
             Wire::Text | Wire::Integer => |o| o.kind(T::String),
         },
+    }
+}
+
+/// The integer option for the `I`th ruleset option, with its bounds.
+fn setup_integer<const I: usize>(o: serenity::CreateCommandOption) -> serenity::CreateCommandOption {
+    match grammar::SETUP_OPTIONS.get(I) {
+        Some(spec) => integer_option(o, OptionKind::Setup(spec.key)),
+        None => o.kind(serenity::CommandOptionType::Integer),
     }
 }
 
@@ -195,13 +346,30 @@ fn parent_action(ctx: ApplicationContext<'_>) -> BoxFuture<'_, Result<(), poise:
     })
 }
 
+/// A mention as Discord writes one in text: `<@123>` or `<@!123>`.
+pub fn mention_id(text: &str) -> Option<u64> {
+    let t = text.trim();
+    let inner = t.strip_prefix("<@")?.strip_suffix('>')?;
+    inner.trim_start_matches('!').parse().ok()
+}
+
 /// An interaction's options as the grammar's values: fixed choices back
-/// to their words, users with their display names.
+/// to their words, users with their display names, a mention typed into
+/// a `seat:` as that person.
 pub fn values(sub: &Subcommand, args: &[serenity::ResolvedOption<'_>]) -> Vec<(String, OptionValue)> {
     args.iter()
         .filter_map(|o| {
             let value = match &o.value {
-                serenity::ResolvedValue::String(s) => OptionValue::Text(s.to_string()),
+                serenity::ResolvedValue::String(s) => {
+                    let seat = sub.option(o.name).is_some_and(|spec| spec.kind == OptionKind::Seat);
+                    match mention_id(s).filter(|_| seat) {
+                        Some(id) => OptionValue::User {
+                            id: UserId(id),
+                            name: s.trim().to_string(),
+                        },
+                        None => OptionValue::Text(s.to_string()),
+                    }
+                }
                 serenity::ResolvedValue::Integer(i) => {
                     let choices = sub.option(o.name).map(|spec| spec.kind.choices()).unwrap_or_default();
                     if choices.is_empty() {
@@ -226,7 +394,7 @@ pub fn values(sub: &Subcommand, args: &[serenity::ResolvedOption<'_>]) -> Vec<(S
         .collect()
 }
 
-/// Every `/game` subcommand and `/mygames`: parse with the shared grammar, run.
+/// Every `/game` and `/host` subcommand and `/mygames`: parse with the shared grammar, run.
 fn run_action(ctx: ApplicationContext<'_>) -> BoxFuture<'_, Result<(), poise::FrameworkError<'_, Data, Error>>> {
     Box::pin(async move {
         let run = async {
@@ -268,22 +436,23 @@ mod tests {
         }
     }
 
-    /// The subcommand `sub` of `/game` with these options, as Discord sends
-    /// it (choices as numbers, users resolved), read into grammar values.
-    fn discord_values(sub: &str, options: serde_json::Value) -> Vec<(String, OptionValue)> {
+    /// The subcommand `sub` of `/game` or `/host` with these options, as
+    /// Discord sends it (choices as numbers, users resolved), read into
+    /// grammar values.
+    fn discord_values(top: Top, sub: &str, options: serde_json::Value) -> Vec<(String, OptionValue)> {
         let data: serenity::CommandData = serde_json::from_value(serde_json::json!({
-            "id": "1", "name": "game", "type": 1,
+            "id": "1", "name": top.name(), "type": 1,
             "options": [{"name": sub, "type": 1, "options": options}],
             "resolved": {"users": {"42": {
                 "id": "42", "username": "dave", "global_name": "Dave", "discriminator": "0", "avatar": null
             }}}
         }))
         .unwrap();
-        let top = data.options();
-        let serenity::ResolvedValue::SubCommand(args) = &top[0].value else {
-            panic!("{top:?}")
+        let resolved = data.options();
+        let serenity::ResolvedValue::SubCommand(args) = &resolved[0].value else {
+            panic!("{resolved:?}")
         };
-        values(grammar::game_subcommand(sub).unwrap(), args)
+        values(grammar::subcommand(top, sub).unwrap(), args)
     }
 
     /// Discord's options and the terminal's text give the same request:
@@ -294,11 +463,23 @@ mod tests {
         let user = |name: &str| if name == "Dave" { UserId(42) } else { UserId(0) };
         let cases = [
             (
+                Top::Game,
                 "new",
                 json!([{"name": "game", "type": 4, "value": 1}, {"name": "seed", "type": 4, "value": 7}]),
                 "/game new game:starlanes seed:7",
             ),
             (
+                Top::Game,
+                "new",
+                json!([
+                    {"name": "game", "type": 4, "value": 1},
+                    {"name": "rounds", "type": 4, "value": 12},
+                    {"name": "map", "type": 4, "value": 1}
+                ]),
+                "/game new game:starlanes rounds:12 map:random",
+            ),
+            (
+                Top::Host,
                 "settings",
                 json!([
                     {"name": "game", "type": 4, "value": 3},
@@ -307,89 +488,154 @@ mod tests {
                     {"name": "auto_resolve", "type": 5, "value": false},
                     {"name": "time_of_day", "type": 3, "value": "18:00+02:00"}
                 ]),
-                "/game settings game:3 deadline:24h missed:wait auto_resolve:false time_of_day:18:00+02:00",
+                "/host settings game:3 deadline:24h missed:wait auto_resolve:false time_of_day:18:00+02:00",
             ),
             (
+                Top::Host,
                 "replace",
-                json!([{"name": "seat", "type": 4, "value": 2}, {"name": "player", "type": 6, "value": "42"}]),
-                "/game replace seat:2 player:@Dave",
+                json!([{"name": "seat", "type": 3, "value": "2"}, {"name": "player", "type": 6, "value": "42"}]),
+                "/host replace seat:2 player:@Dave",
             ),
             (
+                Top::Host,
+                "kick",
+                json!([{"name": "seat", "type": 3, "value": "alice"}]),
+                "/host kick seat:@alice",
+            ),
+            (
+                Top::Game,
                 "history",
                 json!([{"name": "phase", "type": 4, "value": 99_999_999_999_i64}]),
                 "/game history phase:99999999999",
             ),
             (
+                Top::Game,
                 "rules",
-                json!([{"name": "system", "type": 4, "value": 0}]),
-                "/game rules system:hyperspace",
+                json!([{"name": "system", "type": 4, "value": 0}, {"name": "section", "type": 3, "value": "Combat"}]),
+                "/game rules system:hyperspace section:Combat",
             ),
             (
+                Top::Game,
                 "reminders",
                 json!([{"name": "mute", "type": 5, "value": true}]),
                 "/game reminders mute:true",
             ),
         ];
-        for (sub, options, line) in cases {
-            let from_discord = grammar::parse_game(sub, &discord_values(sub, options)).unwrap();
+        for (top, sub, options, line) in cases {
+            let from_discord = grammar::parse_command(top, sub, &discord_values(top, sub, options)).unwrap();
             let from_terminal = crate::cli::text::parse_slash(line, &user).unwrap();
             assert_eq!(from_discord, from_terminal, "{line}");
         }
         // And refuse alike.
-        let options = json!([{"name": "seat", "type": 4, "value": 0}]);
+        let options = json!([{"name": "seat", "type": 3, "value": "0"}]);
         assert_eq!(
-            grammar::parse_game("kick", &discord_values("kick", options)).unwrap_err(),
-            crate::cli::text::parse_slash("/game kick seat:0", &user).unwrap_err()
+            grammar::parse_command(Top::Host, "kick", &discord_values(Top::Host, "kick", options)).unwrap_err(),
+            crate::cli::text::parse_slash("/host kick seat:0", &user).unwrap_err()
         );
+        // A mention typed into `seat:` names that person.
+        let options = json!([{"name": "seat", "type": 3, "value": "<@!42>"}]);
+        assert_eq!(
+            grammar::parse_command(Top::Host, "kick", &discord_values(Top::Host, "kick", options)).unwrap(),
+            crate::service::Request::Kick {
+                game: None,
+                seat: crate::service::SeatRef::User(UserId(42))
+            }
+        );
+        assert_eq!(mention_id("<@123>"), Some(123));
+        assert_eq!(mention_id("alice"), None);
     }
 
-    /// Seats count from 1; phases past 32 bits reach the service, which
-    /// answers with the game's range.
+    /// The registered options of `/<top> <sub>`.
+    fn registered(top: Top, dev: bool) -> serde_json::Value {
+        serde_json::to_value(top_command(top, dev).create_as_slash_command().unwrap()).unwrap()
+    }
+
+    fn option_of(json: &serde_json::Value, sub: &str, name: &str) -> Option<serde_json::Value> {
+        let sub = json["options"].as_array()?.iter().find(|o| o["name"] == sub)?;
+        sub["options"].as_array()?.iter().find(|o| o["name"] == name).cloned()
+    }
+
+    /// Seats are names (autocompleted) or numbers; phases past 32 bits
+    /// reach the service, which answers with the game's range; phases
+    /// autocomplete with their labels.
     #[test]
-    fn integer_options_register_their_bounds() {
-        let json = serde_json::to_value(game().create_as_slash_command().unwrap()).unwrap();
-        let option = |sub: &str, name: &str| -> serde_json::Value {
-            let sub = json["options"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|o| o["name"] == sub)
-                .unwrap();
-            sub["options"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|o| o["name"] == name)
-                .unwrap()
-                .clone()
-        };
-        assert_eq!(option("kick", "seat")["min_value"], 1.0);
-        assert_eq!(option("kick", "seat")["max_value"], 255.0);
-        for sub in ["history", "rollback"] {
-            let phase = option(sub, "phase");
+    fn options_register_their_types_bounds_and_suggestions() {
+        let host = registered(Top::Host, false);
+        let game = registered(Top::Game, false);
+        for sub in ["kick", "disorder", "replace"] {
+            let seat = option_of(&host, sub, "seat").unwrap();
+            assert_eq!(
+                (seat["type"].as_u64(), seat["autocomplete"].as_bool()),
+                (Some(3), Some(true)),
+                "{seat}"
+            );
+        }
+        for (json, sub) in [(&game, "history"), (&host, "rollback")] {
+            let phase = option_of(json, sub, "phase").unwrap();
             assert_eq!(phase["min_value"], 0.0);
+            assert_eq!(phase["autocomplete"], true, "{phase}");
             assert!(phase["max_value"].as_f64().unwrap() > 99_999_999_999.0, "{phase}");
         }
+        let section = option_of(&game, "rules", "section").unwrap();
+        assert_eq!(
+            (section["type"].as_u64(), section["autocomplete"].as_bool()),
+            (Some(3), Some(true))
+        );
+        // `/game new`: typed ruleset options, no JSON, and no seed unless asked for.
+        let rounds = option_of(&game, "new", "rounds").unwrap();
+        assert_eq!(
+            (
+                rounds["type"].as_u64(),
+                rounds["min_value"].as_f64(),
+                rounds["max_value"].as_f64()
+            ),
+            (Some(4), Some(1.0), Some(500.0))
+        );
+        let map = option_of(&game, "new", "map").unwrap();
+        let words: Vec<&str> = map["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(words, ["fixed", "random"]);
+        assert!(option_of(&game, "new", "options").is_none());
+        assert!(
+            option_of(&game, "new", "seed").is_none(),
+            "the seed is not in the players' picker"
+        );
+        let dev = registered(Top::Game, true);
+        let seed = option_of(&dev, "new", "seed").expect("registered for tests");
+        assert_eq!(seed["type"], 4);
     }
 
     #[test]
     fn a_choice_number_becomes_its_word() {
-        let got = discord_values("new", serde_json::json!([{"name": "game", "type": 4, "value": 0}]));
+        let got = discord_values(
+            Top::Game,
+            "new",
+            serde_json::json!([{"name": "game", "type": 4, "value": 0}]),
+        );
         assert_eq!(
             got,
             vec![("game".to_string(), OptionValue::Text(GameKind::ALL[0].key().into()))]
         );
         // A number past the choices stays a number, which the parser refuses.
-        let got = discord_values("new", serde_json::json!([{"name": "game", "type": 4, "value": 9}]));
+        let got = discord_values(
+            Top::Game,
+            "new",
+            serde_json::json!([{"name": "game", "type": 4, "value": 9}]),
+        );
         assert_eq!(got, vec![("game".to_string(), OptionValue::Integer(9))]);
-        assert!(grammar::parse_game("new", &got).is_err());
+        assert!(grammar::parse_command(Top::Game, "new", &got).is_err());
     }
 
     #[test]
     fn game_command_registers_for_guilds_and_dms() {
-        let cmd = game();
-        assert!(!cmd.guild_only && !cmd.dm_only);
-        let json = serde_json::to_value(cmd.create_as_slash_command().unwrap()).unwrap();
+        for cmd in [game(), host()] {
+            assert!(!cmd.guild_only && !cmd.dm_only);
+        }
+        let json = registered(Top::Game, false);
         assert!(json.get("contexts").is_none_or(|c| c.is_null()), "{json}");
         let subs = json["options"].as_array().unwrap();
         let names: Vec<&str> = subs.iter().map(|o| o["name"].as_str().unwrap()).collect();
@@ -402,26 +648,31 @@ mod tests {
                 "start",
                 "status",
                 "board",
+                "prompt",
+                "takeback",
+                "ready",
                 "rules",
                 "history",
-                "settings",
-                "pause",
-                "resume",
-                "extend",
-                "force",
-                "replace",
-                "kick",
-                "disorder",
-                "undo",
-                "rollback",
-                "watch",
-                "unwatch",
                 "log",
+                "settings",
                 "reminders",
-                "ready"
+                "watch",
+                "unwatch"
             ]
         );
-        let replace = subs.iter().find(|o| o["name"] == "replace").unwrap();
+        let host_json = registered(Top::Host, false);
+        let host_subs = host_json["options"].as_array().unwrap();
+        let names: Vec<&str> = host_subs.iter().map(|o| o["name"].as_str().unwrap()).collect();
+        assert_eq!(
+            names,
+            ["settings", "pause", "resume", "extend", "force", "replace", "kick", "disorder", "undo", "rollback"]
+        );
+        assert_eq!(
+            option_of(&json, "settings", "deadline"),
+            None,
+            "players only read the settings"
+        );
+        let replace = host_subs.iter().find(|o| o["name"] == "replace").unwrap();
         let types: Vec<(&str, u64)> = replace["options"]
             .as_array()
             .unwrap()
@@ -430,8 +681,8 @@ mod tests {
             .collect();
         assert_eq!(
             types,
-            [("seat", 4), ("player", 6), ("game", 4)],
-            "a seat number and a user"
+            [("seat", 3), ("player", 6), ("game", 4)],
+            "a seat (name or number) and a user"
         );
         let kind = &subs[0]["options"][0];
         assert_eq!(
@@ -445,7 +696,7 @@ mod tests {
             .map(|c| c["name"].as_str().unwrap())
             .collect();
         assert_eq!(choices, GameKind::ALL.iter().map(|k| k.key()).collect::<Vec<_>>());
-        for sub in &subs[1..] {
+        for sub in subs[1..].iter().chain(host_subs) {
             let game = sub["options"]
                 .as_array()
                 .unwrap()
@@ -462,8 +713,23 @@ mod tests {
     /// 5 boolean), all optional.
     #[test]
     fn async_play_options_register() {
-        let json = serde_json::to_value(game().create_as_slash_command().unwrap()).unwrap();
-        let subs = json["options"].as_array().unwrap();
+        let json = registered(Top::Game, false);
+        let host = registered(Top::Host, false);
+        let subs: Vec<serde_json::Value> = json["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|o| o["name"] != "settings")
+            // The settings a host changes are under /host.
+            .chain(
+                host["options"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|o| o["name"] == "settings"),
+            )
+            .cloned()
+            .collect();
         let options = |name: &str| -> Vec<(String, u64)> {
             let sub = subs.iter().find(|o| o["name"] == name).unwrap();
             sub["options"]

@@ -158,7 +158,7 @@ impl Config {
 
 /// Every command the bot registers.
 pub fn commands() -> Vec<poise::Command<Data, Error>> {
-    let mut all = vec![game::game(), game::mygames()];
+    let mut all = vec![game::game(), game::host(), game::mygames()];
     all.extend(orders::order_commands());
     all
 }

@@ -270,7 +270,10 @@ pub async fn run_request(ctx: Context<'_>, request: Request) -> Result<(), Error
             if reply.board.is_some() && png.is_none() {
                 reply.text.push_str("\n(The board could not be drawn.)");
             }
-            ctx.send(reply_to_response(&reply, png)).await?;
+            // A long reply (a rules section) goes out whole, as several messages.
+            for response in reply_to_responses(&reply, png) {
+                ctx.send(response).await?;
+            }
             Ok(())
         }
         Err(e) => {
@@ -312,6 +315,74 @@ pub fn reply_to_response(reply: &Reply, png: Option<Vec<u8>>) -> poise::CreateRe
         response = response.attachment(serenity::CreateAttachment::bytes(png, BOARD_FILE));
     }
     response
+}
+
+/// Text cut into messages of at most `max` characters, each cut at a line
+/// break (a single longer line is cut where it must be). Nothing is lost.
+pub fn split_message(text: &str, max: usize) -> Vec<String> {
+    let mut parts: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut len = 0;
+    for line in text.split('\n') {
+        let mut line = line.to_string();
+        loop {
+            let n = line.chars().count();
+            let need = if current.is_empty() { n } else { len + 1 + n };
+            if need <= max {
+                if !current.is_empty() {
+                    current.push('\n');
+                    len += 1;
+                }
+                current.push_str(&line);
+                len += n;
+                break;
+            }
+            if !current.is_empty() {
+                parts.push(std::mem::take(&mut current));
+                len = 0;
+                continue;
+            }
+            // One line longer than a message: cut it.
+            let head: String = line.chars().take(max).collect();
+            line = line.chars().skip(max).collect();
+            parts.push(head);
+        }
+    }
+    if !current.trim().is_empty() || parts.is_empty() {
+        parts.push(current);
+    }
+    parts
+}
+
+/// The interaction response and follow-ups for a reply: its whole text in
+/// messages of at most [`MESSAGE_LIMIT`] characters, split at line breaks;
+/// the board and the choices come with the last.
+pub fn reply_to_responses(reply: &Reply, png: Option<Vec<u8>>) -> Vec<poise::CreateReply> {
+    let (rows, extra) = components::choice_components(&reply.choices);
+    let body = markup(&reply.text);
+    let text = match extra {
+        Some(extra) => format!("{body}\n{extra}"),
+        None => body,
+    };
+    let parts = split_message(&text, MESSAGE_LIMIT);
+    let last = parts.len() - 1;
+    let mut png = png;
+    parts
+        .into_iter()
+        .enumerate()
+        .map(|(i, part)| {
+            let mut response = poise::CreateReply::default().content(part).ephemeral(reply.ephemeral);
+            if i == last {
+                if !rows.is_empty() {
+                    response = response.components(rows.clone());
+                }
+                if let Some(png) = png.take() {
+                    response = response.attachment(serenity::CreateAttachment::bytes(png, BOARD_FILE));
+                }
+            }
+            response
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -438,6 +509,35 @@ mod tests {
             t.starts_with("(… ") && t.lines().nth(1).unwrap().starts_with("line "),
             "{t}"
         );
+    }
+
+    #[test]
+    fn long_replies_are_split_at_line_breaks_not_cut() {
+        assert_eq!(split_message("short", 10), ["short"]);
+        let lines: Vec<String> = (0..400).map(|i| format!("line {i} é")).collect();
+        let text = lines.join("\n");
+        let parts = split_message(&text, MESSAGE_LIMIT);
+        assert!(parts.len() > 1);
+        assert!(parts.iter().all(|p| p.chars().count() <= MESSAGE_LIMIT));
+        assert!(parts.iter().all(|p| !p.starts_with('\n') && !p.ends_with('\n')));
+        assert_eq!(parts.join("\n"), text, "nothing is lost, every cut is at a line break");
+        // A line longer than a message is cut where it must be.
+        let long = "x".repeat(4500);
+        let parts = split_message(&format!("a\n{long}\nb"), MESSAGE_LIMIT);
+        assert!(parts.iter().all(|p| p.chars().count() <= MESSAGE_LIMIT));
+        assert_eq!(parts.concat().replace('\n', ""), format!("a{long}b"));
+
+        let reply = Reply::private(text.clone());
+        let responses = reply_to_responses(&reply, Some(vec![1]));
+        assert!(responses.len() > 1);
+        let wires: Vec<serde_json::Value> = responses.into_iter().map(wire).collect();
+        let joined: Vec<&str> = wires.iter().map(|w| w["content"].as_str().unwrap()).collect();
+        assert_eq!(joined.join("\n"), text);
+        assert!(wires.iter().all(|w| w["flags"] == 64), "each part keeps the visibility");
+        assert_eq!(wires.last().unwrap()["attachments"][0]["filename"], BOARD_FILE);
+        assert!(wires[0]
+            .get("attachments")
+            .is_none_or(|a| a.as_array().is_none_or(Vec::is_empty)));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Draft orders and "ready" flags, for games whose host turned
-//! auto-resolve off (`/game settings auto_resolve:false`).
+//! auto-resolve off (`/host settings auto_resolve:false`).
 //!
 //! With auto-resolve off, a seat's submission for a *secret simultaneous*
 //! decision ([`crate::engine::Pending::secret`], e.g. Hyperspace's

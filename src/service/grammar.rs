@@ -1,13 +1,14 @@
-//! The grammar of `/game …` and `/mygames`, for every transport.
+//! The grammar of `/game …`, `/host …` and `/mygames`, for every transport.
 //!
-//! One table ([`GAME_SUBCOMMANDS`], [`MYGAMES`]) says which subcommands
-//! exist and which options each takes (name, meaning, required or not,
-//! description); one parser ([`parse_game`]) turns a subcommand and its
-//! typed option values into a [`Request`]. Discord registers its `/game`
-//! command from the table and feeds an interaction's options to the
-//! parser; the terminal reads `/game settings deadline:24h` into the same
-//! option values ([`read_text`]) and calls the same parser. Neither
-//! transport knows what an option means.
+//! One table ([`SUBCOMMANDS`], [`MYGAMES`]) says which subcommands exist,
+//! under which top-level command ([`Top`]: `/game` for players, `/host`
+//! for the host's tools), and which options each takes (name, meaning,
+//! required or not, description); one parser ([`parse_command`]) turns a
+//! subcommand and its typed option values into a [`Request`]. Discord
+//! registers its commands from the table and feeds an interaction's
+//! options to the parser; the terminal reads `/host settings deadline:24h`
+//! into the same option values ([`read_text`]) and calls the same parser.
+//! Neither transport knows what an option means.
 //!
 //! Two kinds of error, both for the asker: a value a transport could not
 //! type (`phase:x`, from the terminal), and a value or a combination the
@@ -15,15 +16,52 @@
 //! what was wrong and what would be legal. Whether a value fits the game
 //! (a phase it reached, a seat it has) is the service's to check.
 
-use super::{parse_duration, parse_kind_deadlines, parse_time_of_day, Missed, Request, ServiceError, SettingsChange};
+use super::{
+    parse_duration, parse_kind_deadlines, parse_time_of_day, Missed, Request, SeatRef, ServiceError, SettingsChange,
+};
 use crate::engine::{GameId, Seat, UserId};
 use crate::games::GameKind;
 use crate::store::GameRow;
 
-/// The name of the command the subcommands of [`GAME_SUBCOMMANDS`] belong to.
+/// A top-level command the subcommands of [`SUBCOMMANDS`] belong to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Top {
+    /// `/game …`: what players do (and the lobby, which the host opens and starts).
+    Game,
+    /// `/host …`: the host's tools for a game in play.
+    Host,
+}
+
+impl Top {
+    pub const ALL: [Top; 2] = [Top::Game, Top::Host];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Top::Game => GAME,
+            Top::Host => HOST,
+        }
+    }
+
+    pub fn description(self) -> &'static str {
+        match self {
+            Top::Game => GAME_DESCRIPTION,
+            Top::Host => HOST_DESCRIPTION,
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Top> {
+        Top::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
+/// The name of the players' command.
 pub const GAME: &str = "game";
 /// What `/game` is for.
-pub const GAME_DESCRIPTION: &str = "Host, join and look at games.";
+pub const GAME_DESCRIPTION: &str = "Open, join, play and look at games.";
+/// The name of the host's command.
+pub const HOST: &str = "host";
+/// What `/host` is for.
+pub const HOST_DESCRIPTION: &str = "Host tools: settings, the clock, seats, undo and roll-back.";
 
 /// The largest whole number a transport may carry exactly (Discord sends
 /// integers through a JSON double): 2^53 - 1.
@@ -46,15 +84,20 @@ pub enum OptionKind {
     Game,
     /// A game system: one of the [`GameKind`] keys (a fixed choice).
     System,
-    /// A seat number as players see it: 1 is the first seat.
+    /// A seat: its number as players see it (1 is the first seat), a
+    /// player's name, or the player (a mention); autocompletes with the
+    /// players' names.
     Seat,
     /// A phase number (0 is the set-up). Whether the game reached it is
-    /// for the service to say, with the game's range.
+    /// for the service to say, with the game's range. Autocompletes with
+    /// the phases the game reached and their labels.
     Phase,
-    /// A random seed.
+    /// A random seed: for tests and the terminal only ([`OptionKind::dev_only`]).
     Seed,
-    /// Game options as a JSON object.
-    Json,
+    /// A ruleset option of `/game new` (a key of [`SETUP_OPTIONS`]).
+    Setup(&'static str),
+    /// A section (`##` heading) of a rules page; autocompletes with them.
+    Section,
     /// A length of time: `30m`, `12h`, `2d`, `1w`.
     Duration,
     /// Reminder points before a deadline: `24h,2h`, or `off`.
@@ -76,16 +119,121 @@ pub enum OptionKind {
 pub enum Complete {
     /// The games the asker may name (their own in DMs, the channel's in a channel).
     Game,
+    /// The seats of the game, by player name ([`crate::service::Service::seat_suggestions`]).
+    Seat,
+    /// The phases the game reached, newest first ([`crate::service::Service::phase_suggestions`]).
+    Phase,
+    /// The sections of the rules page ([`crate::service::rules_sections`]).
+    Section,
+}
+
+/// The values a ruleset option takes in one game system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupValues {
+    /// A whole number from `min` to `max`.
+    Whole { min: u32, max: u32, default: u32 },
+    /// One of these words.
+    Words {
+        words: &'static [&'static str],
+        default: &'static str,
+    },
+}
+
+/// A ruleset option `/game new` offers, with the systems that read it
+/// (under `GameConfig.options[key]`) and the values each accepts.
+#[derive(Clone, Copy, Debug)]
+pub struct SetupOption {
+    pub key: &'static str,
+    pub description: &'static str,
+    pub games: &'static [(GameKind, SetupValues)],
+}
+
+/// The ruleset options of every system, as Hyperspace (`rules::parse_options`)
+/// and Starlanes (`rules::setup`) read them. A test checks each system
+/// accepts every value offered here and refuses the ones just outside.
+pub const SETUP_OPTIONS: &[SetupOption] = &[
+    SetupOption {
+        key: "rounds",
+        description: "Round limit (Hyperspace 1-200, default 25; Starlanes 1-500, default 40)",
+        games: &[
+            (
+                GameKind::Hyperspace,
+                SetupValues::Whole {
+                    min: 1,
+                    max: 200,
+                    default: 25,
+                },
+            ),
+            (
+                GameKind::Starlanes,
+                SetupValues::Whole {
+                    min: 1,
+                    max: 500,
+                    default: 40,
+                },
+            ),
+        ],
+    },
+    SetupOption {
+        key: "map",
+        description: "Starlanes only: the fixed map (default) or a random one",
+        games: &[(
+            GameKind::Starlanes,
+            SetupValues::Words {
+                words: &["fixed", "random"],
+                default: "fixed",
+            },
+        )],
+    },
+];
+
+/// The ruleset option called `key`.
+pub fn setup_option(key: &str) -> Option<&'static SetupOption> {
+    SETUP_OPTIONS.iter().find(|o| o.key == key)
+}
+
+impl SetupOption {
+    /// The values `kind` accepts for this option, if it reads it.
+    pub fn values_for(&self, kind: GameKind) -> Option<SetupValues> {
+        self.games.iter().find(|(k, _)| *k == kind).map(|(_, v)| *v)
+    }
+}
+
+impl SetupValues {
+    fn describe(self) -> String {
+        match self {
+            SetupValues::Whole { min, max, default } => format!("{min} to {max}, default {default}"),
+            SetupValues::Words { words, default } => format!("{}, default {default}", words.join(" or ")),
+        }
+    }
+}
+
+/// The options `kind` reads, for messages: "rounds (1 to 200, default 25)".
+fn setup_options_of(kind: GameKind) -> String {
+    let list: Vec<String> = SETUP_OPTIONS
+        .iter()
+        .filter_map(|o| o.values_for(kind).map(|v| format!("`{}` ({})", o.key, v.describe())))
+        .collect();
+    if list.is_empty() {
+        format!("{} takes no options", kind.name())
+    } else {
+        format!("{}'s options are {}", kind.name(), list.join(", "))
+    }
 }
 
 impl OptionKind {
     pub fn wire(self) -> Wire {
         match self {
-            OptionKind::Game | OptionKind::Seat | OptionKind::Phase | OptionKind::Seed => Wire::Integer,
+            OptionKind::Game | OptionKind::Phase | OptionKind::Seed => Wire::Integer,
+            OptionKind::Setup(key) => match setup_option(key).and_then(|o| o.games.first()) {
+                Some((_, SetupValues::Whole { .. })) => Wire::Integer,
+                _ => Wire::Text,
+            },
             OptionKind::Flag => Wire::Boolean,
             OptionKind::Player => Wire::User,
             OptionKind::System
-            | OptionKind::Json
+            | OptionKind::Seat
+            | OptionKind::Section
             | OptionKind::Duration
             | OptionKind::Points
             | OptionKind::KindDeadlines
@@ -99,6 +247,19 @@ impl OptionKind {
         match self {
             OptionKind::System => GameKind::ALL.iter().map(|k| k.key()).collect(),
             OptionKind::Missed => [Missed::Default, Missed::Wait].iter().map(|m| m.as_str()).collect(),
+            OptionKind::Setup(key) => {
+                let mut words: Vec<&'static str> = Vec::new();
+                for (_, v) in setup_option(key).map_or(&[][..], |o| o.games) {
+                    if let SetupValues::Words { words: w, .. } = v {
+                        for word in w.iter() {
+                            if !words.contains(word) {
+                                words.push(word);
+                            }
+                        }
+                    }
+                }
+                words
+            }
             _ => vec![],
         }
     }
@@ -107,8 +268,17 @@ impl OptionKind {
     pub fn bounds(self) -> Option<(i64, i64)> {
         match self {
             OptionKind::Game => Some((-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER)),
-            OptionKind::Seat => Some((1, i64::from(u8::MAX))),
             OptionKind::Phase | OptionKind::Seed => Some((0, MAX_SAFE_INTEGER)),
+            OptionKind::Setup(key) => {
+                let ranges = setup_option(key)
+                    .map_or(&[][..], |o| o.games)
+                    .iter()
+                    .filter_map(|(_, v)| match v {
+                        SetupValues::Whole { min, max, .. } => Some((i64::from(*min), i64::from(*max))),
+                        SetupValues::Words { .. } => None,
+                    });
+                ranges.reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
+            }
             _ => None,
         }
     }
@@ -116,8 +286,17 @@ impl OptionKind {
     pub fn autocomplete(self) -> Option<Complete> {
         match self {
             OptionKind::Game => Some(Complete::Game),
+            OptionKind::Seat => Some(Complete::Seat),
+            OptionKind::Phase => Some(Complete::Phase),
+            OptionKind::Section => Some(Complete::Section),
             _ => None,
         }
+    }
+
+    /// Options for tests and the terminal only: transports that show a
+    /// command picker to players leave them out unless told otherwise.
+    pub fn dev_only(self) -> bool {
+        self == OptionKind::Seed
     }
 
     /// How to write a value, for messages: `by:12h`.
@@ -128,10 +307,15 @@ impl OptionKind {
                 let words: Vec<String> = self.choices().iter().map(|c| format!("`{name}:{c}`")).collect();
                 words.join(" or ")
             }
-            OptionKind::Seat => format!("`{name}:1` (1 = the first seat)"),
+            OptionKind::Setup(_) => match (self.choices().first(), self.bounds()) {
+                (Some(word), _) => format!("`{name}:{word}`"),
+                (None, Some((lo, _))) => format!("`{name}:{}`", lo.max(10)),
+                (None, None) => format!("`{name}:…`"),
+            },
+            OptionKind::Seat => format!("`{name}:2` (1 = the first seat) or `{name}:alice`"),
             OptionKind::Phase => format!("`{name}:2`"),
             OptionKind::Seed => format!("`{name}:42`"),
-            OptionKind::Json => format!("`{name}:{{\"rounds\":15}}`"),
+            OptionKind::Section => format!("`{name}:Combat`"),
             OptionKind::Duration => format!("`{name}:12h`"),
             OptionKind::Points => format!("`{name}:24h,2h` or `{name}:off`"),
             OptionKind::KindDeadlines => format!("`{name}:combat-card=2h,losses=12h`"),
@@ -141,12 +325,15 @@ impl OptionKind {
         }
     }
 
+    /// Does a value of this wire type fit? A seat may also be named by the
+    /// person who plays it (a transport's mention).
+    fn accepts(self, wire: Wire) -> bool {
+        wire == self.wire() || (self == OptionKind::Seat && wire == Wire::User)
+    }
+
     /// Why a whole number (`shown` as it was written) is refused.
     fn out_of_range(self, name: &str, shown: &str) -> String {
         match self {
-            OptionKind::Seat => format!(
-                "`{name}:{shown}` is not a seat number: seats are numbered from 1 (the first seat) up, as /game status lists them."
-            ),
             OptionKind::Phase => format!(
                 "`{name}:{shown}` is out of range: phases go from 0 (the set-up) to the game's current phase (see /game status)."
             ),
@@ -169,10 +356,12 @@ pub struct OptionSpec {
 }
 
 /// One subcommand (or a command without subcommands, like `/mygames`):
-/// its options in the order transports show them (required ones first),
-/// and how its checked values become a request.
+/// the command it belongs to, its options in the order transports show
+/// them (required ones first), and how its checked values become a request.
 #[derive(Clone, Copy)]
 pub struct Subcommand {
+    /// `None`: a command of its own (`/mygames`).
+    pub top: Option<Top>,
     pub name: &'static str,
     pub description: &'static str,
     pub options: &'static [OptionSpec],
@@ -182,6 +371,7 @@ pub struct Subcommand {
 impl std::fmt::Debug for Subcommand {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Subcommand")
+            .field("top", &self.top)
             .field("name", &self.name)
             .field("options", &self.options)
             .finish_non_exhaustive()
@@ -217,11 +407,11 @@ impl Subcommand {
         format!("Its options: {}.", names.join(", "))
     }
 
-    fn path(&self) -> String {
-        if self.name == MYGAMES.name {
-            format!("/{}", self.name)
-        } else {
-            format!("/{GAME} {}", self.name)
+    /// `/host kick`, `/mygames`.
+    pub fn path(&self) -> String {
+        match self.top {
+            Some(top) => format!("/{} {}", top.name(), self.name),
+            None => format!("/{}", self.name),
         }
     }
 }
@@ -274,11 +464,13 @@ const fn seat_option(description: &'static str) -> OptionSpec {
 
 /// A subcommand whose only option is `game`.
 const fn game_only(
+    top: Top,
     name: &'static str,
     description: &'static str,
     build: fn(&Args<'_>) -> Result<Request, String>,
 ) -> Subcommand {
     Subcommand {
+        top: Some(top),
         name,
         description,
         options: &[GAME_OPTION],
@@ -286,9 +478,53 @@ const fn game_only(
     }
 }
 
-/// `/game …`, in the order Discord lists them.
-pub const GAME_SUBCOMMANDS: &[Subcommand] = &[
+/// The deadline settings a host may change (`/host settings`).
+const SETTINGS_OPTIONS: &[OptionSpec] = &[
+    GAME_OPTION,
+    OptionSpec {
+        name: "deadline",
+        description: "Deadline per phase, e.g. 48h, 30m, 2d, 1w",
+        kind: OptionKind::Duration,
+        required: false,
+    },
+    OptionSpec {
+        name: "reminders",
+        description: "Reminders before the deadline, e.g. 24h,2h (or off)",
+        kind: OptionKind::Points,
+        required: false,
+    },
+    OptionSpec {
+        name: "missed",
+        description: "On a missed deadline: apply defaults, or wait for the host",
+        kind: OptionKind::Missed,
+        required: false,
+    },
+    OptionSpec {
+        name: "decision_deadlines",
+        description: "Deadline per decision, e.g. combat-card=2h,losses=12h (kind=default removes)",
+        kind: OptionKind::KindDeadlines,
+        required: false,
+    },
+    OptionSpec {
+        name: "time_of_day",
+        description: "Deadlines fall at this time of day: 18:00 (UTC), 18:00+02:00, or off",
+        kind: OptionKind::TimeOfDay,
+        required: false,
+    },
+    OptionSpec {
+        name: "auto_resolve",
+        description: "Off: secret choices are drafts until everyone is /game ready",
+        kind: OptionKind::Flag,
+        required: false,
+    },
+];
+
+/// Every subcommand of `/game` and `/host`, each command's in the order
+/// Discord lists them.
+pub const SUBCOMMANDS: &[Subcommand] = &[
+    // ---- /game: the lobby ----
     Subcommand {
+        top: Some(Top::Game),
         name: "new",
         description: "Open a new game in this channel; you host it and take the first seat.",
         options: &[
@@ -299,48 +535,86 @@ pub const GAME_SUBCOMMANDS: &[Subcommand] = &[
                 required: true,
             },
             OptionSpec {
-                name: "seed",
-                description: "Random seed, to replay a set-up exactly",
-                kind: OptionKind::Seed,
+                name: "rounds",
+                description: SETUP_OPTIONS[0].description,
+                kind: OptionKind::Setup("rounds"),
                 required: false,
             },
             OptionSpec {
-                name: "options",
-                description: "Game options as JSON, e.g. {\"rounds\":15}",
-                kind: OptionKind::Json,
+                name: "map",
+                description: SETUP_OPTIONS[1].description,
+                kind: OptionKind::Setup("map"),
+                required: false,
+            },
+            OptionSpec {
+                name: "seed",
+                description: "Testing only: random seed, to replay a set-up exactly",
+                kind: OptionKind::Seed,
                 required: false,
             },
         ],
         build: |a| {
+            let kind = required(a.system("game"), "game")?;
             Ok(Request::New {
-                kind: required(a.system("game"), "game")?,
+                kind,
                 seed: a.integer("seed").map(|n| n as u64),
-                options: a.json("options")?,
+                options: a.setup(kind)?,
             })
         },
     },
-    game_only("join", "Take a seat in the game waiting in this channel.", |a| {
-        Ok(Request::Join { game: a.game() })
-    }),
     game_only(
+        Top::Game,
+        "join",
+        "Take a seat in the game waiting in this channel.",
+        |a| Ok(Request::Join { game: a.game() }),
+    ),
+    game_only(
+        Top::Game,
         "leave",
         "Give up your seat before the game starts (the host leaving closes it).",
         |a| Ok(Request::Leave { game: a.game() }),
     ),
-    game_only("start", "Start the game you host, with the players seated now.", |a| {
-        Ok(Request::Start { game: a.game() })
-    }),
-    game_only("status", "Players, phase, and whom the game is waiting on.", |a| {
-        Ok(Request::Status { game: a.game() })
-    }),
     game_only(
+        Top::Game,
+        "start",
+        "Host: start the game, with the players seated now.",
+        |a| Ok(Request::Start { game: a.game() }),
+    ),
+    // ---- /game: play ----
+    game_only(
+        Top::Game,
+        "status",
+        "Players, phase, and whom the game is waiting on.",
+        |a| Ok(Request::Status { game: a.game() }),
+    ),
+    game_only(
+        Top::Game,
         "board",
         "The current board (in DMs: your own view, with your secrets).",
         |a| Ok(Request::Board { game: a.game() }),
     ),
+    game_only(
+        Top::Game,
+        "prompt",
+        "Show my pending decision again, with its buttons.",
+        |a| Ok(Request::Prompt { game: a.game() }),
+    ),
+    game_only(
+        Top::Game,
+        "takeback",
+        "Take back your own last order, in your turn, if it revealed and drew nothing.",
+        |a| Ok(Request::TakeBack { game: a.game() }),
+    ),
+    game_only(
+        Top::Game,
+        "ready",
+        "Mark your draft final (when the host turned auto-resolve off).",
+        |a| Ok(Request::Ready { game: a.game() }),
+    ),
     Subcommand {
+        top: Some(Top::Game),
         name: "rules",
-        description: "The rules summary and the orders of a game.",
+        description: "A game's rules, by section, and its orders.",
         options: &[
             GAME_OPTION,
             OptionSpec {
@@ -349,22 +623,33 @@ pub const GAME_SUBCOMMANDS: &[Subcommand] = &[
                 kind: OptionKind::System,
                 required: false,
             },
+            OptionSpec {
+                name: "section",
+                description: "A section of the rules (default: the introduction and the list of sections)",
+                kind: OptionKind::Section,
+                required: false,
+            },
         ],
         build: |a| {
             Ok(Request::Rules {
                 kind: a.system("system"),
                 game: a.game(),
+                section: a
+                    .text("section")
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty()),
             })
         },
     },
     Subcommand {
+        top: Some(Top::Game),
         name: "history",
         description: "The board as it was after an earlier phase.",
         options: &[
             GAME_OPTION,
             OptionSpec {
                 name: "phase",
-                description: "Phase number (default: the current one)",
+                description: "Phase (default: the current one)",
                 kind: OptionKind::Phase,
                 required: false,
             },
@@ -376,191 +661,25 @@ pub const GAME_SUBCOMMANDS: &[Subcommand] = &[
             })
         },
     },
-    Subcommand {
-        name: "settings",
-        description: "Show the game's deadline settings, or (host) change them.",
-        options: &[
-            GAME_OPTION,
-            OptionSpec {
-                name: "deadline",
-                description: "Deadline per phase, e.g. 48h, 30m, 2d, 1w",
-                kind: OptionKind::Duration,
-                required: false,
-            },
-            OptionSpec {
-                name: "reminders",
-                description: "Reminders before the deadline, e.g. 24h,2h (or off)",
-                kind: OptionKind::Points,
-                required: false,
-            },
-            OptionSpec {
-                name: "missed",
-                description: "On a missed deadline: apply defaults, or wait for the host",
-                kind: OptionKind::Missed,
-                required: false,
-            },
-            OptionSpec {
-                name: "decision_deadlines",
-                description: "Deadline per decision, e.g. combat-card=2h,losses=12h (kind=default removes)",
-                kind: OptionKind::KindDeadlines,
-                required: false,
-            },
-            OptionSpec {
-                name: "time_of_day",
-                description: "Deadlines fall at this time of day: 18:00 (UTC), 18:00+02:00, or off",
-                kind: OptionKind::TimeOfDay,
-                required: false,
-            },
-            OptionSpec {
-                name: "auto_resolve",
-                description: "Off: secret choices are drafts until everyone is /game ready",
-                kind: OptionKind::Flag,
-                required: false,
-            },
-        ],
-        build: |a| {
-            Ok(Request::Settings {
-                game: a.game(),
-                change: SettingsChange {
-                    deadline_ms: a.duration("deadline")?,
-                    reminders_ms: a.points("reminders")?,
-                    on_missed: a.text("missed").and_then(Missed::from_key),
-                    deadline_by_kind: a
-                        .text("decision_deadlines")
-                        .map(parse_kind_deadlines)
-                        .transpose()?
-                        .unwrap_or_default(),
-                    time_of_day: a.text("time_of_day").map(parse_time_of_day).transpose()?,
-                    auto_resolve: a.flag("auto_resolve"),
-                },
-            })
-        },
-    },
-    game_only("pause", "Host: stop the deadline clock.", |a| {
-        Ok(Request::Pause { game: a.game() })
-    }),
     game_only(
-        "resume",
-        "Host: restart the deadline clock with the time that was left.",
-        |a| Ok(Request::Resume { game: a.game() }),
-    ),
-    Subcommand {
-        name: "extend",
-        description: "Host: give the current phase more time.",
-        options: &[
-            OptionSpec {
-                name: "by",
-                description: "How much longer, e.g. 12h, 1d",
-                kind: OptionKind::Duration,
-                required: true,
-            },
-            GAME_OPTION,
-        ],
-        build: |a| {
-            Ok(Request::Extend {
-                game: a.game(),
-                by_ms: required(a.duration("by")?, "by")?,
-            })
-        },
-    },
-    game_only(
-        "force",
-        "Host: resolve the current phase now, applying defaults for missing orders.",
-        |a| Ok(Request::Force { game: a.game() }),
-    ),
-    Subcommand {
-        name: "replace",
-        description: "Host: give a seat to another player (they get its private view by DM).",
-        options: &[
-            seat_option("Seat number (1 = first seat), as /game status lists them"),
-            OptionSpec {
-                name: "player",
-                description: "The new player",
-                kind: OptionKind::Player,
-                required: true,
-            },
-            GAME_OPTION,
-        ],
-        build: |a| {
-            let (user, name) = required(a.user("player"), "player")?;
-            Ok(Request::Replace {
-                game: a.game(),
-                seat: a.seat()?,
-                user,
-                name,
-            })
-        },
-    },
-    Subcommand {
-        name: "kick",
-        description: "Host: remove a player; in play their seat stays, in civil disorder, until replaced.",
-        options: &[seat_option("Seat number (1 = first seat)"), GAME_OPTION],
-        build: |a| {
-            Ok(Request::Kick {
-                game: a.game(),
-                seat: a.seat()?,
-            })
-        },
-    },
-    Subcommand {
-        name: "disorder",
-        description: "Host: civil disorder for a seat (its defaults are played every phase), on or off.",
-        options: &[
-            seat_option("Seat number (1 = first seat)"),
-            OptionSpec {
-                name: "on",
-                description: "On (defaults every phase) or off (the player plays again)",
-                kind: OptionKind::Flag,
-                required: true,
-            },
-            GAME_OPTION,
-        ],
-        build: |a| {
-            Ok(Request::Disorder {
-                game: a.game(),
-                seat: a.seat()?,
-                on: required(a.flag("on"), "on")?,
-            })
-        },
-    },
-    game_only(
-        "undo",
-        "Host: undo the last action (announced; the log keeps it).",
-        |a| Ok(Request::Undo { game: a.game() }),
-    ),
-    Subcommand {
-        name: "rollback",
-        description: "Host: roll the game back to the start of a phase (announced; the log keeps everything).",
-        options: &[
-            OptionSpec {
-                name: "phase",
-                description: "Phase number to go back to the start of",
-                kind: OptionKind::Phase,
-                required: true,
-            },
-            GAME_OPTION,
-        ],
-        build: |a| {
-            Ok(Request::Rollback {
-                game: a.game(),
-                phase: required(a.integer("phase"), "phase")? as u64,
-            })
-        },
-    },
-    game_only(
-        "watch",
-        "Follow a game: its public board after every phase, by DM.",
-        |a| Ok(Request::Watch { game: a.game() }),
-    ),
-    game_only("unwatch", "Stop following a game.", |a| {
-        Ok(Request::Unwatch { game: a.game() })
-    }),
-    game_only(
+        Top::Game,
         "log",
         "What has happened in the current phase, in sentences (public).",
         |a| Ok(Request::Log { game: a.game() }),
     ),
+    game_only(
+        Top::Game,
+        "settings",
+        "The game's deadline settings (the host changes them with /host settings).",
+        |a| {
+            Ok(Request::Settings {
+                game: a.game(),
+                change: SettingsChange::default(),
+            })
+        },
+    ),
     Subcommand {
+        top: Some(Top::Game),
         name: "reminders",
         description: "Your own reminders for a game: show them, mute them, or set your own points.",
         options: &[
@@ -587,30 +706,198 @@ pub const GAME_SUBCOMMANDS: &[Subcommand] = &[
         },
     },
     game_only(
-        "ready",
-        "Mark your draft final (when the host turned auto-resolve off).",
-        |a| Ok(Request::Ready { game: a.game() }),
+        Top::Game,
+        "watch",
+        "Follow a game: its public board after every phase, by DM.",
+        |a| Ok(Request::Watch { game: a.game() }),
     ),
+    game_only(Top::Game, "unwatch", "Stop following a game.", |a| {
+        Ok(Request::Unwatch { game: a.game() })
+    }),
+    // ---- /host ----
+    Subcommand {
+        top: Some(Top::Host),
+        name: "settings",
+        description: "Show the game's deadline settings, or change them.",
+        options: SETTINGS_OPTIONS,
+        build: |a| {
+            Ok(Request::Settings {
+                game: a.game(),
+                change: SettingsChange {
+                    deadline_ms: a.duration("deadline")?,
+                    reminders_ms: a.points("reminders")?,
+                    on_missed: a.text("missed").and_then(Missed::from_key),
+                    deadline_by_kind: a
+                        .text("decision_deadlines")
+                        .map(parse_kind_deadlines)
+                        .transpose()?
+                        .unwrap_or_default(),
+                    time_of_day: a.text("time_of_day").map(parse_time_of_day).transpose()?,
+                    auto_resolve: a.flag("auto_resolve"),
+                },
+            })
+        },
+    },
+    game_only(Top::Host, "pause", "Stop the deadline clock.", |a| {
+        Ok(Request::Pause { game: a.game() })
+    }),
+    game_only(
+        Top::Host,
+        "resume",
+        "Restart the deadline clock with the time that was left.",
+        |a| Ok(Request::Resume { game: a.game() }),
+    ),
+    Subcommand {
+        top: Some(Top::Host),
+        name: "extend",
+        description: "Give the current phase more time.",
+        options: &[
+            OptionSpec {
+                name: "by",
+                description: "How much longer, e.g. 12h, 1d",
+                kind: OptionKind::Duration,
+                required: true,
+            },
+            GAME_OPTION,
+        ],
+        build: |a| {
+            Ok(Request::Extend {
+                game: a.game(),
+                by_ms: required(a.duration("by")?, "by")?,
+            })
+        },
+    },
+    game_only(
+        Top::Host,
+        "force",
+        "Resolve the current phase now, applying defaults for missing orders.",
+        |a| Ok(Request::Force { game: a.game() }),
+    ),
+    Subcommand {
+        top: Some(Top::Host),
+        name: "replace",
+        description: "Give a seat to another player (they get its private view by DM).",
+        options: &[
+            seat_option("The seat: its player's name (or a mention), or its number"),
+            OptionSpec {
+                name: "player",
+                description: "The new player",
+                kind: OptionKind::Player,
+                required: true,
+            },
+            GAME_OPTION,
+        ],
+        build: |a| {
+            let (user, name) = required(a.user("player"), "player")?;
+            Ok(Request::Replace {
+                game: a.game(),
+                seat: a.seat()?,
+                user,
+                name,
+            })
+        },
+    },
+    Subcommand {
+        top: Some(Top::Host),
+        name: "kick",
+        description: "Remove a player; in play their seat stays, in civil disorder, until replaced.",
+        options: &[
+            seat_option("The player: their name (or a mention), or their seat number"),
+            GAME_OPTION,
+        ],
+        build: |a| {
+            Ok(Request::Kick {
+                game: a.game(),
+                seat: a.seat()?,
+            })
+        },
+    },
+    Subcommand {
+        top: Some(Top::Host),
+        name: "disorder",
+        description: "Civil disorder for a seat (its defaults are played every phase), on or off.",
+        options: &[
+            seat_option("The seat: its player's name (or a mention), or its number"),
+            OptionSpec {
+                name: "on",
+                description: "On (defaults every phase) or off (the player plays again)",
+                kind: OptionKind::Flag,
+                required: true,
+            },
+            GAME_OPTION,
+        ],
+        build: |a| {
+            Ok(Request::Disorder {
+                game: a.game(),
+                seat: a.seat()?,
+                on: required(a.flag("on"), "on")?,
+            })
+        },
+    },
+    game_only(
+        Top::Host,
+        "undo",
+        "Undo the last action (announced; the log keeps it).",
+        |a| Ok(Request::Undo { game: a.game() }),
+    ),
+    Subcommand {
+        top: Some(Top::Host),
+        name: "rollback",
+        description: "Roll the game back to the start of a phase (announced; the log keeps everything).",
+        options: &[
+            OptionSpec {
+                name: "phase",
+                description: "The phase to go back to the start of",
+                kind: OptionKind::Phase,
+                required: true,
+            },
+            GAME_OPTION,
+        ],
+        build: |a| {
+            Ok(Request::Rollback {
+                game: a.game(),
+                phase: required(a.integer("phase"), "phase")? as u64,
+            })
+        },
+    },
 ];
 
 /// `/mygames`: a command of its own, without options.
 pub const MYGAMES: Subcommand = Subcommand {
+    top: None,
     name: "mygames",
     description: "Your open games: what each waits on (and whether on you), and the deadline.",
     options: &[],
     build: |_| Ok(Request::MyGames),
 };
 
-/// The `/game` subcommand called `name`.
-pub fn game_subcommand(name: &str) -> Option<&'static Subcommand> {
-    GAME_SUBCOMMANDS.iter().find(|s| s.name == name)
+/// The subcommands of `top`, in the order Discord lists them.
+pub fn subcommands(top: Top) -> impl Iterator<Item = &'static Subcommand> {
+    SUBCOMMANDS.iter().filter(move |s| s.top == Some(top))
 }
 
-/// Parse `/game <sub>` with these option values.
-pub fn parse_game(sub: &str, given: &[(String, OptionValue)]) -> Result<Request, String> {
-    let Some(cmd) = game_subcommand(sub) else {
-        let names: Vec<&str> = GAME_SUBCOMMANDS.iter().map(|s| s.name).collect();
-        return Err(format!("There is no `/{GAME} {sub}`; try {}.", names.join(", ")));
+/// The subcommand `name` of `top`.
+pub fn subcommand(top: Top, name: &str) -> Option<&'static Subcommand> {
+    subcommands(top).find(|s| s.name == name)
+}
+
+/// Parse `/<top> <sub>` with these option values. A subcommand asked of
+/// the other command says where it is (`/game pause` → `/host pause`).
+pub fn parse_command(top: Top, sub: &str, given: &[(String, OptionValue)]) -> Result<Request, String> {
+    let Some(cmd) = subcommand(top, sub) else {
+        if let Some(elsewhere) = SUBCOMMANDS.iter().find(|s| s.name == sub && s.top != Some(top)) {
+            return Err(format!(
+                "There is no `/{} {sub}`; it is `{}`.",
+                top.name(),
+                elsewhere.path()
+            ));
+        }
+        let names: Vec<&str> = subcommands(top).map(|s| s.name).collect();
+        return Err(format!(
+            "There is no `/{} {sub}`; try {}.",
+            top.name(),
+            names.join(", ")
+        ));
     };
     cmd.parse(given)
 }
@@ -692,7 +979,7 @@ impl<'a> Args<'a> {
                 return Err(format!("`{name}` is given twice; give it once."));
             }
             let kind = spec.kind;
-            if value.wire() != kind.wire() {
+            if !kind.accepts(value.wire()) {
                 return Err(format!(
                     "`{name}:{}` is not the right kind of value; write it like {}.",
                     value.shown(),
@@ -770,11 +1057,60 @@ impl<'a> Args<'a> {
             .and_then(|k| GameKind::from_key(&k.trim().to_ascii_lowercase()))
     }
 
-    /// The `seat` option, 1-based as players count, as a [`Seat`].
-    fn seat(&self) -> Result<Seat, String> {
-        let n = required(self.integer("seat"), "seat")?;
-        // Within 1..=255 by its bounds.
-        Ok(Seat((n - 1) as u8))
+    /// The `seat` option: a number (1-based, as players count), a name, or a person.
+    fn seat(&self) -> Result<SeatRef, String> {
+        match self.get("seat") {
+            Some(OptionValue::User { id, .. }) => Ok(SeatRef::User(*id)),
+            Some(OptionValue::Text(t)) => parse_seat(t),
+            _ => Err("`seat` is missing.".into()),
+        }
+    }
+
+    /// The ruleset options of `/game new` given, as `GameConfig.options`
+    /// for `kind`: each one `kind` reads, with a value it accepts.
+    fn setup(&self, kind: GameKind) -> Result<Option<serde_json::Value>, String> {
+        let mut out = serde_json::Map::new();
+        for (spec, value) in &self.values {
+            let OptionKind::Setup(key) = spec.kind else { continue };
+            let Some(values) = setup_option(key).and_then(|o| o.values_for(kind)) else {
+                let readers: Vec<&str> = setup_option(key)
+                    .map_or(&[][..], |o| o.games)
+                    .iter()
+                    .map(|(k, _)| k.name())
+                    .collect();
+                return Err(format!(
+                    "`{key}:` is an option of {}, not of {}; {}.",
+                    readers.join(" and "),
+                    kind.name(),
+                    setup_options_of(kind)
+                ));
+            };
+            let json = match (values, value) {
+                (SetupValues::Whole { min, max, .. }, OptionValue::Integer(n)) => {
+                    if !(i64::from(min)..=i64::from(max)).contains(n) {
+                        return Err(format!(
+                            "`{key}:{n}` is out of range for {}: from {min} to {max}.",
+                            kind.name()
+                        ));
+                    }
+                    serde_json::json!(n)
+                }
+                (SetupValues::Words { words, .. }, OptionValue::Text(t)) => {
+                    let t = t.trim().to_ascii_lowercase();
+                    if !words.contains(&t.as_str()) {
+                        return Err(format!(
+                            "`{key}:{t}` is not one of {} for {}.",
+                            words.join(", "),
+                            kind.name()
+                        ));
+                    }
+                    serde_json::json!(t)
+                }
+                (_, other) => return Err(format!("`{key}:{}` is not the right kind of value.", other.shown())),
+            };
+            out.insert(key.to_string(), json);
+        }
+        Ok((!out.is_empty()).then_some(serde_json::Value::Object(out)))
     }
 
     fn duration(&self, name: &str) -> Result<Option<i64>, String> {
@@ -784,12 +1120,27 @@ impl<'a> Args<'a> {
     fn points(&self, name: &str) -> Result<Option<Vec<i64>>, String> {
         self.text(name).map(parse_points).transpose()
     }
+}
 
-    fn json(&self, name: &str) -> Result<Option<serde_json::Value>, String> {
-        self.text(name)
-            .map(|t| serde_json::from_str(t).map_err(|e| format!("`{name}` is not valid JSON: {e}")))
-            .transpose()
+/// A seat as written: its number (1 is the first seat), or a player's
+/// name (a leading `@` is dropped).
+pub fn parse_seat(text: &str) -> Result<SeatRef, String> {
+    let t = text.trim();
+    let who = t.trim_start_matches('@').trim();
+    if who.is_empty() {
+        return Err("`seat:` needs a player's name or a seat number, like `seat:alice` or `seat:2`.".into());
     }
+    if who.chars().all(|c| c.is_ascii_digit() || c == '-') && who.chars().any(|c| c.is_ascii_digit()) {
+        return match who.parse::<u64>() {
+            Ok(n) if (1..=256).contains(&n) => {
+                Ok(SeatRef::Number(Seat((n - 1) as u8)))
+            }
+            _ => Err(format!(
+                "`seat:{who}` is not a seat number: seats are numbered from 1 (the first seat) up, as /game status lists them."
+            )),
+        };
+    }
+    Ok(SeatRef::Name(who.to_string()))
 }
 
 /// A required option the check let through (so always present).
@@ -847,13 +1198,26 @@ mod tests {
         (name.to_string(), OptionValue::Integer(n))
     }
 
+    fn parse_game(sub: &str, given: &[(String, OptionValue)]) -> Result<Request, String> {
+        parse_command(Top::Game, sub, given)
+    }
+
+    fn parse_host(sub: &str, given: &[(String, OptionValue)]) -> Result<Request, String> {
+        parse_command(Top::Host, sub, given)
+    }
+
     #[test]
     fn the_table_is_well_formed() {
-        let mut names: Vec<&str> = GAME_SUBCOMMANDS.iter().map(|s| s.name).collect();
-        names.sort();
-        names.dedup();
-        assert_eq!(names.len(), GAME_SUBCOMMANDS.len(), "subcommand names are unique");
-        for sub in GAME_SUBCOMMANDS.iter().chain([&MYGAMES]) {
+        for top in Top::ALL {
+            let mut names: Vec<&str> = subcommands(top).map(|s| s.name).collect();
+            let count = names.len();
+            names.sort();
+            names.dedup();
+            assert_eq!(names.len(), count, "subcommand names of /{} are unique", top.name());
+            assert!((1..=25).contains(&count), "Discord takes at most 25 subcommands");
+        }
+        assert!(SUBCOMMANDS.iter().all(|s| s.top.is_some()));
+        for sub in SUBCOMMANDS.iter().chain([&MYGAMES]) {
             let required: Vec<bool> = sub.options.iter().map(|o| o.required).collect();
             assert!(
                 required.windows(2).all(|w| w[0] || !w[1]),
@@ -879,6 +1243,9 @@ mod tests {
                     "{:?}",
                     o.kind
                 );
+                if let OptionKind::Setup(key) = o.kind {
+                    assert_eq!(o.name, key, "a ruleset option is offered under its key");
+                }
             }
             assert!((1..=100).contains(&sub.description.chars().count()), "{}", sub.name);
             // Every subcommand parses with just its required options.
@@ -895,6 +1262,7 @@ mod tests {
     fn sample(kind: OptionKind) -> OptionValue {
         match kind.wire() {
             Wire::Integer => OptionValue::Integer(kind.bounds().unwrap().0.max(1)),
+            Wire::Text if kind == OptionKind::Seat => OptionValue::Text("2".into()),
             Wire::Boolean => OptionValue::Boolean(true),
             Wire::User => OptionValue::User {
                 id: UserId(9),
@@ -925,14 +1293,28 @@ mod tests {
             parse_game("rules", &text(&[("system", "starlanes")])).unwrap(),
             Request::Rules {
                 kind: Some(GameKind::Starlanes),
-                game: None
+                game: None,
+                section: None
             }
         );
         assert_eq!(
-            parse_game(
+            parse_game("rules", &text(&[("system", "starlanes"), ("section", " Combat ")])).unwrap(),
+            Request::Rules {
+                kind: Some(GameKind::Starlanes),
+                game: None,
+                section: Some("Combat".into())
+            }
+        );
+        assert_eq!(parse_game("takeback", &[]).unwrap(), Request::TakeBack { game: None });
+        assert_eq!(
+            parse_game("prompt", &[int("game", 2)]).unwrap(),
+            Request::Prompt { game: Some(GameId(2)) }
+        );
+        assert_eq!(
+            parse_host(
                 "replace",
                 &[
-                    int("seat", 2),
+                    ("seat".into(), OptionValue::Text("2".into())),
                     (
                         "player".into(),
                         OptionValue::User {
@@ -945,12 +1327,40 @@ mod tests {
             .unwrap(),
             Request::Replace {
                 game: None,
-                seat: Seat(1),
+                seat: SeatRef::Number(Seat(1)),
                 user: UserId(7),
                 name: "dave".into()
             }
         );
-        match parse_game(
+        // A seat by name, by `@name`, or by the person (a transport's mention).
+        for (value, want) in [
+            (OptionValue::Text("alice".into()), SeatRef::Name("alice".into())),
+            (OptionValue::Text(" @Bob ".into()), SeatRef::Name("Bob".into())),
+            (
+                OptionValue::User {
+                    id: UserId(42),
+                    name: "42".into(),
+                },
+                SeatRef::User(UserId(42)),
+            ),
+        ] {
+            assert_eq!(
+                parse_host("kick", &[("seat".into(), value)]).unwrap(),
+                Request::Kick { game: None, seat: want }
+            );
+        }
+        // Anyone may read the settings under /game; changing them is /host's.
+        assert_eq!(
+            parse_game("settings", &[]).unwrap(),
+            Request::Settings {
+                game: None,
+                change: SettingsChange::default()
+            }
+        );
+        assert!(parse_game("settings", &text(&[("deadline", "2d")]))
+            .unwrap_err()
+            .contains("has no option `deadline`"));
+        match parse_host(
             "settings",
             &text(&[("deadline", "2d"), ("missed", "wait"), ("reminders", "off")]),
         )
@@ -975,20 +1385,43 @@ mod tests {
         assert!(e.contains("/mygames") && e.contains("takes no options"), "{e}");
         let e = parse_game("teleport", &[]).unwrap_err();
         assert!(e.contains("/game teleport") && e.contains("join"), "{e}");
-        let e = parse_game("extend", &[]).unwrap_err();
+        let e = parse_host("extend", &[]).unwrap_err();
         assert!(e.contains("needs `by:`") && e.contains("by:12h"), "{e}");
-        let e = parse_game("rollback", &[]).unwrap_err();
+        // A host tool asked of /game says where it moved.
+        let e = parse_game("pause", &[]).unwrap_err();
+        assert!(
+            e.contains("There is no `/game pause`") && e.contains("`/host pause`"),
+            "{e}"
+        );
+        let e = parse_host("join", &[]).unwrap_err();
+        assert!(e.contains("`/game join`"), "{e}");
+        let e = parse_host("rollback", &[]).unwrap_err();
         assert!(e.contains("needs `phase:`"), "{e}");
         let e = parse_game("new", &text(&[("game", "chess")])).unwrap_err();
         assert!(
             e.contains("`game:chess` is not one of") && e.contains("hyperspace"),
             "{e}"
         );
-        let e = parse_game("new", &text(&[("game", "hyperspace"), ("options", "{")])).unwrap_err();
-        assert!(e.contains("not valid JSON"), "{e}");
-        let e = parse_game("kick", &[int("seat", 0)]).unwrap_err();
+        // Ruleset options are typed; one the chosen game does not read is refused, naming its options.
+        let e = parse_game("new", &text(&[("game", "hyperspace"), ("map", "random")])).unwrap_err();
+        assert!(
+            e.contains("`map:` is an option of Starlanes, not of Hyperspace") && e.contains("`rounds` (1 to 200"),
+            "{e}"
+        );
+        let e = parse_game(
+            "new",
+            &[
+                ("game".into(), OptionValue::Text("hyperspace".into())),
+                int("rounds", 300),
+            ],
+        )
+        .unwrap_err();
+        assert!(e.contains("out of range for Hyperspace: from 1 to 200"), "{e}");
+        let e = parse_game("new", &text(&[("game", "starlanes"), ("map", "spiral")])).unwrap_err();
+        assert!(e.contains("`map:spiral` is not one of fixed, random"), "{e}");
+        let e = parse_host("kick", &text(&[("seat", "0")])).unwrap_err();
         assert!(e.contains("not a seat number") && e.contains("from 1"), "{e}");
-        let e = parse_game("kick", &[int("seat", 300)]).unwrap_err();
+        let e = parse_host("kick", &text(&[("seat", "300")])).unwrap_err();
         assert!(e.contains("not a seat number"), "{e}");
         let e = parse_game("history", &[int("phase", -1)]).unwrap_err();
         assert!(e.contains("out of range") && e.contains("from 0"), "{e}");
@@ -1003,13 +1436,73 @@ mod tests {
         );
         let e = parse_game("join", &[int("game", 1), int("game", 2)]).unwrap_err();
         assert!(e.contains("twice"), "{e}");
-        let e = parse_game("kick", &text(&[("seat", "2")])).unwrap_err();
+        let e = parse_host("kick", &[int("seat", 2)]).unwrap_err();
         assert!(
-            e.contains("seat:1"),
+            e.contains("seat:2") && e.contains("seat:alice"),
             "a value of the wrong type shows how to write it: {e}"
         );
-        let e = parse_game("extend", &text(&[("by", "soon")])).unwrap_err();
+        let e = parse_host("extend", &text(&[("by", "soon")])).unwrap_err();
         assert!(e.contains("not a duration"), "{e}");
+    }
+
+    /// `/game new` offers each ruleset option under its key, typed; every
+    /// value offered is one the ruleset accepts, and the values just
+    /// outside are ones it refuses.
+    #[test]
+    fn setup_options_are_what_the_rulesets_read() {
+        let new = subcommand(Top::Game, "new").unwrap();
+        for o in SETUP_OPTIONS {
+            assert_eq!(
+                new.option(o.key).map(|s| s.kind),
+                Some(OptionKind::Setup(o.key)),
+                "{}",
+                o.key
+            );
+            for (kind, values) in o.games {
+                let probe = |v: serde_json::Value| {
+                    let mut c = GameConfig::new(*kind.player_counts().start(), 1);
+                    c.options = serde_json::json!({ o.key: v });
+                    kind.setup(&c).is_ok()
+                };
+                match *values {
+                    SetupValues::Whole { min, max, default } => {
+                        assert!(
+                            probe(min.into()) && probe(max.into()) && probe(default.into()),
+                            "{kind:?} {}",
+                            o.key
+                        );
+                        assert!(
+                            !probe((min - 1).into()) && !probe((max + 1).into()),
+                            "{kind:?} {}",
+                            o.key
+                        );
+                    }
+                    SetupValues::Words { words, default } => {
+                        assert!(words.contains(&default));
+                        assert!(words.iter().all(|w| probe((*w).into())), "{kind:?} {}", o.key);
+                        assert!(!probe("nonsense".into()), "{kind:?} {}", o.key);
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            parse_game(
+                "new",
+                &[
+                    ("game".into(), OptionValue::Text("starlanes".into())),
+                    int("rounds", 12),
+                    ("map".into(), OptionValue::Text("Random".into())),
+                    int("seed", 7),
+                ]
+            )
+            .unwrap(),
+            Request::New {
+                kind: GameKind::Starlanes,
+                seed: Some(7),
+                options: Some(serde_json::json!({"rounds": 12, "map": "random"}))
+            }
+        );
+        assert!(OptionKind::Seed.dev_only() && !OptionKind::Setup("rounds").dev_only());
     }
 
     /// Phases past what a transport's 32-bit field held reach the service,
@@ -1024,7 +1517,7 @@ mod tests {
             }
         );
         assert_eq!(
-            parse_game("rollback", &[int("phase", 99_999_999_999)]).unwrap(),
+            parse_host("rollback", &[int("phase", 99_999_999_999)]).unwrap(),
             Request::Rollback {
                 game: None,
                 phase: 99_999_999_999
@@ -1035,7 +1528,7 @@ mod tests {
     #[test]
     fn text_is_typed_by_the_table() {
         let user = |name: &str| UserId(name.len() as u64);
-        let replace = game_subcommand("replace").unwrap();
+        let replace = subcommand(Top::Host, "replace").unwrap();
         let args = vec![
             ("seat".to_string(), "2".to_string()),
             ("player".to_string(), "@dave".to_string()),
@@ -1044,7 +1537,7 @@ mod tests {
         assert_eq!(
             read_text(replace, &args, &user).unwrap(),
             vec![
-                int("seat", 2),
+                ("seat".into(), OptionValue::Text("2".into())),
                 (
                     "player".into(),
                     OptionValue::User {
@@ -1055,7 +1548,7 @@ mod tests {
                 int("game", 3)
             ]
         );
-        let history = game_subcommand("history").unwrap();
+        let history = subcommand(Top::Game, "history").unwrap();
         let read = |k: &str, v: &str| read_text(history, &[(k.to_string(), v.to_string())], &user);
         assert!(read("phase", "x").unwrap_err().contains("not a whole number"));
         let e = read("phase", "99999999999999999999999").unwrap_err();
@@ -1066,7 +1559,7 @@ mod tests {
             read("colour", "red").unwrap(),
             vec![("colour".to_string(), OptionValue::Text("red".into()))]
         );
-        let reminders = game_subcommand("reminders").unwrap();
+        let reminders = subcommand(Top::Game, "reminders").unwrap();
         let e = read_text(reminders, &[("mute".into(), "maybe".into())], &user).unwrap_err();
         assert!(e.contains("`true` or `false`"), "{e}");
         let e = read_text(replace, &[("player".into(), "@".into())], &user).unwrap_err();

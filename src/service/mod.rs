@@ -14,10 +14,12 @@ mod drafts;
 pub mod grammar;
 mod host_clock;
 mod lobby;
+mod naming;
 mod orders;
 mod players;
 mod reading;
 mod rewind;
+mod rules_page;
 mod scheduling;
 mod seats;
 mod settings;
@@ -30,8 +32,10 @@ pub mod runtime;
 pub use clock::{Clock, FileClock, ManualClock, SystemClock};
 pub use delivery::{Delivery, Posted, Transport};
 pub use message::{Act, BoardRef, Choice, Op, OutMessage, Reply, Slot, Target};
+pub use naming::{find_seat, name_list, phase_choices, seat_choices, section_choices, SeatRef};
 pub use orders::complete_from;
-pub use reading::{compose_outcome, rules_summary};
+pub use reading::compose_outcome;
+pub use rules_page::{rules_intro, rules_section, rules_sections, section_names};
 pub use scheduling::TickReport;
 pub use settings::{
     format_duration, parse_duration, parse_kind_deadlines, parse_time_of_day, Missed, Settings, SettingsChange,
@@ -39,7 +43,7 @@ pub use settings::{
 };
 pub use text::{readable_time, relative_time, utc_date_time, Span, Text};
 
-use crate::engine::{CommandLine, GameId, Seat, UserId};
+use crate::engine::{CommandLine, GameId, UserId};
 use crate::games::{AnyState, GameKind};
 use crate::store::{GameRow, GameStatus, SeatRow, Store, StoreError};
 use std::collections::HashMap;
@@ -87,9 +91,12 @@ pub enum Request {
     Board {
         game: Option<GameId>,
     },
+    /// A game's rules: the introduction and the list of sections, or
+    /// one `section` (a heading of its rules page) whole.
     Rules {
         kind: Option<GameKind>,
         game: Option<GameId>,
+        section: Option<String>,
     },
     /// The board after phase `phase` (default: the current board). Any
     /// number: the service answers one the game never reached with its range.
@@ -129,7 +136,7 @@ pub enum Request {
     /// Host: a new player takes `seat` (and gets its private view by DM).
     Replace {
         game: Option<GameId>,
-        seat: Seat,
+        seat: SeatRef,
         user: UserId,
         name: String,
     },
@@ -137,12 +144,12 @@ pub enum Request {
     /// and in civil disorder, until replaced).
     Kick {
         game: Option<GameId>,
-        seat: Seat,
+        seat: SeatRef,
     },
     /// Host: civil disorder on or off for `seat` (defaults every phase).
     Disorder {
         game: Option<GameId>,
-        seat: Seat,
+        seat: SeatRef,
         on: bool,
     },
     /// Host: undo the last action (a new log entry; nothing is deleted).
@@ -249,7 +256,7 @@ impl Service {
             Request::Start { game } => self.start(actor, game).await,
             Request::Status { game } => self.status(actor, game).await,
             Request::Board { game } => self.board(actor, game).await,
-            Request::Rules { kind, game } => self.rules(actor, kind, game).await,
+            Request::Rules { kind, game, section } => self.rules(actor, kind, game, section).await,
             Request::History { game, phase } => self.history(actor, game, phase).await,
             Request::Order { game, kind, line } => self.order(actor, game, kind, line).await,
             Request::Settings { game, change } => self.change_settings(actor, game, change).await,
@@ -257,9 +264,18 @@ impl Service {
             Request::Resume { game } => self.resume(actor, game).await,
             Request::Extend { game, by_ms } => self.extend(actor, game, by_ms).await,
             Request::Force { game } => self.force(actor, game).await,
-            Request::Replace { game, seat, user, name } => self.replace(actor, game, seat, user, name).await,
-            Request::Kick { game, seat } => self.kick(actor, game, seat).await,
-            Request::Disorder { game, seat, on } => self.disorder(actor, game, seat, on).await,
+            Request::Replace { game, seat, user, name } => {
+                let seat = self.seat_named(actor, game, &seat).await?;
+                self.replace(actor, game, seat, user, name).await
+            }
+            Request::Kick { game, seat } => {
+                let seat = self.seat_named(actor, game, &seat).await?;
+                self.kick(actor, game, seat).await
+            }
+            Request::Disorder { game, seat, on } => {
+                let seat = self.seat_named(actor, game, &seat).await?;
+                self.disorder(actor, game, seat, on).await
+            }
             Request::Undo { game } => self.rewind(actor, game, crate::games::Rewind::Undo).await,
             Request::Rollback { game, phase } => {
                 // A phase past u32 was never reached: the rewind answers with the game's range.

@@ -11,29 +11,6 @@ use crate::games::{AnyEvent, AnyState, GameKind};
 use crate::store::{GameRow, GameStatus};
 use anyhow::Context as _;
 
-/// The opening section of the game's rules page.
-pub fn rules_summary(kind: GameKind) -> String {
-    opening(kind.rules_page(), RULES_LINES)
-}
-
-/// `/game rules` shows at most this many lines of the rules page.
-pub(super) const RULES_LINES: usize = 20;
-
-/// The opening of a page: at most `max` lines, cut at the last paragraph
-/// break within them, saying how many lines were left out.
-pub(super) fn opening(page: &str, max: usize) -> String {
-    let lines: Vec<&str> = page.lines().collect();
-    if lines.len() <= max {
-        return page.trim_end().to_string();
-    }
-    let cut = (1..=max).rev().find(|&i| lines[i].trim().is_empty()).unwrap_or(max);
-    format!(
-        "{}\n… ({} more lines)",
-        lines[..cut].join("\n").trim_end(),
-        lines.len() - cut
-    )
-}
-
 /// The result line of a finished game ("Game over: alice wins — …").
 pub fn compose_outcome(state: &AnyState, names: &[String]) -> Text {
     match state.outcome() {
@@ -152,15 +129,29 @@ impl Service {
         actor: &Actor,
         kind: Option<GameKind>,
         game: Option<GameId>,
+        section: Option<String>,
     ) -> Result<Reply, ServiceError> {
         let kind = match kind {
             Some(k) => k,
             None => self.resolve(actor, game).await?.kind,
         };
-        let mut text = Text::plain(rules_summary(kind))
-            .then("\n\n")
-            .strong("Orders")
-            .then("\n");
+        let page = kind.rules_page();
+        if let Some(section) = section {
+            let text = super::rules_section(page, &section).map_err(|e| ServiceError::User(e.into()))?;
+            return Ok(Reply::private(text));
+        }
+        let mut text = super::rules_intro(page);
+        text.append(
+            Text::plain("\n")
+                .strong("Sections")
+                .then(" (read one with ")
+                .code("/game rules section:…")
+                .then(")\n"),
+        );
+        for name in super::rules_sections(kind) {
+            text.push_str(&format!("- {name}\n"));
+        }
+        text.append(Text::plain("\n").strong("Orders").then("\n"));
         for c in kind.commands() {
             let params: Vec<String> = c
                 .params
@@ -273,7 +264,7 @@ impl Service {
             match self.store.deadline(row.id).await? {
                 Some(d) => match d.paused_remaining {
                     Some(left) => text.append(Text::plain("Deadline: ").strong("paused").then(format!(
-                        " with {} left (the host resumes with `/game resume`).\n",
+                        " with {} left (the host resumes with `/host resume`).\n",
                         format_duration(left)
                     ))),
                     None => text.append(Text::plain("Deadline: ").time(d.due_at).then("\n")),

@@ -204,7 +204,7 @@ impl Service {
             s.disorder = true;
         }
         let mut notes = vec![format!(
-            "🚪 The host removed {} from game {}: {seat} is vacant and in civil disorder (defaults every phase) until the host replaces the player with `/game replace`.",
+            "🚪 The host removed {} from game {}: {seat} is vacant and in civil disorder (defaults every phase) until the host replaces the player with `/host replace`.",
             target.name, row.id
         )];
         let extra = vec![OutMessage::to_dm(
@@ -235,7 +235,7 @@ impl Service {
         let target = Self::seat_row(&row, &seats, seat)?.clone();
         if target.vacant && !on {
             return user_err(format!(
-                "{seat} of game {} has no player; give it one with `/game replace` instead.",
+                "{seat} of game {} has no player; give it one with `/host replace` instead.",
                 row.id
             ));
         }

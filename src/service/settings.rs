@@ -29,7 +29,7 @@ pub enum Missed {
     /// Submit each owing seat's ruleset default.
     #[default]
     Default,
-    /// Announce it and wait for the host (`/game force` or `/game extend`).
+    /// Announce it and wait for the host (`/host force` or `/host extend`).
     Wait,
 }
 

@@ -121,6 +121,8 @@ impl Harness {
             // Time stays real until a test writes the clock file.
             .env("ORRERY_CLOCK_FILE", self.clock_file())
             .env("ORRERY_TICK_MS", "200")
+            // The seed of `/game new` is registered for tests only.
+            .env("ORRERY_DEV_OPTIONS", "1")
             .env("RUST_LOG", "orrery=debug,serenity=warn,poise=warn,warn")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -366,8 +368,14 @@ impl Harness {
         if let Some(s) = seed {
             opts.push(("seed", json!(s)));
         }
-        if let Some(o) = options {
-            opts.push(("options", json!(o.to_string())));
+        // The ruleset options, typed as `/game new` offers them (`rounds`, `map`).
+        let typed: Vec<(String, Value)> = options
+            .as_ref()
+            .and_then(Value::as_object)
+            .map(|o| o.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+            .unwrap_or_default();
+        for (k, v) in &typed {
+            opts.push((k.as_str(), v.clone()));
         }
         let ans = self.fake.run(host, Place::Channel(channel), "game new", &opts).await;
         assert!(
