@@ -71,8 +71,10 @@ fn auto_play_ends_with_a_winner_and_one_board_per_phase() {
     );
     assert!(stdout.contains("Result: 🏆 Game over"), "no result line");
     let boards = assert_png_files(&dir);
-    // One public board for each phase number 1..=P (the opening board is
-    // phase 1's; the final board marks the end).
+    // One public board for each phase number 1..=P-1 (the opening board is
+    // phase 1's). The order that ends the game ends a turn too: the new
+    // turn (P-1) and the end (P) begin together, and one post with the
+    // final board tells both.
     let last = stdout
         .lines()
         .find(|l| l.starts_with("Game #1:"))
@@ -82,7 +84,7 @@ fn auto_play_ends_with_a_winner_and_one_board_per_phase() {
         .nth(1)
         .and_then(|p| p.trim_end_matches('.').parse().ok())
         .expect("phase");
-    assert_eq!(boards, phase, "one PNG per phase: {last}");
+    assert_eq!(boards + 1, phase, "one PNG per phase: {last}");
     let announced = stdout.lines().filter(|l| l.contains("(board: ")).count();
     assert_eq!(boards, announced, "every board written was announced in the transcript");
     assert!(boards > 4, "only {boards} boards");

@@ -192,7 +192,7 @@ async fn a_new_prompt_takes_the_controls_from_the_old_one() {
     // The decision changes: a new prompt is posted, the old one loses its
     // buttons and keeps its words (no note: a silent close).
     let second = prompt(game, 0, 1, "Your move again, alice", &["end"]);
-    let ids = queue(&svc, game, &[second.clone()]).await;
+    let ids = queue(&svc, game, std::slice::from_ref(&second)).await;
     assert_eq!(svc.deliver(&t).await.unwrap(), 1);
     let calls = t.take();
     assert_eq!(calls.len(), 2, "{calls:#?}");
@@ -310,7 +310,7 @@ async fn appends_grow_the_phase_post_and_replace_its_footer() {
     // Appending to a game with no phase post posts one.
     let (svc2, game2) = with_game("append-none").await;
     let lone = with_footer(phase(game2, "carol ends", Op::Append), "Waiting on dave");
-    queue(&svc2, game2, &[lone.clone()]).await;
+    queue(&svc2, game2, std::slice::from_ref(&lone)).await;
     svc2.deliver(&t).await.unwrap();
     let calls = t.take();
     let (_, at2, posted) = sent(&calls[0]);

@@ -60,7 +60,11 @@ fn pings_are_exactly_the_owing(msgs: &[OutMessage], owing: &[UserId]) {
         } else if !m.pings.is_empty() {
             assert!(matches!(m.target, Target::Channel(_)), "a DM never pings");
             for u in &m.pings {
-                assert!(owing.contains(u), "{u:?} pinged but not owing: {}", m.full_text().to_plain());
+                assert!(
+                    owing.contains(u),
+                    "{u:?} pinged but not owing: {}",
+                    m.full_text().to_plain()
+                );
             }
         }
     }
@@ -130,7 +134,8 @@ async fn whole_game(kind: GameKind, seed: u64) -> Volume {
         if after.outcome().is_none() {
             if still {
                 assert!(
-                    mine.iter().any(|m| matches!(m.op, Op::Update | Op::Post) && !m.choices.is_empty()),
+                    mine.iter()
+                        .any(|m| matches!(m.op, Op::Update | Op::Post) && !m.choices.is_empty()),
                     "{} still owes after {line} but has no live controls: {mine:#?}",
                     p.seat
                 );
@@ -189,15 +194,25 @@ async fn a_typed_order_closes_the_prompt_it_answers() {
     assert!(closed[0].text.contains("You chose"), "{}", closed[0].text.to_plain());
     // bob's new prompt, and the post of the new phase alerting only bob.
     let bob = prompt_of(&msgs, Seat(1));
-    assert!(bob.iter().any(|m| m.op == Op::Post && m.target == Target::Dm(UserId(2))));
+    assert!(bob
+        .iter()
+        .any(|m| m.op == Op::Post && m.target == Target::Dm(UserId(2))));
     let phase_posts: Vec<_> = msgs
         .iter()
         .filter(|m| m.slot == Some(Slot::Phase { game }) && m.op == Op::Post)
         .collect();
     assert_eq!(phase_posts.len(), 1);
     assert_eq!(phase_posts[0].pings, vec![UserId(2)]);
-    assert!(phase_posts[0].text.contains("Phase"), "{}", phase_posts[0].text.to_plain());
-    assert!(phase_posts[0].text.contains("bob's turn"), "{}", phase_posts[0].text.to_plain());
+    assert!(
+        phase_posts[0].text.contains("Phase"),
+        "{}",
+        phase_posts[0].text.to_plain()
+    );
+    assert!(
+        phase_posts[0].text.contains("bob's turn"),
+        "{}",
+        phase_posts[0].text.to_plain()
+    );
 }
 
 #[tokio::test]

@@ -99,8 +99,8 @@ async fn undo_restores_the_earlier_board_exactly_and_keeps_the_log() {
     let out = sent(&svc).await;
     let notice = out
         .iter()
-        .find(|m| m.target == Target::Channel(CH) && m.text.contains("undid the last action"))
-        .expect("announced");
+        .find(|m| m.target == Target::Channel(CH) && m.text.contains("undid the last action") && m.board.is_some())
+        .expect("announced with the restored board");
     assert!(notice.text.contains("Set aside"), "{}", notice.text);
     assert!(out
         .iter()

@@ -81,7 +81,9 @@ impl Service {
             return Ok(None);
         }
         if let Err(e) = state.decide(seat, line) {
-            return Err(ServiceError::User(super::orders::explain(&e, state, seat, &Self::names(seats)).into()));
+            return Err(ServiceError::User(
+                super::orders::explain(&e, state, seat, &Self::names(seats)).into(),
+            ));
         }
         let drafts = self.store.drafts(row.id).await?;
         let old = drafts.iter().find(|d| d.seat == seat && d.seq == row.seq);
@@ -197,7 +199,7 @@ impl Service {
         let (_, refused) = self.decide_drafts(row, seats, &mut adv).await?;
         let auto_played = super::seats::autoplay(&mut adv, seats, true);
         let deadline = self.next_deadline(&Settings::of(row), &adv.before, &adv.state);
-        let change = deadline.clone().map_or(DeadlineChange::Keep, DeadlineChange::Set);
+        let change = deadline.map_or(DeadlineChange::Keep, DeadlineChange::Set);
         let mut notes = vec![Text::from(head)];
         notes.extend(super::seats::autoplay_line(&auto_played, seats).map(Text::from));
         let outbox = compose::after_action(&compose::Ctx {
@@ -268,7 +270,7 @@ impl Service {
             return Ok(());
         }
         let deadline = self.next_deadline(&Settings::of(&row), &adv.before, &adv.state);
-        let change = deadline.clone().map_or(DeadlineChange::Keep, DeadlineChange::Set);
+        let change = deadline.map_or(DeadlineChange::Keep, DeadlineChange::Set);
         let who: Vec<String> = done.iter().map(|s| seat_name(&seats, *s)).collect();
         let mut notes = Vec::new();
         if !who.is_empty() {

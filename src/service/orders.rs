@@ -99,7 +99,11 @@ impl Service {
         }
         let events = match state.decide(seat, &line) {
             Ok(events) => events,
-            Err(e) => return Err(ServiceError::User(explain(&e, &state, seat, &Self::names(&seats)).into())),
+            Err(e) => {
+                return Err(ServiceError::User(
+                    explain(&e, &state, seat, &Self::names(&seats)).into(),
+                ))
+            }
         };
         let mut adv = Advance::new(&state, row.seq);
         adv.push(events.clone());

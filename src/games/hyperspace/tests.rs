@@ -965,13 +965,16 @@ fn narration_is_readable() {
 fn phase_counts_turns() {
     let mut s = new_game(2);
     let p1 = Hyperspace::phase(&s);
-    assert_eq!(p1.label, "Round 1 · Turn of seat 1");
+    let names = ["alice".to_string(), "bob".to_string()];
+    assert_eq!((p1.label.as_str(), p1.turn), ("Round 1", Some(Seat(0))));
+    assert_eq!(p1.title(&names), "Round 1 · alice's turn");
     ok(&mut s, 1, "depart from:Algol ships:1");
     assert_eq!(Hyperspace::phase(&s).number, p1.number);
     ok(&mut s, 1, "end");
     let p2 = Hyperspace::phase(&s);
     assert_eq!(p2.number, p1.number + 1);
-    assert_eq!(p2.label, "Round 1 · Turn of seat 2");
+    assert_eq!((p2.label.as_str(), p2.turn), ("Round 1", Some(Seat(1))));
+    assert_eq!(p2.title(&names), "Round 1 · bob's turn");
 }
 
 #[test]
