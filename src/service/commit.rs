@@ -46,15 +46,9 @@ impl Service {
                 }
                 for w in &watchers {
                     all.push(OutMessage {
-                        target: Target::Dm(*w),
-                        text: Text::plain("👁 ").and(m.text.clone()),
                         board: m.board.clone(),
-                        choices: vec![],
                         game_over: m.game_over,
-                        footer: None,
-                        slot: None,
-                        op: Default::default(),
-                        pings: Vec::new(),
+                        ..OutMessage::to_dm(*w, Text::plain("👁 ").and(m.text.clone()))
                     });
                 }
             }

@@ -9,7 +9,7 @@
 
 use super::advance::Advance;
 use super::settings::Settings;
-use super::{compose, user_err, Actor, OutMessage, Reply, Service, ServiceError, Target, Text};
+use super::{compose, user_err, Actor, OutMessage, Reply, Service, ServiceError, Text};
 use crate::engine::{CommandLine, GameId, Seat, UserId, Viewer};
 use crate::games::AnyState;
 use crate::store::{Commit, DeadlineChange, GameRow, GameStatus, SeatChange, SeatRow};
@@ -134,27 +134,23 @@ impl Service {
         // The new player's private view of the game as it stands, and what
         // they owe now.
         out.push(OutMessage {
-            target: Target::Dm(user),
-            text: Text::plain(format!("You now play {}'s seat in ", old.name))
-                .strong(row.kind.name())
-                .then(format!(" game {} (", row.id))
-                .channel(row.channel_id)
-                .then(format!(
-                    "). This is your view of the board · Phase {} · {}",
-                    state.phase().number,
-                    state.phase().title(&Self::names(&new_seats))
-                )),
             board: Some(super::BoardRef {
                 game: row.id,
                 viewer: Viewer::Seat(seat),
                 seq: row.seq,
             }),
-            choices: vec![],
-            game_over: false,
-            footer: None,
-            slot: None,
-            op: Default::default(),
-            pings: Vec::new(),
+            ..OutMessage::to_dm(
+                user,
+                Text::plain(format!("You now play {}'s seat in ", old.name))
+                    .strong(row.kind.name())
+                    .then(format!(" game {} (", row.id))
+                    .channel(row.channel_id)
+                    .then(format!(
+                        "). This is your view of the board · Phase {} · {}",
+                        state.phase().number,
+                        state.phase().title(&Self::names(&new_seats))
+                    )),
+            )
         });
         let new_row = new_seats.iter().find(|s| s.seat == seat).expect("seat exists");
         let due = self.due_of(&row).await?;
