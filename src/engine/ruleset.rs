@@ -39,10 +39,24 @@ pub struct SetupError(pub String);
 pub enum Rejection {
     #[error("the game is over")]
     GameOver,
-    #[error("nothing is asked of {seat} right now; the game is waiting on {waiting}")]
-    NotYourDecision { seat: Seat, waiting: String },
+    /// The seats the game waits on are given as seats: the service names
+    /// them for people.
+    #[error("nothing is asked of {seat} right now; the game is waiting on {}", seat_list(.waiting))]
+    NotYourDecision { seat: Seat, waiting: Vec<Seat> },
     #[error("{reason}{}", legal_suffix(.legal))]
     Illegal { reason: String, legal: Vec<String> },
+}
+
+/// "seat 1", "seat 1 and seat 3", "nobody".
+fn seat_list(seats: &[Seat]) -> String {
+    match seats {
+        [] => "nobody".into(),
+        [one] => one.to_string(),
+        [init @ .., last] => {
+            let init: Vec<String> = init.iter().map(Seat::to_string).collect();
+            format!("{} and {last}", init.join(", "))
+        }
+    }
 }
 
 fn legal_suffix(legal: &[String]) -> String {

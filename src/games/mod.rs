@@ -334,7 +334,7 @@ pub fn generic_decide<R: Registered>(
     let action = R::parse(line)?;
     let pending = R::pending(state);
     if !pending.iter().any(|p| p.seat == seat) {
-        let waiting = describe_waiting(&pending);
+        let waiting = waiting_seats(&pending);
         return Err(Rejection::NotYourDecision { seat, waiting }.into());
     }
     Ok(R::decide(state, seat, &action)?
@@ -343,16 +343,11 @@ pub fn generic_decide<R: Registered>(
         .collect())
 }
 
-/// "seat 2 (turn)", "seat 1 and seat 3 (combat-card)".
-pub fn describe_waiting(pending: &[Pending]) -> String {
-    if pending.is_empty() {
-        return "nobody".into();
-    }
-    pending
-        .iter()
-        .map(|p| format!("{} ({})", p.seat, p.kind))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The seats `pending` holds, once each, in order.
+pub fn waiting_seats(pending: &[Pending]) -> Vec<Seat> {
+    let mut seats: Vec<Seat> = pending.iter().map(|p| p.seat).collect();
+    seats.dedup();
+    seats
 }
 
 #[cfg(test)]

@@ -428,7 +428,7 @@ pub fn decide(state: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, 
         return Err(Rejection::GameOver);
     }
     let Some(kind) = pending_kind(state, seat) else {
-        let waiting = crate::games::describe_waiting(&pending(state));
+        let waiting = crate::games::waiting_seats(&pending(state));
         return Err(Rejection::NotYourDecision { seat, waiting });
     };
     let wrong = || reject(Illegal::WrongDecision { seat, owed: kind }, legal_actions(state, seat));

@@ -582,7 +582,7 @@ pub fn decide(st: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rej
     if st.active != seat {
         return Err(Rejection::NotYourDecision {
             seat,
-            waiting: crate::games::describe_waiting(&pending(st)),
+            waiting: crate::games::waiting_seats(&pending(st)),
         });
     }
     let action_used = |what: &str| {

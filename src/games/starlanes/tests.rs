@@ -441,9 +441,14 @@ fn only_what_reveals_nothing_takes_back() {
 fn a_turn_out_of_order_is_refused_without_seat_numbers_from_the_game() {
     let st = start(2, 1);
     let err = Starlanes::decide(&st, Seat(1), &Action::End).unwrap_err();
-    // The waiting list is the shared `describe_waiting`'s.
-    let Rejection::NotYourDecision { waiting, .. } = err else {
+    // The game names the seats it waits on as seats (the service names
+    // the players).
+    let Rejection::NotYourDecision { waiting, .. } = &err else {
         panic!("{err:?}")
     };
-    assert_eq!(waiting, crate::games::describe_waiting(&Starlanes::pending(&st)));
+    assert_eq!(*waiting, vec![Seat(0)]);
+    assert_eq!(
+        err.to_string(),
+        "nothing is asked of seat 2 right now; the game is waiting on seat 1"
+    );
 }
