@@ -309,12 +309,7 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
             game: row.id,
             seat: s.seat,
         };
-        let fresh = now.is_some_and(|p| {
-            !p.submitted
-                && (starting
-                    || !boundaries.is_empty()
-                    || was.is_none_or(|w| w.kind != p.kind || w.submitted || w.prompt != p.prompt && acted.is_none()))
-        });
+        let fresh = now.is_some_and(|p| new_prompt(was, p, starting || !boundaries.is_empty(), acted.is_some()));
         let mut told = false;
         match now {
             Some(p) if fresh => {
@@ -366,6 +361,17 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
         }
     }
     out
+}
+
+/// Whether a seat that owes `now` is sent a new prompt (its old one
+/// closed) rather than its live one updated in place: when a phase begins
+/// (`new_phase`, or the game starting), when the decision is new or of
+/// another kind, when it had already submitted, or when what it is asked
+/// changed by something other than its own order (`acted`). A seat that
+/// has submitted and waits on others keeps its prompt.
+fn new_prompt(was: Option<&Pending>, now: &Pending, new_phase: bool, acted: bool) -> bool {
+    !now.submitted
+        && (new_phase || was.is_none_or(|w| w.kind != now.kind || w.submitted || (w.prompt != now.prompt && !acted)))
 }
 
 fn ctx_line(cause: &Cause, seat: Seat) -> Option<CommandLine> {
@@ -603,5 +609,56 @@ impl super::Service {
             choices: m.choices,
             only_ack: false,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn owes(kind: &str, prompt: &str, submitted: bool) -> Pending {
+        Pending {
+            seat: Seat(0),
+            kind: kind.into(),
+            prompt: prompt.into(),
+            secret: false,
+            submitted,
+        }
+    }
+
+    #[test]
+    fn a_prompt_is_new_only_when_the_question_is() {
+        let turn = owes("turn", "Move or end", false);
+        // A new decision, or one begun with the phase: a new prompt.
+        assert!(new_prompt(None, &turn, false, false));
+        assert!(new_prompt(Some(&turn), &turn, true, false));
+        assert!(new_prompt(
+            Some(&owes("losses", "Move or end", false)),
+            &turn,
+            false,
+            false
+        ));
+        // The same decision after one's own order: the prompt is updated,
+        // even though what it asks changed.
+        assert!(!new_prompt(Some(&turn), &turn, false, true));
+        assert!(!new_prompt(Some(&owes("turn", "Before", false)), &turn, false, true));
+        // Changed by someone else's order: asked anew.
+        assert!(new_prompt(Some(&owes("turn", "Before", false)), &turn, false, false));
+        // A pick already made: the prompt stays, marked, while others pick.
+        let picked = owes("combat-card", "Pick", true);
+        assert!(!new_prompt(
+            Some(&owes("combat-card", "Pick", false)),
+            &picked,
+            false,
+            true
+        ));
+        assert!(!new_prompt(Some(&picked), &picked, true, false));
+        // Owed again after a submission (a revealed tie, a new round).
+        assert!(new_prompt(
+            Some(&picked),
+            &owes("combat-card", "Pick", false),
+            false,
+            false
+        ));
     }
 }
