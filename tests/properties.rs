@@ -230,6 +230,10 @@ struct MenuSizes {
     biggest: (String, usize),
     /// The groups of the state with the most groups.
     most_groups: Vec<(String, usize)>,
+    /// States over 25 orders whose main orders need more than four menus
+    /// (one row left for the other buttons): Discord shows a group picker
+    /// first there, one more step for the player.
+    picker: usize,
 }
 
 /// "seat 1", "Seat 2": a seat number shown to a person.
@@ -296,6 +300,14 @@ fn check_controls(kind: GameKind, state: &AnyState, sizes: &mut MenuSizes) {
             }
         }
         sizes.group = sizes.group.max(groups.values().copied().max().unwrap_or(0));
+        let mut main: BTreeMap<&str, usize> = BTreeMap::new();
+        for (_, c) in controls.iter().filter(|(_, c)| c.style == ControlStyle::Main) {
+            *main.entry(c.group.as_str()).or_default() += 1;
+        }
+        let menus: usize = main.values().map(|n| n.div_ceil(25)).sum();
+        if controls.len() > 25 && menus > 4 {
+            sizes.picker += 1;
+        }
         if groups.len() > sizes.groups {
             sizes.groups = groups.len();
             sizes.most_groups = groups.into_iter().collect();
@@ -323,13 +335,15 @@ fn legal_orders_are_offered_readably_in_menus() {
         assert!(sizes.states > 0);
         eprintln!(
             "{kind}: {} decision states of {games} games: at most {} orders for one seat, \
-             {} in one group (`{}`), {} groups; {} states over 25 orders; most groups: {:?}",
+             {} in one group (`{}`), {} groups; {} states over 25 orders, {} of them needing a group picker; \
+             most groups: {:?}",
             sizes.states,
             sizes.orders,
             sizes.group,
             sizes.biggest.0,
             sizes.groups,
             sizes.over_one_menu,
+            sizes.picker,
             sizes.most_groups
         );
     }

@@ -22,6 +22,24 @@ pub fn chunk(base: &str, pos: usize, count: usize, first: u32, unit: &str) -> St
     }
 }
 
+/// Items with their order counts, packed in order into menus: each menu
+/// takes the next items while their orders fit one menu, at most `most`
+/// items a menu. Items over one menu are left out (they need their own
+/// menus). Returns the menus' items.
+pub fn pack<T: Clone>(items: &[(T, usize)], most: usize) -> Vec<Vec<T>> {
+    let mut menus: Vec<(Vec<T>, usize)> = Vec::new();
+    for (item, n) in items.iter().filter(|(_, n)| (1..=MENU).contains(n)) {
+        match menus.last_mut() {
+            Some((packed, k)) if *k + n <= MENU && packed.len() < most => {
+                packed.push(item.clone());
+                *k += n;
+            }
+            _ => menus.push((vec![item.clone()], *n)),
+        }
+    }
+    menus.into_iter().map(|(items, _)| items).collect()
+}
+
 /// "1 ship", "5 ships".
 pub fn count(n: u32, one: &str, many: &str) -> String {
     if n == 1 {
@@ -52,5 +70,22 @@ mod tests {
         assert_eq!(chunk("Depart Algol", 25, 26, 1, " ships"), "Depart Algol · 26 ships");
         assert_eq!(and_list(&["a".into(), "b".into(), "c".into()]), "a, b and c");
         assert_eq!(count(1, "ship", "ships"), "1 ship");
+    }
+
+    #[test]
+    fn packs_small_items_in_order_while_they_fit() {
+        let items = [
+            ("a", 10),
+            ("b", 10),
+            ("c", 10),
+            ("d", 30),
+            ("e", 2),
+            ("f", 0),
+            ("g", 2),
+            ("h", 2),
+        ];
+        assert_eq!(pack(&items, 3), vec![vec!["a", "b"], vec!["c", "e", "g"], vec!["h"]]);
+        assert_eq!(pack(&items, 1).len(), 6);
+        assert!(pack::<&str>(&[], 3).is_empty());
     }
 }

@@ -9,7 +9,7 @@ use super::cards::Card;
 use super::rules::{arrival_actions, Action};
 use super::state::{BattleStep, Event, Stage, State, Token};
 use crate::engine::{Control, ControlStyle, Seat};
-use crate::games::menu::{and_list, chunk, count, MENU};
+use crate::games::menu::{and_list, chunk, count, pack, MENU};
 
 fn ships(n: u32) -> String {
     count(n, "ship", "ships")
@@ -42,21 +42,39 @@ pub fn control(state: &State, seat: Seat, action: &Action) -> Control {
             };
             let label = format!("Arrive at {} · token {token} ({})", at.name(), ships(carried));
             let all = arrival_actions(state, seat);
-            let group = if all.len() <= MENU {
-                "Arrive".to_string()
-            } else {
-                let of_token: Vec<&Action> = all
-                    .iter()
-                    .filter(|a| matches!(a, Action::Arrive { token: k, .. } if k == token))
-                    .collect();
-                let pos = of_token.iter().position(|a| *a == action).unwrap_or(0);
-                chunk(
-                    &format!("Arrive · token {token} ({})", ships(carried)),
-                    pos,
-                    of_token.len(),
-                    1,
-                    "",
-                )
+            let of_token = |k: u8| -> Vec<&Action> {
+                all.iter()
+                    .filter(|a| matches!(a, Action::Arrive { token, .. } if *token == k))
+                    .collect()
+            };
+            let mut tokens: Vec<(u8, usize)> = Vec::new();
+            for a in &all {
+                if let Action::Arrive { token: k, .. } = a {
+                    if !tokens.iter().any(|(t, _)| t == k) {
+                        tokens.push((*k, of_token(*k).len()));
+                    }
+                }
+            }
+            // Tokens with few destinations share a menu ("Arrive · tokens 1
+            // and 3"); a token with too many has its own, in runs.
+            let shared = pack(&tokens, TOKENS_PER_MENU).into_iter().find(|m| m.contains(token));
+            let group = match shared {
+                _ if all.len() <= MENU => "Arrive".to_string(),
+                Some(menu) if menu.len() > 1 => {
+                    let names: Vec<String> = menu.iter().map(u8::to_string).collect();
+                    format!("Arrive · tokens {}", and_list(&names))
+                }
+                _ => {
+                    let mine = of_token(*token);
+                    let pos = mine.iter().position(|a| *a == action).unwrap_or(0);
+                    chunk(
+                        &format!("Arrive · token {token} ({})", ships(carried)),
+                        pos,
+                        mine.len(),
+                        1,
+                        "",
+                    )
+                }
             };
             control_of(label, group, Main)
         }
@@ -112,17 +130,33 @@ fn card_label(card: Card) -> String {
     }
 }
 
-/// One group for all departures when they fit one menu; else one per star
-/// ("Fleets at Algol"), split into departures and jumps, and into runs of
-/// ship counts, when a star has too many ships for one menu.
+/// The most stars one menu of departures names (its name stays short).
+const FLEETS_PER_MENU: usize = 4;
+/// The most warp tokens one menu of arrivals takes.
+const TOKENS_PER_MENU: usize = 3;
+
+/// One group for all departures when they fit one menu. Else the stars'
+/// fleets share menus: stars in board order, each menu taking the next
+/// stars while their orders fit ("Fleets at Algol, Vega and Rigel"); a star
+/// with too many ships for one menu has its own, split into departures and
+/// jumps and into runs of ship counts.
 fn departure_group(state: &State, seat: Seat, from: Star, n: u32, jump: bool) -> String {
-    let total: u32 = Star::all().map(|s| 2 * state.ships_at(s, seat)).sum();
-    if total as usize <= MENU {
+    let orders_at = |s: Star| 2 * state.ships_at(s, seat) as usize;
+    let total: usize = Star::all().map(orders_at).sum();
+    if total <= MENU {
         return "Depart".into();
     }
     let have = state.ships_at(from, seat);
-    if 2 * have as usize <= MENU {
-        return format!("Fleets at {}", from.name());
+    if orders_at(from) <= MENU {
+        let stars: Vec<(Star, usize)> = Star::all().map(|s| (s, orders_at(s))).collect();
+        let names: Vec<String> = pack(&stars, FLEETS_PER_MENU)
+            .into_iter()
+            .find(|menu| menu.contains(&from))
+            .unwrap_or_else(|| vec![from])
+            .iter()
+            .map(|s| s.name().to_string())
+            .collect();
+        return format!("Fleets at {}", and_list(&names));
     }
     let base = if jump {
         format!("Jump {} to {}", from.name(), from.sibling().name())
