@@ -1,7 +1,7 @@
 //! A whole game of Starlanes played by the real `orrery` binary against the
 //! fake Discord (see `tests/support/`): the lobby with `/game`, then every
-//! order as a user gives it, with `/starlanes <order>` and its options or
-//! with the buttons of the bot's DM prompts, to the winner's post.
+//! order given with the buttons and menus of the bot's DM prompts only (no
+//! typed order), to the winner's post.
 //!
 //! On the way it checks what a player sees: autocomplete offers exactly the
 //! moves and purchases the rules allow, every turn's board is a PNG, prompts
@@ -139,42 +139,6 @@ fn values_of(choices: &[Value]) -> Vec<String> {
                 .to_string()
         })
         .collect()
-}
-
-/// The newest prompt the bot posted in `user`'s DMs for `game`.
-fn newest_prompt(h: &Harness, user: &User, game: GameId) -> Option<Message> {
-    let head = format!("**Starlanes** game {game} ·");
-    h.fake.read(|w| {
-        let dm = w.dm_channel_of(user.id)?;
-        w.messages_in(dm)
-            .into_iter()
-            .rev()
-            .find(|m| m.origin == Origin::Post && m.content.contains(&head) && !m.components.is_empty())
-            .cloned()
-    })
-}
-
-/// Give `line` as `user` would: with the button (or menu) of the newest DM
-/// prompt if it offers that order, else with `/starlanes <order>` in the
-/// game's channel. Returns the bot's answer (none for an order given with
-/// the prompt: the prompt shows its outcome) and whether a component was
-/// used.
-async fn give(h: &Harness, t: &Table, user: &User, line: &CommandLine) -> (Option<Message>, bool) {
-    if let Some(prompt) = newest_prompt(h, user, t.game) {
-        let before = h.row(t.game).await.seq;
-        if let Some(i) = h.use_control(user, &prompt, t.game, line).await {
-            let ans = h
-                .outcome_of_press(t.game, i, before)
-                .await
-                .unwrap_or_else(|refused| panic!("{} gave `{line}` with the prompt: {}", user.name, refused.content));
-            assert!(
-                ans.is_none(),
-                "an order given with the prompt gets no answer of its own: {ans:?}"
-            );
-            return (None, true);
-        }
-    }
-    (Some(h.order(t, user, Place::Channel(t.channel), line).await), false)
 }
 
 /// The orders a prompt offers as controls (buttons, menu values, asked
@@ -382,9 +346,10 @@ fn check_new_dms(h: &Harness, t: &Table, state: &AnyState, seen: &mut HashSet<Id
             owner.name, m.content
         );
         // Every legal order is offered as a control (buttons, or menus by
-        // group), unless there are too many groups: then a group picker
-        // (the rest of the orders come with the group picked) or, past
-        // that, a list. Every prompt has a button for the player's board.
+        // group), or, when there are too many groups, through a group
+        // picker (the rest of the orders come with the group picked); never
+        // as a list to type. Every prompt has a button for the player's
+        // board.
         let legal: BTreeSet<String> = state.legal_commands(seat).iter().map(|c| c.to_string()).collect();
         let (offered, groups) = offered_orders(m, t.game);
         assert!(
@@ -392,18 +357,14 @@ fn check_new_dms(h: &Harness, t: &Table, state: &AnyState, seen: &mut HashSet<Id
             "no board button: {:?}",
             m.custom_ids()
         );
+        assert!(
+            !m.content.contains("Orders you can give:"),
+            "a prompt lists orders to type: {}",
+            m.content
+        );
         if !groups.is_empty() {
             assert!(offered.is_subset(&legal), "{offered:?}");
             assert!(groups.len() > 1, "{groups:?}");
-        } else if m.content.contains("Orders you can give:") {
-            assert!(offered.is_empty(), "{offered:?}");
-            for l in &legal {
-                assert!(
-                    m.content.contains(&format!("`{l}`")),
-                    "{l} is not listed: {}",
-                    m.content
-                );
-            }
         } else {
             assert_eq!(offered, legal, "the prompt's controls: {}", m.content);
         }
@@ -428,12 +389,16 @@ async fn a_whole_starlanes_game_is_played_through_discord() {
         .await;
     let booted = started.elapsed();
 
-    let mut seen_dms = HashSet::new();
+    let (mut seen_dms, mut seen_posts) = (HashSet::new(), HashSet::new());
     settle(&h).await;
-    let mut prompts = check_new_dms(&h, &t, &h.state(t.game).await, &mut seen_dms);
-    let (mut orders, mut by_button, mut move_checks, mut buy_checks, mut offered_techs) = (0, 0, 0, 0, 0);
+    let first = h.state(t.game).await;
+    let mut prompts = check_new_dms(&h, &t, &first, &mut seen_dms);
+    // Each turn's post pings exactly the player whose turn it is.
+    let mut pings = support::check_pings(&h, &t, &Default::default(), &first, &mut seen_posts);
+    let (mut orders, mut move_checks, mut buy_checks, mut offered_techs) = (0, 0, 0, 0);
     let mut checked_turns = HashSet::new();
     let mut mixed_checks = 0;
+    let mut via: std::collections::BTreeMap<support::Via, usize> = Default::default();
     loop {
         let row = h.row(t.game).await;
         if row.status != GameStatus::Active {
@@ -460,20 +425,14 @@ async fn a_whole_starlanes_game_is_played_through_discord() {
             offered_techs += check_buy_autocomplete(&h, &t, &state, p.seat).await;
             buy_checks += 1;
         }
-        let line = policy::choose(&state, p.seat).expect("the policy has an order");
-        let (ans, button) = give(&h, &t, user, &line).await;
-        if let Some(ans) = ans {
-            assert!(
-                ans.ephemeral() && ans.content.contains("Sent: "),
-                "{} gave `{line}`: {}",
-                user.name,
-                ans.content
-            );
-        }
+        let (seat, line, how) = h.step_by_controls(&t).await.expect("the game is on");
+        *via.entry(how).or_default() += 1;
+        assert_eq!(seat, p.seat, "`{line}` by {}", user.name);
         orders += 1;
-        by_button += usize::from(button);
         settle(&h).await;
-        prompts += check_new_dms(&h, &t, &h.state(t.game).await, &mut seen_dms);
+        let now = h.state(t.game).await;
+        prompts += check_new_dms(&h, &t, &now, &mut seen_dms);
+        pings += support::check_pings(&h, &t, &support::owing(&t, &state), &now, &mut seen_posts);
         assert!(orders < 1000, "the game does not end");
     }
     let played = started.elapsed();
@@ -542,17 +501,25 @@ async fn a_whole_starlanes_game_is_played_through_discord() {
 
     // Players were prompted in private, and used the buttons when offered.
     assert!(prompts >= turns, "{prompts} prompts for {turns} turns");
-    assert!(by_button > 0, "no order was given with a button");
-    assert!(by_button < orders, "no order was given with a slash command");
+    assert_eq!(
+        pings, turns,
+        "each turn's post pinged its player, and no other post pinged"
+    );
+    // Every order above was given with a control: `step_by_controls`
+    // fails the test when a prompt does not offer the order. Past one
+    // screen of menus, the group picker was used.
+    assert!(via.contains_key(&support::Via::Picker), "{via:?}");
     assert!(move_checks >= 3 * 5, "{move_checks} move autocompletes checked");
     assert!(buy_checks > 0 && offered_techs > 0, "no purchase was ever offered");
     assert!(mixed_checks > 0, "never two sources for one destination");
     assert_eq!(h.fake.read(|w| w.gateway.identifies), 1);
     h.assert_no_pings();
     h.fake.assert_clean();
+    let volume = h.volume(chan, &players);
     eprintln!(
-        "starlanes: {winner} wins after {} turns; {orders} orders ({by_button} by button), {} boards, \
-         {move_checks} move, {mixed_checks} mixed-move and {buy_checks} buy autocompletes; lobby {booted:?}, game {:?}, total {:?}",
+        "starlanes: {winner} wins after {} turns; {orders} orders, all by control ({via:?}), {} boards, \
+         {move_checks} move, {mixed_checks} mixed-move and {buy_checks} buy autocompletes; sent {volume:?}; \
+         lobby {booted:?}, game {:?}, total {:?}",
         st.turn,
         boards.len(),
         played - booted,

@@ -543,6 +543,195 @@ impl Harness {
         Some(self.fake.select(user, message.id, &menu, &[&value]).await)
     }
 
+    /// The newest prompt the bot posted (not an interaction's answer) in
+    /// `user`'s DMs that has controls of `game`.
+    pub fn newest_prompt(&self, user: &User, game: GameId) -> Option<Message> {
+        self.fake.read(|w| {
+            let dm = w.dm_channel_of(user.id)?;
+            w.messages_in(dm)
+                .into_iter()
+                .rev()
+                .find(|m| m.origin == Origin::Post && m.custom_ids().iter().any(|c| game_of_id(c) == Some(game)))
+                .cloned()
+        })
+    }
+
+    /// Give `line` as `user` with controls only, as a player who never
+    /// types would: the button or menu of their newest prompt for `game`,
+    /// else `group` in its group picker (the group's menus come privately),
+    /// answering "Yes" when the order asks first. `Err` says why it could
+    /// not: the order is not offered (with what is), or it was refused.
+    pub async fn give_by_controls(
+        &self,
+        user: &User,
+        game: GameId,
+        line: &orrery::engine::CommandLine,
+        group: &str,
+    ) -> Result<Via, String> {
+        let prompt = self
+            .newest_prompt(user, game)
+            .ok_or_else(|| format!("{} has no prompt with controls in game {game}", user.name))?;
+        let before = self.row(game).await.seq;
+        let (i, via) = match self.reach(user, &prompt, game, line).await {
+            Some(i) => i,
+            None => {
+                let picker = format!("g:{}", game.0);
+                if !prompt.custom_ids().contains(&format!("{picker}={group}")) {
+                    return Err(format!(
+                        "the prompt offers no `{line}` (group {group}): {}\n{:?}",
+                        prompt.content,
+                        prompt.custom_ids()
+                    ));
+                }
+                let i = self.fake.select(user, prompt.id, &picker, &[group]).await;
+                let menus = self.fake.answer(i).await;
+                assert!(menus.ephemeral(), "a group's menus are private: {}", menus.content);
+                let (i, _) = self.reach(user, &menus, game, line).await.ok_or_else(|| {
+                    format!(
+                        "group {group} offers no `{line}`: {}\n{:?}",
+                        menus.content,
+                        menus.custom_ids()
+                    )
+                })?;
+                (i, Via::Picker)
+            }
+        };
+        match self.outcome_of_press(game, i, before).await {
+            Ok(Some(ans)) if !ans.ephemeral() || !ans.content.starts_with("✅ Sent") => {
+                Err(format!("an order by control got an answer of its own: {}", ans.content))
+            }
+            Ok(_) => Ok(via),
+            Err(refused) => Err(format!("`{line}` was refused: {}", refused.content)),
+        }
+    }
+
+    /// Use `message`'s control for `line` (its button, or its value in a
+    /// menu); when the order asks first, press the question's "Yes".
+    /// Returns the interaction that gave the order and the kind of control;
+    /// `None` when `message` offers no control for it.
+    async fn reach(
+        &self,
+        user: &User,
+        message: &Message,
+        game: GameId,
+        line: &orrery::engine::CommandLine,
+    ) -> Option<(Id, Via)> {
+        let ids = message.custom_ids();
+        let order = format!("o:{}:{line}", game.0);
+        let ask = format!("c:{}:{line}", game.0);
+        if ids.contains(&order) {
+            return Some((self.fake.press(user, message.id, &order).await, Via::Button));
+        }
+        let (asked, via) = if ids.contains(&ask) {
+            (self.fake.press(user, message.id, &ask).await, Via::AskedButton)
+        } else {
+            let menu_prefix = format!("s:{}", game.0);
+            let (plain, asking) = (line.to_string(), format!("?{line}"));
+            let (menu, value) = ids.iter().find_map(|c| {
+                let (id, v) = c.split_once('=')?;
+                let n = id.strip_prefix(&menu_prefix)?;
+                ((v == plain || v == asking) && (n.is_empty() || n.starts_with(':')))
+                    .then(|| (id.to_string(), v.to_string()))
+            })?;
+            let i = self.fake.select(user, message.id, &menu, &[&value]).await;
+            if value == plain {
+                return Some((i, Via::Menu));
+            }
+            (i, Via::AskedMenu)
+        };
+        let question = self.fake.answer(asked).await;
+        assert!(
+            question.ephemeral() && question.custom_ids().contains(&order),
+            "the question before `{line}` has no Yes: {} {:?}",
+            question.content,
+            question.custom_ids()
+        );
+        Some((self.fake.press(user, question.id, &order).await, via))
+    }
+
+    /// One order of the policy, given with controls only
+    /// ([`Harness::give_by_controls`]); panics if that is not possible.
+    /// `None` when the game is over.
+    pub async fn step_by_controls(&self, t: &Table) -> Option<(Seat, orrery::engine::CommandLine, Via)> {
+        let row = self.row(t.game).await;
+        if row.status != GameStatus::Active {
+            return None;
+        }
+        let state = row.state.expect("an active game has a state");
+        let p = state.pending().into_iter().find(|p| !p.submitted)?;
+        let line = policy::choose(&state, p.seat).expect("the policy has an order");
+        let via = self.give_as(t, &state, p.seat, &line).await;
+        Some((p.seat, line, via))
+    }
+
+    /// Give `line` for `seat` of `state` (the game now) with controls only
+    /// ([`Harness::give_by_controls`]); panics if that is not possible.
+    pub async fn give_as(&self, t: &Table, state: &AnyState, seat: Seat, line: &orrery::engine::CommandLine) -> Via {
+        let group = state
+            .legal_controls(seat)
+            .into_iter()
+            .find(|(l, _)| l == line)
+            .map(|(l, c)| if c.group.trim().is_empty() { l.name } else { c.group })
+            .unwrap_or_else(|| panic!("`{line}` is not legal for {seat}"));
+        let user = &t.seats[seat.index()];
+        self.give_by_controls(user, t.game, line, &group)
+            .await
+            .unwrap_or_else(|e| panic!("{} could not give `{line}` with controls: {e}", user.name))
+    }
+
+    /// The bot's own posts in `channel` not in `seen` (which learns them),
+    /// oldest first.
+    pub fn new_posts(&self, channel: Id, seen: &mut std::collections::HashSet<Id>) -> Vec<Message> {
+        let new: Vec<Message> = self.fake.read(|w| {
+            w.messages_in(channel)
+                .into_iter()
+                .filter(|m| m.origin == Origin::Post && !seen.contains(&m.id))
+                .cloned()
+                .collect()
+        });
+        seen.extend(new.iter().map(|m| m.id));
+        new
+    }
+
+    /// How much the bot sent to `channel` and to the DMs of `players`, as
+    /// Discord received it (interaction answers not counted).
+    pub fn volume(&self, channel: Id, players: &[User]) -> Volume {
+        self.fake.read(|w| {
+            let dms: Vec<Id> = players.iter().filter_map(|p| w.dm_channel_of(p.id)).collect();
+            let mut v = Volume::default();
+            for l in w.log.iter().filter(|l| (200..300).contains(&l.status)) {
+                let Some(rest) = l.path.strip_prefix("/channels/") else {
+                    continue;
+                };
+                let Some((c, tail)) = rest.split_once('/') else {
+                    continue;
+                };
+                let Ok(c) = c.parse::<Id>() else { continue };
+                let (post, edit) = (
+                    l.method == "POST" && tail == "messages",
+                    l.method == "PATCH" && tail.starts_with("messages/"),
+                );
+                let counts = if c == channel {
+                    (&mut v.channel_posts, &mut v.channel_edits)
+                } else if dms.contains(&c) {
+                    (&mut v.dm_posts, &mut v.dm_edits)
+                } else {
+                    continue;
+                };
+                match (post, edit) {
+                    (true, _) => *counts.0 += 1,
+                    (_, true) => *counts.1 += 1,
+                    _ => continue,
+                }
+                for f in l.body.files() {
+                    v.files += 1;
+                    v.file_bytes += f.data.len();
+                }
+            }
+            v
+        })
+    }
+
     /// What using an order's control came to: `Ok` once the game took the
     /// order, with the bot's follow-up if it sent one; `Err` with the bot's
     /// answer when it answered and the game did not move (a refusal).
@@ -670,4 +859,107 @@ pub fn assert_png(bytes: &[u8], what: &str) {
         img.width(),
         img.height()
     );
+}
+
+/// Who `state` waits on, as users.
+pub fn owing(t: &Table, state: &AnyState) -> std::collections::BTreeSet<Id> {
+    state
+        .pending()
+        .iter()
+        .filter(|p| !p.submitted)
+        .map(|p| t.seats[p.seat.index()].id)
+        .collect()
+}
+
+pub fn names(t: &Table, ids: &std::collections::BTreeSet<Id>) -> Vec<String> {
+    t.seats
+        .iter()
+        .filter(|u| ids.contains(&u.id))
+        .map(|u| u.name.clone())
+        .collect()
+}
+
+/// The channel posts since the last look: only the newest may ping. A
+/// post that begins a phase pings exactly the players `state` waits on; a
+/// 🔔 alert mid-phase pings exactly those it waits on now and did not
+/// before (`before`: the one who just acted is not pinged for the next
+/// step of their own turn). Players waited on now and not before were
+/// pinged. Returns how many posts pinged someone.
+pub fn check_pings(
+    h: &Harness,
+    t: &Table,
+    before: &std::collections::BTreeSet<Id>,
+    state: &AnyState,
+    seen: &mut std::collections::HashSet<Id>,
+) -> usize {
+    let now = owing(t, state);
+    let newly: std::collections::BTreeSet<Id> = now.difference(before).copied().collect();
+    let posts = h.new_posts(t.channel, seen);
+    let Some((last, rest)) = posts.split_last() else {
+        assert!(
+            newly.is_empty(),
+            "{:?} are now waited on, and no post told them",
+            names(t, &newly)
+        );
+        return 0;
+    };
+    for m in rest {
+        assert!(
+            m.pinged.is_empty(),
+            "a post that is not the newest pinged: {}",
+            m.content
+        );
+    }
+    let pinged: std::collections::BTreeSet<Id> = last.pinged.iter().copied().collect();
+    let (expected, what) = if last.content.starts_with('🔔') {
+        (&newly, "the players newly waited on")
+    } else {
+        (&now, "the players the game waits on")
+    };
+    assert_eq!(
+        names(t, &pinged),
+        names(t, expected),
+        "the post pings exactly {what}: {}",
+        last.content
+    );
+    for u in &pinged {
+        assert!(
+            last.content.contains(&format!("<@{u}>")),
+            "a ping without a mention in the text: {}",
+            last.content
+        );
+    }
+    usize::from(!pinged.is_empty())
+}
+
+/// How an order was given with controls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Via {
+    Button,
+    /// A button that asked first; then its "Yes".
+    AskedButton,
+    Menu,
+    /// A menu value that asked first; then its "Yes".
+    AskedMenu,
+    /// A group in the group picker, then the group's menu.
+    Picker,
+}
+
+/// What the bot sent during a game: see [`Harness::volume`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Volume {
+    pub channel_posts: usize,
+    pub channel_edits: usize,
+    pub dm_posts: usize,
+    pub dm_edits: usize,
+    /// Files uploaded (boards), in posts and edits, and their bytes.
+    pub files: usize,
+    pub file_bytes: usize,
+}
+
+/// The game a custom id (`o:{game}:…`, `s:{game}:1=…`, `g:{game}`) is for.
+pub fn game_of_id(id: &str) -> Option<GameId> {
+    let rest = id.split_once(':')?.1;
+    let n = rest.split([':', '=']).next()?;
+    n.parse().ok().map(GameId)
 }
