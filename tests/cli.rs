@@ -111,23 +111,37 @@ fn kill_dash_nine_mid_game_then_resume_loses_nothing() {
         ])
         .arg(&dir);
     };
-    // Start, wait until it is well under way, kill -9.
+    // Start, wait until it is well under way (boards of three phases
+    // written, each after its phase was committed), kill -9.
     let mut first = orrery();
     args(&mut first);
     let mut child = first.stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
     let start = Instant::now();
-    let wal = PathBuf::from(format!("{}-wal", db_path.display()));
-    while start.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(100));
-        let size = std::fs::metadata(&db_path).map(|m| m.len()).unwrap_or(0)
-            + std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
-        if size > 200_000 {
+    let boards = |dir: &PathBuf| {
+        std::fs::read_dir(dir)
+            .map(|d| {
+                d.filter(|e| {
+                    e.as_ref()
+                        .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "png"))
+                })
+                .count()
+            })
+            .unwrap_or(0)
+    };
+    while start.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(50));
+        if boards(&dir) >= 3 {
             break;
         }
         if let Ok(Some(_)) = child.try_wait() {
             break;
         }
     }
+    assert!(
+        boards(&dir) >= 3,
+        "the game did not get under way in {:?}",
+        start.elapsed()
+    );
     let finished_early = child.try_wait().unwrap().is_some();
     child.kill().unwrap_or(()); // SIGKILL on Unix
     child.wait().unwrap();
