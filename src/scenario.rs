@@ -309,6 +309,7 @@ impl Runner {
                             seats.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
                         )
                     }
+                    Some(crate::engine::Outcome::AllLose { .. }) => "everyone loses".to_string(),
                 };
                 if got == rest {
                     Ok(())

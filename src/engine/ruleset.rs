@@ -96,6 +96,29 @@ pub enum Outcome {
         seats: Vec<Seat>,
         reason: String,
     },
+    /// Nobody wins: the game beat every player (Solar Crisis' robot
+    /// rebellion or the aliens reaching Earth).
+    AllLose {
+        reason: String,
+    },
+}
+
+impl Outcome {
+    /// The seats that won: none when everyone lost.
+    pub fn winners(&self) -> Vec<Seat> {
+        match self {
+            Outcome::Winner { seat, .. } => vec![*seat],
+            Outcome::Shared { seats, .. } => seats.clone(),
+            Outcome::AllLose { .. } => Vec::new(),
+        }
+    }
+
+    /// Why the game ended.
+    pub fn reason(&self) -> &str {
+        match self {
+            Outcome::Winner { reason, .. } | Outcome::Shared { reason, .. } | Outcome::AllLose { reason } => reason,
+        }
+    }
 }
 
 /// Where the game is, for headers and for knowing when a phase ended.

@@ -554,6 +554,7 @@ pub fn outcome_line(outcome: &Outcome, names: &[String]) -> Text {
             "🏆 Game over: shared victory for {} — {reason}",
             seats.iter().map(name).collect::<Vec<_>>().join(" and ")
         )),
+        Outcome::AllLose { reason } => Text::plain(format!("💀 Game over: everyone loses — {reason}")),
     }
 }
 
@@ -624,6 +625,34 @@ mod tests {
             secret: false,
             submitted,
         }
+    }
+
+    #[test]
+    fn every_outcome_has_its_result_line() {
+        let names = vec!["alice".to_string(), "bob".to_string()];
+        let line = |o: Outcome| outcome_line(&o, &names).to_plain();
+        assert_eq!(
+            line(Outcome::Winner {
+                seat: Seat(1),
+                reason: "6 VP".into()
+            }),
+            "🏆 Game over: bob wins — 6 VP"
+        );
+        assert_eq!(
+            line(Outcome::Shared {
+                seats: vec![Seat(0), Seat(1)],
+                reason: "tied".into()
+            }),
+            "🏆 Game over: shared victory for alice and bob — tied"
+        );
+        let all_lose = Outcome::AllLose {
+            reason: "the robots of Earth rebelled".into(),
+        };
+        assert!(all_lose.winners().is_empty());
+        assert_eq!(
+            line(all_lose),
+            "💀 Game over: everyone loses — the robots of Earth rebelled"
+        );
     }
 
     #[test]

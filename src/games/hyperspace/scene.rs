@@ -187,6 +187,7 @@ fn header(sc: &mut Scene, view: &View, names: &[String]) {
             "Shared by {} ({reason})",
             seats.iter().map(|s| name_of(names, *s)).collect::<Vec<_>>().join(" & ")
         ),
+        (Some(Outcome::AllLose { reason }), _) => format!("Everyone loses ({reason})"),
         (None, "battle") => match &view.battle {
             Some(b) => format!("combat {}{production} · {} rounds", b.combat, view.rounds),
             None => format!("{} rounds{production}", view.rounds),

@@ -471,6 +471,9 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
                     "Game over: {} share the victory ({reason}). Scores: {score_text}.",
                     seats.iter().map(|s| nm(*s)).collect::<Vec<_>>().join(" and ")
                 ),
+                Outcome::AllLose { reason } => {
+                    format!("Game over: everyone loses ({reason}). Scores: {score_text}.")
+                }
             }
         }
     })

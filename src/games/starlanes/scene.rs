@@ -268,6 +268,7 @@ fn panel_items(view: &View, names: &[String], tech_size: f32) -> (Vec<Item>, f32
     let status = match &view.outcome {
         Some(Outcome::Winner { seat, .. }) => format!("{} wins!", name_of(names, *seat)),
         Some(Outcome::Shared { .. }) => "Shared victory".to_string(),
+        Some(Outcome::AllLose { .. }) => "Everyone loses".to_string(),
         None => {
             // The phase title, with the (shortened) names.
             let short: Vec<String> = (0..view.seats.len())

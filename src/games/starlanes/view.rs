@@ -227,6 +227,7 @@ pub fn narrate(e: &Event, _viewer: Viewer, names: &[String]) -> Option<String> {
                 "{} share the victory: {reason}.",
                 seats.iter().map(w).collect::<Vec<_>>().join(" and ")
             ),
+            Outcome::AllLose { reason } => format!("Everyone loses: {reason}."),
         },
         Event::TechGranted { .. }
         | Event::ScienceSet { .. }
