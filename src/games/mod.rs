@@ -7,6 +7,9 @@
 
 pub mod menu;
 mod replay;
+// Solar Crisis (`docs/rules/solar.md`): its engine is being built, layer by
+// layer; it is not registered in `games!` below until it is playable.
+pub mod solar;
 
 pub use replay::{PlatformEvent, Replay, Rewind};
 

@@ -1,0 +1,36 @@
+//! Solar Crisis: 2 to 5 players run Earth-based empires along a line of
+//! planets from Mercury to the Kuiper Belt over three periods. They fly
+//! troops out, claim tiles (mines, factories, money, cards, trophies) with
+//! dice and combat points, fight over rivals' mines, and keep every
+//! planet's crisis under control; the most victory points wins, unless the
+//! robots of Earth rebel or the aliens reach Earth, and everyone loses.
+//!
+//! The rules a player reads, and the specification, are in
+//! `docs/rules/solar.md`.
+//!
+//! **The engine is being built in layers and is not registered as a game
+//! yet** (it is not in `games!`). This first layer is the game's static
+//! data, pinned to the rules page by the tests:
+//!
+//! - [`board`]: players, periods and phases; the planets (map, distance,
+//!   VP, tiles per period, crises, the alien path); units and pieces; the
+//!   page's other numbers.
+//! - [`tiles`]: the 55 bag tiles, the 3 Alien tiles, what a claimed tile
+//!   gives.
+//! - [`cards`]: the 40-card deck and the 4 own cards.
+
+pub mod board;
+pub mod cards;
+pub mod tiles;
+
+/// The rules page as plain text for the tests: Markdown emphasis (`*`)
+/// and code marks (`` ` ``) dropped, every run of white space (line breaks
+/// and indents too) one space. A wrapped sentence reads as one line.
+#[cfg(test)]
+pub(crate) fn page() -> String {
+    const PAGE: &str = include_str!("../../../docs/rules/solar.md");
+    PAGE.replace(['*', '`'], "")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
