@@ -653,15 +653,9 @@ impl Harness {
     /// ([`Harness::give_by_controls`]); panics if that is not possible.
     /// `None` when the game is over.
     pub async fn step_by_controls(&self, t: &Table) -> Option<(Seat, orrery::engine::CommandLine, Via)> {
-        let row = self.row(t.game).await;
-        if row.status != GameStatus::Active {
-            return None;
-        }
-        let state = row.state.expect("an active game has a state");
-        let p = state.pending().into_iter().find(|p| !p.submitted)?;
-        let line = policy::choose(&state, p.seat).expect("the policy has an order");
-        let via = self.give_as(t, &state, p.seat, &line).await;
-        Some((p.seat, line, via))
+        let (seat, _, line) = self.next_order(t).await?;
+        let via = self.give_as(t, &self.state(t.game).await, seat, &line).await;
+        Some((seat, line, via))
     }
 
     /// Give `line` for `seat` of `state` (the game now) with controls only
