@@ -9,7 +9,7 @@
 //! `docs/rules/solar.md`.
 //!
 //! **The engine is being built in layers and is not registered as a game
-//! yet** (it is not in `games!`). This first layer is the game's static
+//! yet** (it is not in `games!`). The first layer is the game's static
 //! data, pinned to the rules page by the tests:
 //!
 //! - [`board`]: players, periods and phases; the planets (map, distance,
@@ -18,9 +18,19 @@
 //! - [`tiles`]: the 55 bag tiles, the 3 Alien tiles, what a claimed tile
 //!   gives.
 //! - [`cards`]: the 40-card deck and the 4 own cards.
+//!
+//! The second layer is the game's state and its events:
+//!
+//! - [`state`]: the [`state::State`] (options, generator, period, phase,
+//!   round and turn; each colour's money, hand, units, pieces, kept tiles
+//!   and Pass cubes; the board, bag, deck, discard pile, aliens and crisis
+//!   dice), the past-tense [`state::Event`]s, the total [`state::apply`],
+//!   [`state::setup`] (the page's *Set-up*) and [`state::open_period`]
+//!   (Phases 1 and 2).
 
 pub mod board;
 pub mod cards;
+pub mod state;
 pub mod tiles;
 
 /// The rules page as plain text for the tests: Markdown emphasis (`*`)
