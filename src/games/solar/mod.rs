@@ -27,9 +27,20 @@
 //!   dice), the past-tense [`state::Event`]s, the total [`state::apply`],
 //!   [`state::setup`] (the page's *Set-up*) and [`state::open_period`]
 //!   (Phases 1 and 2).
+//!
+//! The third layer is the orders of the Player Actions phase, without
+//! cards:
+//!
+//! - [`rules`]: the typed [`rules::Action`]s `move` (and move-and-claim),
+//!   `claim`, `pay`, `giveup`, `buy` and `pass`, their text form
+//!   ([`rules::parse`], [`rules::unparse`], [`rules::commands`]), who owes
+//!   what ([`rules::pending`]), [`rules::legal_actions`] and
+//!   [`rules::decide`], which plays a turn through to the next turn (or
+//!   the end of the phase at the last Pass cube).
 
 pub mod board;
 pub mod cards;
+pub mod rules;
 pub mod state;
 pub mod tiles;
 
