@@ -37,9 +37,18 @@
 //!   what ([`rules::pending`]), [`rules::legal_actions`] and
 //!   [`rules::decide`], which plays a turn through to the next turn (or
 //!   the end of the phase at the last Pass cube).
+//!
+//! The fourth layer is the end of a period and of the game, without cards:
+//!
+//! - [`crises`]: Phase 4 (the crisis dice, every planet's crisis, Mercury's
+//!   powers, crisis losses with their `power` and `lose` orders, the
+//!   invasion), Phase 5 (income), Phase 6 (reset), the next period, the
+//!   scoring and the outcome (a winner, a shared win, or everyone losing).
+//!   [`rules::decide`] runs on into it at the last Pass cube.
 
 pub mod board;
 pub mod cards;
+pub mod crises;
 pub mod rules;
 pub mod state;
 pub mod tiles;

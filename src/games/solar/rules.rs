@@ -11,11 +11,13 @@
 //! fold to. Randomness (claim dice, a reshuffled deck) comes only from the
 //! state's generator, and the events carry it as it was after the draw.
 //!
-//! **Where this layer stops.** When the last Pass cube is taken, the taker
+//! **The end of the phase.** When the last Pass cube is taken, the taker
 //! takes the First Player marker and the phase ends: [`decide`] emits
 //! [`Event::FirstPlayerMarkerTaken`] and `PhaseBegan { phase: Crises }`,
-//! and [`pending`] is empty from then on. The crisis layer picks up from a
-//! state in [`Phase::Crises`] with no crisis rolled yet.
+//! then runs on into Phase 4 with [`super::crises`], up to its first
+//! decision, the next period or the end of the game. In Phase 4,
+//! [`pending`], [`legal_actions`], [`decide`] and [`default_action`] hand
+//! over to [`super::crises`].
 //!
 //! **Not in this layer** (they come with the cards): `play`, `end`, Free
 //! Actions and Benefits, Double Time's extra action, Espionage's `take`,
@@ -24,6 +26,7 @@
 
 use super::board::{Phase, Piece, Planet, UnitKind, ALIEN_PATH, HOME, PASS_DRAW};
 use super::cards::CardId;
+use super::crises::{self, LoseOrder, PowerOrder};
 use super::state::{apply, roll_dice, ActionKind, Event, MoneyReason, State, TensionTarget, UnitCounts};
 use super::tiles::{Defence, Gain, TileKind, TileRef};
 use crate::engine::{CommandLine, CommandSpec, Outcome, ParamKind, ParamSpec, ParseError, Pending, Rejection, Seat};
@@ -89,6 +92,11 @@ pub enum Action {
     Buy { units: Vec<Purchase> },
     /// `pass`
     Pass,
+    /// `lose [units:LIST] [pieces:LIST]`: crisis losses (Phase 4).
+    Lose(LoseOrder),
+    /// `power [steal:N] [kill:N/TYPE/PLANET] [wreck:N/PIECE/PLANET]`:
+    /// Mercury's powers (Phase 4).
+    Power(PowerOrder),
 }
 
 pub const USAGE_MOVE: &str =
@@ -98,7 +106,7 @@ pub const USAGE_PAY: &str = "pay [infantry:N] [ships:N] [tanks:N] [lose:LIST]";
 pub const USAGE_GIVEUP: &str = "giveup [lose:LIST]";
 pub const USAGE_BUY: &str = "buy units:LIST (e.g. units:infantry,tank@mars)";
 pub const USAGE_PASS: &str = "pass";
-const COMMANDS: &str = "move | claim | pay | giveup | buy | pass";
+const COMMANDS: &str = "move | claim | pay | giveup | buy | pass | power | lose";
 
 // ---------------------------------------------------------------------------
 // Parsing
@@ -293,6 +301,8 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
             line.only(&[], USAGE_PASS)?;
             Ok(Action::Pass)
         }
+        "lose" => Ok(Action::Lose(crises::parse_lose(line)?)),
+        "power" => Ok(Action::Power(crises::parse_power(line)?)),
         other => Err(perr(format!("unknown command `{other}`"), COMMANDS)),
     }
 }
@@ -371,11 +381,19 @@ pub fn unparse(action: &Action) -> CommandLine {
             CommandLine::new("buy").arg("units", items.join(","))
         }
         Action::Pass => CommandLine::new("pass"),
+        Action::Lose(order) => crises::unparse_lose(order),
+        Action::Power(order) => crises::unparse_power(order),
     }
 }
 
-/// The order commands of this layer, for registration and help.
+/// The order commands (Phase 3's, then Phase 4's), for registration and help.
 pub fn commands() -> Vec<CommandSpec> {
+    let mut specs = turn_commands();
+    specs.extend(crises::commands());
+    specs
+}
+
+fn turn_commands() -> Vec<CommandSpec> {
     let p = |name, description, kind, required| ParamSpec {
         name,
         description,
@@ -501,6 +519,9 @@ fn owed(state: &State) -> Option<(Seat, Owed)> {
 /// Who owes what: the turn holder's action (`turn`), or the claimant's
 /// `pay` or `giveup` after a claim roll (`pay`).
 pub fn pending(state: &State) -> Vec<Pending> {
+    if state.phase == Some(Phase::Crises) {
+        return crises::pending(state);
+    }
     let Some((seat, owes)) = owed(state) else {
         return Vec::new();
     };
@@ -810,6 +831,9 @@ fn pay_actions(state: &State, seat: Seat) -> Vec<Action> {
 /// `lose:` choices are not listed: the loss order applies; [`decide`]
 /// accepts any valid `lose:`.
 pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+    if state.phase == Some(Phase::Crises) {
+        return crises::legal_actions(state, seat);
+    }
     match owed(state) {
         Some((s, Owed::Turn)) if s == seat => {
             if state.passing_only() {
@@ -850,18 +874,44 @@ fn claim_actions(state: &State, seat: Seat) -> Vec<Action> {
 // ---------------------------------------------------------------------------
 // Deciding
 
-fn reject(reason: impl Into<String>, legal: &[Action]) -> Rejection {
+/// The deadline default (*Missed deadlines*): `pass` on a turn, `giveup`
+/// after a claim roll (casualties by the loss order); in Phase 4 `power`
+/// alone (no power used) and the loss order. `None` when `seat` owes nothing.
+pub fn default_action(state: &State, seat: Seat) -> Option<Action> {
+    if state.is_over() {
+        return None;
+    }
+    if state.phase == Some(Phase::Crises) {
+        return crises::default_action(state, seat);
+    }
+    match owed(state) {
+        Some((s, Owed::Turn)) if s == seat => Some(Action::Pass),
+        Some((s, Owed::Pay)) if s == seat => Some(Action::GiveUp { lose: Vec::new() }),
+        _ => None,
+    }
+}
+
+pub(super) fn reject(reason: impl Into<String>, legal: &[Action]) -> Rejection {
     Rejection::illegal(reason, legal.iter().map(|a| unparse(a).to_string()).collect())
 }
 
 /// The scratch state and the events emitted so far.
-struct Out {
-    s: State,
-    ev: Vec<Event>,
+pub(super) struct Out {
+    pub(super) s: State,
+    pub(super) ev: Vec<Event>,
 }
 
 impl Out {
-    fn emit(&mut self, event: Event) {
+    /// A scratch copy of `state`, no events yet.
+    pub(super) fn new(state: &State) -> Out {
+        Out {
+            s: state.clone(),
+            ev: Vec::new(),
+        }
+    }
+
+    /// Applies `event` to the scratch state and records it.
+    pub(super) fn emit(&mut self, event: Event) {
         apply(&mut self.s, &event);
         self.ev.push(event);
     }
@@ -872,6 +922,9 @@ impl Out {
 pub fn decide(state: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
     if state.is_over() {
         return Err(Rejection::GameOver);
+    }
+    if state.phase == Some(Phase::Crises) {
+        return crises::decide(state, seat, action);
     }
     let owes = match owed(state) {
         Some((s, owes)) if s == seat => owes,
@@ -1335,6 +1388,7 @@ fn pass(out: &mut Out, seat: Seat) -> Result<(), Rejection> {
     if out.s.cubes_left() == 0 {
         out.emit(Event::FirstPlayerMarkerTaken { seat });
         out.emit(Event::PhaseBegan { phase: Phase::Crises });
+        crises::run(out);
     } else {
         end_turn(out, seat);
     }
