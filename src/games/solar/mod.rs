@@ -45,10 +45,17 @@
 //!   invasion), Phase 5 (income), Phase 6 (reset), the next period, the
 //!   scoring and the outcome (a winner, a shared win, or everyone losing).
 //!   [`rules::decide`] runs on into it at the last Pass cube.
+//!
+//! The fifth layer is the cards:
+//!
+//! - [`play`]: `play card:NAME [options]` for every deck card and own card,
+//!   Double Time's extra actions and `end`, Espionage's `take`, and the
+//!   hand limit's `discard`.
 
 pub mod board;
 pub mod cards;
 pub mod crises;
+pub mod play;
 pub mod rules;
 pub mod state;
 pub mod tiles;

@@ -19,14 +19,17 @@
 //! [`pending`], [`legal_actions`], [`decide`] and [`default_action`] hand
 //! over to [`super::crises`].
 //!
-//! **Not in this layer** (they come with the cards): `play`, `end`, Free
-//! Actions and Benefits, Double Time's extra action, Espionage's `take`,
-//! and the hand limit's `discard` (a `pass` or a Draw Two Cards tile may
-//! take a hand above 9; the card layer asks for the discard).
+//! **Cards** are the fifth layer, [`super::play`]: `play`, `end`, `take`
+//! and `discard` are [`Action`]s of this module, handed over to it. A
+//! `discard` owed (a hand above 9) comes before every other decision, in
+//! Phase 3 and Phase 4 alike. After each action, `action_done` either
+//! ends the turn or, with a Double Time played, leaves the turn holder an
+//! extra action.
 
 use super::board::{Phase, Piece, Planet, UnitKind, ALIEN_PATH, HOME, PASS_DRAW};
 use super::cards::CardId;
 use super::crises::{self, LoseOrder, PowerOrder};
+use super::play::{self, Moment, PlayOrder};
 use super::state::{apply, roll_dice, ActionKind, Event, MoneyReason, State, TensionTarget, UnitCounts};
 use super::tiles::{Defence, Gain, TileKind, TileRef};
 use crate::engine::{CommandLine, CommandSpec, Outcome, ParamKind, ParamSpec, ParseError, Pending, Rejection, Seat};
@@ -97,6 +100,14 @@ pub enum Action {
     /// `power [steal:N] [kill:N/TYPE/PLANET] [wreck:N/PIECE/PLANET]`:
     /// Mercury's powers (Phase 4).
     Power(PowerOrder),
+    /// `play card:NAME [options]`: a card from the hand.
+    Play(PlayOrder),
+    /// `end`: skip a Double Time's extra action.
+    End,
+    /// `take card:NAME`: Espionage's pick.
+    Take(CardId),
+    /// `discard cards:LIST`: down to the hand limit of 9.
+    Discard(Vec<CardId>),
 }
 
 pub const USAGE_MOVE: &str =
@@ -106,7 +117,7 @@ pub const USAGE_PAY: &str = "pay [infantry:N] [ships:N] [tanks:N] [lose:LIST]";
 pub const USAGE_GIVEUP: &str = "giveup [lose:LIST]";
 pub const USAGE_BUY: &str = "buy units:LIST (e.g. units:infantry,tank@mars)";
 pub const USAGE_PASS: &str = "pass";
-const COMMANDS: &str = "move | claim | pay | giveup | buy | pass | power | lose";
+const COMMANDS: &str = "move | claim | pay | giveup | buy | pass | play | end | take | discard | power | lose";
 
 // ---------------------------------------------------------------------------
 // Parsing
@@ -301,6 +312,13 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
             line.only(&[], USAGE_PASS)?;
             Ok(Action::Pass)
         }
+        "play" => Ok(Action::Play(play::parse_play(line)?)),
+        "end" => {
+            play::parse_end(line)?;
+            Ok(Action::End)
+        }
+        "take" => Ok(Action::Take(play::parse_take(line)?)),
+        "discard" => Ok(Action::Discard(play::parse_discard(line)?)),
         "lose" => Ok(Action::Lose(crises::parse_lose(line)?)),
         "power" => Ok(Action::Power(crises::parse_power(line)?)),
         other => Err(perr(format!("unknown command `{other}`"), COMMANDS)),
@@ -383,12 +401,17 @@ pub fn unparse(action: &Action) -> CommandLine {
         Action::Pass => CommandLine::new("pass"),
         Action::Lose(order) => crises::unparse_lose(order),
         Action::Power(order) => crises::unparse_power(order),
+        Action::Play(order) => play::unparse_play(order),
+        Action::End => CommandLine::new("end"),
+        Action::Take(card) => play::unparse_take(*card),
+        Action::Discard(cards) => play::unparse_discard(cards),
     }
 }
 
 /// The order commands (Phase 3's, then Phase 4's), for registration and help.
 pub fn commands() -> Vec<CommandSpec> {
     let mut specs = turn_commands();
+    specs.extend(play::commands());
     specs.extend(crises::commands());
     specs
 }
@@ -493,6 +516,8 @@ enum Owed {
     Turn,
     /// A rolled claim's `pay` or `giveup`.
     Pay,
+    /// Espionage's `take` from this rival's hand.
+    Take(Seat),
 }
 
 impl Owed {
@@ -500,6 +525,7 @@ impl Owed {
         match self {
             Owed::Turn => "turn",
             Owed::Pay => "pay",
+            Owed::Take(_) => "take",
         }
     }
 }
@@ -509,6 +535,9 @@ fn owed(state: &State) -> Option<(Seat, Owed)> {
         return None;
     }
     let turn = state.turn.as_ref()?;
+    if let Some(target) = turn.espionage {
+        return Some((turn.seat, Owed::Take(target)));
+    }
     match &turn.claim {
         Some(c) if c.dice.is_some() => Some((turn.seat, Owed::Pay)),
         Some(_) => None,
@@ -516,9 +545,14 @@ fn owed(state: &State) -> Option<(Seat, Owed)> {
     }
 }
 
-/// Who owes what: the turn holder's action (`turn`), or the claimant's
-/// `pay` or `giveup` after a claim roll (`pay`).
+/// Who owes what: a seat above the hand limit its `discard` (`discard`,
+/// before anything else, in Phase 3 and 4); else the turn holder's action
+/// (`turn`, also a Double Time's extra action), the claimant's `pay` or
+/// `giveup` after a claim roll (`pay`), or the spy's `take` (`take`).
 pub fn pending(state: &State) -> Vec<Pending> {
+    if let Some(p) = play::discard_pending(state) {
+        return vec![p];
+    }
     if state.phase == Some(Phase::Crises) {
         return crises::pending(state);
     }
@@ -529,7 +563,11 @@ pub fn pending(state: &State) -> Vec<Pending> {
         Owed::Turn if state.passing_only() => {
             format!("Round {}: past the round limit, `pass` is the only order.", state.round)
         }
-        Owed::Turn => "Your turn: one action — `move`, `claim`, `buy` or `pass`.".to_string(),
+        Owed::Turn if extra_action(state) => {
+            "Double Time: one more action — `move`, `claim`, `buy` or an Action card — or `end`.".to_string()
+        }
+        Owed::Turn => "Your turn: one action — `move`, `claim`, `buy`, an Action card or `pass`.".to_string(),
+        Owed::Take(target) => format!("Espionage: `take` one card from {target}'s hand."),
         Owed::Pay => match state.claim() {
             Some(c) => format!(
                 "Your claim of {} at {} costs {} CP: `pay` with ready units there, or `giveup`.",
@@ -824,13 +862,25 @@ fn pay_actions(state: &State, seat: Seat) -> Vec<Action> {
     out
 }
 
-/// Every legal action of `seat` now, deterministic and bounded. On a turn:
-/// the moves (see `move_actions` for the bound on moves that claim), the
-/// claims, the buys, and `pass` (only `pass` past the round limit). After a
-/// claim roll: the minimal `pay`s (see `pay_actions`) and `giveup`.
+/// Every legal action of `seat` now, deterministic and bounded. A seat
+/// above the hand limit: its `discard`s (see [`play::discard_actions`]),
+/// before anything else. On a turn: the moves (see `move_actions` for the
+/// bound on moves that claim), the claims, the buys, the card plays (see
+/// [`play::play_actions`] for the bound), and `pass` — or `end` instead of
+/// `pass` for a Double Time's extra action (only `pass` past the round
+/// limit). After a claim roll: the minimal `pay`s (see `pay_actions`),
+/// `giveup`, and the claim Benefits and Free Actions in hand. After
+/// Espionage: a `take` of each distinct card in the rival's hand.
 /// `lose:` choices are not listed: the loss order applies; [`decide`]
 /// accepts any valid `lose:`.
 pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+    if let Some(s) = play::discard_owed(state) {
+        return if s == seat {
+            play::discard_actions(state, seat)
+        } else {
+            Vec::new()
+        };
+    }
     if state.phase == Some(Phase::Crises) {
         return crises::legal_actions(state, seat);
     }
@@ -842,16 +892,29 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
             let mut out = move_actions(state, seat);
             out.extend(claim_actions(state, seat));
             out.extend(buy_actions(state, seat));
-            out.extend(pass_actions(state));
+            out.extend(play::play_actions(state, seat, Moment::Action));
+            if extra_action(state) {
+                out.push(Action::End);
+            } else {
+                out.extend(pass_actions(state));
+            }
             out
         }
         Some((s, Owed::Pay)) if s == seat => {
             let mut out = pay_actions(state, seat);
             out.push(Action::GiveUp { lose: Vec::new() });
+            out.extend(play::play_actions(state, seat, Moment::Pay));
             out
         }
+        Some((s, Owed::Take(target))) if s == seat => play::take_actions(state, target),
         _ => Vec::new(),
     }
+}
+
+/// Whether the turn holder owes a Double Time's extra action (an action
+/// was taken this turn and the turn goes on).
+fn extra_action(state: &State) -> bool {
+    state.turn.as_ref().is_some_and(|t| t.actions_taken >= 1)
 }
 
 fn pass_actions(state: &State) -> Vec<Action> {
@@ -874,19 +937,26 @@ fn claim_actions(state: &State, seat: Seat) -> Vec<Action> {
 // ---------------------------------------------------------------------------
 // Deciding
 
-/// The deadline default (*Missed deadlines*): `pass` on a turn, `giveup`
-/// after a claim roll (casualties by the loss order); in Phase 4 `power`
+/// The deadline default (*Missed deadlines*): `pass` on a turn (`end` for
+/// a Double Time's extra action), `giveup` after a claim roll (casualties
+/// by the loss order), the lowest card code for Espionage's `take`, the
+/// most recently gained cards for a `discard`; in Phase 4 `power`
 /// alone (no power used) and the loss order. `None` when `seat` owes nothing.
 pub fn default_action(state: &State, seat: Seat) -> Option<Action> {
     if state.is_over() {
         return None;
     }
+    if let Some(s) = play::discard_owed(state) {
+        return (s == seat).then(|| Action::Discard(play::default_discard(state, seat)));
+    }
     if state.phase == Some(Phase::Crises) {
         return crises::default_action(state, seat);
     }
     match owed(state) {
+        Some((s, Owed::Turn)) if s == seat && extra_action(state) => Some(Action::End),
         Some((s, Owed::Turn)) if s == seat => Some(Action::Pass),
         Some((s, Owed::Pay)) if s == seat => Some(Action::GiveUp { lose: Vec::new() }),
+        Some((s, Owed::Take(target))) if s == seat => play::default_take(state, target).map(Action::Take),
         _ => None,
     }
 }
@@ -923,6 +993,22 @@ pub fn decide(state: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, 
     if state.is_over() {
         return Err(Rejection::GameOver);
     }
+    if let Some(s) = play::discard_owed(state) {
+        if s != seat {
+            let waiting = crate::games::waiting_seats(&pending(state));
+            return Err(Rejection::NotYourDecision { seat, waiting });
+        }
+        return match action {
+            Action::Discard(cards) => play::decide_discard(state, seat, cards),
+            _ => Err(reject(
+                format!(
+                    "you hold {} cards, above the hand limit of 9: `discard` first",
+                    state.hand_size(seat)
+                ),
+                &play::discard_actions(state, seat),
+            )),
+        };
+    }
     if state.phase == Some(Phase::Crises) {
         return crises::decide(state, seat, action);
     }
@@ -938,7 +1024,29 @@ pub fn decide(state: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, 
         ev: Vec::new(),
     };
     match (owes, action) {
+        (Owed::Turn, Action::Pass) if extra_action(state) => {
+            return Err(reject(
+                "a Double Time's extra action may not be `pass`: take another action, or `end` to skip it",
+                &legal_actions(state, seat),
+            ))
+        }
         (Owed::Turn, Action::Pass) => pass(&mut out, seat)?,
+        (Owed::Turn, Action::End) if extra_action(state) => end_turn(&mut out, seat),
+        (Owed::Turn, Action::End) => {
+            return Err(reject(
+                "`end` only skips a Double Time's extra action: take your action",
+                &legal_actions(state, seat),
+            ))
+        }
+        (Owed::Turn, Action::Play(order)) => play::play(&mut out, seat, Moment::Action, order)?,
+        (Owed::Pay, Action::Play(order)) => play::play(&mut out, seat, Moment::Pay, order)?,
+        (Owed::Take(target), Action::Take(card)) => play::take(&mut out, seat, target, *card)?,
+        (Owed::Take(target), _) => {
+            return Err(reject(
+                format!("Espionage: you owe `take card:NAME` from {target}'s hand"),
+                &legal_actions(state, seat),
+            ))
+        }
         (Owed::Turn, Action::Move { .. } | Action::Claim(_) | Action::Buy { .. }) if state.passing_only() => {
             return Err(reject(
                 format!(
@@ -977,7 +1085,7 @@ pub fn decide(state: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, 
         }
         (Owed::Turn, _) => {
             return Err(reject(
-                "it is your turn: take one action (`move`, `claim`, `buy` or `pass`); `pay` and `giveup` answer a claim roll",
+                "it is your turn: take one action (`move`, `claim`, `buy`, `play` an Action card, or `pass`); `pay` and `giveup` answer a claim roll",
                 &legal_actions(state, seat),
             ))
         }
@@ -1070,7 +1178,7 @@ fn do_move(
             do_claim(out, seat, to, order, &legal)
         }
         None => {
-            end_turn(out, seat);
+            action_done(out, seat, true);
             Ok(())
         }
     }
@@ -1111,7 +1219,7 @@ fn do_claim(
             units: UnitCounts::of(unit, 1),
         });
         gain(out, seat, planet, tile, order.target);
-        end_turn(out, seat);
+        action_done(out, seat, true);
         return Ok(());
     }
     out.emit(Event::ClaimDeclared {
@@ -1174,7 +1282,7 @@ fn gain(out: &mut Out, seat: Seat, planet: Planet, tile: TileRef, target: Option
 /// Draws `n` cards; "When a card must be drawn and the deck is empty, the
 /// discard pile is shuffled into a new deck. If both are empty, the draw is
 /// lost."
-fn draw(out: &mut Out, seat: Seat, n: u32) {
+pub(super) fn draw(out: &mut Out, seat: Seat, n: u32) {
     let mut left = n as usize;
     while left > 0 {
         if out.s.deck.is_empty() {
@@ -1259,7 +1367,7 @@ fn finish_claim(
         Err(reason) => return Err(reject(reason, &legal())),
     }
     out.emit(Event::ClaimEnded { seat, succeeded });
-    end_turn(out, seat);
+    action_done(out, seat, succeeded);
     Ok(())
 }
 
@@ -1369,7 +1477,7 @@ fn buy(out: &mut Out, seat: Seat, units: &[Purchase]) -> Result<(), Rejection> {
             units: placed,
         });
     }
-    end_turn(out, seat);
+    action_done(out, seat, true);
     Ok(())
 }
 
@@ -1390,9 +1498,24 @@ fn pass(out: &mut Out, seat: Seat) -> Result<(), Rejection> {
         out.emit(Event::PhaseBegan { phase: Phase::Crises });
         crises::run(out);
     } else {
-        end_turn(out, seat);
+        action_done(out, seat, true);
     }
     Ok(())
+}
+
+/// An action is finished: the turn goes on when a Double Time's extra
+/// action is owed ("If your action was a failed claim, or took the last
+/// Pass cube, the extra action is lost"), else it ends.
+pub(super) fn action_done(out: &mut Out, seat: Seat, succeeded: bool) {
+    let more = succeeded
+        && out
+            .s
+            .turn
+            .as_ref()
+            .is_some_and(|t| t.seat == seat && t.actions_taken < t.actions_allowed());
+    if !more {
+        end_turn(out, seat);
+    }
 }
 
 /// The turn ends: the next seat clockwise begins its turn; when that is

@@ -200,7 +200,7 @@ fn commands_cover_every_order() {
     let names: Vec<&str> = commands().iter().map(|c| c.name).collect();
     assert_eq!(
         names,
-        ["move", "claim", "pay", "giveup", "buy", "pass", "power", "lose"]
+        ["move", "claim", "pay", "giveup", "buy", "pass", "play", "end", "take", "discard", "power", "lose"]
     );
 }
 
