@@ -51,6 +51,12 @@
 //! - [`play`]: `play card:NAME [options]` for every deck card and own card,
 //!   Double Time's extra actions and `end`, Espionage's `take`, and the
 //!   hand limit's `discard`.
+//!
+//! The views layer is what leaves the engine:
+//!
+//! - [`view`]: what one viewer may see ([`view::view`]: the public board
+//!   and counts, a seat's own hand), each event in words as that viewer may
+//!   learn it ([`view::narrate`]), and where the game is ([`view::phase`]).
 
 pub mod board;
 pub mod cards;
@@ -59,6 +65,7 @@ pub mod play;
 pub mod rules;
 pub mod state;
 pub mod tiles;
+pub mod view;
 
 /// The rules page as plain text for the tests: Markdown emphasis (`*`)
 /// and code marks (`` ` ``) dropped, every run of white space (line breaks
