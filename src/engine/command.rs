@@ -170,6 +170,19 @@ pub struct ParamSpec {
     pub required: bool,
 }
 
+impl ParamSpec {
+    /// A parameter: its name, what it is for, its kind, and whether the
+    /// order needs it.
+    pub const fn new(name: &'static str, description: &'static str, kind: ParamKind, required: bool) -> Self {
+        ParamSpec {
+            name,
+            description,
+            kind,
+            required,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum ParamKind {
     Text,

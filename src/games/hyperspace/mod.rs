@@ -125,12 +125,7 @@ impl Ruleset for Hyperspace {
     }
 
     fn commands() -> Vec<CommandSpec> {
-        let p = |name, description, kind, required| ParamSpec {
-            name,
-            description,
-            kind,
-            required,
-        };
+        let p = ParamSpec::new;
         vec![
             CommandSpec {
                 name: "depart",

@@ -288,12 +288,7 @@ pub fn unparse_power(order: &PowerOrder) -> CommandLine {
 
 /// The order commands of the crisis phase.
 pub fn commands() -> Vec<CommandSpec> {
-    let p = |name, description, kind, required| ParamSpec {
-        name,
-        description,
-        kind,
-        required,
-    };
+    let p = ParamSpec::new;
     vec![
         CommandSpec {
             name: "power",

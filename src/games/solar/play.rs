@@ -277,12 +277,7 @@ pub fn unparse_discard(cards: &[CardId]) -> CommandLine {
 
 /// The card orders, for registration and help.
 pub fn commands() -> Vec<CommandSpec> {
-    let p = |name, description, kind, required| ParamSpec {
-        name,
-        description,
-        kind,
-        required,
-    };
+    let p = ParamSpec::new;
     vec![
         CommandSpec {
             name: "play",

@@ -417,12 +417,7 @@ pub fn commands() -> Vec<CommandSpec> {
 }
 
 fn turn_commands() -> Vec<CommandSpec> {
-    let p = |name, description, kind, required| ParamSpec {
-        name,
-        description,
-        kind,
-        required,
-    };
+    let p = ParamSpec::new;
     let claim_params = || {
         vec![
             p(
