@@ -64,6 +64,8 @@ pub mod crises;
 pub mod play;
 pub mod rules;
 pub mod state;
+#[cfg(test)]
+mod testkit;
 pub mod tiles;
 pub mod view;
 

@@ -2,20 +2,12 @@ use super::*;
 use crate::engine::{GameConfig, GameRng};
 use crate::games::solar::rules::{self, parse, unparse};
 use crate::games::solar::state::{self, apply};
+use crate::games::solar::testkit::{line, play, start_with, tile};
 
 fn config(players: u8, seed: u64, auto_losses: bool) -> GameConfig {
     let mut c = GameConfig::new(players, seed);
     c.options = serde_json::json!({ "auto_losses": auto_losses });
     c
-}
-
-fn start_with(c: &GameConfig) -> State {
-    let events = state::setup(c).expect("set-up");
-    let mut s = state::fold(&events);
-    for e in open_period(&s) {
-        apply(&mut s, &e);
-    }
-    s
 }
 
 /// A game in Phase 4 with no tiles on the board, seat 1 First Player.
@@ -30,10 +22,6 @@ fn crisis_game(players: u8, auto_losses: bool) -> State {
     apply(&mut s, &Event::FirstPlayerMarkerTaken { seat: Seat(0) });
     apply(&mut s, &Event::PhaseBegan { phase: Phase::Crises });
     s
-}
-
-fn tile(n: u8) -> TileId {
-    TileId::new(n).expect("tile")
 }
 
 fn place(s: &mut State, planet: Planet, n: u8) {
@@ -125,19 +113,6 @@ fn resolve_at(s: &State, planet: Planet, level: u32) -> (State, Vec<Event>) {
         apply(&mut s, e);
     }
     (s, events)
-}
-
-fn line(text: &str) -> Action {
-    parse(&CommandLine::parse(text).expect("shape")).unwrap_or_else(|e| panic!("{text}: {e}"))
-}
-
-fn play(s: &State, seat: Seat, text: &str) -> State {
-    let events = rules::decide(s, seat, &line(text)).unwrap_or_else(|e| panic!("{text}: {e}"));
-    let mut s = s.clone();
-    for e in &events {
-        apply(&mut s, e);
-    }
-    s
 }
 
 fn kinds(s: &State) -> Vec<(Seat, String)> {

@@ -2,30 +2,13 @@ use super::*;
 use crate::engine::{GameConfig, GameRng};
 use crate::games::solar::board::UnitKind;
 use crate::games::solar::rules::{decide, default_action, legal_actions, parse, pending, unparse};
-use crate::games::solar::state::{self, apply, open_period, Die};
+use crate::games::solar::state::{self, apply, open_period};
+use crate::games::solar::testkit::{board_with, die, give, line, play, start, tile};
 use crate::games::solar::tiles::TileRef;
 use std::collections::BTreeMap;
 
-fn start(players: u8, seed: u64) -> State {
-    let events = state::setup(&GameConfig::new(players, seed)).expect("set-up");
-    let mut s = state::fold(&events);
-    for e in open_period(&s) {
-        apply(&mut s, &e);
-    }
-    s
-}
-
-fn line(text: &str) -> Action {
-    parse(&CommandLine::parse(text).expect("shape")).unwrap_or_else(|e| panic!("{text}: {e}"))
-}
-
 fn play_text(s: &State, seat: u8, text: &str) -> State {
-    let events = decide(s, Seat(seat), &line(text)).unwrap_or_else(|e| panic!("{text}: {e}"));
-    let mut s = s.clone();
-    for e in &events {
-        apply(&mut s, e);
-    }
-    s
+    play(s, Seat(seat), text)
 }
 
 fn refuse(s: &State, seat: u8, text: &str) -> String {
@@ -35,33 +18,11 @@ fn refuse(s: &State, seat: u8, text: &str) -> String {
     }
 }
 
-fn tile(n: u8) -> TileId {
-    TileId::new(n).expect("tile")
-}
-
-fn die(v: u8) -> Die {
-    Die::new(v).expect("die")
-}
-
 /// A 2-player game in Phase 3, seat 1's turn and First Player, no tiles on
 /// the board but `tiles`, and both hands emptied.
 fn scenario(tiles: &[(Planet, u8)]) -> State {
     let mut s = start(2, 7);
-    for p in Planet::ALL {
-        let on = s.tiles_at(p);
-        if !on.is_empty() {
-            apply(&mut s, &Event::TilesDiscarded { planet: p, tiles: on });
-        }
-    }
-    for &(planet, n) in tiles {
-        apply(
-            &mut s,
-            &Event::TilesDrawn {
-                planet,
-                tiles: vec![tile(n)],
-            },
-        );
-    }
+    board_with(&mut s, tiles);
     for seat in [Seat(0), Seat(1)] {
         let hand = s.seat(seat).map(|x| x.hand.clone()).unwrap_or_default();
         apply(&mut s, &Event::CardsDiscarded { seat, cards: hand });
@@ -69,17 +30,6 @@ fn scenario(tiles: &[(Planet, u8)]) -> State {
     apply(&mut s, &Event::TurnBegan { seat: Seat(0) });
     apply(&mut s, &Event::FirstPlayerMarkerTaken { seat: Seat(0) });
     s
-}
-
-fn give(s: &mut State, seat: u8, planet: Planet, units: UnitCounts) {
-    apply(
-        s,
-        &Event::UnitsPlaced {
-            seat: Seat(seat),
-            planet,
-            units,
-        },
-    );
 }
 
 fn cards(s: &mut State, seat: u8, cards: &[CardId]) {

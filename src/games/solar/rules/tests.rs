@@ -1,29 +1,7 @@
 use super::*;
-use crate::engine::{GameConfig, GameRng};
-use crate::games::solar::state::{self, Die};
-use crate::games::solar::tiles::{AlienTile, TileId};
-
-fn start(players: u8, seed: u64) -> State {
-    let events = state::setup(&GameConfig::new(players, seed)).expect("set-up");
-    let mut s = state::fold(&events);
-    for e in state::open_period(&s) {
-        apply(&mut s, &e);
-    }
-    s
-}
-
-fn line(text: &str) -> Action {
-    parse(&CommandLine::parse(text).expect("shape")).unwrap_or_else(|e| panic!("{text}: {e}"))
-}
-
-fn play(s: &State, seat: Seat, text: &str) -> State {
-    let events = decide(s, seat, &line(text)).unwrap_or_else(|e| panic!("{text}: {e}"));
-    let mut s = s.clone();
-    for e in &events {
-        apply(&mut s, e);
-    }
-    s
-}
+use crate::engine::GameRng;
+use crate::games::solar::testkit::{board_with, die, give, line, play, start, tile};
+use crate::games::solar::tiles::AlienTile;
 
 fn refuse(s: &State, seat: Seat, text: &str) -> (String, Vec<String>) {
     match decide(s, seat, &line(text)) {
@@ -32,47 +10,14 @@ fn refuse(s: &State, seat: Seat, text: &str) -> (String, Vec<String>) {
     }
 }
 
-fn tile(n: u8) -> TileId {
-    TileId::new(n).expect("tile")
-}
-
-fn die(v: u8) -> Die {
-    Die::new(v).expect("die")
-}
-
 /// A 2-player game in Phase 3, seat 1's turn, no tiles on the board, and
 /// `tiles` placed on planets.
 fn scenario(tiles: &[(Planet, u8)]) -> State {
     let mut s = start(2, 7);
-    for p in Planet::ALL {
-        let on = s.tiles_at(p);
-        if !on.is_empty() {
-            apply(&mut s, &Event::TilesDiscarded { planet: p, tiles: on });
-        }
-    }
-    for &(planet, n) in tiles {
-        apply(
-            &mut s,
-            &Event::TilesDrawn {
-                planet,
-                tiles: vec![tile(n)],
-            },
-        );
-    }
+    board_with(&mut s, tiles);
     apply(&mut s, &Event::TurnBegan { seat: Seat(0) });
     apply(&mut s, &Event::FirstPlayerMarkerTaken { seat: Seat(0) });
     s
-}
-
-fn give(s: &mut State, seat: u8, planet: Planet, units: UnitCounts) {
-    apply(
-        s,
-        &Event::UnitsPlaced {
-            seat: Seat(seat),
-            planet,
-            units,
-        },
-    );
 }
 
 /// Seat 1 declared a claim of `t` at `planet` and rolled `dice`.
