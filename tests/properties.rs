@@ -252,8 +252,9 @@ fn names_a_seat(text: &str) -> bool {
 fn check_controls(kind: GameKind, state: &AnyState, sizes: &mut MenuSizes) {
     use orrery::engine::ControlStyle;
     use std::collections::{BTreeMap, BTreeSet};
+    let names: Vec<String> = ["Ada", "Bo", "Cy", "Di", "Ed"].iter().map(|s| s.to_string()).collect();
     for p in state.pending() {
-        let controls = state.legal_controls(p.seat);
+        let controls = state.legal_controls(p.seat, &names);
         assert_eq!(controls.len(), state.legal_commands(p.seat).len());
         let mut labels = BTreeSet::new();
         let mut groups: BTreeMap<String, usize> = BTreeMap::new();

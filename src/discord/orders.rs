@@ -97,7 +97,7 @@ fn order_parameter(p: &ParamSpec) -> poise::CommandParameter<Data, Error> {
         channel_types: None,
         choices: Cow::Borrowed(&[]),
         type_setter: Some(match p.kind {
-            ParamKind::Text => text_option,
+            ParamKind::Text | ParamKind::Player => text_option,
             ParamKind::Number => number_option,
         }),
         autocomplete_callback: Some(order_autocomplete),
@@ -265,7 +265,7 @@ fn order_autocomplete<'a>(
             .await;
         let choices = match result {
             Ok(values) => suggestions(param.kind, values),
-            Err(ServiceError::User(why)) if param.kind == ParamKind::Text => {
+            Err(ServiceError::User(why)) if param.kind != ParamKind::Number => {
                 // Say why nothing is offered; picking it keeps what was typed.
                 let value = if partial.trim().is_empty() {
                     "?".to_string()
@@ -297,7 +297,7 @@ pub fn suggestions(kind: ParamKind, values: Vec<String>) -> Vec<serenity::Autoco
                 .parse::<i64>()
                 .ok()
                 .map(|n| serenity::AutocompleteChoice::new(v.clone(), n)),
-            ParamKind::Text => (!v.is_empty() && v.chars().count() <= CHOICE_VALUE_MAX)
+            ParamKind::Text | ParamKind::Player => (!v.is_empty() && v.chars().count() <= CHOICE_VALUE_MAX)
                 .then(|| serenity::AutocompleteChoice::new(clip(&v, 100), v.clone())),
         })
         .take(AUTOCOMPLETE_MAX)

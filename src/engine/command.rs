@@ -187,6 +187,11 @@ impl ParamSpec {
 pub enum ParamKind {
     Text,
     Number,
+    /// A player. The ruleset reads a seat number from 1 (or, in a value
+    /// of parts joined by `/`, as its first part: `kill:2/tank/mars`);
+    /// people write the player's name, which the service turns into that
+    /// number before parsing, and autocomplete offers names.
+    Player,
 }
 
 #[cfg(test)]

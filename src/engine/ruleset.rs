@@ -261,8 +261,9 @@ pub trait Ruleset {
     fn default_action(state: &Self::State, seat: Seat) -> Option<Self::Action>;
 
     /// How the legal order `action` of `seat` is offered as a button or a
-    /// menu entry. Default: its command text, as a main choice.
-    fn control(_state: &Self::State, _seat: Seat, action: &Self::Action) -> Control {
+    /// menu entry; `names` are the seats' display names, for labels that
+    /// name a player. Default: its command text, as a main choice.
+    fn control(_state: &Self::State, _seat: Seat, action: &Self::Action, _names: &[String]) -> Control {
         Control::plain(&Self::unparse(action))
     }
 

@@ -244,11 +244,12 @@ impl AnyState {
     }
 
     /// Every legal order for `seat` with how it is offered to a person
-    /// (see [`Ruleset::control`]), in the ruleset's order.
-    pub fn legal_controls(&self, seat: Seat) -> Vec<(CommandLine, Control)> {
+    /// (see [`Ruleset::control`]), in the ruleset's order; `names` are the
+    /// seats' display names.
+    pub fn legal_controls(&self, seat: Seat, names: &[String]) -> Vec<(CommandLine, Control)> {
         with_state!(self, R, s => R::legal_actions(s, seat)
             .iter()
-            .map(|a| (R::unparse(a), R::control(s, seat, a)))
+            .map(|a| (R::unparse(a), R::control(s, seat, a, names)))
             .collect())
     }
 

@@ -302,7 +302,7 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
         let now = pending.iter().find(|p| p.seat == s.seat).filter(|_| outcome.is_none());
         let own = own_lines(events, s.seat, &names);
         let acted = match cause {
-            Cause::Order { seat, line } if *seat == s.seat => Some(label_of(before, *seat, line)),
+            Cause::Order { seat, line } if *seat == s.seat => Some(label_of(before, *seat, line, &names)),
             _ => None,
         };
         let slot = Slot::Prompt {
@@ -426,9 +426,9 @@ fn prepend(text: &mut Text, own: &[String], acted: Option<&str>) {
 }
 
 /// How the order `line` of `seat` read as a control, at `state`.
-pub(super) fn label_of(state: &AnyState, seat: Seat, line: &CommandLine) -> String {
+pub(super) fn label_of(state: &AnyState, seat: Seat, line: &CommandLine, names: &[String]) -> String {
     state
-        .legal_controls(seat)
+        .legal_controls(seat, names)
         .into_iter()
         .find(|(c, _)| c == line)
         .map_or_else(|| line.to_string(), |(_, control)| control.label)
@@ -491,7 +491,7 @@ pub(super) fn prompt(
         .then(" · played in ")
         .channel(row.channel_id);
     let mut choices: Vec<Choice> = state
-        .legal_controls(p.seat)
+        .legal_controls(p.seat, &names)
         .into_iter()
         .map(|(command, control)| Choice {
             label: control.label,

@@ -662,7 +662,7 @@ impl Harness {
     /// ([`Harness::give_by_controls`]); panics if that is not possible.
     pub async fn give_as(&self, t: &Table, state: &AnyState, seat: Seat, line: &orrery::engine::CommandLine) -> Via {
         let group = state
-            .legal_controls(seat)
+            .legal_controls(seat, &t.seats.iter().map(|u| u.name.clone()).collect::<Vec<_>>())
             .into_iter()
             .find(|(l, _)| l == line)
             .map(|(l, c)| if c.group.trim().is_empty() { l.name } else { c.group })

@@ -185,7 +185,7 @@ impl Ruleset for Hyperspace {
         rules::default_action(state, seat)
     }
 
-    fn control(state: &State, seat: Seat, action: &Action) -> Control {
+    fn control(state: &State, seat: Seat, action: &Action, _names: &[String]) -> Control {
         controls::control(state, seat, action)
     }
 

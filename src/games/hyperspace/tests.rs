@@ -1247,7 +1247,7 @@ fn control(state: &State, seat: u8, text: &str) -> crate::engine::Control {
         Hyperspace::legal_actions(state, Seat(seat - 1)).contains(&action),
         "`{text}` is not legal for seat {seat}"
     );
-    Hyperspace::control(state, Seat(seat - 1), &action)
+    Hyperspace::control(state, Seat(seat - 1), &action, &[])
 }
 
 fn all_take_back(events: &[Event]) -> bool {

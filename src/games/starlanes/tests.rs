@@ -333,7 +333,7 @@ fn stored_hexes_keep_their_json() {
 fn control_of(st: &State, seat: Seat, text: &str) -> crate::engine::Control {
     let a = Starlanes::parse(&CommandLine::parse(text).unwrap()).unwrap();
     assert!(Starlanes::legal_actions(st, seat).contains(&a), "`{text}` is not legal");
-    Starlanes::control(st, seat, &a)
+    Starlanes::control(st, seat, &a, &[])
 }
 
 #[test]
