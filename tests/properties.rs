@@ -349,3 +349,135 @@ fn legal_orders_are_offered_readably_in_menus() {
         );
     }
 }
+
+/// A copy of `state` with everything `keep` may not know changed: for
+/// Solar Crisis, the hands of every other seat (their cards dealt again
+/// from those hands and the deck together, each hand keeping its size)
+/// and the deck's order and contents, and unless `private_only`, the bag's
+/// order and the generator; for Starlanes, the deck's order and the
+/// generator. `None` when there is nothing to change: in a game with no
+/// hidden state outside secret picks (Hyperspace's are checked above), or
+/// with `private_only`, where what is hidden is only ever drawn into the
+/// open (Starlanes' market, Solar's tiles and dice).
+fn scramble_hidden(state: &AnyState, keep: &[Seat], private_only: bool, rng: &mut GameRng) -> Option<AnyState> {
+    match state {
+        AnyState::Solar(s) => {
+            let mut s = s.clone();
+            // A spy looking at a rival's hand (Espionage) knows it too.
+            let mut keep = keep.to_vec();
+            if let Some(t) = s.turn.as_ref().filter(|t| keep.contains(&t.seat)) {
+                keep.extend(t.espionage);
+            }
+            let others: Vec<usize> = (0..s.seats.len()).filter(|i| !keep.contains(&Seat(*i as u8))).collect();
+            let mut pool: Vec<_> = s.deck.clone();
+            for &i in &others {
+                pool.extend(s.seats[i].hand.iter().copied());
+            }
+            rng.shuffle(&mut pool);
+            let mut rest = pool.into_iter();
+            for &i in &others {
+                let n = s.seats[i].hand.len();
+                s.seats[i].hand = rest.by_ref().take(n).collect();
+            }
+            s.deck = rest.collect();
+            if !private_only {
+                rng.shuffle(&mut s.bag);
+                s.rng = Box::new(GameRng::seeded(u64::from(rng.below(u32::MAX))));
+            }
+            Some(AnyState::Solar(s))
+        }
+        AnyState::Starlanes(_) if private_only => None,
+        AnyState::Starlanes(s) => {
+            let mut s = s.clone();
+            rng.shuffle(&mut s.deck);
+            s.rng = Box::new(GameRng::seeded(u64::from(rng.below(u32::MAX))));
+            Some(AnyState::Starlanes(s))
+        }
+        AnyState::Hyperspace(_) => None,
+    }
+}
+
+/// Changing what a viewer cannot know (other hands, the deck, the bag's
+/// order, the generator) changes neither that viewer's view nor the
+/// public board PNG; and the same order then reads the same in the
+/// channel, however the hidden draws fell (a card drawn, stolen or taken
+/// is named only to those involved).
+#[test]
+fn hidden_state_does_not_leak() {
+    let games: u64 = std::env::var("ORRERY_PROP_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200);
+    for &kind in GameKind::ALL {
+        let counts = player_counts(kind);
+        let mut checked = (0usize, 0usize, 0usize);
+        for seed in 0..games {
+            let players = counts[(seed as usize) % counts.len()];
+            let names: Vec<String> = (0..players).map(|i| format!("P{i}")).collect();
+            let mut rng = GameRng::seeded(seed ^ 0x5ec2e7);
+            let mut step = 0u32;
+            play(kind, players, 5000 + seed, |state| {
+                step += 1;
+                if step % 7 != 0 {
+                    return true;
+                }
+                // Views: the public one, and each seat's.
+                let viewers = std::iter::once(Viewer::Public).chain(Seat::all(players as usize).map(Viewer::Seat));
+                for viewer in viewers {
+                    let keep: Vec<Seat> = viewer.seat().into_iter().collect();
+                    let Some(other) = scramble_hidden(state, &keep, false, &mut rng) else {
+                        return false;
+                    };
+                    assert_eq!(
+                        state.view_json(viewer),
+                        other.view_json(viewer),
+                        "{kind} seed {seed}: {viewer:?}'s view depends on hidden state"
+                    );
+                    checked.0 += 1;
+                    if viewer == Viewer::Public && step % 70 == 0 {
+                        let png =
+                            |s: &AnyState| orrery_render::render_png(&s.scene(Viewer::Public, &names)).expect("render");
+                        assert!(
+                            png(state) == png(&other),
+                            "{kind} seed {seed}: public board depends on hidden state"
+                        );
+                        checked.1 += 1;
+                    }
+                }
+                // Narration: the owing seat's order, in both worlds, where
+                // only what is drawn into a hand differs (a tile or a die
+                // drawn from the changed bag or generator is public).
+                let Some(p) = state.pending().into_iter().find(|p| !p.secret && !p.submitted) else {
+                    return true;
+                };
+                let Some(line) = rng.pick(&state.legal_commands(p.seat)).cloned() else {
+                    return true;
+                };
+                let Some(other) = scramble_hidden(state, &[p.seat], true, &mut rng) else {
+                    return true;
+                };
+                let (Ok(a), Ok(b)) = (state.decide(p.seat, &line), other.decide(p.seat, &line)) else {
+                    // An order on a hand that changed (Espionage's pick).
+                    return true;
+                };
+                let tell = |events: &[AnyEvent]| -> Vec<Option<String>> {
+                    events.iter().map(|e| e.narrate(Viewer::Public, &names)).collect()
+                };
+                assert_eq!(
+                    tell(&a),
+                    tell(&b),
+                    "{kind} seed {seed}: `{line}` reads differently in the channel with other hidden state"
+                );
+                checked.2 += 1;
+                true
+            });
+        }
+        eprintln!(
+            "{kind}: {} views, {} public boards and {} orders' narration compared under changed hidden state",
+            checked.0, checked.1, checked.2
+        );
+        if kind == GameKind::Solar {
+            assert!(checked.0 > 1000 && checked.1 > 10 && checked.2 > 100, "{checked:?}");
+        }
+    }
+}

@@ -7,9 +7,6 @@
 
 pub mod menu;
 mod replay;
-// Solar Crisis (`docs/rules/solar.md`): its engine is being built, layer by
-// layer; it is not registered in `games!` below until it is playable.
-pub mod solar;
 
 pub use replay::{PlatformEvent, Replay, Rewind};
 
@@ -127,6 +124,7 @@ macro_rules! games {
 games! {
     hyperspace::Hyperspace,
     starlanes::Starlanes,
+    solar::Solar,
 }
 
 /// An order that was not accepted: either it could not be read, or it was

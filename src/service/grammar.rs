@@ -185,6 +185,18 @@ pub const SETUP_OPTIONS: &[SetupOption] = &[
             },
         )],
     },
+    SetupOption {
+        key: "round_limit",
+        description: "Solar Crisis only: rounds of actions per period, then only passing (4-30, default 10)",
+        games: &[(
+            GameKind::Solar,
+            SetupValues::Whole {
+                min: 4,
+                max: 30,
+                default: 10,
+            },
+        )],
+    },
 ];
 
 /// The ruleset option called `key`.
@@ -544,6 +556,12 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
                 name: "map",
                 description: SETUP_OPTIONS[1].description,
                 kind: OptionKind::Setup("map"),
+                required: false,
+            },
+            OptionSpec {
+                name: "round_limit",
+                description: SETUP_OPTIONS[2].description,
+                kind: OptionKind::Setup("round_limit"),
                 required: false,
             },
             OptionSpec {

@@ -294,17 +294,17 @@ pub fn commands() -> Vec<CommandSpec> {
             name: "power",
             description: "Mercury's powers: steal a card, kill a unit, wreck a piece (or none)",
             params: vec![
-                p("steal", "Power A (£1): the rival's seat number", ParamKind::Text, false),
+                p("steal", "Power A (£1): the rival to steal a card from", ParamKind::Player, false),
                 p(
                     "kill",
-                    "Power B (£1): SEAT/TYPE/PLANET, e.g. 2/tank/mars",
-                    ParamKind::Text,
+                    "Power B (£1): PLAYER/TYPE/PLANET, e.g. bob/tank/mars",
+                    ParamKind::Player,
                     false,
                 ),
                 p(
                     "wreck",
-                    "Power C (£3): SEAT/PIECE/PLANET, e.g. 2/mine/titan",
-                    ParamKind::Text,
+                    "Power C (£3): PLAYER/PIECE/PLANET, e.g. bob/mine/titan",
+                    ParamKind::Player,
                     false,
                 ),
             ],

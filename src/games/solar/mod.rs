@@ -8,66 +8,145 @@
 //! The rules a player reads, and the specification, are in
 //! `docs/rules/solar.md`.
 //!
-//! **The engine is being built in layers and is not registered as a game
-//! yet** (it is not in `games!`). The first layer is the game's static
-//! data, pinned to the rules page by the tests:
+//! The layers, bottom up:
 //!
-//! - [`board`]: players, periods and phases; the planets (map, distance,
-//!   VP, tiles per period, crises, the alien path); units and pieces; the
-//!   page's other numbers.
-//! - [`tiles`]: the 55 bag tiles, the 3 Alien tiles, what a claimed tile
-//!   gives.
-//! - [`cards`]: the 40-card deck and the 4 own cards.
-//!
-//! The second layer is the game's state and its events:
-//!
-//! - [`state`]: the [`state::State`] (options, generator, period, phase,
-//!   round and turn; each colour's money, hand, units, pieces, kept tiles
-//!   and Pass cubes; the board, bag, deck, discard pile, aliens and crisis
-//!   dice), the past-tense [`state::Event`]s, the total [`state::apply`],
-//!   [`state::setup`] (the page's *Set-up*) and [`state::open_period`]
-//!   (Phases 1 and 2).
-//!
-//! The third layer is the orders of the Player Actions phase, without
-//! cards:
-//!
-//! - [`rules`]: the typed [`rules::Action`]s `move` (and move-and-claim),
-//!   `claim`, `pay`, `giveup`, `buy` and `pass`, their text form
-//!   ([`rules::parse`], [`rules::unparse`], [`rules::commands`]), who owes
-//!   what ([`rules::pending`]), [`rules::legal_actions`] and
-//!   [`rules::decide`], which plays a turn through to the next turn (or
-//!   the end of the phase at the last Pass cube).
-//!
-//! The fourth layer is the end of a period and of the game, without cards:
-//!
-//! - [`crises`]: Phase 4 (the crisis dice, every planet's crisis, Mercury's
-//!   powers, crisis losses with their `power` and `lose` orders, the
-//!   invasion), Phase 5 (income), Phase 6 (reset), the next period, the
-//!   scoring and the outcome (a winner, a shared win, or everyone losing).
-//!   [`rules::decide`] runs on into it at the last Pass cube.
-//!
-//! The fifth layer is the cards:
-//!
-//! - [`play`]: `play card:NAME [options]` for every deck card and own card,
-//!   Double Time's extra actions and `end`, Espionage's `take`, and the
-//!   hand limit's `discard`.
-//!
-//! The views layer is what leaves the engine:
-//!
-//! - [`view`]: what one viewer may see ([`view::view`]: the public board
-//!   and counts, a seat's own hand), each event in words as that viewer may
-//!   learn it ([`view::narrate`]), and where the game is ([`view::phase`]).
+//! - [`board`], [`tiles`], [`cards`]: the game's static data (players,
+//!   periods and phases; the planets, their VP, tiles per period, crises
+//!   and the alien path; units and pieces; the 55 bag tiles and 3 Alien
+//!   tiles; the 40-card deck and the 4 own cards), pinned to the rules
+//!   page by the tests.
+//! - [`state`]: the [`state::State`], the past-tense [`state::Event`]s,
+//!   the total [`state::apply`], [`state::setup`] (the page's *Set-up*)
+//!   and [`state::open_period`] (Phases 1 and 2).
+//! - [`rules`]: the orders of the Player Actions phase (`move`, `claim`,
+//!   `pay`, `giveup`, `buy`, `pass`), their text form, who owes what
+//!   ([`rules::pending`]), [`rules::legal_actions`] and [`rules::decide`],
+//!   which plays on to the next decision.
+//! - [`crises`]: Phase 4 (the crisis dice, every planet's crisis,
+//!   Mercury's powers, losses, the invasion), Phase 5 (income), Phase 6,
+//!   the next period, the scoring and the outcome (a winner, a shared win,
+//!   or everyone losing).
+//! - [`play`]: `play card:NAME [options]` for every card, Double Time's
+//!   `end`, Espionage's `take`, and the hand limit's `discard`.
+//! - [`view`]: what one viewer may see (hands only to their holder), each
+//!   event in words as that viewer may learn it, and where the game is.
+//! - [`controls`]: how legal orders are offered as buttons and menus, and
+//!   which actions can be taken back.
+//! - [`scene`]: the board picture, from a view.
 
 pub mod board;
 pub mod cards;
+pub mod controls;
 pub mod crises;
 pub mod play;
 pub mod rules;
+pub mod scene;
 pub mod state;
 #[cfg(test)]
 mod testkit;
 pub mod tiles;
 pub mod view;
+
+pub use rules::Action;
+pub use state::{Event, Options, State};
+pub use view::View;
+
+use crate::engine::{
+    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
+    SetupError, Viewer,
+};
+use orrery_render::Scene;
+
+/// The Solar Crisis ruleset.
+pub struct Solar;
+
+impl Ruleset for Solar {
+    const KEY: &'static str = "solar";
+    const NAME: &'static str = "Solar Crisis";
+    const DECISION_KINDS: &'static [&'static str] = &["turn", "pay", "take", "discard", "power", "lose"];
+    const RULES_PAGE: &'static str = include_str!("../../../docs/rules/solar.md");
+    type State = State;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn player_counts() -> std::ops::RangeInclusive<u8> {
+        board::PlayerCount::MIN..=board::PlayerCount::MAX
+    }
+
+    /// The page's *Set-up*, then the opening of period 1 up to the First
+    /// Player's first turn: a new game waits on its first decision.
+    fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
+        let mut events = state::setup(config)?;
+        let set_up = Self::fold(&events);
+        events.extend(state::open_period(&set_up));
+        Ok(events)
+    }
+
+    fn empty() -> State {
+        State::empty()
+    }
+
+    fn pending(state: &State) -> Vec<Pending> {
+        rules::pending(state)
+    }
+
+    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+        rules::legal_actions(state, seat)
+    }
+
+    fn decide(state: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
+        rules::decide(state, seat, action)
+    }
+
+    fn apply(state: &mut State, event: &Event) {
+        state::apply(state, event)
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
+        view::narrate(event, viewer, names)
+    }
+
+    fn outcome(state: &State) -> Option<Outcome> {
+        state.outcome.clone()
+    }
+
+    fn phase(state: &State) -> PhaseInfo {
+        view::phase(state)
+    }
+
+    fn parse(line: &CommandLine) -> Result<Action, ParseError> {
+        rules::parse(line)
+    }
+
+    fn unparse(action: &Action) -> CommandLine {
+        rules::unparse(action)
+    }
+
+    fn commands() -> Vec<CommandSpec> {
+        rules::commands()
+    }
+
+    fn scene(view: &View, names: &[String]) -> Scene {
+        scene::scene(view, names)
+    }
+
+    fn default_action(state: &State, seat: Seat) -> Option<Action> {
+        rules::default_action(state, seat)
+    }
+
+    fn control(state: &State, seat: Seat, action: &Action, names: &[String]) -> Control {
+        controls::control(state, seat, action, names)
+    }
+
+    fn takes_back(event: &Event) -> bool {
+        controls::takes_back(event)
+    }
+}
 
 /// The rules page as plain text for the tests: Markdown emphasis (`*`)
 /// and code marks (`` ` ``) dropped, every run of white space (line breaks

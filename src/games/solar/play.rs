@@ -295,8 +295,8 @@ pub fn commands() -> Vec<CommandSpec> {
                 p("at", "Garrison, Survey, Saboteurs: the planet", ParamKind::Text, false),
                 p(
                     "player",
-                    "Saboteurs, Espionage: the rival's seat number",
-                    ParamKind::Number,
+                    "Saboteurs, Espionage: the rival",
+                    ParamKind::Player,
                     false,
                 ),
                 p("piece", "Saboteurs: mine or factory", ParamKind::Text, false),

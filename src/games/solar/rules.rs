@@ -428,8 +428,8 @@ fn turn_commands() -> Vec<CommandSpec> {
             ),
             p(
                 "player",
-                "Tension tile: the rival's seat number",
-                ParamKind::Number,
+                "Tension tile: the rival whose piece you claim",
+                ParamKind::Player,
                 false,
             ),
             p(
@@ -562,7 +562,8 @@ pub fn pending(state: &State) -> Vec<Pending> {
             "Double Time: one more action — `move`, `claim`, `buy` or an Action card — or `end`.".to_string()
         }
         Owed::Turn => "Your turn: one action — `move`, `claim`, `buy`, an Action card or `pass`.".to_string(),
-        Owed::Take(target) => format!("Espionage: `take` one card from {target}'s hand."),
+        // The board shows whose hand it is, by name; prompts hold no names.
+        Owed::Take(_) => "Espionage: `take` one card from the hand you are looking at.".to_string(),
         Owed::Pay => match state.claim() {
             Some(c) => format!(
                 "Your claim of {} at {} costs {} CP: `pay` with ready units there, or `giveup`.",
@@ -572,6 +573,14 @@ pub fn pending(state: &State) -> Vec<Pending> {
             ),
             None => "Pay for your claim, or give it up.".to_string(),
         },
+    };
+    // A prompt is its seat's own: it shows the hand the seat plays from.
+    let hand = state.seat(seat).map(|s| s.hand.as_slice()).unwrap_or_default();
+    let prompt = if hand.is_empty() {
+        format!("{prompt}\nYour hand: no cards.")
+    } else {
+        let names: Vec<&str> = hand.iter().map(|c| c.name()).collect();
+        format!("{prompt}\nYour hand ({}): {}.", hand.len(), names.join(", "))
     };
     vec![Pending {
         seat,

@@ -674,6 +674,10 @@ pub struct State {
     pub outcome: Option<Outcome>,
     /// Final VP per seat, once scored (empty when everyone lost).
     pub final_vp: Vec<u32>,
+    /// Boundaries passed: a phase begun, a round of the Player Actions
+    /// phase begun, the game ended. The service posts a board at each.
+    #[serde(default)]
+    pub boundaries: u32,
 }
 
 impl Default for State {
@@ -927,6 +931,7 @@ impl State {
             losses: Vec::new(),
             outcome: None,
             final_vp: Vec::new(),
+            boundaries: 0,
         }
     }
 
@@ -1274,6 +1279,7 @@ pub fn apply(state: &mut State, event: &Event) {
             state.turn = None;
         }
         Event::PhaseBegan { phase } => {
+            state.boundaries += 1;
             state.phase = Some(*phase);
             state.turn = None;
             if *phase == Phase::PlayerActions {
@@ -1299,6 +1305,10 @@ pub fn apply(state: &mut State, event: &Event) {
             }
         }
         Event::RoundBegan { round } => {
+            // Round 1 begins with its phase: one boundary.
+            if *round > 1 {
+                state.boundaries += 1;
+            }
             state.round = *round;
         }
         Event::TurnBegan { seat } => {
@@ -1581,6 +1591,7 @@ pub fn apply(state: &mut State, event: &Event) {
             state.turn = None;
         }
         Event::GameEnded { outcome, vp } => {
+            state.boundaries += 1;
             state.outcome = Some(outcome.clone());
             state.final_vp = vp.clone();
             state.turn = None;

@@ -360,16 +360,11 @@ fn count(n: usize) -> u32 {
 
 /// Where the game is: "Setting up", "Period 2 · Player actions · Round 3",
 /// "Period 1 · Crises · Mars", "Game over". No names: the turn holder is
-/// `turn`, for [`PhaseInfo::title`]. `number` counts the phases begun (and
-/// one more once the game is over, so the final board is posted too).
+/// `turn`, for [`PhaseInfo::title`]. `number` counts the boundaries passed
+/// (every phase and every round of player actions begun, and the end of
+/// the game), so a board is posted at each.
 pub fn phase(state: &State) -> PhaseInfo {
-    let begun = state.period.saturating_sub(1).saturating_mul(Phase::ALL.len() as u32);
-    let base = match state.phase {
-        Some(p) => begun.saturating_add(p.number()),
-        // Between periods: every phase of the period before has begun.
-        None => state.period.saturating_mul(Phase::ALL.len() as u32),
-    };
-    let number = base.saturating_add(u32::from(state.is_over()));
+    let number = state.boundaries;
     if state.is_over() {
         let label = if state.period == 0 {
             "Game over".to_string()

@@ -488,8 +488,14 @@ fn apply_periods_phases_rounds_and_turns() {
     check(&b, Event::PhaseBegan { phase: Phase::Crises }, |s| {
         s.phase = Some(Phase::Crises);
         s.turn = None;
+        s.boundaries += 1;
     });
-    check(&b, Event::RoundBegan { round: 4 }, |s| s.round = 4);
+    check(&b, Event::RoundBegan { round: 4 }, |s| {
+        s.round = 4;
+        s.boundaries += 1;
+    });
+    // Round 1 begins with its phase: no boundary of its own.
+    check(&b, Event::RoundBegan { round: 1 }, |s| s.round = 1);
     check(&b, Event::TurnBegan { seat: Seat(1) }, |s| {
         s.turn = Some(TurnState::new(Seat(1)))
     });
@@ -509,6 +515,7 @@ fn apply_periods_phases_rounds_and_turns() {
         |s| {
             s.outcome = Some(outcome.clone());
             s.turn = None;
+            s.boundaries += 1;
         },
     );
     let mut after = b.clone();

@@ -460,13 +460,13 @@ fn phase_labels() {
         format!("Period 1 · Player actions · Round 1 · {}'s turn", names[first.index()])
     );
 
-    apply(&mut s, &Event::RoundBegan { round: 3 });
-    assert_eq!(phase(&s).label, "Period 1 · Player actions · Round 3");
-    assert_eq!(phase(&s).number, 3, "rounds are not phases");
+    apply(&mut s, &Event::RoundBegan { round: 2 });
+    assert_eq!(phase(&s).label, "Period 1 · Player actions · Round 2");
+    assert_eq!(phase(&s).number, 4, "a round begun is a boundary: a board is posted");
 
     apply(&mut s, &Event::PhaseBegan { phase: Phase::Crises });
     assert_eq!(phase(&s).label, "Period 1 · Crises");
-    assert_eq!(phase(&s).number, 4);
+    assert_eq!(phase(&s).number, 5);
     apply(
         &mut s,
         &Event::CrisisResolving {
@@ -482,7 +482,7 @@ fn phase_labels() {
     apply(&mut s, &Event::PeriodBegan { period: 2 });
     apply(&mut s, &Event::PhaseBegan { phase: Phase::Tiles });
     assert_eq!(phase(&s).label, "Period 2 · Tiles");
-    assert_eq!(phase(&s).number, 8);
+    assert_eq!(phase(&s).number, 6);
 
     apply(
         &mut s,
@@ -494,6 +494,6 @@ fn phase_labels() {
         },
     );
     assert_eq!(phase(&s).label, "Period 2 · Game over");
-    assert_eq!(phase(&s).number, 9);
+    assert_eq!(phase(&s).number, 7);
     assert_eq!(phase(&s).turn, None);
 }
