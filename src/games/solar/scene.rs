@@ -494,8 +494,33 @@ fn planet_box(sc: &mut Scene, view: &View, pv: &PlanetView) {
             Stroke::new(EDGE, 1.0),
         );
     }
+    // The income ranking: the VP each colour's income here would score now
+    // (ties score the higher place; no income, no place).
+    let mut incomes: Vec<u32> = holders.iter().map(|(_, hd)| hd.income()).filter(|&v| v > 0).collect();
+    incomes.sort_unstable_by(|a, b| b.cmp(a));
+    incomes.dedup();
+    let standing = |hd: &Holdings| -> Option<u32> {
+        let place = incomes.iter().position(|&v| v == hd.income())? + 1;
+        pv.planet.place_vp(place, PlayerCount::new(view.players)?)
+    };
     for (i, (seat, hd)) in holders.iter().enumerate() {
-        holdings_row(sc, *seat, hd, x + 8.0, holdings_top + i as f32 * row_h, inner);
+        let top = holdings_top + i as f32 * row_h;
+        let vp = standing(hd);
+        let badge = vp.map(|v| format!("{v} VP")).unwrap_or_default();
+        let badge_w = if badge.is_empty() {
+            0.0
+        } else {
+            measure_text(&badge, 16.0, true).0 + 6.0
+        };
+        holdings_row(sc, *seat, hd, x + 8.0, top, inner - badge_w);
+        if !badge.is_empty() {
+            sc.text(
+                txt(x + 8.0 + inner, top + 12.0, badge, 16.0, GOLD)
+                    .anchor(Anchor::CenterRight)
+                    .bold()
+                    .halo(HALO),
+            );
+        }
     }
     // Tiles: every one if they fit, else as many as fit above "+N more".
     let avail = holdings_top - 8.0 - cy;
@@ -715,7 +740,7 @@ fn holdings_row(sc: &mut Scene, seat: Seat, hd: &Holdings, x: f32, y: f32, w: f3
 }
 
 fn legend_line(sc: &mut Scene, y: f32) {
-    let s = "Units: i infantry · s spaceship · t tank · (spent, on the surface) · M mine · F factory · ☠ skull-marked · ▢ crisis die";
+    let s = "i infantry · s spaceship · t tank · (spent, on the surface) · M mine · F factory · N VP: scored here now · ☠ skull-marked · ▢ crisis die";
     let (s, size) = fit_text(s, 17.0, 14.0, WIDTH as f32 - 2.0 * MARGIN, false);
     sc.text(txt(MARGIN + 4.0, y, s, size, DIM));
 }

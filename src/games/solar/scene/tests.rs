@@ -314,6 +314,18 @@ fn tiles_aliens_flips_and_holdings_are_drawn() {
     // Each colour's start at Earth: 4 infantry, 2 spaceships, a factory.
     assert!(texts(&sc).iter().filter(|t| t.text == "4i 2s").count() >= 4);
     assert!(texts(&sc).iter().filter(|t| t.text == "F1").count() >= 4);
+    // The income ranking: four factories tie for 1st on Earth, and a tie
+    // scores the higher place, 7 VP each (Earth: 7 / 4 / 2).
+    let (ex, ey, ew, eh) = planet_rect(&v, Planet::Earth);
+    let in_earth = texts(&sc)
+        .iter()
+        .filter(|t| t.text == "7 VP")
+        .filter(|t| {
+            let (x, y, _, _) = text_box(t);
+            x >= ex && x <= ex + ew && y >= ey && y <= ey + eh
+        })
+        .count();
+    assert_eq!(in_earth, 4);
     // The Moon's tile sits in the Moon's box, under Earth's.
     let (mx, my, mw, mh) = planet_rect(&v, Planet::Moon);
     let t50 = text_box(find(&sc, "#50").expect("#50"));
