@@ -68,16 +68,21 @@ fn play(kind: GameKind, players: u8, seed: u64, mut visit: impl FnMut(&AnyState)
     }
 }
 
+/// How many random games a test plays: `ORRERY_PROP_GAMES`, or `default`.
+fn games_or(default: u64) -> u64 {
+    std::env::var("ORRERY_PROP_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
 fn player_counts(kind: GameKind) -> Vec<u8> {
     kind.player_counts().collect()
 }
 
 #[test]
 fn random_games_end_and_replay_exactly() {
-    let games: u64 = std::env::var("ORRERY_PROP_GAMES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(200);
+    let games = games_or(200);
     for &kind in GameKind::ALL {
         let counts = player_counts(kind);
         let mut total = 0;
@@ -318,10 +323,7 @@ fn check_controls(kind: GameKind, state: &AnyState, sizes: &mut MenuSizes) {
 
 #[test]
 fn legal_orders_are_offered_readably_in_menus() {
-    let games: u64 = std::env::var("ORRERY_PROP_GAMES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(60);
+    let games = games_or(60);
     assert!(names_a_seat("Turn of seat 1") && names_a_seat("Seat 2") && !names_a_seat("Seats"));
     for &kind in GameKind::ALL {
         let counts = player_counts(kind);
@@ -404,10 +406,7 @@ fn scramble_hidden(state: &AnyState, keep: &[Seat], private_only: bool, rng: &mu
 /// is named only to those involved).
 #[test]
 fn hidden_state_does_not_leak() {
-    let games: u64 = std::env::var("ORRERY_PROP_GAMES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(200);
+    let games = games_or(200);
     for &kind in GameKind::ALL {
         let counts = player_counts(kind);
         let mut checked = (0usize, 0usize, 0usize);

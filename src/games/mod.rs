@@ -5,6 +5,7 @@
 //! [`AnyEvent`], which dispatch to the typed rulesets; the logic itself is
 //! written once, generically, in the `generic_*` functions below.
 
+pub mod draw;
 pub mod menu;
 mod replay;
 

@@ -10,7 +10,8 @@ use super::board::{Sector, Star, COLS, ROWS};
 use super::cards::Card;
 use super::view::{SeatView, StarView, View};
 use crate::engine::{Outcome, PhaseInfo, Seat, Viewer};
-use orrery_render::{measure_text, Anchor, Color, Item, Scene, Stroke, Text};
+use crate::games::draw::{fit, fit_text, name_of, rounded, txt, wrap};
+use orrery_render::{measure_text, Anchor, Color, Item, Scene, Stroke};
 
 pub const WIDTH: u32 = 1600;
 pub const HEIGHT: u32 = 1200;
@@ -40,91 +41,12 @@ pub fn player_color(seat: Seat) -> Color {
     PLAYER_COLORS[seat.index() % PLAYER_COLORS.len()]
 }
 
-fn name_of(names: &[String], seat: Seat) -> String {
-    let n = names
-        .get(seat.index())
-        .cloned()
-        .unwrap_or_else(|| format!("Seat {}", seat.0 + 1));
-    truncate(&n, 18)
-}
-
-fn truncate(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(max - 1).collect();
-        t.push('…');
-        t
-    }
-}
-
-fn txt(x: f32, y: f32, s: impl Into<String>, size: f32, color: Color) -> Text {
-    Text::new(x, y, s, size, color)
-}
-
-/// Largest size (down to `min`) at which `s` fits in `width`.
-fn fit(s: &str, size: f32, min: f32, width: f32, bold: bool) -> f32 {
-    let mut sz = size;
-    while sz > min && measure_text(s, sz, bold).0 > width {
-        sz -= 1.0;
-    }
-    sz
-}
-
-/// Shrink to `min`, then cut with an ellipsis, until `s` fits `width`.
-fn fit_text(s: &str, size: f32, min: f32, width: f32, bold: bool) -> (String, f32) {
-    let size = fit(s, size, min, width, bold);
-    let mut t = s.to_string();
-    let mut n = t.chars().count();
-    while n > 1 && measure_text(&t, size, bold).0 > width {
-        n -= 1;
-        t = s.chars().take(n).collect::<String>() + "…";
-    }
-    (t, size)
-}
-
-fn rounded(scene: &mut Scene, rect: (f32, f32, f32, f32), r: f32, fill: Option<Color>, stroke: Option<Stroke>) {
-    let (x, y, w, h) = rect;
-    scene.push(Item::Rect {
-        x,
-        y,
-        w,
-        h,
-        radius: r,
-        fill,
-        stroke,
-    });
-}
-
 fn ships(n: u32) -> String {
     if n == 1 {
         "1 ship".into()
     } else {
         format!("{n} ships")
     }
-}
-
-/// Split `s` at " · " into lines that fit `width` at `size`.
-fn wrap(s: &str, size: f32, width: f32, bold: bool) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    for part in s.split(" · ") {
-        let candidate = if cur.is_empty() {
-            part.to_string()
-        } else {
-            format!("{cur} · {part}")
-        };
-        if !cur.is_empty() && measure_text(&candidate, size, bold).0 > width {
-            out.push(std::mem::take(&mut cur));
-            cur = part.to_string();
-        } else {
-            cur = candidate;
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
 }
 
 fn short_card(c: Card) -> &'static str {

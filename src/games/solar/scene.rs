@@ -16,7 +16,8 @@ use super::tiles::{Defence, TileKind, TileRef};
 use super::view::{PlanetView, SeatView, TileView, View};
 use crate::engine::{Outcome, Seat, Viewer};
 use crate::games::hyperspace::scene::PLAYER_COLORS;
-use orrery_render::{measure_text, Anchor, Color, Item, Scene, Stroke, Text};
+use crate::games::draw::{fit_text, name_of, rounded, txt, wrap};
+use orrery_render::{measure_text, Anchor, Color, Scene, Stroke};
 
 pub const WIDTH: u32 = 1600;
 pub const HEIGHT: u32 = 1200;
@@ -43,85 +44,6 @@ const FIFTH_COLOR: Color = Color::rgb(240, 228, 66);
 /// A seat's colour: the four shared player colours, then yellow.
 pub fn player_color(seat: Seat) -> Color {
     PLAYER_COLORS.get(seat.index()).copied().unwrap_or(FIFTH_COLOR)
-}
-
-fn name_of(names: &[String], seat: Seat) -> String {
-    let n = names
-        .get(seat.index())
-        .cloned()
-        .unwrap_or_else(|| format!("Seat {}", seat.0 + 1));
-    truncate(&n, 18)
-}
-
-fn truncate(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
-        t.push('…');
-        t
-    }
-}
-
-fn txt(x: f32, y: f32, s: impl Into<String>, size: f32, color: Color) -> Text {
-    Text::new(x, y, s, size, color)
-}
-
-/// Largest size (down to `min`) at which `s` fits in `width`.
-fn fit(s: &str, size: f32, min: f32, width: f32, bold: bool) -> f32 {
-    let mut sz = size;
-    while sz > min && measure_text(s, sz, bold).0 > width {
-        sz -= 1.0;
-    }
-    sz
-}
-
-/// Shrink to `min`, then cut with an ellipsis, until `s` fits `width`.
-fn fit_text(s: &str, size: f32, min: f32, width: f32, bold: bool) -> (String, f32) {
-    let size = fit(s, size, min, width, bold);
-    let mut t = s.to_string();
-    let mut n = t.chars().count();
-    while n > 1 && measure_text(&t, size, bold).0 > width {
-        n -= 1;
-        t = s.chars().take(n).collect::<String>() + "…";
-    }
-    (t, size)
-}
-
-fn rounded(sc: &mut Scene, rect: (f32, f32, f32, f32), r: f32, fill: Option<Color>, stroke: Option<Stroke>) {
-    let (x, y, w, h) = rect;
-    sc.push(Item::Rect {
-        x,
-        y,
-        w,
-        h,
-        radius: r,
-        fill,
-        stroke,
-    });
-}
-
-/// Split `s` at " · " into lines that fit `width` at `size`.
-fn wrap(s: &str, size: f32, width: f32, bold: bool) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    for part in s.split(" · ") {
-        let candidate = if cur.is_empty() {
-            part.to_string()
-        } else {
-            format!("{cur} · {part}")
-        };
-        if !cur.is_empty() && measure_text(&candidate, size, bold).0 > width {
-            out.push(std::mem::take(&mut cur));
-            cur = part.to_string();
-        } else {
-            cur = candidate;
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
 }
 
 /// "A", "A and B", "A, B and C".

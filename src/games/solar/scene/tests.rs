@@ -9,7 +9,7 @@ use super::super::tiles::AlienTile;
 use super::super::view::{view, View};
 use super::*;
 use crate::engine::GameRng;
-use orrery_render::{render_png, text_box};
+use orrery_render::{render_png, text_box, Item, Text};
 
 /// A text's box: x, y, width, height.
 type Rect = (f32, f32, f32, f32);
