@@ -428,19 +428,21 @@ fn planet_box(sc: &mut Scene, view: &View, pv: &PlanetView) {
     for (i, (seat, hd)) in holders.iter().enumerate() {
         let top = holdings_top + i as f32 * row_h;
         let vp = standing(hd);
-        let badge = vp.map(|v| format!("{v} VP")).unwrap_or_default();
-        let badge_w = if badge.is_empty() {
+        // A small gold pill with the VP: the legend explains it.
+        let badge = vp.map(|v| v.to_string()).unwrap_or_default();
+        let pill_w = if badge.is_empty() {
             0.0
         } else {
-            measure_text(&badge, 16.0, true).0 + 6.0
+            measure_text(&badge, 15.0, true).0 + 10.0
         };
-        holdings_row(sc, *seat, hd, x + 8.0, top, inner - badge_w);
+        holdings_row(sc, *seat, hd, x + 8.0, top, inner - pill_w - 4.0);
         if !badge.is_empty() {
+            let px = x + 8.0 + inner - pill_w;
+            rounded(sc, (px, top + 3.0, pill_w, 18.0), 9.0, Some(GOLD), None);
             sc.text(
-                txt(x + 8.0 + inner, top + 12.0, badge, 16.0, GOLD)
-                    .anchor(Anchor::CenterRight)
-                    .bold()
-                    .halo(HALO),
+                txt(px + pill_w / 2.0, top + 12.0, badge, 15.0, Color::BLACK)
+                    .anchor(Anchor::Center)
+                    .bold(),
             );
         }
     }
@@ -662,7 +664,7 @@ fn holdings_row(sc: &mut Scene, seat: Seat, hd: &Holdings, x: f32, y: f32, w: f3
 }
 
 fn legend_line(sc: &mut Scene, y: f32) {
-    let s = "i infantry · s spaceship · t tank · (spent, on the surface) · M mine · F factory · N VP: scored here now · ☠ skull-marked · ▢ crisis die";
+    let s = "i infantry · s spaceship · t tank · (spent, on the surface) · M mine · F factory · gold N: VP scored here now · ☠ skull-marked · ▢ crisis die";
     let (s, size) = fit_text(s, 17.0, 14.0, WIDTH as f32 - 2.0 * MARGIN, false);
     sc.text(txt(MARGIN + 4.0, y, s, size, DIM));
 }

@@ -319,7 +319,7 @@ fn tiles_aliens_flips_and_holdings_are_drawn() {
     let (ex, ey, ew, eh) = planet_rect(&v, Planet::Earth);
     let in_earth = texts(&sc)
         .iter()
-        .filter(|t| t.text == "7 VP")
+        .filter(|t| t.text == "7")
         .filter(|t| {
             let (x, y, _, _) = text_box(t);
             x >= ex && x <= ex + ew && y >= ey && y <= ey + eh
