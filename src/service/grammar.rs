@@ -137,6 +137,8 @@ pub enum SetupValues {
         words: &'static [&'static str],
         default: &'static str,
     },
+    /// True or false.
+    Flag { default: bool },
 }
 
 /// A ruleset option `/game new` offers, with the systems that read it
@@ -197,6 +199,11 @@ pub const SETUP_OPTIONS: &[SetupOption] = &[
             },
         )],
     },
+    SetupOption {
+        key: "auto_losses",
+        description: "Solar Crisis only: true to let the bot choose every crisis loss (default false)",
+        games: &[(GameKind::Solar, SetupValues::Flag { default: false })],
+    },
 ];
 
 /// The ruleset option called `key`.
@@ -216,6 +223,7 @@ impl SetupValues {
         match self {
             SetupValues::Whole { min, max, default } => format!("{min} to {max}, default {default}"),
             SetupValues::Words { words, default } => format!("{}, default {default}", words.join(" or ")),
+            SetupValues::Flag { default } => format!("true or false, default {default}"),
         }
     }
 }
@@ -239,6 +247,7 @@ impl OptionKind {
             OptionKind::Game | OptionKind::Phase | OptionKind::Seed => Wire::Integer,
             OptionKind::Setup(key) => match setup_option(key).and_then(|o| o.games.first()) {
                 Some((_, SetupValues::Whole { .. })) => Wire::Integer,
+                Some((_, SetupValues::Flag { .. })) => Wire::Boolean,
                 _ => Wire::Text,
             },
             OptionKind::Flag => Wire::Boolean,
@@ -287,7 +296,7 @@ impl OptionKind {
                     .iter()
                     .filter_map(|(_, v)| match v {
                         SetupValues::Whole { min, max, .. } => Some((i64::from(*min), i64::from(*max))),
-                        SetupValues::Words { .. } => None,
+                        SetupValues::Words { .. } | SetupValues::Flag { .. } => None,
                     });
                 ranges.reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
             }
@@ -562,6 +571,12 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
                 name: "round_limit",
                 description: SETUP_OPTIONS[2].description,
                 kind: OptionKind::Setup("round_limit"),
+                required: false,
+            },
+            OptionSpec {
+                name: "auto_losses",
+                description: SETUP_OPTIONS[3].description,
+                kind: OptionKind::Setup("auto_losses"),
                 required: false,
             },
             OptionSpec {
@@ -1124,6 +1139,7 @@ impl<'a> Args<'a> {
                     }
                     serde_json::json!(t)
                 }
+                (SetupValues::Flag { .. }, OptionValue::Boolean(b)) => serde_json::json!(b),
                 (_, other) => return Err(format!("`{key}:{}` is not the right kind of value.", other.shown())),
             };
             out.insert(key.to_string(), json);
@@ -1498,6 +1514,10 @@ mod tests {
                     SetupValues::Words { words, default } => {
                         assert!(words.contains(&default));
                         assert!(words.iter().all(|w| probe((*w).into())), "{kind:?} {}", o.key);
+                        assert!(!probe("nonsense".into()), "{kind:?} {}", o.key);
+                    }
+                    SetupValues::Flag { .. } => {
+                        assert!(probe(true.into()) && probe(false.into()), "{kind:?} {}", o.key);
                         assert!(!probe("nonsense".into()), "{kind:?} {}", o.key);
                     }
                 }
