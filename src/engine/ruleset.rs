@@ -267,6 +267,14 @@ pub trait Ruleset {
         Control::plain(&Self::unparse(action))
     }
 
+    /// How each of `actions` (the legal orders of `seat`, in the ruleset's
+    /// order) is offered: one call for a whole prompt, so a ruleset whose
+    /// groups depend on the other orders works them out once. Default:
+    /// [`Ruleset::control`] for each.
+    fn controls(state: &Self::State, seat: Seat, actions: &[Self::Action], names: &[String]) -> Vec<Control> {
+        actions.iter().map(|a| Self::control(state, seat, a, names)).collect()
+    }
+
     /// Whether a player may take back the action whose events include
     /// `event`: it revealed nothing hidden and drew nothing random (a die
     /// roll, a card, a secret pick coming out all forbid it). A take-back

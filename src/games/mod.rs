@@ -246,10 +246,11 @@ impl AnyState {
     /// (see [`Ruleset::control`]), in the ruleset's order; `names` are the
     /// seats' display names.
     pub fn legal_controls(&self, seat: Seat, names: &[String]) -> Vec<(CommandLine, Control)> {
-        with_state!(self, R, s => R::legal_actions(s, seat)
-            .iter()
-            .map(|a| (R::unparse(a), R::control(s, seat, a, names)))
-            .collect())
+        with_state!(self, R, s => {
+            let actions = R::legal_actions(s, seat);
+            let controls = R::controls(s, seat, &actions, names);
+            actions.iter().map(R::unparse).zip(controls).collect()
+        })
     }
 
     /// Autocomplete values beyond the legal orders' own (see

@@ -170,54 +170,58 @@ fn lose_label(order: &LoseOrder) -> String {
     }
 }
 
-/// The group of a move: the planet it leaves ("Move from Earth"), cut by
-/// ships carried when those moves are more than one menu, and in runs
-/// past that.
-fn move_group(state: &State, seat: Seat, action: &Action) -> String {
-    let Action::Move { from, ships, .. } = action else {
-        return String::new();
-    };
-    let base = format!("Move from {from}");
+/// The label, group and style of a legal order of `seat` (see
+/// [`controls`]).
+pub fn control(state: &State, seat: Seat, action: &Action, names: &[String]) -> Control {
     let all = legal_actions(state, seat);
-    let leaving: Vec<&Action> = all
-        .iter()
-        .filter(|a| matches!(a, Action::Move { from: f, .. } if f == from))
-        .collect();
-    if leaving.len() <= MENU {
-        return base;
+    match all.iter().position(|a| a == action) {
+        Some(i) => controls(state, seat, &all, names).swap_remove(i),
+        None => offered(state, action, names),
     }
-    let with_ships: Vec<&&Action> = leaving
-        .iter()
-        .filter(|a| matches!(a, Action::Move { ships: s, .. } if s == ships))
-        .collect();
-    let base = format!("{base} · {}", carried(*ships, 0, 0));
-    let pos = with_ships.iter().position(|a| **a == action).unwrap_or(0);
-    chunk(&base, pos, with_ships.len(), 1, "")
 }
 
-/// The label, group and style of a legal order of `seat`. A group of more
-/// orders than one menu holds is cut in runs ("Buy · 1–25").
-pub fn control(state: &State, seat: Seat, action: &Action, names: &[String]) -> Control {
-    let mut c = offered(state, seat, action, names);
-    if matches!(action, Action::Move { .. }) {
-        // Moves are cut by route and ships already.
-        return c;
+/// How each of `actions` (the legal orders of `seat`, in order) is
+/// offered. A group of more orders than one menu holds is cut: moves, by
+/// the planet they leave ("Move from Earth"), then by ships carried ("·
+/// 2 ships"), then in runs; any other group in runs ("Buy · 1–25").
+pub fn controls(state: &State, _seat: Seat, actions: &[Action], names: &[String]) -> Vec<Control> {
+    let mut out: Vec<Control> = actions.iter().map(|a| offered(state, a, names)).collect();
+    // Positions of the orders of each group, in order.
+    let mut members: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, c) in out.iter().enumerate() {
+        match members.iter_mut().find(|(g, _)| *g == c.group) {
+            Some((_, v)) => v.push(i),
+            None => members.push((c.group.clone(), vec![i])),
+        }
     }
-    let all = legal_actions(state, seat);
-    let same: Vec<&Action> = all
-        .iter()
-        .filter(|a| std::mem::discriminant(*a) == std::mem::discriminant(action))
-        .filter(|a| offered(state, seat, a, names).group == c.group)
-        .collect();
-    if same.len() > MENU {
-        let pos = same.iter().position(|a| *a == action).unwrap_or(0);
-        c.group = chunk(&c.group, pos, same.len(), 1, "");
+    for (group, idx) in members.into_iter().filter(|(_, idx)| idx.len() > MENU) {
+        if matches!(actions[idx[0]], Action::Move { .. }) {
+            // Too many moves from one planet: by ships carried, then runs.
+            let ships_of = |i: usize| match &actions[i] {
+                Action::Move { ships, .. } => *ships,
+                _ => 0,
+            };
+            let mut counts: Vec<u32> = idx.iter().map(|&i| ships_of(i)).collect();
+            counts.sort_unstable();
+            counts.dedup();
+            for n in counts {
+                let same: Vec<usize> = idx.iter().copied().filter(|&i| ships_of(i) == n).collect();
+                let base = format!("{group} · {}", carried(n, 0, 0));
+                for (pos, &i) in same.iter().enumerate() {
+                    out[i].group = chunk(&base, pos, same.len(), 1, "");
+                }
+            }
+        } else {
+            for (pos, &i) in idx.iter().enumerate() {
+                out[i].group = chunk(&group, pos, idx.len(), 1, "");
+            }
+        }
     }
-    c
+    out
 }
 
 /// The label, group and style of an order, before long groups are cut.
-fn offered(state: &State, seat: Seat, action: &Action, names: &[String]) -> Control {
+fn offered(state: &State, action: &Action, names: &[String]) -> Control {
     use ControlStyle::{End, Main, Minor};
     match action {
         Action::Move {
@@ -232,7 +236,7 @@ fn offered(state: &State, seat: Seat, action: &Action, names: &[String]) -> Cont
             if let Some(c) = claim {
                 label.push_str(&format!(" · claim {}{}", tile_words(c.tile), claim_options(c, names)));
             }
-            control_of(label, &move_group(state, seat, action), Main)
+            control_of(label, &format!("Move from {from}"), Main)
         }
         Action::Claim(order) => {
             let at = match order.tile {

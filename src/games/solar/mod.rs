@@ -143,6 +143,10 @@ impl Ruleset for Solar {
         controls::control(state, seat, action, names)
     }
 
+    fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String]) -> Vec<Control> {
+        controls::controls(state, seat, actions, names)
+    }
+
     fn takes_back(event: &Event) -> bool {
         controls::takes_back(event)
     }

@@ -3,18 +3,15 @@
 
 use super::board::Planet;
 use super::rules::{decide, parse, Action};
-use super::state::{self, apply, open_period, Die, Event, State, UnitCounts};
-use super::tiles::TileId;
-use crate::engine::{CommandLine, GameConfig, Seat};
+use super::state::{apply, ActionKind, Die, Event, State, TensionTarget, UnitCounts};
+use super::tiles::{TileId, TileRef};
+use super::Solar;
+use crate::engine::{CommandLine, GameConfig, GameRng, Ruleset, Seat};
 
-/// A game set up by `config`, its first period opened (Phases 1-2).
+/// A game set up by `config`, its first period opened (Phases 1-2), as
+/// the ruleset's set-up leaves it.
 pub fn start_with(config: &GameConfig) -> State {
-    let events = state::setup(config).expect("set-up");
-    let mut s = state::fold(&events);
-    for e in open_period(&s) {
-        apply(&mut s, &e);
-    }
-    s
+    Solar::fold(&Solar::setup(config).expect("set-up"))
 }
 
 /// [`start_with`] the default options.
@@ -74,4 +71,41 @@ pub fn give(s: &mut State, seat: u8, planet: Planet, units: UnitCounts) {
             units,
         },
     );
+}
+
+/// Seat 1 declared a claim of `t` at `planet` and rolled `dice`.
+pub fn rolled(
+    mut s: State,
+    planet: Planet,
+    t: TileRef,
+    target: Option<TensionTarget>,
+    defence: u32,
+    dice: [u8; 3],
+) -> State {
+    apply(
+        &mut s,
+        &Event::ActionTaken {
+            seat: Seat(0),
+            action: ActionKind::Claim,
+        },
+    );
+    apply(
+        &mut s,
+        &Event::ClaimDeclared {
+            seat: Seat(0),
+            planet,
+            tile: t,
+            target,
+            defence,
+        },
+    );
+    apply(
+        &mut s,
+        &Event::ClaimRolled {
+            seat: Seat(0),
+            dice: [die(dice[0]), die(dice[1]), die(dice[2])],
+            rng: Box::new(GameRng::seeded(99)),
+        },
+    );
+    s
 }

@@ -3,7 +3,7 @@ use crate::engine::{GameConfig, GameRng};
 use crate::games::solar::board::UnitKind;
 use crate::games::solar::rules::{decide, default_action, legal_actions, parse, pending, unparse};
 use crate::games::solar::state::{self, apply, open_period};
-use crate::games::solar::testkit::{board_with, die, give, line, play, start, tile};
+use crate::games::solar::testkit::{board_with, give, line, play, rolled, start, tile};
 use crate::games::solar::tiles::TileRef;
 use std::collections::BTreeMap;
 
@@ -51,43 +51,6 @@ fn piece(s: &mut State, seat: u8, planet: Planet, piece: Piece) {
             piece,
         },
     );
-}
-
-/// Seat 1 declared a claim of `t` at `planet` and rolled `dice`.
-fn rolled(
-    mut s: State,
-    planet: Planet,
-    t: TileRef,
-    target: Option<state::TensionTarget>,
-    defence: u32,
-    dice: [u8; 3],
-) -> State {
-    apply(
-        &mut s,
-        &Event::ActionTaken {
-            seat: Seat(0),
-            action: ActionKind::Claim,
-        },
-    );
-    apply(
-        &mut s,
-        &Event::ClaimDeclared {
-            seat: Seat(0),
-            planet,
-            tile: t,
-            target,
-            defence,
-        },
-    );
-    apply(
-        &mut s,
-        &Event::ClaimRolled {
-            seat: Seat(0),
-            dice: [die(dice[0]), die(dice[1]), die(dice[2])],
-            rng: Box::new(GameRng::seeded(99)),
-        },
-    );
-    s
 }
 
 fn hand(s: &State, seat: u8) -> Vec<CardId> {

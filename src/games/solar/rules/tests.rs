@@ -1,6 +1,6 @@
 use super::*;
 use crate::engine::GameRng;
-use crate::games::solar::testkit::{board_with, die, give, line, play, start, tile};
+use crate::games::solar::testkit::{board_with, give, line, play, rolled, start, tile};
 use crate::games::solar::tiles::AlienTile;
 
 fn refuse(s: &State, seat: Seat, text: &str) -> (String, Vec<String>) {
@@ -17,43 +17,6 @@ fn scenario(tiles: &[(Planet, u8)]) -> State {
     board_with(&mut s, tiles);
     apply(&mut s, &Event::TurnBegan { seat: Seat(0) });
     apply(&mut s, &Event::FirstPlayerMarkerTaken { seat: Seat(0) });
-    s
-}
-
-/// Seat 1 declared a claim of `t` at `planet` and rolled `dice`.
-fn rolled(
-    mut s: State,
-    planet: Planet,
-    t: TileRef,
-    target: Option<TensionTarget>,
-    defence: u32,
-    dice: [u8; 3],
-) -> State {
-    apply(
-        &mut s,
-        &Event::ActionTaken {
-            seat: Seat(0),
-            action: ActionKind::Claim,
-        },
-    );
-    apply(
-        &mut s,
-        &Event::ClaimDeclared {
-            seat: Seat(0),
-            planet,
-            tile: t,
-            target,
-            defence,
-        },
-    );
-    apply(
-        &mut s,
-        &Event::ClaimRolled {
-            seat: Seat(0),
-            dice: [die(dice[0]), die(dice[1]), die(dice[2])],
-            rng: Box::new(GameRng::seeded(99)),
-        },
-    );
     s
 }
 
