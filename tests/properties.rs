@@ -396,6 +396,43 @@ fn scramble_hidden(state: &AnyState, keep: &[Seat], private_only: bool, rng: &mu
             Some(AnyState::Starlanes(s))
         }
         AnyState::Hyperspace(_) => None,
+        AnyState::Spectrum(s) => {
+            use orrery::games::spectrum::view::{sees, sensed};
+            let mut s = s.clone();
+            let others: Vec<Seat> = (0..s.players).map(Seat).filter(|x| !keep.contains(x)).collect();
+            // Ships no kept seat sees: half of them vanish.
+            let seen: Vec<_> = keep.iter().map(|k| (*k, sensed(&s, *k))).collect();
+            let unseen: Vec<_> = s
+                .ships
+                .iter()
+                .filter(|x| !seen.iter().any(|(k, sp)| sees(*k, x, sp)))
+                .map(|x| x.id)
+                .collect();
+            for id in unseen {
+                if rng.below(2) == 0 {
+                    s.ships.retain(|x| x.id != id);
+                }
+            }
+            for o in &others {
+                let i = o.index();
+                s.points[i] = rng.below(60);
+                for v in s.settings[i].iter_mut() {
+                    *v = rng.below(2) == 0;
+                }
+                s.charts[i].clear();
+                s.declared.retain(|d| d.members[0] != *o);
+                if s.sheet.owes(*o) {
+                    let ready = s.sheet.is_ready(*o);
+                    let _ = s.sheet.clear(*o);
+                    let _ = s.sheet.set_ready(*o, ready);
+                }
+            }
+            if !private_only {
+                s.map.redraw_jumps(rng);
+                s.rng = Box::new(GameRng::seeded(u64::from(rng.below(u32::MAX))));
+            }
+            Some(AnyState::Spectrum(s))
+        }
     }
 }
 

@@ -301,6 +301,7 @@ fn type_setter(kind: OptionKind) -> fn(serenity::CreateCommandOption) -> serenit
         OptionKind::Game => |o| integer_option(o, OptionKind::Game),
         OptionKind::Phase => |o| integer_option(o, OptionKind::Phase),
         OptionKind::Seed => |o| integer_option(o, OptionKind::Seed),
+        OptionKind::Line => |o| integer_option(o, OptionKind::Line),
         OptionKind::Setup(key) => {
             // A fn pointer cannot carry the key: one instance per ruleset option.
             const SETTERS: [fn(serenity::CreateCommandOption) -> serenity::CreateCommandOption; 4] = [
@@ -651,6 +652,10 @@ mod tests {
                 "prompt",
                 "takeback",
                 "ready",
+                "sheet",
+                "unready",
+                "clear",
+                "remove",
                 "rules",
                 "history",
                 "log",

@@ -207,6 +207,7 @@ pub fn likely_public(request: &Request, place: Place) -> bool {
         Request::MyGames
         | Request::Reminders { .. }
         | Request::Ready { .. }
+        | Request::Sheet { .. }
         | Request::TakeBack { .. }
         | Request::Prompt { .. } => false,
     }

@@ -21,8 +21,30 @@ pub struct Pending {
     /// A hidden, simultaneous decision: submissions are held unseen.
     pub secret: bool,
     /// For simultaneous decisions: this seat has submitted and may only be
-    /// waiting for others.
+    /// waiting for others. For an order sheet: the sheet is marked ready.
     pub submitted: bool,
+    /// The decision is an [`OrderSheet`]: the seat writes many lines and
+    /// marks them ready ([`SheetVerb`]); `prompt` shows the seat its sheet.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sheet: bool,
+}
+
+/// The sheet edits every game with order sheets offers under the same
+/// names (`/game ready`, `/game unready`, `/game clear`,
+/// `/game remove line:N`); adding and replacing lines are the game's own
+/// orders. A ruleset maps each to one of its actions
+/// ([`crate::engine::Ruleset::sheet_verb`]), so they go through `decide`
+/// and the log like any order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SheetVerb {
+    /// Mark the sheet ready.
+    Ready,
+    /// Take the ready mark back while others still write.
+    Unready,
+    /// Remove every line.
+    Clear,
+    /// Remove line N (from 1).
+    Remove(usize),
 }
 
 /// Hidden simultaneous submissions: what each owing seat has picked, held

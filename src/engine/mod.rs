@@ -10,7 +10,7 @@ pub mod rng;
 pub mod ruleset;
 
 pub use command::{CommandLine, CommandSpec, ParamKind, ParamSpec, ParseError};
-pub use decision::{OrderSheet, Pending, SheetError, Simultaneous};
+pub use decision::{OrderSheet, Pending, SheetError, SheetVerb, Simultaneous};
 pub use hex::Hex;
 pub use ids::{GameId, Seat, UserId, Viewer};
 pub use rng::GameRng;

@@ -1,7 +1,7 @@
 //! The contract every game system implements.
 
 use super::command::{CommandLine, CommandSpec, ParseError};
-use super::decision::Pending;
+use super::decision::{Pending, SheetVerb};
 use super::ids::{Seat, Viewer};
 use orrery_render::Scene;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
@@ -297,6 +297,22 @@ pub trait Ruleset {
         _partial: &str,
     ) -> Vec<String> {
         Vec::new()
+    }
+
+    /// The action that makes the sheet edit `verb` for a game whose
+    /// decisions are order sheets ([`Pending::sheet`]); `None` for games
+    /// without sheets (the default). The platform's `/game ready`,
+    /// `/game unready`, `/game clear` and `/game remove` give this action
+    /// as an order of the seat.
+    fn sheet_verb(_verb: SheetVerb) -> Option<Self::Action> {
+        None
+    }
+
+    /// The seat's order sheet, one numbered line each in words (names of
+    /// players, not seats), while it owes one; `None` otherwise (and for
+    /// games without sheets). Prompts and `/game sheet` show it.
+    fn sheet_lines(_state: &Self::State, _seat: Seat, _names: &[String]) -> Option<Vec<String>> {
+        None
     }
 
     /// Fold events onto the empty state.

@@ -13,7 +13,7 @@ pub use replay::{PlatformEvent, Replay, Rewind};
 
 use crate::engine::{
     CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
-    SetupError, Viewer,
+    SetupError, SheetVerb, Viewer,
 };
 use orrery_render::Scene;
 use serde::{Deserialize, Serialize};
@@ -126,6 +126,7 @@ games! {
     hyperspace::Hyperspace,
     starlanes::Starlanes,
     solar::Solar,
+    spectrum::Spectrum,
 }
 
 /// An order that was not accepted: either it could not be read, or it was
@@ -216,6 +217,12 @@ impl GameKind {
         with_kind!(self, R => R::DECISION_KINDS)
     }
 
+    /// The order that makes the sheet edit `verb`, for a game with order
+    /// sheets ([`Ruleset::sheet_verb`]); `None` when the game has none.
+    pub fn sheet_command(self, verb: SheetVerb) -> Option<CommandLine> {
+        with_kind!(self, R => R::sheet_verb(verb).map(|a| R::unparse(&a)))
+    }
+
     /// The game's rules page, Markdown ([`Ruleset::RULES_PAGE`]).
     pub fn rules_page(self) -> &'static str {
         with_kind!(self, R => R::RULES_PAGE)
@@ -296,6 +303,12 @@ impl AnyState {
 
     pub fn phase(&self) -> PhaseInfo {
         with_state!(self, R, s => R::phase(s))
+    }
+
+    /// The seat's order sheet in words, while it owes one
+    /// ([`Ruleset::sheet_lines`]).
+    pub fn sheet_lines(&self, seat: Seat, names: &[String]) -> Option<Vec<String>> {
+        with_state!(self, R, s => R::sheet_lines(s, seat, names))
     }
 
     pub fn default_command(&self, seat: Seat) -> Option<CommandLine> {

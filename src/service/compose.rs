@@ -217,9 +217,14 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
             .filter(|p| !p.submitted)
             .map(|p| p.seat)
             .collect();
+        // A player who un-readies their own sheet knows it already.
+        let actor = match cause {
+            Cause::Order { seat, .. } => Some(*seat),
+            _ => None,
+        };
         let newly: Vec<&Pending> = pending
             .iter()
-            .filter(|p| !p.submitted && !was.contains(&p.seat))
+            .filter(|p| !p.submitted && !was.contains(&p.seat) && Some(p.seat) != actor)
             .collect();
         let alert: Vec<&SeatRow> = newly
             .iter()
@@ -371,7 +376,10 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
 /// has submitted and waits on others keeps its prompt.
 fn new_prompt(was: Option<&Pending>, now: &Pending, new_phase: bool, acted: bool) -> bool {
     !now.submitted
-        && (new_phase || was.is_none_or(|w| w.kind != now.kind || w.submitted || (w.prompt != now.prompt && !acted)))
+        && (new_phase
+            || was.is_none_or(|w| {
+                w.kind != now.kind || (w.submitted && !(now.sheet && acted)) || (w.prompt != now.prompt && !acted)
+            }))
 }
 
 fn ctx_line(cause: &Cause, seat: Seat) -> Option<CommandLine> {
@@ -483,7 +491,24 @@ pub(super) fn prompt(
     let mut text = phase_header(row, &state.phase(), &names);
     text.push('\n');
     text.push_str(&p.prompt);
-    if p.submitted {
+    if let Some(lines) = state.sheet_lines(p.seat, &names) {
+        if lines.is_empty() {
+            text.push_str("\nYour sheet is empty.");
+        } else {
+            text.push_str(&format!("\nYour sheet ({}):", lines.len()));
+            for l in lines {
+                text.push('\n');
+                text.push_str(&l);
+            }
+        }
+    }
+    if p.sheet {
+        text.push_str(if p.submitted {
+            "\n✅ Your sheet is ready. Editing it, or Un-ready, takes that back while others still write."
+        } else {
+            "\nWrite lines with the game's orders (`line:N` replaces line N); mark the sheet ready when it is done. At the deadline it counts as it stands."
+        });
+    } else if p.submitted {
         text.push_str("\nYour choice is in (marked ✓). You can change it until everyone has chosen.");
     }
     let footer = Text::plain("⏳ Due ")
@@ -624,6 +649,7 @@ mod tests {
             prompt: prompt.into(),
             secret: false,
             submitted,
+            sheet: false,
         }
     }
 

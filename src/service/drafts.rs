@@ -50,7 +50,7 @@ fn all_ready(state: &AnyState, seats: &[SeatRow], drafts: &[DraftRow], seq: i64,
     let owing: Vec<Seat> = state
         .pending()
         .into_iter()
-        .filter(|p| p.secret && !p.submitted)
+        .filter(|p| p.secret && !p.sheet && !p.submitted)
         .map(|p| p.seat)
         .collect();
     let automatic = |s: &Seat| seats.iter().any(|r| r.seat == *s && r.automatic());
@@ -74,7 +74,9 @@ impl Service {
         seat: Seat,
         line: &CommandLine,
     ) -> Result<Option<Reply>, ServiceError> {
-        if !state.pending().iter().any(|p| p.seat == seat && p.secret) {
+        // Order sheets hold their own lines and ready marks in the game's
+        // log: they are never drafted.
+        if !state.pending().iter().any(|p| p.seat == seat && p.secret && !p.sheet) {
             return Ok(None);
         }
         if settings.auto_resolve {
@@ -111,6 +113,9 @@ impl Service {
     /// `/game ready`: mark the actor's draft final; when every seat owing
     /// the decision is ready, submit all the drafts in one append.
     pub(super) async fn ready(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
+        if self.owes_sheet(actor, game).await? {
+            return self.sheet_edit(actor, game, crate::engine::SheetVerb::Ready).await;
+        }
         let row = self.resolve(actor, game).await?;
         let seats = self.store.seats(row.id).await?;
         let Some(me) = seats.iter().find(|s| s.played_by(actor.user)).map(|s| s.seat) else {

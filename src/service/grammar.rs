@@ -19,7 +19,7 @@
 use super::{
     parse_duration, parse_kind_deadlines, parse_time_of_day, Missed, Request, SeatRef, ServiceError, SettingsChange,
 };
-use crate::engine::{GameId, Seat, UserId};
+use crate::engine::{GameId, Seat, SheetVerb, UserId};
 use crate::games::GameKind;
 use crate::store::GameRow;
 
@@ -112,6 +112,8 @@ pub enum OptionKind {
     Flag,
     /// A person.
     Player,
+    /// A line of the asker's order sheet, numbered from 1.
+    Line,
 }
 
 /// Where an option's suggestions come from, for transports that offer them.
@@ -156,7 +158,7 @@ pub struct SetupOption {
 pub const SETUP_OPTIONS: &[SetupOption] = &[
     SetupOption {
         key: "rounds",
-        description: "Round limit (Hyperspace 1-200, default 25; Starlanes 1-500, default 40)",
+        description: "Round limit (default: Hyperspace 25 of 1-200, Starlanes 40 of 1-500, Spectrum War 15 of 5-60)",
         games: &[
             (
                 GameKind::Hyperspace,
@@ -172,6 +174,14 @@ pub const SETUP_OPTIONS: &[SetupOption] = &[
                     min: 1,
                     max: 500,
                     default: 40,
+                },
+            ),
+            (
+                GameKind::Spectrum,
+                SetupValues::Whole {
+                    min: 5,
+                    max: 60,
+                    default: 15,
                 },
             ),
         ],
@@ -244,7 +254,7 @@ fn setup_options_of(kind: GameKind) -> String {
 impl OptionKind {
     pub fn wire(self) -> Wire {
         match self {
-            OptionKind::Game | OptionKind::Phase | OptionKind::Seed => Wire::Integer,
+            OptionKind::Game | OptionKind::Phase | OptionKind::Seed | OptionKind::Line => Wire::Integer,
             OptionKind::Setup(key) => match setup_option(key).and_then(|o| o.games.first()) {
                 Some((_, SetupValues::Whole { .. })) => Wire::Integer,
                 Some((_, SetupValues::Flag { .. })) => Wire::Boolean,
@@ -290,6 +300,7 @@ impl OptionKind {
         match self {
             OptionKind::Game => Some((-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER)),
             OptionKind::Phase | OptionKind::Seed => Some((0, MAX_SAFE_INTEGER)),
+            OptionKind::Line => Some((1, 999)),
             OptionKind::Setup(key) => {
                 let ranges = setup_option(key)
                     .map_or(&[][..], |o| o.games)
@@ -343,6 +354,7 @@ impl OptionKind {
             OptionKind::TimeOfDay => format!("`{name}:18:00` or `{name}:18:00+02:00`"),
             OptionKind::Flag => format!("`{name}:true` or `{name}:false`"),
             OptionKind::Player => format!("`{name}:@name`"),
+            OptionKind::Line => format!("`{name}:2`"),
         }
     }
 
@@ -641,9 +653,54 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
     game_only(
         Top::Game,
         "ready",
-        "Mark your draft final (when the host turned auto-resolve off).",
+        "Mark your order sheet ready, or your draft final (when the host turned auto-resolve off).",
         |a| Ok(Request::Ready { game: a.game() }),
     ),
+    // ---- /game: order sheets ----
+    game_only(
+        Top::Game,
+        "sheet",
+        "Show your order sheet (or pending decision), with its buttons.",
+        |a| Ok(Request::Prompt { game: a.game() }),
+    ),
+    game_only(
+        Top::Game,
+        "unready",
+        "Take back your sheet's ready mark while others are still writing.",
+        |a| {
+            Ok(Request::Sheet {
+                game: a.game(),
+                verb: SheetVerb::Unready,
+            })
+        },
+    ),
+    game_only(Top::Game, "clear", "Remove every line of your order sheet.", |a| {
+        Ok(Request::Sheet {
+            game: a.game(),
+            verb: SheetVerb::Clear,
+        })
+    }),
+    Subcommand {
+        top: Some(Top::Game),
+        name: "remove",
+        description: "Remove one line of your order sheet.",
+        options: &[
+            OptionSpec {
+                name: "line",
+                description: "The line's number, as your sheet shows it",
+                kind: OptionKind::Line,
+                required: true,
+            },
+            GAME_OPTION,
+        ],
+        build: |a| {
+            let line = a.integer("line").ok_or("give the line to remove: `line:2`")?;
+            Ok(Request::Sheet {
+                game: a.game(),
+                verb: SheetVerb::Remove(line as usize),
+            })
+        },
+    },
     Subcommand {
         top: Some(Top::Game),
         name: "rules",

@@ -23,6 +23,7 @@ mod rules_page;
 mod scheduling;
 mod seats;
 mod settings;
+mod sheets;
 mod spectators;
 // Running it.
 mod clock;
@@ -43,7 +44,7 @@ pub use settings::{
 };
 pub use text::{readable_time, relative_time, utc_date_time, Span, Text};
 
-use crate::engine::{CommandLine, GameId, UserId};
+use crate::engine::{CommandLine, GameId, SheetVerb, UserId};
 use crate::games::{AnyState, GameKind};
 use crate::store::{GameRow, GameStatus, SeatRow, Store, StoreError};
 use std::collections::HashMap;
@@ -183,9 +184,16 @@ pub enum Request {
         mute: Option<bool>,
         points: Option<Vec<i64>>,
     },
-    /// Mark the asker's draft final (auto-resolve off).
+    /// Mark the asker's order sheet ready, or their draft final
+    /// (auto-resolve off).
     Ready {
         game: Option<GameId>,
+    },
+    /// Another edit of the asker's order sheet: un-ready, clear, remove a
+    /// line.
+    Sheet {
+        game: Option<GameId>,
+        verb: SheetVerb,
     },
     /// A player takes back their own last order, in their own turn, when
     /// it revealed nothing and drew nothing random.
@@ -288,6 +296,7 @@ impl Service {
             Request::MyGames => self.my_games(actor).await,
             Request::Reminders { game, mute, points } => self.reminders(actor, game, mute, points).await,
             Request::Ready { game } => self.ready(actor, game).await,
+            Request::Sheet { game, verb } => self.sheet_edit(actor, game, verb).await,
             Request::TakeBack { game } => self.take_back(actor, game).await,
             Request::Prompt { game } => self.my_prompt(actor, game).await,
         }

@@ -351,6 +351,8 @@ impl Service {
         let mut adv = Advance::new(&state, row.seq);
         let (drafted, mut refused) = self.decide_drafts(&row, &seats, &mut adv).await?;
         let mut applied: Vec<(Seat, CommandLine, bool)> = Vec::new();
+        // Seats whose order sheet counted as it stood.
+        let mut sheets: Vec<Seat> = Vec::new();
         'outer: for _ in 0..64 {
             if moved_on(&adv.state) {
                 break;
@@ -366,6 +368,14 @@ impl Service {
                 };
                 match adv.play(p.seat, &cmd) {
                     Ok(()) => {
+                        if p.sheet {
+                            sheets.push(p.seat);
+                            progressed = true;
+                            if moved_on(&adv.state) {
+                                break 'outer;
+                            }
+                            continue;
+                        }
                         applied.push((p.seat, cmd, p.secret));
                         progressed = true;
                     }
@@ -391,7 +401,14 @@ impl Service {
         for seat in &drafted {
             text.push_str(&format!(" {}'s draft was submitted.", seat_name(&seats, *seat)));
         }
-        if applied.is_empty() && drafted.is_empty() {
+        if !sheets.is_empty() {
+            let who: Vec<String> = sheets.iter().map(|s| seat_name(&seats, *s)).collect();
+            text.push_str(&format!(
+                " The sheets of {} counted as they stood.",
+                super::naming::name_list(&who)
+            ));
+        }
+        if applied.is_empty() && drafted.is_empty() && sheets.is_empty() {
             text.push_str(" Nobody owed an order that has a default.");
         }
         for (seat, cmd, secret) in &applied {

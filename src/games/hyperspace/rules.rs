@@ -257,6 +257,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
             },
             secret: false,
             submitted: false,
+            sheet: false,
         }],
         Stage::Battle(b) => match &b.step {
             BattleStep::Cards { picks } => picks
@@ -268,6 +269,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
                     prompt: format!("Battle at {}: pick a combat card in secret (`card name:CARD`).", b.star.label()),
                     secret: true,
                     submitted,
+                    sheet: false,
                 })
                 .collect(),
             BattleStep::Losses { victor, loser } => vec![Pending {
@@ -280,6 +282,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
                 ),
                 secret: false,
                 submitted: false,
+                sheet: false,
             }],
             BattleStep::Retreat { seat, .. } => vec![Pending {
                 seat: *seat,
@@ -291,6 +294,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
                 ),
                 secret: false,
                 submitted: false,
+                sheet: false,
             }],
             BattleStep::Resolved => Vec::new(),
         },

@@ -364,6 +364,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
             ),
             secret: false,
             submitted: false,
+            sheet: false,
         }];
     }
     let planet = state.crisis.map_or("A", Planet::name);
@@ -376,6 +377,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
             prompt: format!("{planet}'s crisis: {}.", demand_text(d)),
             secret: false,
             submitted: false,
+            sheet: false,
         })
         .collect()
 }

@@ -588,6 +588,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
         prompt,
         secret: false,
         submitted: false,
+        sheet: false,
     }]
 }
 

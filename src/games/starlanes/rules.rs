@@ -100,6 +100,7 @@ pub fn pending(st: &State) -> Vec<Pending> {
         prompt,
         secret: false,
         submitted: false,
+        sheet: false,
     }]
 }
 
