@@ -197,6 +197,10 @@ pub trait Ruleset {
     /// Every kind of decision ([`Pending::kind`]) this ruleset asks for
     /// (per-kind deadline lengths are keyed on these).
     const DECISION_KINDS: &'static [&'static str];
+    /// Each seat is sent its own board by DM at every phase boundary,
+    /// beside the public board in the channel: for games whose public
+    /// board shows little (fog of war). Default: no.
+    const PRIVATE_BOARDS: bool = false;
     /// The rules page a player reads (Markdown, starting `# NAME`), usually
     /// `include_str!("../../../docs/rules/<key>.md")`.
     const RULES_PAGE: &'static str;

@@ -223,6 +223,12 @@ impl GameKind {
         with_kind!(self, R => R::sheet_verb(verb).map(|a| R::unparse(&a)))
     }
 
+    /// Whether each seat gets its own board at every phase boundary
+    /// ([`Ruleset::PRIVATE_BOARDS`]).
+    pub fn private_boards(self) -> bool {
+        with_kind!(self, R => R::PRIVATE_BOARDS)
+    }
+
     /// The game's rules page, Markdown ([`Ruleset::RULES_PAGE`]).
     pub fn rules_page(self) -> &'static str {
         with_kind!(self, R => R::RULES_PAGE)

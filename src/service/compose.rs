@@ -300,6 +300,23 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
         );
     }
 
+    // Fog games: each seat's own board as each phase begins (on its new
+    // prompt when it gets one, else in a DM of its own), and at the end.
+    let private_seq = if !row.kind.private_boards() {
+        None
+    } else if outcome.is_some() {
+        Some(adv.seq())
+    } else {
+        boundaries.last().map(|(seq, _)| *seq)
+    };
+    let private_board = |seat: Seat| {
+        private_seq.map(|seq| BoardRef {
+            game: row.id,
+            viewer: Viewer::Seat(seat),
+            seq,
+        })
+    };
+
     // Each seat's prompt.
     let before_pending = before.pending();
     for s in seats.iter().filter(|s| !s.vacant) {
@@ -316,6 +333,7 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
         };
         let fresh = now.is_some_and(|p| new_prompt(was, p, starting || !boundaries.is_empty(), acted.is_some()));
         let mut told = false;
+        let mut boarded = false;
         match now {
             Some(p) if fresh => {
                 if was.is_some() || !starting {
@@ -324,8 +342,10 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
                 let mut m = prompt(row, state, p, s, seats, *due);
                 prepend(&mut m.text, &own, acted.as_deref());
                 m.choices.extend(take_back_choice(ctx, s.seat));
+                m.board = private_board(s.seat);
                 out.push(m);
                 told = true;
+                boarded = true;
             }
             Some(p) => {
                 let changed = was != Some(p) || acted.is_some() || !own.is_empty() || !boundaries.is_empty();
@@ -352,6 +372,24 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
                 told = true;
             }
             None => {}
+        }
+        if let (Some(board), false) = (private_board(s.seat), boarded) {
+            let phase = state.phase();
+            let mut text = phase_header(row, &phase, &names);
+            text.push_str(if outcome.is_some() {
+                "\nYour board at the end of the game."
+            } else {
+                "\nYour board: nothing is asked of you in this section."
+            });
+            if !told && !own.is_empty() && !starting {
+                text.push('\n');
+                text.push_str(&own.join("\n"));
+                told = true;
+            }
+            out.push(OutMessage {
+                board: Some(board),
+                ..OutMessage::to_dm(s.user, text)
+            });
         }
         // What only this seat may learn, when no prompt carries it.
         if !told && !own.is_empty() && !starting {

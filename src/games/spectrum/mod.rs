@@ -19,10 +19,12 @@
 //! - [`turn`]: each line checked as it is written, each section carried
 //!   out, the beginning of a turn, victory.
 //! - [`view`]: what one viewer may see (fog of war), events in words.
+//! - [`controls`]: sheet edits as buttons and menus.
 //! - [`scene`]: the board picture, from a view.
 
 pub mod basics;
 pub mod combat;
+pub mod controls;
 pub mod map;
 pub mod rules;
 pub mod scene;
@@ -36,7 +38,7 @@ pub use state::{Event, State};
 pub use view::View;
 
 use crate::engine::{
-    CommandLine, CommandSpec, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
+    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
     SetupError, SheetVerb, Viewer,
 };
 use orrery_render::Scene;
@@ -48,6 +50,7 @@ impl Ruleset for Spectrum {
     const KEY: &'static str = "spectrum";
     const NAME: &'static str = "Spectrum War";
     const DECISION_KINDS: &'static [&'static str] = &["economic", "movement", "combat", "ecopolitical"];
+    const PRIVATE_BOARDS: bool = true;
     const RULES_PAGE: &'static str = include_str!("../../../docs/rules/spectrum.md");
     type State = State;
     type Action = Action;
@@ -116,6 +119,10 @@ impl Ruleset for Spectrum {
 
     fn default_action(state: &State, seat: Seat) -> Option<Action> {
         rules::default_action(state, seat)
+    }
+
+    fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String]) -> Vec<Control> {
+        controls::controls(state, seat, actions, names)
     }
 
     fn sheet_verb(verb: SheetVerb) -> Option<Action> {
