@@ -280,3 +280,34 @@ async fn auto_resolve_off_leaves_sheets_to_their_ready_marks() {
     assert_eq!(s.ships.len(), 1);
     assert_eq!(s.section.kind(), "movement");
 }
+
+/// Two wars from the same seed where alice writes different sheets (then
+/// both ready, as bob does): until the sheets are carried out, the channel
+/// and bob read exactly the same messages.
+#[tokio::test]
+async fn two_wars_differing_in_one_sheet_read_the_same_to_others() {
+    let mut seen: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+    for lines in [
+        vec!["build class:fighter"],
+        vec!["build class:scout", "build class:terraformer"],
+    ] {
+        let clock = Arc::new(ManualClock::new(T0));
+        let svc = service_on(&db_url("sheets-twin"), clock.clone()).await;
+        let game = new_war(&svc).await;
+        let vega = home(&svc, game, 0).await;
+        sent(&svc).await;
+        ok(&svc, &bob(), Request::Ready { game: Some(game) }).await;
+        for l in &lines {
+            ok(&svc, &alice(), spectrum(game, &format!("{l} at:{vega}"))).await;
+        }
+        ok(&svc, &alice(), sheet(game, SheetVerb::Remove(1))).await;
+        ok(&svc, &alice(), spectrum(game, &format!("{} at:{vega}", lines[0]))).await;
+        let out = sent(&svc).await;
+        seen.push((channel_texts(&out), dm_texts(&out, 2)));
+    }
+    assert_eq!(seen[0], seen[1], "others read alice's sheet");
+    assert!(
+        !seen[0].0.is_empty() || !seen[0].1.is_empty(),
+        "something was said at all"
+    );
+}

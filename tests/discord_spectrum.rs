@@ -1,0 +1,216 @@
+//! A whole war of Spectrum War played by the real `orrery` binary against
+//! the fake Discord (see `tests/support/`), as people play it: order-sheet
+//! lines typed by DM (`/spectrum build …`, `/spectrum move …`), lines
+//! removed with `/game remove`, sheets marked ready with the prompt's
+//! button or `/game ready`; the channel learns only who is ready and what
+//! happened to planets; each player gets their own board by DM every
+//! section; one result post at the end.
+
+mod support;
+
+use orrery::engine::{CommandLine, GameRng, Outcome, Seat};
+use orrery::games::{AnyState, GameKind};
+use orrery::store::GameStatus;
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::time::Duration;
+use support::{Harness, Message, Place};
+
+const DRAIN: Duration = Duration::from_secs(60);
+const SEED: u64 = 1;
+
+/// Any legal edit, but the sheet's verbs less often than lines, and
+/// "ready" a third of the time it is offered, so sheets end.
+fn choose(state: &AnyState, seat: Seat, rng: &mut GameRng) -> CommandLine {
+    let legal = state.legal_commands(seat);
+    let ready = legal.iter().find(|l| l.name == "ready").cloned();
+    let lines: Vec<CommandLine> = legal
+        .iter()
+        .filter(|l| !["ready", "unready", "clear", "remove"].contains(&l.name.as_str()))
+        .cloned()
+        .collect();
+    let removes: Vec<CommandLine> = legal.iter().filter(|l| l.name == "remove").cloned().collect();
+    match (rng.below(6), ready) {
+        (0 | 1, Some(r)) => r,
+        (2, _) if !removes.is_empty() => rng.pick(&removes).cloned().expect("a remove"),
+        _ if !lines.is_empty() => rng.pick(&lines).cloned().expect("a line"),
+        _ => rng.pick(&legal).cloned().expect("a legal edit"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_spectrum_war_by_dm_sheets() {
+    let h = Harness::start().await;
+    let chan = h.fake.add_channel("spectrum");
+    let players: Vec<_> = ["alice", "bob"].iter().map(|n| h.fake.add_user(n)).collect();
+    let t = h
+        .open_game_of(
+            GameKind::Spectrum,
+            chan,
+            &players,
+            Some(SEED),
+            Some(json!({"rounds": 5})),
+        )
+        .await;
+    h.wait_outbox_drained(DRAIN).await;
+
+    // The first prompt: the economic sheet, empty, in each player's DMs,
+    // with the game's board of their own.
+    for user in &t.seats {
+        let prompt = h.newest_prompt(user, t.game).expect("an economic prompt");
+        assert!(prompt.content.contains("Your sheet is empty"), "{}", prompt.content);
+        assert_eq!(prompt.attachments.len(), 1, "the private board rides on the prompt");
+        support::assert_png(&prompt.attachments[0].data, "a private board");
+    }
+
+    let mut rng = GameRng::seeded(SEED);
+    let mut via: BTreeMap<String, usize> = BTreeMap::new();
+    let mut orders = 0;
+    loop {
+        let row = h.row(t.game).await;
+        if row.status != GameStatus::Active {
+            break;
+        }
+        let state = row.state.expect("an active game has a state");
+        let p = state
+            .pending()
+            .into_iter()
+            .find(|p| !p.submitted)
+            .expect("someone owes");
+        let line = choose(&state, p.seat, &mut rng);
+        let user = &t.seats[p.seat.index()];
+        match line.name.as_str() {
+            "ready" if orders % 2 == 0 => {
+                let ans = h
+                    .fake
+                    .run(user, Place::Dm, "game ready", &[("game", json!(t.game.0))])
+                    .await;
+                assert!(ans.content.contains("Sent: "), "{}", ans.content);
+                *via.entry("ready typed".into()).or_default() += 1;
+            }
+            "ready" => {
+                h.give_as(&t, &state, p.seat, &line).await;
+                *via.entry("ready by button".into()).or_default() += 1;
+            }
+            "remove" => {
+                let n: i64 = line.get("line").expect("a line").parse().expect("a number");
+                let ans = h
+                    .fake
+                    .run(
+                        user,
+                        Place::Dm,
+                        "game remove",
+                        &[("line", json!(n)), ("game", json!(t.game.0))],
+                    )
+                    .await;
+                assert!(ans.content.contains("Sent: "), "{}", ans.content);
+                *via.entry("remove typed".into()).or_default() += 1;
+            }
+            _ => {
+                // Typed by DM, as a player writes a sheet.
+                let ans = h.order(&t, user, Place::Dm, &line).await;
+                assert!(ans.content.contains("Sent: "), "{line}: {}", ans.content);
+                *via.entry(format!("{} typed", line.name)).or_default() += 1;
+            }
+        }
+        orders += 1;
+        h.wait_outbox_drained(DRAIN).await;
+        assert!(orders < 2000, "the war does not end");
+    }
+
+    let row = h.row(t.game).await;
+    assert_eq!(row.status, GameStatus::Finished);
+    let outcome = row
+        .state
+        .expect("a finished game keeps its state")
+        .outcome()
+        .expect("an outcome");
+    let by = |k: &str| via.get(k).copied().unwrap_or(0);
+    assert!(by("build typed") > 0 && by("move typed") > 0, "{via:?}");
+    assert!(by("ready typed") > 0 && by("ready by button") > 0, "{via:?}");
+
+    // The end: one result post, the last one, with the final board.
+    let posts: Vec<Message> = h.fake.read(|w| {
+        w.messages_in(chan)
+            .into_iter()
+            .filter(|m| m.origin == support::Origin::Post)
+            .cloned()
+            .collect()
+    });
+    let results: Vec<&Message> = posts.iter().filter(|m| m.content.contains("🏆")).collect();
+    assert_eq!(results.len(), 1, "one result post");
+    if let Outcome::Winner { seat, .. } = &outcome {
+        assert!(
+            results[0].content.contains(&t.seats[seat.index()].name),
+            "{}",
+            results[0].content
+        );
+    }
+    assert_eq!(results[0].id, posts.last().unwrap().id, "the result is the last post");
+
+    // What everyone in the channel reads: no sheet line, no ship, no points.
+    let everything = h.fake.read(|w| {
+        w.messages_in(chan)
+            .into_iter()
+            .filter(|m| !m.ephemeral())
+            .map(|m| m.content.clone())
+            .collect::<Vec<_>>()
+            .join("\n")
+    });
+    for secret in [
+        "fighter",
+        "scout",
+        "cruiser",
+        "Line added",
+        "points",
+        "repair",
+        "moved",
+        "charted",
+    ] {
+        assert!(!everything.contains(secret), "the channel reads `{secret}`");
+    }
+    let ship_name = regex_free_ship_name(&everything);
+    assert!(ship_name.is_none(), "the channel names a ship: {ship_name:?}");
+    // Every player had a private board by DM at every section.
+    let boards_per_player: Vec<usize> = h.fake.read(|w| {
+        t.seats
+            .iter()
+            .map(|u| {
+                w.dm_channel_of(u.id)
+                    .map(|c| w.messages_in(c).iter().filter(|m| !m.attachments.is_empty()).count())
+                    .unwrap_or(0)
+            })
+            .collect()
+    });
+    let public_boards = posts.iter().filter(|m| !m.attachments.is_empty()).count();
+    for n in &boards_per_player {
+        assert!(
+            *n + 1 >= public_boards,
+            "{boards_per_player:?} private boards, {public_boards} public"
+        );
+    }
+    h.assert_outbox_delivered_once().await;
+    h.fake.assert_clean();
+    let volume = h.volume(chan, &players);
+    eprintln!(
+        "spectrum seed {SEED} (2 players, 5 turns) through Discord: {outcome:?}; {orders} orders {via:?}; \
+         {public_boards} public boards, private {boards_per_player:?}; sent {volume:?}"
+    );
+}
+
+/// A ship's name (`R14`, `G7`) in `text`, if any: a wheel letter followed
+/// by one or two digits, standing alone.
+fn regex_free_ship_name(text: &str) -> Option<String> {
+    let chars: Vec<char> = text.chars().collect();
+    for i in 0..chars.len() {
+        if !"ROYGBV".contains(chars[i]) || (i > 0 && chars[i - 1].is_alphanumeric()) {
+            continue;
+        }
+        let digits: String = chars[i + 1..].iter().take_while(|c| c.is_ascii_digit()).collect();
+        let after = chars.get(i + 1 + digits.len());
+        if (1..=2).contains(&digits.len()) && after.is_none_or(|c| !c.is_alphanumeric()) {
+            return Some(format!("{}{digits}", chars[i]));
+        }
+    }
+    None
+}
