@@ -24,6 +24,7 @@
 
 pub mod basics;
 pub mod combat;
+pub mod complete;
 pub mod controls;
 pub mod map;
 pub mod rules;
@@ -131,5 +132,16 @@ impl Ruleset for Spectrum {
 
     fn sheet_lines(state: &State, seat: Seat, names: &[String]) -> Option<Vec<String>> {
         state.sheet.owes(seat).then(|| view::sheet_lines(state, seat, names))
+    }
+
+    fn complete_more(
+        state: &State,
+        seat: Seat,
+        command: &str,
+        option: &str,
+        filled: &[(String, String)],
+        partial: &str,
+    ) -> Vec<String> {
+        complete::complete_more(state, seat, command, option, filled, partial)
     }
 }
