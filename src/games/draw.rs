@@ -90,3 +90,26 @@ pub(crate) fn wrap(s: &str, size: f32, width: f32, bold: bool) -> Vec<String> {
     }
     out
 }
+
+/// Split `s` at spaces into lines that fit `width` at `size`.
+pub(crate) fn wrap_words(s: &str, size: f32, width: f32, bold: bool) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for word in s.split(' ').filter(|w| !w.is_empty()) {
+        let candidate = if cur.is_empty() {
+            word.to_string()
+        } else {
+            format!("{cur} {word}")
+        };
+        if !cur.is_empty() && measure_text(&candidate, size, bold).0 > width {
+            out.push(std::mem::take(&mut cur));
+            cur = word.to_string();
+        } else {
+            cur = candidate;
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}

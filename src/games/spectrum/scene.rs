@@ -666,7 +666,7 @@ fn outcome(sc: &mut Scene, view: &View, names: &[String], o: &Outcome, (x, y, w)
     let lines = if reason.is_empty() {
         Vec::new()
     } else {
-        wrap_words(&reason, 18.0, w - 20.0)
+        crate::games::draw::wrap_words(&reason, 18.0, w - 20.0, false)
     };
     let hgt = 46.0 + lines.len() as f32 * 24.0 + 8.0;
     let colour = o
@@ -684,28 +684,6 @@ fn outcome(sc: &mut Scene, view: &View, names: &[String], o: &Outcome, (x, y, w)
     y + hgt + 10.0
 }
 
-/// Split `s` at spaces into lines that fit `width` at `size`.
-fn wrap_words(s: &str, size: f32, width: f32) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    for word in s.split(' ').filter(|w| !w.is_empty()) {
-        let candidate = if cur.is_empty() {
-            word.to_string()
-        } else {
-            format!("{cur} {word}")
-        };
-        if !cur.is_empty() && measure_text(&candidate, size, false).0 > width {
-            out.push(std::mem::take(&mut cur));
-            cur = word.to_string();
-        } else {
-            cur = candidate;
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
 
 /// A seat's own part of the panel: points, declaration, ships.
 fn own_part(sc: &mut Scene, view: &View, names: &[String], (x, mut y, w): (f32, f32, f32)) {

@@ -232,28 +232,6 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
     }
 }
 
-/// Split `s` at spaces into lines that fit `width` at `size`.
-fn wrap_words(s: &str, size: f32, width: f32, bold: bool) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    for word in s.split(' ').filter(|w| !w.is_empty()) {
-        let candidate = if cur.is_empty() {
-            word.to_string()
-        } else {
-            format!("{cur} {word}")
-        };
-        if !cur.is_empty() && measure_text(&candidate, size, bold).0 > width {
-            out.push(std::mem::take(&mut cur));
-            cur = word.to_string();
-        } else {
-            cur = candidate;
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
 
 /// The panel's contents with tech descriptions at `tech_size`, and the y
 /// where they end.
@@ -341,7 +319,7 @@ fn panel_items(view: &View, names: &[String], tech_size: f32) -> (Vec<Item>, f32
                 .collect();
             let mut all = owned.join(" ");
             all.pop(); // the last comma
-            for l in wrap_words(&all, OWNED_TEXT, w - 50.0, false) {
+            for l in crate::games::draw::wrap_words(&all, OWNED_TEXT, w - 50.0, false) {
                 text(t(x + 28.0, y, l, OWNED_TEXT, DIM));
                 y += OWNED_TEXT + 5.0;
             }
@@ -404,7 +382,7 @@ fn tech_row(
     let name_size = size.max(22.0);
     text(t(x + 40.0, y + 2.0, name, name_size, TEXT).bold());
     let width = w - 40.0;
-    let mut lines = wrap_words(desc, size, width, false);
+    let mut lines = crate::games::draw::wrap_words(desc, size, width, false);
     if lines.len() > 2 {
         let rest = lines.split_off(1).join(" ");
         lines.push(rest);
