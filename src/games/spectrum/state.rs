@@ -239,11 +239,6 @@ impl State {
         ship.can_move() && !self.in_encounter(ship)
     }
 
-    /// The sheets' owing seats as they stand.
-    pub fn owing(&self) -> Vec<Seat> {
-        self.sheet.ready().into_iter().map(|(s, _)| s).collect()
-    }
-
     /// Numbers from 1 to 99 no ship of `colour` uses now.
     pub fn free_numbers(&self, colour: Colour) -> Vec<u8> {
         (1..=99)
@@ -408,13 +403,6 @@ pub enum Event {
     WarEnded {
         outcome: Outcome,
     },
-}
-
-impl Event {
-    /// Whether the event ends a phase (the board is posted after it).
-    pub fn is_boundary(&self) -> bool {
-        matches!(self, Event::SectionOpened { .. })
-    }
 }
 
 /// Apply one event. Total: events are facts already checked.

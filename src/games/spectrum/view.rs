@@ -81,7 +81,7 @@ pub fn sensed(state: &State, seat: Seat) -> Vec<Space> {
     }
     super::map::all_spaces()
         .into_iter()
-        .filter(|sp| eyes.iter().any(|(at, r)| at.distance(*sp) <= *r))
+        .filter(|sp| eyes.iter().any(|(at, r)| super::map::sensor_sees(*at, *r, *sp)))
         .collect()
 }
 
@@ -159,10 +159,6 @@ pub fn phase(state: &State) -> PhaseInfo {
     }
 }
 
-fn who(names: &[String], seat: Seat) -> String {
-    name(names, seat)
-}
-
 fn name(names: &[String], seat: Seat) -> String {
     names.get(seat.index()).cloned().unwrap_or_else(|| seat.to_string())
 }
@@ -194,10 +190,10 @@ pub fn order_text(order: &Order, names: &[String]) -> String {
             shots: Some(n),
         } => format!("{ship} fires {n} at {target}"),
         Order::Terraform { name, colour, .. } => format!("terraform {name} to {colour}"),
-        Order::Ally { player, yes: true } => format!("ally with {}", who(names, *player)),
-        Order::Ally { player, yes: false } => format!("no alliance with {}", who(names, *player)),
+        Order::Ally { player, yes: true } => format!("ally with {}", name(names, *player)),
+        Order::Ally { player, yes: false } => format!("no alliance with {}", name(names, *player)),
         Order::Faction { with, empire } => {
-            let v: Vec<String> = with.iter().map(|s| who(names, *s)).collect();
+            let v: Vec<String> = with.iter().map(|s| name(names, *s)).collect();
             format!("declare {} with {}", if *empire { "an empire" } else { "a faction" }, and_list(&v))
         }
     }
@@ -231,10 +227,10 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             Some(format!("The war begins: {players} players, {turn_limit} turns at most."))
         }
         Event::LineAdded { seat, order } if is(viewer, *seat) => {
-            Some(format!("Line added: {}", rules_line(order, names)))
+            Some(format!("Line added: {}", order_text(order, names)))
         }
         Event::LineReplaced { seat, line, order } if is(viewer, *seat) => {
-            Some(format!("Line {line} replaced: {}", rules_line(order, names)))
+            Some(format!("Line {line} replaced: {}", order_text(order, names)))
         }
         Event::LineRemoved { seat, line } if is(viewer, *seat) => Some(format!("Line {line} removed.")),
         Event::SheetCleared { seat } if is(viewer, *seat) => Some("Your sheet is empty.".into()),
@@ -243,7 +239,7 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
         Event::LineDropped(d) if is(viewer, d.seat) => Some(format!(
             "Line {} ({}) was dropped: {}.",
             d.line,
-            rules_line(&d.order, names),
+            order_text(&d.order, names),
             d.why
         )),
         Event::TurnBegan { turn } => Some(format!("Turn {turn} begins.")),
@@ -348,6 +344,3 @@ fn members(m: &[Seat], names: &[String]) -> String {
     and_list(&v)
 }
 
-fn rules_line(order: &Order, names: &[String]) -> String {
-    order_text(order, names)
-}
