@@ -4,12 +4,15 @@
 //! removed with `/game remove`, sheets marked ready with the prompt's
 //! button or `/game ready`; the channel learns only who is ready and what
 //! happened to planets; each player gets their own board by DM every
-//! section; one result post at the end.
+//! section; one result post at the end. Three players whose ships seek
+//! each other's planets, so that fights happen: `fire` lines are typed,
+//! and each fight is told only to the players whose ships were there.
 
 mod support;
 
 use orrery::engine::{CommandLine, GameRng, Outcome, Seat};
-use orrery::games::{AnyState, GameKind};
+use orrery::games::spectrum::state::Event as SpectrumEvent;
+use orrery::games::{AnyEvent, AnyState, GameKind};
 use orrery::store::GameStatus;
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -17,10 +20,12 @@ use std::time::Duration;
 use support::{Harness, Message, Place};
 
 const DRAIN: Duration = Duration::from_secs(60);
-const SEED: u64 = 1;
+const SEED: u64 = 28;
 
 /// Any legal edit, but the sheet's verbs less often than lines, and
-/// "ready" a third of the time it is offered, so sheets end.
+/// "ready" a third of the time it is offered, so sheets end; a `fire` line
+/// whenever one is legal (and not ready), and often the move that brings a
+/// ship nearest another player's planet, so that fleets meet.
 fn choose(state: &AnyState, seat: Seat, rng: &mut GameRng) -> CommandLine {
     let legal = state.legal_commands(seat);
     let ready = legal.iter().find(|l| l.name == "ready").cloned();
@@ -30,19 +35,57 @@ fn choose(state: &AnyState, seat: Seat, rng: &mut GameRng) -> CommandLine {
         .cloned()
         .collect();
     let removes: Vec<CommandLine> = legal.iter().filter(|l| l.name == "remove").cloned().collect();
+    let fires: Vec<CommandLine> = lines.iter().filter(|l| l.name == "fire").cloned().collect();
     match (rng.below(6), ready) {
         (0 | 1, Some(r)) => r,
         (2, _) if !removes.is_empty() => rng.pick(&removes).cloned().expect("a remove"),
+        _ if !fires.is_empty() => rng.pick(&fires).cloned().expect("a fire"),
+        (3 | 4, _) if seek(state, seat, &lines).is_some() => seek(state, seat, &lines).expect("a move"),
         _ if !lines.is_empty() => rng.pick(&lines).cloned().expect("a line"),
         _ => rng.pick(&legal).cloned().expect("a legal edit"),
     }
+}
+
+/// The move line that brings a ship nearest a planet of another player.
+fn seek(state: &AnyState, seat: Seat, lines: &[CommandLine]) -> Option<CommandLine> {
+    use orrery::games::spectrum::rules::{parse, resolve, Action, Written};
+    use orrery::games::spectrum::state::Order;
+    let AnyState::Spectrum(s) = state else { return None };
+    let targets: Vec<_> = s
+        .planets
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.owner.is_some_and(|o| o != seat))
+        .map(|(i, _)| s.map.planets[i].space)
+        .collect();
+    let mut best: Option<(i32, CommandLine)> = None;
+    for l in lines.iter().filter(|l| l.name == "move") {
+        let Ok(Action::Add(w @ Written::Move { .. })) = parse(l) else {
+            continue;
+        };
+        let Ok(Order::Move { ship, path }) = resolve(s, seat, &w) else {
+            continue;
+        };
+        let Some(x) = s.ship(ship) else { continue };
+        let Ok(ends) = s.map.trace(x.at, &path) else { continue };
+        let end = ends.last().copied().unwrap_or(x.at);
+        let d = targets
+            .iter()
+            .map(|t| t.col.distance(end.col) * 2 + i32::from(t.level.abs_diff(end.level)))
+            .min()
+            .unwrap_or(i32::MAX);
+        if best.as_ref().is_none_or(|(b, _)| d < *b) {
+            best = Some((d, l.clone()));
+        }
+    }
+    best.map(|(_, l)| l)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_spectrum_war_by_dm_sheets() {
     let h = Harness::start().await;
     let chan = h.fake.add_channel("spectrum");
-    let players: Vec<_> = ["alice", "bob"].iter().map(|n| h.fake.add_user(n)).collect();
+    let players: Vec<_> = ["alice", "bob", "carol"].iter().map(|n| h.fake.add_user(n)).collect();
     let t = h
         .open_game_of(
             GameKind::Spectrum,
@@ -106,6 +149,14 @@ async fn a_whole_spectrum_war_by_dm_sheets() {
                 assert!(ans.content.contains("Sent: "), "{}", ans.content);
                 *via.entry("remove typed".into()).or_default() += 1;
             }
+            verb @ ("clear" | "unready") => {
+                let ans = h
+                    .fake
+                    .run(user, Place::Dm, &format!("game {verb}"), &[("game", json!(t.game.0))])
+                    .await;
+                assert!(ans.content.contains("Sent: "), "{}", ans.content);
+                *via.entry(format!("{verb} typed")).or_default() += 1;
+            }
             _ => {
                 // Typed by DM, as a player writes a sheet.
                 let ans = h.order(&t, user, Place::Dm, &line).await;
@@ -128,6 +179,47 @@ async fn a_whole_spectrum_war_by_dm_sheets() {
     let by = |k: &str| via.get(k).copied().unwrap_or(0);
     assert!(by("build typed") > 0 && by("move typed") > 0, "{via:?}");
     assert!(by("ready typed") > 0 && by("ready by button") > 0, "{via:?}");
+    assert!(by("fire typed") > 0, "no fire line was written: {via:?}");
+
+    // Every fight is told to the players whose ships were in it, by DM,
+    // and to nobody else; it stays in their DMs (a prompt edited as its
+    // sheet is written keeps what it told above it).
+    let events: Vec<AnyEvent> = h.events(t.game).await.into_iter().map(|(_, e)| e).collect();
+    let fights: Vec<Vec<Seat>> = events
+        .iter()
+        .filter_map(|e| match e {
+            AnyEvent::Spectrum(SpectrumEvent::ShotsFired { seats, .. }) => Some(seats.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(!fights.is_empty(), "no fight happened");
+    let told: Vec<usize> = h.fake.read(|w| {
+        t.seats
+            .iter()
+            .map(|u| {
+                w.dm_channel_of(u.id)
+                    .map(|c| {
+                        w.messages_in(c)
+                            .iter()
+                            .filter(|m| !m.ephemeral())
+                            .map(|m| m.content.matches("Combat: ").count())
+                            .sum()
+                    })
+                    .unwrap_or(0)
+            })
+            .collect()
+    });
+    let present: Vec<usize> = (0..t.seats.len())
+        .map(|i| fights.iter().filter(|f| f.contains(&Seat(i as u8))).count())
+        .collect();
+    assert_eq!(
+        told, present,
+        "fights told by DM per player vs fights each was in ({fights:?})"
+    );
+    assert!(
+        present.iter().any(|n| *n < fights.len()),
+        "every player was in every fight: {fights:?}"
+    );
 
     // The end: one result post, the last one, with the final board.
     let posts: Vec<Message> = h.fake.read(|w| {
@@ -158,6 +250,8 @@ async fn a_whole_spectrum_war_by_dm_sheets() {
             .join("\n")
     });
     for secret in [
+        "Combat:",
+        "shots",
         "fighter",
         "scout",
         "cruiser",
@@ -193,8 +287,10 @@ async fn a_whole_spectrum_war_by_dm_sheets() {
     h.fake.assert_clean();
     let volume = h.volume(chan, &players);
     eprintln!(
-        "spectrum seed {SEED} (2 players, 5 turns) through Discord: {outcome:?}; {orders} orders {via:?}; \
-         {public_boards} public boards, private {boards_per_player:?}; sent {volume:?}"
+        "spectrum seed {SEED} (3 players, 5 turns) through Discord: {outcome:?}; {orders} orders {via:?}; \
+         {} fights, each player in {present:?}; {public_boards} public boards, private {boards_per_player:?}; \
+         sent {volume:?}",
+        fights.len()
     );
 }
 

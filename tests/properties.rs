@@ -468,7 +468,7 @@ fn hidden_state_does_not_leak() {
     let games = games_or(200);
     for &kind in GameKind::ALL {
         let counts = player_counts(kind);
-        let mut checked = (0usize, 0usize, 0usize);
+        let mut checked = (0usize, 0usize, 0usize, 0usize);
         let started = std::time::Instant::now();
         for seed in 0..games {
             let players = counts[(seed as usize) % counts.len()];
@@ -497,6 +497,15 @@ fn hidden_state_does_not_leak() {
                         other.view_json(viewer),
                         "{kind} seed {seed}: {viewer:?}'s view depends on hidden state"
                     );
+                    // A seat's prompt lists its legal orders: they are its
+                    // DMs too.
+                    if let Some(seat) = viewer.seat() {
+                        assert_eq!(
+                            state.legal_commands(seat),
+                            other.legal_commands(seat),
+                            "{kind} seed {seed}: {seat}'s legal orders depend on hidden state"
+                        );
+                    }
                     checked.0 += 1;
                     if viewer == Viewer::Public && sampled % 10 == 0 {
                         let png =
@@ -507,6 +516,39 @@ fn hidden_state_does_not_leak() {
                         );
                         checked.1 += 1;
                     }
+                }
+                // A seat writing an order sheet: each edit that does not
+                // complete the section reads the same to that seat (its
+                // DMs) and in the channel, whatever else is hidden.
+                if let Some(p) = state.pending().into_iter().find(|p| p.sheet && !p.submitted) {
+                    let Some(line) = rng.pick(&state.legal_commands(p.seat)).cloned() else {
+                        return true;
+                    };
+                    let Some(other) = scramble_hidden(state, &[p.seat], false, &mut rng) else {
+                        return true;
+                    };
+                    let a = state.decide(p.seat, &line).expect("a legal sheet edit");
+                    let b = other.decide(p.seat, &line).unwrap_or_else(|e| {
+                        panic!("{kind} seed {seed}: `{line}` is refused with other hidden state: {e}")
+                    });
+                    let mut after = state.clone();
+                    for e in &a {
+                        after.apply(e).expect("apply");
+                    }
+                    if after.phase() == state.phase() {
+                        for viewer in [Viewer::Public, Viewer::Seat(p.seat)] {
+                            let tell = |events: &[AnyEvent]| -> Vec<Option<String>> {
+                                events.iter().map(|e| e.narrate(viewer, &names)).collect()
+                            };
+                            assert_eq!(
+                                tell(&a),
+                                tell(&b),
+                                "{kind} seed {seed}: `{line}` reads differently to {viewer:?} with other hidden state"
+                            );
+                        }
+                        checked.3 += 1;
+                    }
+                    return true;
                 }
                 // Narration: the owing seat's order, in both worlds, where
                 // only what is drawn into a hand differs (a tile or a die
@@ -537,17 +579,18 @@ fn hidden_state_does_not_leak() {
             });
         }
         eprintln!(
-            "{kind}: {} views, {} public boards and {} orders' narration compared under changed hidden state ({:.1} s)",
+            "{kind}: {} views and legal orders, {} public boards, {} orders' and {} sheet edits' narration compared under changed hidden state ({:.1} s)",
             checked.0,
             checked.1,
             checked.2,
+            checked.3,
             started.elapsed().as_secs_f64()
         );
         if kind == GameKind::Solar {
             assert!(checked.0 > 1000 && checked.1 > 10 && checked.2 > 100, "{checked:?}");
         }
         if kind == GameKind::Spectrum && games >= 100 {
-            assert!(checked.0 > 5000 && checked.1 > 50, "{checked:?}");
+            assert!(checked.0 > 5000 && checked.1 > 50 && checked.3 > 500, "{checked:?}");
         }
     }
 }

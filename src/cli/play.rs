@@ -349,6 +349,7 @@ async fn show_reply(service: &Service, terminal: &Terminal, actor: &Actor, reply
             board: Some(b.clone()),
             choices: vec![],
             game_over: false,
+            lead: None,
             footer: None,
             slot: None,
             op: Default::default(),

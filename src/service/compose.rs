@@ -340,7 +340,14 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
                     out.push(close(s, slot, closing_line(cause, acted.as_deref(), s.seat)));
                 }
                 let mut m = prompt(row, state, p, s, seats, *due);
-                prepend(&mut m.text, &own, acted.as_deref());
+                // What happened to this seat leads the new prompt and stays
+                // there while the prompt is edited (its sheet written).
+                let lead: Vec<String> = acted
+                    .iter()
+                    .map(|l| format!("✅ You chose: {l}"))
+                    .chain(own.iter().cloned())
+                    .collect();
+                m.lead = (!lead.is_empty()).then(|| Text::plain(lead.join("\n")));
                 m.choices.extend(take_back_choice(ctx, s.seat));
                 m.board = private_board(s.seat);
                 out.push(m);

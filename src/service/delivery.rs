@@ -272,7 +272,8 @@ impl Service {
     }
 }
 
-/// `shown` replaced by `msg`: text, footer and choices; the board stays.
+/// `shown` replaced by `msg`: text, footer and choices (and the lead, when
+/// `msg` has one); the board stays.
 fn updated(shown: &OutMessage, msg: &OutMessage) -> OutMessage {
     OutMessage {
         target: shown.target.clone(),
@@ -280,6 +281,7 @@ fn updated(shown: &OutMessage, msg: &OutMessage) -> OutMessage {
         board: shown.board.clone(),
         choices: msg.choices.clone(),
         game_over: shown.game_over || msg.game_over,
+        lead: msg.lead.clone().or_else(|| shown.lead.clone()),
         footer: msg.footer.clone(),
         slot: msg.slot,
         op: Op::Update,
@@ -296,6 +298,7 @@ fn appended(shown: &OutMessage, msg: &OutMessage) -> OutMessage {
         board: shown.board.clone(),
         choices: shown.choices.clone(),
         game_over: shown.game_over || msg.game_over,
+        lead: shown.lead.clone(),
         footer: msg.footer.clone().or_else(|| shown.footer.clone()),
         slot: msg.slot,
         op: Op::Append,
@@ -312,6 +315,7 @@ fn closed(shown: &OutMessage, msg: &OutMessage) -> OutMessage {
         board: shown.board.clone(),
         choices: Vec::new(),
         game_over: shown.game_over || msg.game_over,
+        lead: shown.lead.clone(),
         footer: msg.footer.clone(),
         slot: msg.slot,
         op: Op::Close,
@@ -328,4 +332,45 @@ fn with_line(shown: &OutMessage, msg: &OutMessage) -> super::Text {
         text.append(msg.text.clone());
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::UserId;
+    use crate::service::{Slot, Text};
+
+    #[test]
+    fn a_prompt_edited_in_place_keeps_what_it_told() {
+        let game = crate::engine::GameId(1);
+        let slot = Slot::Prompt {
+            game,
+            seat: crate::engine::Seat(0),
+        };
+        let mut shown = OutMessage::to_dm(UserId(7), "Your combat sheet is empty.").in_slot(slot, Op::Post);
+        shown.lead = Some(Text::plain("Combat: 2 shots, 1 hit."));
+        shown.footer = Some(Text::plain("Due soon"));
+        assert_eq!(
+            shown.full_text(),
+            Text::plain("Combat: 2 shots, 1 hit.\nYour combat sheet is empty.\nDue soon")
+        );
+        // The seat writes a line: the prompt is updated without a lead.
+        let edit = OutMessage::to_dm(UserId(7), "Your sheet (1): fire").in_slot(slot, Op::Update);
+        let now = updated(&shown, &edit);
+        assert_eq!(now.lead, shown.lead);
+        assert_eq!(
+            now.full_text(),
+            Text::plain("Combat: 2 shots, 1 hit.\nYour sheet (1): fire")
+        );
+        // Closed, it still reads what it told.
+        let close = OutMessage::to_dm(UserId(7), "Closed.").in_slot(slot, Op::Close);
+        assert!(closed(&now, &close)
+            .full_text()
+            .to_string()
+            .starts_with("Combat: 2 shots, 1 hit."));
+        // An update that brings its own lead replaces it.
+        let mut next = edit.clone();
+        next.lead = Some(Text::plain("Gone dark: R14."));
+        assert_eq!(updated(&now, &next).lead, next.lead);
+    }
 }

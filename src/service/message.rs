@@ -147,6 +147,12 @@ pub struct OutMessage {
     /// This message announces the end of the game (its result).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub game_over: bool,
+    /// A first part of the text: what happened to the reader before this
+    /// message (a fight's result above a new prompt). An [`Op::Update`]
+    /// without one keeps the live message's, so editing a prompt in place
+    /// never loses what it told.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lead: Option<Text>,
     /// A last part of the text that an [`Op::Append`] replaces (who is
     /// awaited, by when).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -171,6 +177,7 @@ impl OutMessage {
             board: None,
             choices: Vec::new(),
             game_over: false,
+            lead: None,
             footer: None,
             slot: None,
             op: Op::Post,
@@ -185,19 +192,23 @@ impl OutMessage {
         self
     }
 
-    /// The full text as shown: the text, then the footer on its own line.
+    /// The full text as shown: the lead, the text, then the footer, each
+    /// on its own lines.
     pub fn full_text(&self) -> Text {
-        match &self.footer {
-            Some(f) if !f.is_empty() => {
-                let mut t = self.text.clone();
-                if !t.is_empty() {
-                    t.push('\n');
-                }
-                t.append(f.clone());
-                t
+        let mut t = Text::new();
+        for part in [self.lead.as_ref(), Some(&self.text), self.footer.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            if part.is_empty() {
+                continue;
             }
-            _ => self.text.clone(),
+            if !t.is_empty() {
+                t.push('\n');
+            }
+            t.append(part.clone());
         }
+        t
     }
 
     /// A plain private message.
@@ -208,6 +219,7 @@ impl OutMessage {
             board: None,
             choices: Vec::new(),
             game_over: false,
+            lead: None,
             footer: None,
             slot: None,
             op: Op::Post,
@@ -280,6 +292,7 @@ mod tests {
             board: None,
             choices: vec![],
             game_over: true,
+            lead: None,
             footer: None,
             slot: None,
             op: Default::default(),

@@ -260,9 +260,12 @@ pub fn check_line(s: &State, seat: Seat, order: &Order, others: &[Order]) -> Res
                 return Err(format!("line {n} already chooses for {name}"));
             }
         }
-        Order::Ally { player, .. } => {
+        Order::Ally { player, yes } => {
             if *player == seat || player.index() >= s.players as usize {
                 return Err("name another player of this war".into());
+            }
+            if *yes && s.out[player.index()] {
+                return Err("that player is out of the war: name one still in it".into());
             }
             if let Some(n) = line_of(others, |o| matches!(o, Order::Ally { player: p, .. } if p == player)) {
                 return Err(format!("line {n} already sets your alliance with that player"));
@@ -290,6 +293,9 @@ pub fn check_line(s: &State, seat: Seat, order: &Order, others: &[Order]) -> Res
             all.dedup();
             if all.len() != size || with.iter().any(|p| p.index() >= s.players as usize) {
                 return Err("name other players of this war, each once".into());
+            }
+            if with.iter().any(|p| s.out[p.index()]) {
+                return Err("a faction's members must all be still in the war".into());
             }
             if let Some(n) = line_of(others, |o| matches!(o, Order::Faction { .. })) {
                 return Err(format!("line {n} already declares a faction"));
@@ -649,11 +655,25 @@ fn economic(s: &mut State, out: &mut Vec<Event>, sheets: &[(Seat, Vec<Order>)]) 
 }
 
 fn movement(s: &mut State, out: &mut Vec<Event>, sheets: &[(Seat, Vec<Order>)]) {
-    // Stationary: every non-dark ship without a move line.
-    let moving: Vec<ShipId> = sheets
+    let start = s.clone();
+    // Every move line is checked again against the state as movement
+    // begins; a dropped line leaves its ship stationary.
+    let mut kept: Vec<(Seat, &Order)> = Vec::new();
+    for (seat, lines) in sheets {
+        for (i, o) in lines.iter().enumerate() {
+            if !matches!(o, Order::Move { .. }) {
+                continue;
+            }
+            match check_line(&start, *seat, o, &[]) {
+                Ok(()) => kept.push((*seat, o)),
+                Err(why) => drop_line(s, out, *seat, i + 1, o, why),
+            }
+        }
+    }
+    // Stationary: every non-dark ship without a kept move line.
+    let moving: Vec<ShipId> = kept
         .iter()
-        .flat_map(|(_, lines)| lines.iter())
-        .filter_map(|o| match o {
+        .filter_map(|(_, o)| match o {
             Order::Move { ship, .. } => Some(*ship),
             _ => None,
         })
@@ -664,49 +684,41 @@ fn movement(s: &mut State, out: &mut Vec<Event>, sheets: &[(Seat, Vec<Order>)]) 
         .filter(|x| !x.dark && !moving.contains(&x.id))
         .cloned()
         .collect();
-    let start = s.clone();
-    for (seat, lines) in sheets {
-        for (i, o) in lines.iter().enumerate() {
-            let Order::Move { ship, path } = o else { continue };
-            // Checked again against the state as movement begins.
-            if let Err(why) = check_line(&start, *seat, o, &[]) {
-                drop_line(s, out, *seat, i + 1, o, why);
-                continue;
+    for (seat, o) in kept {
+        let Order::Move { ship, path } = o else { continue };
+        let Some(x) = start.ship(*ship) else { continue };
+        let Ok(ends) = start.map.trace(x.at, path) else { continue };
+        let mut route = Vec::new();
+        let mut jumps = Vec::new();
+        let mut stopped = false;
+        let mut here = x.at;
+        for (seg, end) in path.0.iter().zip(ends) {
+            if matches!(seg, super::map::Segment::Jump) {
+                jumps.push((here, end));
             }
-            let Some(x) = start.ship(*ship) else { continue };
-            let Ok(ends) = start.map.trace(x.at, path) else { continue };
-            let mut route = Vec::new();
-            let mut jumps = Vec::new();
-            let mut stopped = false;
-            let mut here = x.at;
-            for (seg, end) in path.0.iter().zip(ends) {
-                if matches!(seg, super::map::Segment::Jump) {
-                    jumps.push((here, end));
-                }
-                here = end;
-                route.push(end);
-                let blocked = stationary
-                    .iter()
-                    .any(|o| o.at == end && o.owner != *seat && !start.allied(o.owner, *seat));
-                if blocked {
-                    stopped = route.len() < path.0.len();
-                    break;
-                }
+            here = end;
+            route.push(end);
+            let blocked = stationary
+                .iter()
+                .any(|o| o.at == end && o.owner != seat && !start.allied(o.owner, seat));
+            if blocked {
+                stopped = route.len() < path.0.len();
+                break;
             }
-            if route.is_empty() {
-                push(s, out, [Event::ShipStayed {
-                    owner: *seat,
-                    ship: *ship,
-                }]);
-            } else {
-                push(s, out, [Event::ShipMoved {
-                    owner: *seat,
-                    ship: *ship,
-                    route,
-                    stopped,
-                    jumps,
-                }]);
-            }
+        }
+        if route.is_empty() {
+            push(s, out, [Event::ShipStayed {
+                owner: seat,
+                ship: *ship,
+            }]);
+        } else {
+            push(s, out, [Event::ShipMoved {
+                owner: seat,
+                ship: *ship,
+                route,
+                stopped,
+                jumps,
+            }]);
         }
     }
 }

@@ -300,7 +300,12 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
         Event::ShipStayed { owner, ship } if is(viewer, *owner) => Some(format!("{ship} is under way but stays.")),
         Event::ShotsFired { seats, result, .. } if matches!(viewer, Viewer::Seat(s) if seats.contains(&s)) => {
             let hits = result.shots.iter().filter(|s| s.hit).count();
-            let mut t = format!("Combat: {} shots, {hits} hits.", result.shots.len());
+            let n = result.shots.len();
+            let mut t = format!(
+                "Combat: {n} shot{}, {hits} hit{}.",
+                if n == 1 { "" } else { "s" },
+                if hits == 1 { "" } else { "s" }
+            );
             if !result.destroyed.is_empty() {
                 t.push_str(&format!(" Destroyed: {}.", ship_list(&result.destroyed)));
             }
