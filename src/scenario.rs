@@ -150,10 +150,12 @@ impl Runner {
             }
             "given" => {
                 let kind = self.kind.ok_or("`game:` must come first")?;
-                let inner: Value = serde_json::from_str(rest).map_err(|e| format!("bad event JSON: {e}"))?;
-                let wrapped = serde_json::json!({"game": kind.key(), "event": inner});
+                serde_json::from_str::<serde::de::IgnoredAny>(rest).map_err(|e| format!("bad event JSON: {e}"))?;
+                // Wrapped as text, not through `Value`, which cannot hold
+                // the generator's 128-bit words (events that carry a GameRng).
+                let wrapped = format!(r#"{{"game": "{}", "event": {rest}}}"#, kind.key());
                 let event: AnyEvent =
-                    serde_json::from_value(wrapped).map_err(|e| format!("not a {} event: {e}", kind.key()))?;
+                    serde_json::from_str(&wrapped).map_err(|e| format!("not a {} event: {e}", kind.key()))?;
                 self.state()?.apply(&event).map_err(|e| e.to_string())?;
                 self.last = Last::Nothing;
                 Ok(())
@@ -395,5 +397,34 @@ mod tests {
         assert!(e.message.contains("`game:` must come"), "{e}");
         let e = run_text("game: nosuchgame\n").unwrap_err();
         assert!(e.message.contains("unknown game"), "{e}");
+    }
+
+    #[test]
+    fn given_events_may_carry_a_generator() {
+        // A Spectrum ship built: the event carries the generator it drew
+        // the ship's number with (128-bit words inside).
+        use crate::engine::GameRng;
+        use crate::games::spectrum::basics::{Colour, ShipId, Space};
+        use crate::games::spectrum::ships::Class;
+        use crate::games::spectrum::state::Event;
+        let event = Event::ShipBuilt {
+            ship: ShipId {
+                colour: Colour::Red,
+                number: 42,
+            },
+            owner: Seat(0),
+            class: Class::Scout,
+            at: Space {
+                col: crate::engine::hex::Hex::new(3, 0),
+                level: 2,
+            },
+            rng: Box::new(GameRng::seeded(9)),
+        };
+        let json = serde_json::to_string(&event).unwrap();
+        assert!(json.contains("rng"), "{json}");
+        run_text(&format!(
+            "game: spectrum\nplayers: 2\nseed: 1\ngiven: {json}\nstate: /ships/0/id = {{\"colour\": \"Red\", \"number\": 42}}\n"
+        ))
+        .unwrap();
     }
 }

@@ -450,9 +450,17 @@ fn prompt(state: &State, seat: Seat) -> String {
             let movable = state.ships_of(seat).filter(|s| state.can_move(s)).count();
             format!("Your movement sheet: one `move` line per ship ({movable} of your ships can move). Ships without a line stay stationary.")
         }
-        Section::Combat { round } => format!(
-            "Your combat sheet for round {round}: aim your shots with `fire`. Shots you do not aim are fired by the standing rule."
-        ),
+        Section::Combat { round } => {
+            let fighting = super::turn::in_a_fight(state, seat);
+            format!(
+                "Your combat sheet for round {round}: {}",
+                if fighting {
+                    "aim your shots with `fire`. Shots you do not aim are fired by the standing rule."
+                } else {
+                    "none of your ships is in a fight. Mark the sheet ready (everyone writes one, so nobody learns who fights)."
+                }
+            )
+        }
         Section::EcoPolitical => {
             "Your ecopolitical sheet: terraforming choices, alliance settings (`ally`, `unally`), faction declarations."
                 .to_string()

@@ -459,11 +459,11 @@ fn open_from(s: &mut State, out: &mut Vec<Event>, mut next: Option<Section>) {
     loop {
         match next {
             Some(Section::Movement) => {
-                let owing: Vec<Seat> = alive(s)
-                    .into_iter()
-                    .filter(|seat| s.ships_of(*seat).any(|x| s.can_move(x)))
-                    .collect();
-                if !owing.is_empty() {
+                // Everyone in the war owes a movement sheet while any ship
+                // can move: who has ships is secret, so who owes may not
+                // tell it.
+                let owing = alive(s);
+                if s.ships.iter().any(|x| s.can_move(x)) {
                     push(s, out, [Event::SectionOpened {
                         section: Section::Movement,
                         owing,
@@ -473,8 +473,10 @@ fn open_from(s: &mut State, out: &mut Vec<Event>, mut next: Option<Section>) {
                 next = None;
             }
             Some(Section::Combat { round }) => {
-                let owing = combat_owing(s);
-                if !owing.is_empty() {
+                // Everyone in the war owes each round's combat sheet, not
+                // only those in a fight: who fights is secret.
+                if !combat_spaces(s).is_empty() {
+                    let owing = alive(s);
                     push(s, out, [Event::SectionOpened {
                         section: Section::Combat { round },
                         owing,
@@ -503,6 +505,17 @@ fn open_from(s: &mut State, out: &mut Vec<Event>, mut next: Option<Section>) {
     }
 }
 
+/// Whether `seat` has a ship able to fire in a combat.
+pub fn in_a_fight(s: &State, seat: Seat) -> bool {
+    let allied = |a: Seat, b: Seat| s.allied(a, b);
+    combat_spaces(s).into_iter().any(|sp| {
+        let here = s.ships_at(sp);
+        here.iter().any(|x| {
+            x.owner == seat && !x.dark && x.shots() > 0 && !combat::targets_of(&here, &x.id, &allied).is_empty()
+        })
+    })
+}
+
 /// Spaces where a combat is on, in order.
 fn combat_spaces(s: &State) -> Vec<super::basics::Space> {
     let allied = |a: Seat, b: Seat| s.allied(a, b);
@@ -513,22 +526,6 @@ fn combat_spaces(s: &State) -> Vec<super::basics::Space> {
     spaces
 }
 
-/// Seats with a ship able to fire in a combat.
-fn combat_owing(s: &State) -> Vec<Seat> {
-    let allied = |a: Seat, b: Seat| s.allied(a, b);
-    let mut owing = Vec::new();
-    for sp in combat_spaces(s) {
-        let here = s.ships_at(sp);
-        for x in &here {
-            if !x.dark && x.shots() > 0 && !combat::targets_of(&here, &x.id, &allied).is_empty() {
-                owing.push(x.owner);
-            }
-        }
-    }
-    owing.sort();
-    owing.dedup();
-    owing
-}
 
 fn drop_line(out_s: &mut State, out: &mut Vec<Event>, seat: Seat, line: usize, order: &Order, why: String) {
     push(
