@@ -1,7 +1,10 @@
 //! Times drawing and PNG encoding separately for a busy 1600x1200 scene.
 //!
 //! Run with `cargo run --release -p orrery-render --example timing [KIND]`,
-//! where the optional KIND keeps only some items (see `keep`).
+//! where the optional KIND keeps only some items (see `keep`), or with one
+//! or more scene JSON files (serde of `Scene`, e.g. dumps of real boards):
+//! `... --example timing -- /work/scenes/*.json`. Each PNG is also written
+//! to `$TMPDIR/orrery-timing/<name>.png` (default `/tmp`) for a look.
 
 use std::time::{Duration, Instant};
 
@@ -9,84 +12,8 @@ use orrery_render::{encode_png, render_rgba, Anchor, Color, Item, LegendEntry, S
 
 const RUNS: usize = 30;
 
-/// About 300 items: a 10x8 grid of sectors, each with a box, a planet, a
-/// name and a haloed label, plus lane lines, polygons and a legend.
-fn scene() -> Scene {
-    let palette = [
-        Color::rgb(235, 87, 87),
-        Color::rgb(86, 156, 255),
-        Color::rgb(92, 214, 120),
-        Color::rgb(245, 196, 66),
-    ];
-    let mut s = Scene::new(1600, 1200, Color::rgb(13, 15, 26));
-    s.text(Text::new(20.0, 16.0, "Timing scene — 1600x1200", 28.0, Color::WHITE).bold());
-    for row in 0..8 {
-        for col in 0..10 {
-            let (x, y) = (20.0 + col as f32 * 140.0, 70.0 + row as f32 * 140.0);
-            let c = palette[(row + col) % 4];
-            s.push(Item::Rect {
-                x,
-                y,
-                w: 128.0,
-                h: 128.0,
-                radius: 10.0,
-                fill: Some(Color::rgb(24, 28, 44)),
-                stroke: Some(Stroke::new(c, 3.0)),
-            });
-            s.circle(
-                x + 64.0,
-                y + 60.0,
-                26.0,
-                Some(Color::rgb(60, 70, 110)),
-                Some(Stroke::new(Color::WHITE, 1.5)),
-            );
-            s.text(Text::new(
-                x + 8.0,
-                y + 6.0,
-                format!("S{row}{col}"),
-                16.0,
-                Color::rgb(170, 176, 200),
-            ));
-            s.text(
-                Text::new(x + 64.0, y + 100.0, format!("Fleet {}", row * 10 + col), 20.0, c)
-                    .anchor(Anchor::Center)
-                    .bold()
-                    .halo(Color::BLACK),
-            );
-        }
-    }
-    for i in 0..30 {
-        let y = 100.0 + i as f32 * 35.0;
-        s.push(Item::Line {
-            points: vec![(30.0, y), (700.0, y + 40.0), (1380.0, y)],
-            stroke: Stroke::new(palette[i % 4], 2.0),
-            dashed: i % 2 == 0,
-        });
-    }
-    for i in 0..10 {
-        let (x, y) = (90.0 + i as f32 * 140.0, 1190.0);
-        s.push(Item::Polygon {
-            points: vec![(x, y), (x + 20.0, y - 30.0), (x + 40.0, y)],
-            fill: Some(palette[i % 4]),
-            stroke: Some(Stroke::new(Color::WHITE, 1.0)),
-        });
-    }
-    s.push(Item::Legend {
-        x: 1420.0,
-        y: 70.0,
-        title: "Players".into(),
-        entries: palette
-            .iter()
-            .enumerate()
-            .map(|(i, c)| LegendEntry {
-                color: *c,
-                label: format!("Player {}", i + 1),
-            })
-            .collect(),
-        size: 20.0,
-    });
-    s
-}
+// `synthetic_board()`: shared with the renderer's unit tests.
+include!("shared/synthetic_board.rs");
 
 fn median_ms(mut v: Vec<Duration>) -> f64 {
     v.sort();
@@ -101,33 +28,66 @@ fn keep(item: &Item, only: &str) -> bool {
         "rects" => matches!(item, Item::Rect { .. }),
         "circles" => matches!(item, Item::Circle { .. }),
         "lines" => matches!(item, Item::Line { .. }),
+        "polygons" => matches!(item, Item::Polygon { .. }),
+        "legends" => matches!(item, Item::Legend { .. }),
         "none" => false,
         _ => true,
     }
 }
 
-fn main() {
-    // Optional argument: text | shapes | rects | circles | lines | none.
-    let only = std::env::args().nth(1).unwrap_or_default();
-    let mut s = scene();
-    s.items.retain(|i| keep(i, &only));
+/// Time `RUNS` draws and encodes of `s`, print the medians and the PNG
+/// size, and write the PNG to the temp directory as `name.png`.
+fn measure(name: &str, s: &Scene) {
     let (mut draw, mut encode) = (Vec::new(), Vec::new());
-    let mut bytes = 0;
+    let mut png = Vec::new();
     for _ in 0..RUNS {
         let t = Instant::now();
-        let pm = render_rgba(&s).expect("renders");
+        let pm = render_rgba(s).expect("renders");
         draw.push(t.elapsed());
         let t = Instant::now();
-        bytes = encode_png(&pm).expect("encodes").len();
+        png = encode_png(&pm).expect("encodes");
         encode.push(t.elapsed());
     }
+    let (d, e) = (median_ms(draw), median_ms(encode));
     println!(
-        "{} items, {}x{}, {RUNS} runs: median draw {:.1} ms, median encode {:.1} ms, PNG {} KiB",
+        "{name}: {} items, {}x{}, {RUNS} runs: median draw {d:.1} ms, median encode {e:.1} ms, \
+         sum {:.1} ms, PNG {} bytes ({} KiB)",
         s.items.len(),
         s.width,
         s.height,
-        median_ms(draw),
-        median_ms(encode),
-        bytes / 1024
+        d + e,
+        png.len(),
+        png.len() / 1024
     );
+    let dir = std::env::temp_dir().join("orrery-timing");
+    let path = dir.join(format!("{name}.png"));
+    if let Err(e) = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, &png)) {
+        eprintln!("could not write {}: {e}", path.display());
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Optional first argument: text, shapes, rects, circles, lines,
+    // polygons, legends or none.
+    let only = args
+        .first()
+        .filter(|a| !a.ends_with(".json"))
+        .cloned()
+        .unwrap_or_default();
+    if args.iter().any(|a| a.ends_with(".json")) {
+        for file in args.iter().filter(|a| a.ends_with(".json")) {
+            let json = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
+            let mut s: Scene = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{file}: {e}"));
+            s.items.retain(|i| keep(i, &only));
+            let name = std::path::Path::new(file)
+                .file_stem()
+                .map_or("scene".into(), |n| n.to_string_lossy().replace(' ', "_"));
+            measure(&name, &s);
+        }
+        return;
+    }
+    let mut s = synthetic_board();
+    s.items.retain(|i| keep(i, &only));
+    measure(if only.is_empty() { "synthetic" } else { &only }, &s);
 }

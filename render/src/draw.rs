@@ -3,7 +3,8 @@
 use tiny_skia::{FillRule, LineCap, LineJoin, Paint, Path, PathBuilder, Pixmap, Rect, StrokeDash, Transform};
 
 use crate::scene::{Anchor, Color, Item, LegendEntry, Stroke, Text};
-use crate::text::{clamp_size, draw_text, measure_text};
+use crate::spans;
+use crate::text::{clamp_size, draw_text, measure_text, GlyphCache};
 
 pub(crate) fn sk_color(c: Color) -> tiny_skia::Color {
     tiny_skia::Color::from_rgba8(c.r, c.g, c.b, c.a)
@@ -34,13 +35,13 @@ fn fill_and_stroke(pm: &mut Pixmap, path: &Path, fill: Option<Color>, stroke: &O
     }
 }
 
-/// A rectangle path with corners rounded by `radius` (clamped to half the
-/// shorter side). Negative sizes are normalised; empty or non-finite
-/// rectangles give `None`.
-fn rect_path(x: f32, y: f32, w: f32, h: f32, radius: f32) -> Option<Path> {
+/// A rectangle normalised to positive sizes with its corner radius clamped
+/// to half the shorter side; `None` if empty or not finite.
+fn rect_geometry(x: f32, y: f32, w: f32, h: f32, radius: f32) -> Option<(f32, f32, f32, f32, f32)> {
     let (x, w) = if w < 0.0 { (x + w, -w) } else { (x, w) };
     let (y, h) = if h < 0.0 { (y + h, -h) } else { (y, h) };
-    if !(w > 0.0 && h > 0.0) {
+    let finite = x.is_finite() && y.is_finite() && w.is_finite() && h.is_finite();
+    if !(w > 0.0 && h > 0.0 && finite) {
         return None;
     }
     let r = if radius.is_finite() {
@@ -48,6 +49,44 @@ fn rect_path(x: f32, y: f32, w: f32, h: f32, radius: f32) -> Option<Path> {
     } else {
         0.0
     };
+    Some((x, y, w, h, r))
+}
+
+/// Fill and/or stroke a (rounded) rectangle, painted directly (see
+/// [`spans`]): the stroke is the band between the rectangle grown and
+/// shrunk by half the stroke width (corner radii grown and shrunk alike;
+/// square corners stay square, as mitred).
+fn draw_rect(pm: &mut Pixmap, geom: (f32, f32, f32, f32, f32), fill: Option<Color>, stroke: &Option<Stroke>) {
+    let (x, y, w, h, r) = geom;
+    let stroke = stroke.as_ref().filter(|s| visible(s));
+    let half = stroke.map_or(0.0, |s| s.width / 2.0);
+    let ok = |v: f32| v.is_finite() && v.abs() < SPAN_LIMIT;
+    if !(ok(x) && ok(y) && ok(w) && ok(h) && ok(half)) {
+        if let Some(p) = rect_path(x, y, w, h, r) {
+            fill_and_stroke(pm, &p, fill, &stroke.copied());
+        }
+        return;
+    }
+    if let Some(c) = fill.filter(|c| c.a > 0) {
+        spans::rrect(pm, (x, y, w, h, r), c);
+    }
+    if let Some(s) = stroke {
+        let outer_r = if r > 0.0 { r + half } else { 0.0 };
+        let outer = (x - half, y - half, w + 2.0 * half, h + 2.0 * half, outer_r);
+        let inner = (x + half, y + half, w - 2.0 * half, h - 2.0 * half, (r - half).max(0.0));
+        if inner.2 > 0.0 && inner.3 > 0.0 {
+            spans::rrect_ring(pm, outer, inner, s.color);
+        } else {
+            spans::rrect(pm, outer, s.color);
+        }
+    }
+}
+
+/// A rectangle path with corners rounded by `radius` (clamped to half the
+/// shorter side). Negative sizes are normalised; empty or non-finite
+/// rectangles give `None`.
+fn rect_path(x: f32, y: f32, w: f32, h: f32, radius: f32) -> Option<Path> {
+    let (x, y, w, h, r) = rect_geometry(x, y, w, h, radius)?;
     if r <= 0.0 {
         return Some(PathBuilder::from_rect(Rect::from_xywh(x, y, w, h)?));
     }
@@ -165,7 +204,15 @@ pub fn legend_size(title: &str, entries: &[LegendEntry], size: f32) -> (f32, f32
     legend_layout(title, entries, size).map_or((0.0, 0.0), |l| (l.width, l.height))
 }
 
-fn draw_legend(pm: &mut Pixmap, x: f32, y: f32, title: &str, entries: &[LegendEntry], size: f32) {
+fn draw_legend(
+    pm: &mut Pixmap,
+    x: f32,
+    y: f32,
+    title: &str,
+    entries: &[LegendEntry],
+    size: f32,
+    cache: &mut GlyphCache,
+) {
     if !x.is_finite() || !y.is_finite() {
         return;
     }
@@ -178,9 +225,9 @@ fn draw_legend(pm: &mut Pixmap, x: f32, y: f32, title: &str, entries: &[LegendEn
     let border = (size / 14.0).max(1.0);
     // Inset by half the border so the stroke stays inside the reported size.
     let half = border / 2.0;
-    let panel = rect_path(x + half, y + half, l.width - border, l.height - border, size * 0.35);
-    if let Some(p) = panel {
-        fill_and_stroke(pm, &p, Some(LEGEND_PANEL), &Some(Stroke::new(LEGEND_BORDER, border)));
+    let panel = rect_geometry(x + half, y + half, l.width - border, l.height - border, size * 0.35);
+    if let Some(g) = panel {
+        draw_rect(pm, g, Some(LEGEND_PANEL), &Some(Stroke::new(LEGEND_BORDER, border)));
     }
     let left = x + l.pad;
     let mut top = y + l.pad;
@@ -190,24 +237,74 @@ fn draw_legend(pm: &mut Pixmap, x: f32, y: f32, title: &str, entries: &[LegendEn
             anchor: Anchor::CenterLeft,
             ..Text::new(left, top + l.row_h / 2.0, title, size, LEGEND_TITLE)
         };
-        draw_text(pm, &t);
+        draw_text(pm, &t, cache);
         top += l.title_rows * l.row_h;
     }
     let edge = Stroke::new(LEGEND_SWATCH_EDGE, (size / 16.0).max(1.0));
     for e in entries {
         let cy = top + l.row_h / 2.0;
-        if let Some(p) = rect_path(left, cy - l.swatch / 2.0, l.swatch, l.swatch, size * 0.15) {
-            fill_and_stroke(pm, &p, Some(e.color), &Some(edge));
+        if let Some(g) = rect_geometry(left, cy - l.swatch / 2.0, l.swatch, l.swatch, size * 0.15) {
+            draw_rect(pm, g, Some(e.color), &Some(edge));
         }
         let t = Text::new(left + l.swatch + l.gap, cy, e.label.clone(), size, LEGEND_LABEL).anchor(Anchor::CenterLeft);
-        draw_text(pm, &t);
+        draw_text(pm, &t, cache);
         top += l.row_h;
+    }
+}
+
+/// Largest circle radius or polygon extent drawn by [`spans`]; beyond it
+/// (far off-canvas geometry) tiny-skia clips more cleverly.
+const SPAN_LIMIT: f32 = 1.0e5;
+
+/// A circle: discs and rings are painted directly (see [`spans`]).
+fn draw_circle(pm: &mut Pixmap, cx: f32, cy: f32, r: f32, fill: Option<Color>, stroke: &Option<Stroke>) {
+    let ok = |v: f32| v.is_finite() && v.abs() < SPAN_LIMIT;
+    if !(ok(cx) && ok(cy) && ok(r) && r > 0.0) {
+        return;
+    }
+    if let Some(c) = fill.filter(|c| c.a > 0) {
+        spans::disc(pm, cx, cy, r, c);
+    }
+    if let Some(s) = stroke.as_ref().filter(|s| visible(s) && ok(s.width)) {
+        let half = s.width / 2.0;
+        if r > half {
+            spans::ring(pm, cx, cy, r - half, r + half, s.color);
+        } else {
+            spans::disc(pm, cx, cy, r + half, s.color);
+        }
+    }
+}
+
+/// A polygon: convex ones (and their mitred outlines) are painted
+/// directly (see [`spans`]), others by tiny-skia.
+fn draw_polygon(pm: &mut Pixmap, points: &[(f32, f32)], fill: Option<Color>, stroke: &Option<Stroke>) {
+    let convex = spans::is_convex(points) && points.iter().all(|p| p.0.abs() < SPAN_LIMIT && p.1.abs() < SPAN_LIMIT);
+    let path = poly_path(points, true);
+    if let Some(c) = fill.filter(|c| c.a > 0) {
+        if convex {
+            spans::convex(pm, points, c);
+        } else if let Some(p) = &path {
+            fill_and_stroke(pm, p, Some(c), &None);
+        }
+    }
+    if let Some(s) = stroke.as_ref().filter(|s| visible(s)) {
+        let miter_limit = tiny_skia::Stroke::default().miter_limit;
+        let half = s.width / 2.0;
+        let band = convex
+            .then(|| spans::offset(points, half, miter_limit).zip(spans::offset(points, -half, miter_limit)))
+            .flatten()
+            .filter(|(_, inner)| spans::is_convex(inner));
+        if let Some((outer, inner)) = band {
+            spans::convex_ring(pm, &outer, &inner, s.color);
+        } else if let Some(p) = &path {
+            fill_and_stroke(pm, p, None, stroke);
+        }
     }
 }
 
 /// Paint one item onto the pixmap. Degenerate items (non-finite or empty
 /// geometry, too few points) draw nothing rather than failing.
-pub(crate) fn draw_item(pm: &mut Pixmap, item: &Item) {
+pub(crate) fn draw_item(pm: &mut Pixmap, item: &Item, cache: &mut GlyphCache) {
     match item {
         Item::Rect {
             x,
@@ -218,8 +315,8 @@ pub(crate) fn draw_item(pm: &mut Pixmap, item: &Item) {
             fill,
             stroke,
         } => {
-            if let Some(p) = rect_path(*x, *y, *w, *h, *radius) {
-                fill_and_stroke(pm, &p, *fill, stroke);
+            if let Some(g) = rect_geometry(*x, *y, *w, *h, *radius) {
+                draw_rect(pm, g, *fill, stroke);
             }
         }
         Item::Circle {
@@ -228,25 +325,17 @@ pub(crate) fn draw_item(pm: &mut Pixmap, item: &Item) {
             r,
             fill,
             stroke,
-        } => {
-            if let Some(p) = PathBuilder::from_circle(*cx, *cy, *r) {
-                fill_and_stroke(pm, &p, *fill, stroke);
-            }
-        }
-        Item::Polygon { points, fill, stroke } => {
-            if let Some(p) = poly_path(points, true) {
-                fill_and_stroke(pm, &p, *fill, stroke);
-            }
-        }
+        } => draw_circle(pm, *cx, *cy, *r, *fill, stroke),
+        Item::Polygon { points, fill, stroke } => draw_polygon(pm, points, *fill, stroke),
         Item::Line { points, stroke, dashed } => draw_line(pm, points, stroke, *dashed),
-        Item::Text(t) => draw_text(pm, t),
+        Item::Text(t) => draw_text(pm, t, cache),
         Item::Legend {
             x,
             y,
             title,
             entries,
             size,
-        } => draw_legend(pm, *x, *y, title, entries, *size),
+        } => draw_legend(pm, *x, *y, title, entries, *size, cache),
     }
 }
 

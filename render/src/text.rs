@@ -2,9 +2,10 @@
 //! rasterisation with ab_glyph and compositing (with optional halo) onto
 //! a tiny-skia pixmap.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use ab_glyph::{point, Font, FontRef, Glyph, OutlinedGlyph, PxScale, ScaleFont};
+use ab_glyph::{point, Font, FontRef, Glyph, PxScale, ScaleFont};
 use tiny_skia::Pixmap;
 
 use crate::scene::{Anchor, Color, Text};
@@ -170,6 +171,72 @@ impl IRect {
     }
 }
 
+/// A rasterised glyph: coverage `data` (`w` by `h`, row-major) whose
+/// top-left pixel is `(x0, y0)` from the glyph's origin.
+pub(crate) struct GlyphBitmap {
+    x0: i32,
+    y0: i32,
+    w: usize,
+    h: usize,
+    data: Vec<f32>,
+}
+
+/// Horizontal glyph positions are rounded to this fraction of a pixel, so
+/// a glyph is rasterised at most this many times per size and face.
+const SUBPIXEL_STEPS: f32 = 4.0;
+
+/// Glyphs rasterised so far while drawing one scene, keyed by glyph, face,
+/// scale and subpixel phase. Output does not depend on what is cached:
+/// a glyph is always rasterised at its rounded phase.
+#[derive(Default)]
+pub(crate) struct GlyphCache {
+    map: HashMap<(u16, bool, u32, u8), Option<usize>>,
+    glyphs: Vec<GlyphBitmap>,
+}
+
+impl GlyphCache {
+    /// The bitmap (index into `glyphs`) for a laid-out glyph and the whole
+    /// pixels to add to its line's origin; `None` for glyphs without ink.
+    fn glyph(&mut self, bold: bool, g: &Glyph) -> Option<(usize, i32)> {
+        let x = g.position.x;
+        let mut whole = x.floor();
+        let mut phase = ((x - whole) * SUBPIXEL_STEPS).round();
+        if phase >= SUBPIXEL_STEPS {
+            whole += 1.0;
+            phase = 0.0;
+        }
+        let key = (g.id.0, bold, g.scale.y.to_bits(), phase as u8);
+        let idx = match self.map.get(&key) {
+            Some(&v) => v,
+            None => {
+                let mut g = g.clone();
+                g.position = point(phase / SUBPIXEL_STEPS, 0.0);
+                let v = font(bold).outline_glyph(g).map(|og| {
+                    let b = og.px_bounds();
+                    let (w, h) = (b.width() as usize, b.height() as usize);
+                    let mut data = vec![0.0f32; w * h];
+                    og.draw(|x, y, c| {
+                        if let Some(d) = data.get_mut(y as usize * w + x as usize) {
+                            *d = c.min(1.0);
+                        }
+                    });
+                    self.glyphs.push(GlyphBitmap {
+                        x0: b.min.x as i32,
+                        y0: b.min.y as i32,
+                        w,
+                        h,
+                        data,
+                    });
+                    self.glyphs.len() - 1
+                });
+                self.map.insert(key, v);
+                v
+            }
+        }?;
+        Some((idx, whole as i32))
+    }
+}
+
 /// A coverage buffer (0.0..=1.0 per pixel) over a canvas rectangle.
 struct Coverage {
     area: IRect,
@@ -184,7 +251,26 @@ impl Coverage {
         }
     }
 
-    fn add_glyph(&mut self, g: &OutlinedGlyph) {
+    /// Add a cached glyph whose bitmap covers canvas rectangle `r`,
+    /// clamping the sum to 1.
+    fn add_bitmap(&mut self, bm: &GlyphBitmap, r: IRect) {
+        let clip = r.intersect(&self.area);
+        if clip.is_empty() {
+            return;
+        }
+        let w = self.area.width();
+        let (cx0, cx1) = ((clip.x0 - r.x0) as usize, (clip.x1 - r.x0) as usize);
+        for y in clip.y0..clip.y1 {
+            let src = &bm.data[(y - r.y0) as usize * bm.w..][cx0..cx1];
+            let at = (y - self.area.y0) as usize * w + (clip.x0 - self.area.x0) as usize;
+            for (d, &c) in self.data[at..at + src.len()].iter_mut().zip(src) {
+                *d = (*d + c).min(1.0);
+            }
+        }
+    }
+
+    #[cfg(test)]
+    fn add_glyph(&mut self, g: &ab_glyph::OutlinedGlyph) {
         let b = g.px_bounds();
         let (gx0, gy0) = (b.min.x as i32, b.min.y as i32);
         let a = self.area;
@@ -198,51 +284,52 @@ impl Coverage {
         });
     }
 
-    /// Grey-scale dilation by a disc of radius `r` with an antialiased rim.
+    /// Grey-scale dilation by a disc of radius `r` with an antialiased rim:
+    /// each output pixel is the largest `coverage * weight` over the disc's
+    /// offsets, where an offset's weight is `clamp(r + 0.5 - distance, 0, 1)`.
+    ///
+    /// Computed a source row and a disc offset at a time over the row's
+    /// inked span, so the inner loop is a branch-free, vectorisable `max`.
     fn dilate(&self, r: f32) -> Coverage {
-        self.dilate_impl(r, true)
-    }
-
-    /// `skip_interior`: a fully covered pixel whose eight neighbours are
-    /// fully covered too casts no disc of its own: the discs of the shape's
-    /// edge pixels reach everywhere its disc would. That makes the cost
-    /// proportional to the glyph outlines' length rather than their area.
-    fn dilate_impl(&self, r: f32, skip_interior: bool) -> Coverage {
         let reach = (r + 0.5).ceil() as i32;
-        let mut offsets = Vec::new();
-        for dy in -reach..=reach {
-            for dx in -reach..=reach {
-                let d = ((dx * dx + dy * dy) as f32).sqrt();
-                let wgt = (r + 0.5 - d).clamp(0.0, 1.0);
-                if wgt > 0.0 {
-                    offsets.push((dx, dy, wgt));
-                }
-            }
-        }
-        let (w, h) = (self.area.width() as i32, self.area.height() as i32);
-        let full = |x: i32, y: i32| x < 0 || y < 0 || x >= w || y >= h || self.data[(y * w + x) as usize] >= 1.0;
+        // Offsets grouped by row: `rows[dy + reach]` lists `(dx, weight)`.
+        let rows: Vec<Vec<(i32, f32)>> = (-reach..=reach)
+            .map(|dy| {
+                (-reach..=reach)
+                    .filter_map(|dx| {
+                        let d = ((dx * dx + dy * dy) as f32).sqrt();
+                        let wgt = (r + 0.5 - d).clamp(0.0, 1.0);
+                        (wgt > 0.0).then_some((dx, wgt))
+                    })
+                    .collect()
+            })
+            .collect();
+        let (w, h) = (self.area.width(), self.area.height());
         let mut out = vec![0.0f32; self.data.len()];
-        // Scatter from each covered source pixel; most pixels are empty, so
-        // this is much cheaper than gathering for every destination pixel.
         for sy in 0..h {
-            for sx in 0..w {
-                let i = (sy * w + sx) as usize;
-                let c = self.data[i];
-                if c <= 0.0 {
+            let row = &self.data[sy * w..(sy + 1) * w];
+            let Some(first) = row.iter().position(|&c| c > 0.0) else {
+                continue;
+            };
+            let last = row.iter().rposition(|&c| c > 0.0).unwrap_or(first);
+            for (dy, offsets) in (-reach..=reach).zip(&rows) {
+                let y = sy as i32 + dy;
+                if y < 0 || y >= h as i32 {
                     continue;
                 }
-                if skip_interior && c >= 1.0 && (-1..=1).all(|dy| (-1..=1).all(|dx| full(sx + dx, sy + dy))) {
-                    out[i] = 1.0;
-                    continue;
-                }
-                for &(dx, dy, wgt) in &offsets {
-                    let (x, y) = (sx + dx, sy + dy);
-                    if x >= 0 && x < w && y >= 0 && y < h {
-                        let o = &mut out[(y * w + x) as usize];
+                let out_row = &mut out[y as usize * w..(y as usize + 1) * w];
+                for &(dx, wgt) in offsets {
+                    // Source span [x0, x1) lands on [x0 + dx, x1 + dx).
+                    let x0 = (first as i32).max(-dx);
+                    let x1 = (last as i32 + 1).min(w as i32 - dx);
+                    if x0 >= x1 {
+                        continue;
+                    }
+                    let src = &row[x0 as usize..x1 as usize];
+                    let dst = &mut out_row[(x0 + dx) as usize..(x1 + dx) as usize];
+                    for (o, &c) in dst.iter_mut().zip(src) {
                         let v = c * wgt;
-                        if v > *o {
-                            *o = v;
-                        }
+                        *o = if v > *o { v } else { *o };
                     }
                 }
             }
@@ -254,55 +341,79 @@ impl Coverage {
     }
 
     /// Composite `color` through this coverage onto premultiplied RGBA.
+    #[cfg(test)]
     fn composite(&self, pixmap: &mut Pixmap, color: Color) {
-        if color.a == 0 {
-            return;
-        }
-        let canvas = IRect {
-            x0: 0,
-            y0: 0,
-            x1: pixmap.width() as i32,
-            y1: pixmap.height() as i32,
-        };
-        let clip = self.area.intersect(&canvas);
-        if clip.is_empty() {
-            return;
-        }
-        let stride = pixmap.width() as usize * 4;
-        let cw = self.area.width();
-        let data = pixmap.data_mut();
-        let ca = color.a as f32 / 255.0;
-        let (cr, cg, cb) = (color.r as f32, color.g as f32, color.b as f32);
-        for y in clip.y0..clip.y1 {
-            let row = (y - self.area.y0) as usize * cw;
-            for x in clip.x0..clip.x1 {
-                let cov = self.data[row + (x - self.area.x0) as usize];
+        composite(pixmap, &[(self, color)]);
+    }
+}
+
+/// Composite colours through coverages of the same area onto premultiplied
+/// RGBA, one pass for all layers (each pixel gets them in order), so a
+/// halo and its text read and write the canvas once.
+fn composite(pixmap: &mut Pixmap, layers: &[(&Coverage, Color)]) {
+    let Some(area) = layers.first().map(|l| l.0.area) else {
+        return;
+    };
+    debug_assert!(layers.iter().all(|l| l.0.data.len() == layers[0].0.data.len()));
+    let canvas = IRect {
+        x0: 0,
+        y0: 0,
+        x1: pixmap.width() as i32,
+        y1: pixmap.height() as i32,
+    };
+    let clip = area.intersect(&canvas);
+    if clip.is_empty() {
+        return;
+    }
+    struct Layer<'a> {
+        cov: &'a [f32],
+        /// Colour alpha times 65536, so `cov * ca` is the 16-bit fixed
+        /// point opacity of a pixel.
+        ca: f32,
+        rgba: [u32; 4],
+        solid: Option<[u8; 4]>,
+    }
+    let layers: Vec<Layer> = layers
+        .iter()
+        .filter(|(_, c)| c.a > 0)
+        .map(|(cov, c)| Layer {
+            cov: &cov.data,
+            ca: c.a as f32 * (65536.0 / 255.0),
+            rgba: [c.r as u32, c.g as u32, c.b as u32, 255],
+            solid: (c.a == 255).then_some([c.r, c.g, c.b, 255]),
+        })
+        .collect();
+    let stride = pixmap.width() as usize * 4;
+    let cw = area.width();
+    let data = pixmap.data_mut();
+    let (cx0, cx1) = ((clip.x0 - area.x0) as usize, (clip.x1 - area.x0) as usize);
+    for y in clip.y0..clip.y1 {
+        let row = (y - area.y0) as usize * cw;
+        let start = y as usize * stride + clip.x0 as usize * 4;
+        let px_row = &mut data[start..start + (cx1 - cx0) * 4];
+        for (i, px) in (row + cx0..row + cx1).zip(px_row.chunks_exact_mut(4)) {
+            for l in &layers {
+                let cov = l.cov[i];
                 if cov <= 0.0 {
                     continue;
                 }
-                let a = cov * ca;
-                let inv = 1.0 - a;
-                let i = y as usize * stride + x as usize * 4;
-                let px = &mut data[i..i + 4];
-                px[0] = blend(cr * a, px[0], inv);
-                px[1] = blend(cg * a, px[1], inv);
-                px[2] = blend(cb * a, px[2], inv);
-                px[3] = blend(255.0 * a, px[3], inv);
+                if let (true, Some(solid)) = (cov >= 1.0, l.solid) {
+                    px.copy_from_slice(&solid);
+                    continue;
+                }
+                // Premultiplied source-over in 16-bit fixed point, rounded
+                // to nearest: `c * a + d * (1 - a)`.
+                let a = (cov.min(1.0) * l.ca + 0.5) as u32;
+                for (d, &c) in px.iter_mut().zip(&l.rgba) {
+                    *d = ((c * a + *d as u32 * (65536 - a) + 32768) >> 16) as u8;
+                }
             }
         }
     }
 }
 
-/// Premultiplied source-over for one channel.
-#[inline]
-fn blend(src: f32, dst: u8, inv_src_alpha: f32) -> u8 {
-    // Both terms are non-negative, so adding 0.5 and truncating rounds to
-    // nearest (faster than `f32::round`); `as u8` saturates at 255.
-    (src + dst as f32 * inv_src_alpha + 0.5) as u8
-}
-
 /// Draw a text item (halo first, then the glyphs) onto the pixmap.
-pub(crate) fn draw_text(pixmap: &mut Pixmap, t: &Text) {
+pub(crate) fn draw_text(pixmap: &mut Pixmap, t: &Text, cache: &mut GlyphCache) {
     if t.text.is_empty() || !t.x.is_finite() || !t.y.is_finite() {
         return;
     }
@@ -329,21 +440,32 @@ pub(crate) fn draw_text(pixmap: &mut Pixmap, t: &Text) {
         y1: pixmap.height() as i32 + pad,
     };
 
-    let font = font(t.bold);
-    let mut outlined = Vec::new();
+    let mut placed = Vec::with_capacity(line.glyphs.len());
     let mut ink: Option<IRect> = None;
+    let face = font(t.bold);
     for g in &line.glyphs {
-        let mut g = g.clone();
-        g.position = point(g.position.x + ox, g.position.y + oy);
-        let Some(og) = font.outline_glyph(g) else {
+        // Skip glyphs far off the canvas before rasterising them: their
+        // layout box, grown by an em for overhangs, misses it.
+        let b = face.glyph_bounds(g);
+        let near = IRect {
+            x0: (ox + b.min.x - size).floor() as i32,
+            y0: (oy + b.min.y - size).floor() as i32,
+            x1: (ox + b.max.x + size).ceil() as i32,
+            y1: (oy + b.max.y + size).ceil() as i32,
+        };
+        if near.intersect(&limit).is_empty() {
+            continue;
+        }
+        let Some((idx, dx)) = cache.glyph(t.bold, g) else {
             continue;
         };
-        let b = og.px_bounds();
+        let bm = &cache.glyphs[idx];
+        let (x0, y0) = (ox as i32 + dx + bm.x0, oy as i32 + bm.y0);
         let r = IRect {
-            x0: b.min.x as i32,
-            y0: b.min.y as i32,
-            x1: b.max.x as i32,
-            y1: b.max.y as i32,
+            x0,
+            y0,
+            x1: x0 + bm.w as i32,
+            y1: y0 + bm.h as i32,
         };
         if r.intersect(&limit).is_empty() {
             continue;
@@ -357,7 +479,7 @@ pub(crate) fn draw_text(pixmap: &mut Pixmap, t: &Text) {
                 y1: u.y1.max(r.y1),
             },
         });
-        outlined.push(og);
+        placed.push((idx, r));
     }
     let Some(ink) = ink else {
         return;
@@ -374,13 +496,13 @@ pub(crate) fn draw_text(pixmap: &mut Pixmap, t: &Text) {
     }
 
     let mut cov = Coverage::new(area);
-    for og in &outlined {
-        cov.add_glyph(og);
+    for &(idx, r) in &placed {
+        cov.add_bitmap(&cache.glyphs[idx], r);
     }
-    if let (Some(color), Some(r)) = (t.halo, halo_r) {
-        cov.dilate(r).composite(pixmap, color);
+    match (t.halo, halo_r) {
+        (Some(color), Some(r)) => composite(pixmap, &[(&cov.dilate(r), color), (&cov, t.color)]),
+        _ => composite(pixmap, &[(&cov, t.color)]),
     }
-    cov.composite(pixmap, t.color);
 }
 
 #[cfg(test)]
@@ -459,9 +581,34 @@ mod tests {
         assert_eq!(d.data[0], 0.0);
     }
 
+    /// Straightforward dilation: every output pixel gathers over the disc.
+    fn dilate_reference(c: &Coverage, r: f32) -> Vec<f32> {
+        let reach = (r + 0.5).ceil() as i32;
+        let (w, h) = (c.area.width() as i32, c.area.height() as i32);
+        let mut out = vec![0.0f32; c.data.len()];
+        for y in 0..h {
+            for x in 0..w {
+                let mut best = 0.0f32;
+                for dy in -reach..=reach {
+                    for dx in -reach..=reach {
+                        let (sx, sy) = (x - dx, y - dy);
+                        if sx < 0 || sy < 0 || sx >= w || sy >= h {
+                            continue;
+                        }
+                        let d = ((dx * dx + dy * dy) as f32).sqrt();
+                        let wgt = (r + 0.5 - d).clamp(0.0, 1.0);
+                        best = best.max(c.data[(sy * w + sx) as usize] * wgt);
+                    }
+                }
+                out[(y * w + x) as usize] = best;
+            }
+        }
+        out
+    }
+
     #[test]
-    fn edge_only_dilation_matches_brute_force() {
-        let line = layout("Bold WM@8", 60.0, true).unwrap();
+    fn dilation_matches_brute_force_exactly() {
+        let line = layout("Bold WM@8 gy", 60.0, true).unwrap();
         let area = IRect {
             x0: -10,
             y0: -10,
@@ -478,16 +625,9 @@ mod tests {
             }
         }
         assert!(cov.data.iter().filter(|c| **c >= 1.0).count() > 500);
-        let r = halo_radius(60.0);
-        let fast = cov.dilate_impl(r, true);
-        let slow = cov.dilate_impl(r, false);
-        let worst = fast
-            .data
-            .iter()
-            .zip(&slow.data)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0f32, f32::max);
-        assert!(worst < 0.05, "max difference {worst}");
+        for r in [2.0, halo_radius(22.3), halo_radius(60.0)] {
+            assert_eq!(cov.dilate(r).data, dilate_reference(&cov, r), "radius {r}");
+        }
     }
 
     #[test]
