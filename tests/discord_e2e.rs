@@ -241,7 +241,17 @@ async fn a_whole_game_is_played_through_discord() {
     // Play to the first battle; look at the board in public and in private.
     h.play(&t, 100, |s| s.pending().iter().any(|p| p.kind == "combat-card"))
         .await;
-    let board = h.fake.run(&carol, here, "game board", &[]).await;
+    // A player asking in the channel sees their own board, privately; one
+    // who does not play there, the public board, for all to see.
+    let own = h.fake.run(&carol, here, "game board", &[]).await;
+    assert!(
+        own.ephemeral() && own.content.contains("your own board"),
+        "{}",
+        own.content
+    );
+    support::assert_png(attachment_png(&own), "carol's own board");
+    let onlooker = h.fake.add_user("onlooker");
+    let board = h.fake.run(&onlooker, here, "game board", &[]).await;
     assert!(!board.ephemeral());
     support::assert_png(attachment_png(&board), "the public board");
     let state = h.state(game).await;
@@ -843,7 +853,8 @@ async fn bad_input_is_explained_privately_and_changes_nothing() {
         .into_iter()
         .find(|c| c.contains(":losses n:1"))
         .unwrap();
-    let i = h.fake.press(victor, prompt.id, &stale).await;
+    // The victor's client still shows the prompt as it was.
+    let i = h.fake.press_as_seen(victor, &prompt, &stale).await;
     let ans = h.fake.answer(i).await;
     assert!(
         ans.ephemeral() && !ans.content.contains("Accepted"),

@@ -650,6 +650,7 @@ mod tests {
                 "status",
                 "board",
                 "prompt",
+                "dms",
                 "takeback",
                 "ready",
                 "sheet",

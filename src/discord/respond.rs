@@ -187,7 +187,9 @@ pub fn clip(text: &str, max: usize) -> String {
 pub fn likely_public(request: &Request, place: Place) -> bool {
     match request {
         Request::New { .. } | Request::Join { .. } | Request::Leave { .. } => true,
-        Request::Board { .. } | Request::History { .. } => place != Place::Dm,
+        Request::History { .. } => place != Place::Dm,
+        // Players (most who ask) see their own board, privately.
+        Request::Board { .. } => false,
         Request::Start { .. } | Request::Status { .. } | Request::Rules { .. } | Request::Order { .. } => false,
         // Host tools answer privately; their channel notices go through the outbox.
         Request::Settings { .. }
@@ -209,6 +211,7 @@ pub fn likely_public(request: &Request, place: Place) -> bool {
         | Request::Ready { .. }
         | Request::Sheet { .. }
         | Request::TakeBack { .. }
+        | Request::Dms { .. }
         | Request::Prompt { .. } => false,
     }
 }
@@ -558,7 +561,15 @@ mod tests {
             guild: Some(2),
         };
         assert!(likely_public(&Request::Join { game: None }, chan));
-        assert!(likely_public(&Request::Board { game: None }, chan));
+        // A player's board in the channel is their own, privately.
+        assert!(!likely_public(&Request::Board { game: None }, chan));
+        assert!(likely_public(
+            &Request::History {
+                game: None,
+                phase: None
+            },
+            chan
+        ));
         assert!(!likely_public(&Request::Board { game: None }, Place::Dm));
         assert!(!likely_public(&Request::Status { game: Some(GameId(1)) }, chan));
         let order = Request::Order {

@@ -129,6 +129,16 @@ pub fn is_permanent(error: &serenity::Error) -> bool {
     }
 }
 
+/// Discord's "Cannot send messages to this user" (JSON error code 50007):
+/// the user does not accept DMs from the bot (closed to server members,
+/// or the bot blocked).
+pub fn refuses_dms(error: &serenity::Error) -> bool {
+    matches!(
+        error,
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) if r.error.code == 50007
+    )
+}
+
 /// Client errors other than 401 (bad token), 408 (timeout) and 429 (rate limit).
 pub fn permanent_status(status: u16) -> bool {
     (400..500).contains(&status) && !matches!(status, 401 | 408 | 429)
@@ -164,6 +174,10 @@ impl Transport for DiscordTransport {
             Target::Channel(c) => serenity::ChannelId::new(*c),
             Target::Dm(user) => match self.dm_channel(user.0).await {
                 Ok(c) => c,
+                Err(e) if e.downcast_ref::<serenity::Error>().is_some_and(refuses_dms) => {
+                    tracing::warn!(outbox = id, user = user.0, "the user does not accept DMs: {e:#}");
+                    return Ok(Delivery::Refused(format!("{e:#}")));
+                }
                 Err(e) if e.downcast_ref::<SendFailure>().is_some_and(|f| f.permanent) => {
                     tracing::warn!(outbox = id, user = user.0, "dropping an undeliverable DM: {e:#}");
                     return Ok(Delivery::Undeliverable(format!("{e:#}")));
@@ -179,6 +193,14 @@ impl Transport for DiscordTransport {
                 channel: posted.channel_id.get(),
                 message: posted.id.get(),
             }))),
+            Err(e) if matches!(message.target, Target::Dm(_)) && refuses_dms(&e) => {
+                tracing::warn!(
+                    outbox = id,
+                    channel = channel.get(),
+                    "the user does not accept DMs: {e}"
+                );
+                Ok(Delivery::Refused(e.to_string()))
+            }
             Err(e) if is_permanent(&e) => {
                 tracing::warn!(
                     outbox = id,

@@ -25,6 +25,10 @@ pub enum Delivery {
     /// deleted channel, a deleted message to edit). Recorded and taken off
     /// the queue, so it cannot hold back later messages.
     Undeliverable(String),
+    /// The user refuses DMs from the bot (closed to server members, or the
+    /// bot blocked). Kept off the queue like [`Delivery::Undeliverable`];
+    /// the player's seat is marked and the game's channel told once.
+    Refused(String),
 }
 
 /// Sends outbox messages somewhere. `id` is the outbox row id: stable
@@ -94,9 +98,15 @@ impl Service {
                 if blocked.contains(&msg.target) {
                     continue;
                 }
-                let outcome = match msg.slot {
-                    Some(slot) => self.deliver_live(transport, row.id, slot, &msg).await,
-                    None => self.post(transport, row.id, &msg).await,
+                let refused = self.dms_refused(row.game_id, &msg.target).await?;
+                let outcome = if refused {
+                    // Kept, not sent: the player reads it with /game board.
+                    Ok(Delivery::Refused("held: the player's DMs are closed".into()))
+                } else {
+                    match msg.slot {
+                        Some(slot) => self.deliver_live(transport, row.id, slot, &msg).await,
+                        None => self.post(transport, row.id, &msg).await,
+                    }
                 };
                 match outcome {
                     Ok(Delivery::Sent(_)) => {
@@ -108,6 +118,15 @@ impl Service {
                             .mark_failed(row.id, &format!("undeliverable: {why}"), now)
                             .await?;
                         self.store.mark_delivered(row.id, self.now_ms()).await?;
+                    }
+                    Ok(Delivery::Refused(why)) => {
+                        self.store.mark_failed(row.id, &format!("refused: {why}"), now).await?;
+                        self.store.mark_delivered(row.id, self.now_ms()).await?;
+                        if !refused {
+                            if let (Some(game), Target::Dm(user)) = (row.game_id, &msg.target) {
+                                self.refuse_dms(game, *user).await?;
+                            }
+                        }
                     }
                     Err(e) => {
                         self.store.mark_failed(row.id, &format!("{e:#}"), now).await?;
@@ -225,7 +244,7 @@ impl Service {
                         self.record(slot, at, &now, id).await?;
                         Ok(Delivery::Sent(Some(at)))
                     }
-                    Delivery::Undeliverable(why) => {
+                    Delivery::Undeliverable(why) | Delivery::Refused(why) => {
                         // Gone (deleted by someone): show it anew.
                         tracing::warn!(
                             outbox = id,
@@ -260,7 +279,7 @@ impl Service {
         let mut now = shown.clone();
         now.choices.clear();
         now.op = Op::Close;
-        if let Delivery::Undeliverable(why) = transport.edit(id, at, &now, None).await? {
+        if let Delivery::Undeliverable(why) | Delivery::Refused(why) = transport.edit(id, at, &now, None).await? {
             tracing::warn!(
                 outbox = id,
                 slot = slot.key(),

@@ -635,7 +635,7 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
     game_only(
         Top::Game,
         "board",
-        "The current board (in DMs: your own view, with your secrets).",
+        "The current board; a player's own board, sheet or hand, and prompt, seen only by them.",
         |a| Ok(Request::Board { game: a.game() }),
     ),
     game_only(
@@ -643,6 +643,12 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
         "prompt",
         "Show my pending decision again, with its buttons.",
         |a| Ok(Request::Prompt { game: a.game() }),
+    ),
+    game_only(
+        Top::Game,
+        "dms",
+        "I opened my DMs: send my prompts and private messages by DM again.",
+        |a| Ok(Request::Dms { game: a.game() }),
     ),
     game_only(
         Top::Game,

@@ -17,6 +17,7 @@ mod lobby;
 mod naming;
 mod orders;
 mod players;
+mod private;
 mod reading;
 mod rewind;
 mod rules_page;
@@ -90,6 +91,11 @@ pub enum Request {
         game: Option<GameId>,
     },
     Board {
+        game: Option<GameId>,
+    },
+    /// A player whose DMs were refused opened them: private messages go
+    /// by DM again.
+    Dms {
         game: Option<GameId>,
     },
     /// A game's rules: the introduction and the list of sections, or
@@ -264,6 +270,7 @@ impl Service {
             Request::Start { game } => self.start(actor, game).await,
             Request::Status { game } => self.status(actor, game).await,
             Request::Board { game } => self.board(actor, game).await,
+            Request::Dms { game } => self.dms_open(actor, game).await,
             Request::Rules { kind, game, section } => self.rules(actor, kind, game, section).await,
             Request::History { game, phase } => self.history(actor, game, phase).await,
             Request::Order { game, kind, line } => self.order(actor, game, kind, line).await,

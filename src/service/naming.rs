@@ -204,6 +204,7 @@ mod tests {
             disorder: false,
             vacant: false,
             reminders: None,
+            dms_refused_at: None,
         }
     }
 

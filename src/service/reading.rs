@@ -84,6 +84,13 @@ impl Service {
         let Some(state) = &row.state else {
             return user_err(format!("Game {} hasn't started yet, so there is no board.", row.id));
         };
+        if actor.place != Place::Dm {
+            // A player asking in the channel sees their own board (and
+            // prompt) privately: what a player whose DMs are closed reads.
+            if let Some(reply) = self.private_board_here(actor, &row).await? {
+                return Ok(reply);
+            }
+        }
         let viewer = self.viewer_for(actor, &row).await?;
         // A private board is only ever shown in DMs, where a reply is
         // private anyway: kept, so it does not vanish on reload.

@@ -28,6 +28,9 @@ pub struct SeatChange {
     /// The player's own reminder points: `Some(None)` follows the game's
     /// settings again, `Some(Some(vec![]))` mutes.
     pub reminders: Option<Option<Vec<i64>>>,
+    /// Discord refuses the player's DMs since then (unix ms), or `Some(None)`:
+    /// they accept DMs again.
+    pub dms_refused: Option<Option<i64>>,
 }
 
 impl SeatChange {
@@ -39,6 +42,7 @@ impl SeatChange {
             disorder: None,
             vacant: None,
             reminders: None,
+            dms_refused: None,
         }
     }
 }
@@ -472,7 +476,7 @@ async fn change_seat(
             .await?;
         }
         sqlx::query(
-            "UPDATE seats SET user_id = $3, name = $4, vacant = 0, reminders = NULL WHERE game_id = $1 AND seat = $2",
+            "UPDATE seats SET user_id = $3, name = $4, vacant = 0, reminders = NULL, dms_refused_at = NULL WHERE game_id = $1 AND seat = $2",
         )
         .bind(game.0)
         .bind(seat)
@@ -494,6 +498,14 @@ async fn change_seat(
             .bind(game.0)
             .bind(seat)
             .bind(i64::from(on))
+            .execute(&mut **tx)
+            .await?;
+    }
+    if let Some(at) = change.dms_refused {
+        sqlx::query("UPDATE seats SET dms_refused_at = $3 WHERE game_id = $1 AND seat = $2")
+            .bind(game.0)
+            .bind(seat)
+            .bind(at)
             .execute(&mut **tx)
             .await?;
     }

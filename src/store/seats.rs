@@ -12,7 +12,7 @@ impl Store {
     /// The seated players, by seat.
     pub async fn seats(&self, game: GameId) -> StoreResult<Vec<SeatRow>> {
         let rows = sqlx::query(
-            "SELECT seat, user_id, name, disorder, vacant, reminders FROM seats WHERE game_id = $1 ORDER BY seat",
+            "SELECT seat, user_id, name, disorder, vacant, reminders, dms_refused_at FROM seats WHERE game_id = $1 ORDER BY seat",
         )
         .bind(game.0)
         .fetch_all(&self.pool)

@@ -160,6 +160,9 @@ pub struct SeatRow {
     /// The player's own reminder points (ms before the deadline); `None`
     /// = the game's settings, empty = muted.
     pub reminders: Option<Vec<i64>>,
+    /// Since when (unix ms) Discord refuses this player's DMs, if it does:
+    /// private messages for the seat are kept, not sent.
+    pub dms_refused_at: Option<i64>,
 }
 
 impl SeatRow {
@@ -301,6 +304,7 @@ pub(crate) fn seat_from_row(row: &AnyRow) -> StoreResult<SeatRow> {
             .try_get::<Option<String>, _>("reminders")?
             .map(|text| from_json(format_args!("reminder points of a seat"), &text))
             .transpose()?,
+        dms_refused_at: row.try_get("dms_refused_at")?,
     })
 }
 

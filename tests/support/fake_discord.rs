@@ -14,7 +14,7 @@ use super::gateway::{self, GatewayState};
 use super::http::{self, Part, Request, Response};
 use super::openapi::{self, Spec, SpecBody};
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -259,6 +259,10 @@ pub struct World {
     pub bot: User,
     pub guild_id: Id,
     pub users: BTreeMap<Id, User>,
+    /// Users who do not accept DMs from the bot: a message to their DM
+    /// channel is refused with Discord's 403 "Cannot send messages to this
+    /// user" (code 50007), as Discord does (opening the channel works).
+    pub dms_closed: BTreeSet<Id>,
     pub channels: BTreeMap<Id, Channel>,
     pub messages: Vec<Message>,
     pub interactions: Vec<Interaction>,
@@ -567,6 +571,7 @@ impl FakeDiscord {
             },
             guild_id: 0,
             users: BTreeMap::new(),
+            dms_closed: BTreeSet::new(),
             channels: BTreeMap::new(),
             messages: Vec::new(),
             interactions: Vec::new(),
@@ -731,6 +736,17 @@ impl FakeDiscord {
             };
             w.users.insert(u.id, u.clone());
             u
+        })
+    }
+
+    /// `user` stops (`closed`) or starts again accepting DMs from the bot.
+    pub fn set_dms_closed(&self, user: &User, closed: bool) {
+        self.with(|w| {
+            if closed {
+                w.dms_closed.insert(user.id);
+            } else {
+                w.dms_closed.remove(&user.id);
+            }
         })
     }
 
@@ -1468,6 +1484,14 @@ fn create_message(w: &mut World, channel: Id, body: &Body, now: Instant) -> (Ans
     }
     if empty_draft(&d) {
         return (Answer::Error(400, 50006, "Cannot send an empty message".into()), None);
+    }
+    if let Some(ChannelKind::Dm(u)) = w.channels.get(&channel).map(|c| &c.kind) {
+        if w.dms_closed.contains(u) {
+            return (
+                Answer::Error(403, 50007, "Cannot send messages to this user".into()),
+                None,
+            );
+        }
     }
     if d.flags.is_some_and(|f| f & EPHEMERAL != 0) {
         w.problem("a channel message asked to be ephemeral (only interaction responses can be)");

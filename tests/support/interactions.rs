@@ -110,13 +110,34 @@ impl FakeDiscord {
         self.component(user, message, custom_id, Some(values)).await
     }
 
+    /// Press the button `custom_id` as a client still showing `seen`, an
+    /// older copy of the message (an edit that removed the button had not
+    /// reached it yet): what makes a press stale.
+    pub async fn press_as_seen(&self, user: &User, seen: &Message, custom_id: &str) -> Id {
+        self.component_of(user, seen.id, custom_id, None, Some(seen)).await
+    }
+
     async fn component(&self, user: &User, message: Id, custom_id: &str, values: Option<&[&str]>) -> Id {
+        self.component_of(user, message, custom_id, values, None).await
+    }
+
+    async fn component_of(
+        &self,
+        user: &User,
+        message: Id,
+        custom_id: &str,
+        values: Option<&[&str]>,
+        seen: Option<&Message>,
+    ) -> Id {
         self.wait_connected(ANSWER_TIMEOUT).await;
         let interaction = self.with(|w| {
-            let m = w
-                .message(message)
-                .unwrap_or_else(|| panic!("no message {message}"))
-                .clone();
+            let m = match seen {
+                Some(m) => m.clone(),
+                None => w
+                    .message(message)
+                    .unwrap_or_else(|| panic!("no message {message}"))
+                    .clone(),
+            };
             assert!(!m.deleted, "message {message} was deleted");
             assert!(can_see(w, user.id, &m), "{} cannot see message {message}", user.name);
             let comps = all_components(&m.components);
