@@ -389,7 +389,7 @@ fn corners(sc: &mut Scene, texts: &mut Vec<Text>, view: &View, names: &[String])
                     .halo(HALO),
             );
             texts.push(
-                txt(right, 54.0, format!("{} points", own.points), 26.0, GOLD)
+                txt(right, 54.0, format!("{} point{}", own.points, if own.points == 1 { "" } else { "s" }), 26.0, GOLD)
                     .anchor(Anchor::TopRight)
                     .bold(),
             );
