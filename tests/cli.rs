@@ -344,3 +344,47 @@ fn force_with_the_in_memory_database_answers() {
         "the force is announced: {out}"
     );
 }
+
+/// A game played by `orrery play` keeps a snapshot at each board, and
+/// `orrery replay` checks every one against the fold of the log: a snapshot
+/// holding another position's state is reported.
+#[test]
+fn replay_checks_every_snapshot() {
+    let path = temp("snapshots").with_extension("db");
+    let db = format!("sqlite://{}", path.display());
+    let out = orrery()
+        .args([
+            "play",
+            "hyperspace",
+            "--players",
+            "3",
+            "--seed",
+            "5",
+            "--auto",
+            "--db",
+            &db,
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let store = orrery::store::Store::connect(&db).await.unwrap();
+        let game = store.all_games().await.unwrap()[0].id;
+        let snaps = store.snapshots(game).await.unwrap();
+        assert!(snaps.len() >= 3, "only {} snapshots", snaps.len());
+        assert!(snaps.iter().all(|(_, s)| s.is_some()));
+        assert!(orrery::cli::replay(&db).await.unwrap());
+        sqlx::query("UPDATE snapshots SET state = (SELECT state FROM snapshots WHERE seq = $1) WHERE seq = $2")
+            .bind(snaps[0].0)
+            .bind(snaps[1].0)
+            .execute(store.pool())
+            .await
+            .unwrap();
+        assert!(!orrery::cli::replay(&db).await.unwrap());
+        store.close().await;
+    });
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}

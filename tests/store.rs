@@ -148,6 +148,7 @@ on_both_backends!(
     corrupt_rows_are_reported,
     seat_changes_watchers_and_batches,
     live_messages_per_game_and_slot,
+    snapshots_shortcut_the_fold,
 );
 
 // --- game values -------------------------------------------------------------
@@ -1071,6 +1072,79 @@ async fn corrupt_rows_are_reported(db: Db) {
     assert!(matches!(store.events(id).await, Err(StoreError::Corrupt(_))));
     // With the log unreadable too, the stale cache cannot be refolded.
     assert!(matches!(store.game(id).await, Err(StoreError::Corrupt(m)) if m.contains("does not decode")));
+}
+
+/// Snapshots written with commits give the same state at every position as
+/// the fold of the whole log, roll-backs included; one that names no entry
+/// of its commit is refused with the commit; one that does not decode is
+/// passed over.
+async fn snapshots_shortcut_the_fold(db: Db) {
+    use orrery::games::{PlatformEvent, Replay, Rewind};
+    let store = &db.store;
+    let (id, mut seq) = started_game(store, 17).await;
+    let mut state = sample(2).1;
+    // Real play: each owing seat's first legal order, a snapshot every
+    // third commit; one commit rolls back four entries.
+    for i in 0..24 {
+        let p = state.pending().into_iter().find(|p| !p.submitted).expect("a decision");
+        let line = state.legal_commands(p.seat).into_iter().next().expect("a legal order");
+        let mut events = state.decide(p.seat, &line).expect("legal");
+        for e in &events {
+            state.apply(e).unwrap();
+        }
+        if i == 15 {
+            let to_seq = seq - 4;
+            let log = store.events_upto(id, to_seq).await.unwrap();
+            state = Replay::of(GameKind::Hyperspace, &log).unwrap().into_state();
+            events = vec![AnyEvent::Platform(PlatformEvent::RolledBack {
+                to_seq,
+                why: Rewind::Undo,
+                undone: 4,
+            })];
+        }
+        let last = seq + events.len() as i64;
+        let mut c = Commit::new(id, seq, NOW + 10 + i).with_events(events, state.clone());
+        if i % 3 == 0 {
+            c = c.with_snapshots(vec![(last, state.clone())]);
+        }
+        seq = store.commit(c).await.unwrap();
+        assert_eq!(seq, last);
+    }
+    assert_eq!(store.snapshots(id).await.unwrap().len(), 8);
+    let log = store.events(id).await.unwrap();
+    for k in 1..=seq {
+        let folded = Replay::of(GameKind::Hyperspace, log.iter().filter(|(s, _)| *s <= k))
+            .unwrap()
+            .into_state();
+        assert_eq!(
+            store.state_at(id, GameKind::Hyperspace, k).await.unwrap(),
+            folded,
+            "the state after entry {k}"
+        );
+    }
+    // A snapshot outside the commit's entries: nothing is written.
+    let p = state.pending().into_iter().find(|p| !p.submitted).unwrap();
+    let line = state.legal_commands(p.seat).into_iter().next().unwrap();
+    let events = state.decide(p.seat, &line).unwrap();
+    let mut after = state.clone();
+    for e in &events {
+        after.apply(e).unwrap();
+    }
+    let c = Commit::new(id, seq, NOW + 100)
+        .with_events(events, after.clone())
+        .with_snapshots(vec![(seq, state.clone())]);
+    assert!(matches!(store.commit(c).await, Err(StoreError::Corrupt(m)) if m.contains("snapshot")));
+    assert_eq!(store.events(id).await.unwrap().len() as i64, seq);
+    assert_eq!(store.snapshots(id).await.unwrap().len(), 8);
+    // A snapshot that does not decode is a cache miss, not an error.
+    sqlx::query("UPDATE snapshots SET state = '{not json' WHERE game_id = $1")
+        .bind(id.0)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    let folded = Replay::of(GameKind::Hyperspace, &log).unwrap().into_state();
+    assert_eq!(store.state_at(id, GameKind::Hyperspace, seq).await.unwrap(), folded);
+    assert!(store.snapshots(id).await.unwrap().iter().all(|(_, s)| s.is_none()));
 }
 
 async fn live_messages_per_game_and_slot(db: Db) {

@@ -49,6 +49,29 @@ fn collect_scenarios(p: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Fold `events` through [`crate::games::Replay`], comparing each snapshot
+/// with the fold at its position. The final state, and the positions of the
+/// snapshots that differ (or do not decode, or name no entry of the log).
+fn fold_checking(
+    kind: crate::games::GameKind,
+    events: &[(i64, crate::games::AnyEvent)],
+    snapshots: &[(i64, Option<crate::games::AnyState>)],
+) -> Result<(crate::games::AnyState, Vec<i64>), crate::games::WrongGame> {
+    let mut replay = crate::games::Replay::new(kind);
+    let mut wrong = Vec::new();
+    let mut next = snapshots.iter().peekable();
+    for (seq, e) in events {
+        replay.push(*seq, e)?;
+        while let Some((at, snap)) = next.next_if(|(at, _)| at <= seq) {
+            if *at != *seq || snap.as_ref() != Some(replay.state()) {
+                wrong.push(*at);
+            }
+        }
+    }
+    wrong.extend(next.map(|(at, _)| *at));
+    Ok((replay.into_state(), wrong))
+}
+
 /// `orrery replay`: re-fold every stored game from its event log and check
 /// it matches the stored state. Returns whether all are consistent.
 pub async fn replay(db: &str) -> anyhow::Result<bool> {
@@ -68,19 +91,33 @@ pub async fn replay(db: &str) -> anyhow::Result<bool> {
             continue;
         };
         let gaps = events.iter().enumerate().any(|(i, (seq, _))| *seq != i as i64 + 1);
-        // Roll-backs included: the fold of the whole log, as written.
-        let folded = crate::games::Replay::of(g.kind, &events).map(crate::games::Replay::into_state);
+        // Roll-backs included: the fold of the whole log, as written; each
+        // snapshot is checked against the fold at its position on the way.
+        let snapshots = store.snapshots(g.id).await?;
+        let folded = fold_checking(g.kind, &events, &snapshots);
         match folded {
-            Ok(state) if &state == stored && !gaps && events.len() as i64 == g.seq => {
-                println!("game {} ({}): consistent, {} events", g.id, g.kind.key(), events.len())
-            }
-            Ok(_) => {
-                bad += 1;
+            Ok((state, wrong)) if wrong.is_empty() && &state == stored && !gaps && events.len() as i64 == g.seq => {
                 println!(
-                    "game {} ({}): INCONSISTENT — the fold of {} events differs from the stored state (stored seq {}, gaps: {gaps})",
+                    "game {} ({}): consistent, {} events, {} snapshots",
                     g.id,
                     g.kind.key(),
                     events.len(),
+                    snapshots.len()
+                )
+            }
+            Ok((state, wrong)) => {
+                bad += 1;
+                let what = if wrong.is_empty() {
+                    String::new()
+                } else {
+                    format!("; snapshots that differ from the fold at entries {wrong:?}")
+                };
+                println!(
+                    "game {} ({}): INCONSISTENT — the fold of {} events {} the stored state (stored seq {}, gaps: {gaps}){what}",
+                    g.id,
+                    g.kind.key(),
+                    events.len(),
+                    if &state == stored { "matches" } else { "differs from" },
                     g.seq
                 );
             }

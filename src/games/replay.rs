@@ -73,7 +73,11 @@ impl PlatformEvent {
 #[derive(Clone, Debug)]
 pub struct Replay {
     kind: GameKind,
-    /// The entries that count now, with their sequence numbers, in order.
+    /// Where the fold started: the empty state before entry 1, or a
+    /// snapshot (the state right after entry `seq`; see [`Replay::fold_from`]).
+    base: Option<(i64, AnyState)>,
+    /// The entries that count now, after the base, with their sequence
+    /// numbers, in order.
     counting: Vec<(i64, AnyEvent)>,
     state: AnyState,
 }
@@ -82,9 +86,40 @@ impl Replay {
     pub fn new(kind: GameKind) -> Self {
         Replay {
             kind,
+            base: None,
             counting: Vec::new(),
             state: kind.empty(),
         }
+    }
+
+    /// The state after folding `tail` (the entries after `seq`, in order)
+    /// onto `state`, the state right after entry `seq` (a snapshot). `None`
+    /// when the tail rolls the game back to before `seq`: the entries that
+    /// then count again are not in the tail, and the caller folds the whole
+    /// log instead.
+    pub fn fold_from<'a>(
+        kind: GameKind,
+        seq: i64,
+        state: AnyState,
+        tail: impl IntoIterator<Item = &'a (i64, AnyEvent)> + Clone,
+    ) -> Result<Option<AnyState>, WrongGame> {
+        let reaches_back = tail
+            .clone()
+            .into_iter()
+            .any(|(_, e)| matches!(e, AnyEvent::Platform(PlatformEvent::RolledBack { to_seq, .. }) if *to_seq < seq));
+        if reaches_back {
+            return Ok(None);
+        }
+        let mut r = Replay {
+            kind,
+            base: Some((seq, state.clone())),
+            counting: Vec::new(),
+            state,
+        };
+        for (s, e) in tail {
+            r.push(*s, e)?;
+        }
+        Ok(Some(r.state))
     }
 
     /// Fold a whole log of `(seq, entry)`.
@@ -103,7 +138,15 @@ impl Replay {
                 let keep = self.counting.partition_point(|(s, _)| s <= to_seq);
                 if keep < self.counting.len() {
                     self.counting.truncate(keep);
-                    self.state = self.kind.fold(self.counting.iter().map(|(_, e)| e))?;
+                    let mut state = match &self.base {
+                        // `fold_from` never lets a roll-back reach before its base.
+                        Some((_, base)) => base.clone(),
+                        None => self.kind.empty(),
+                    };
+                    for (_, e) in &self.counting {
+                        state.apply(e)?;
+                    }
+                    self.state = state;
                 }
             }
             _ => {
@@ -123,7 +166,8 @@ impl Replay {
     }
 
     /// The ruleset entries that count now, in order: the game as played,
-    /// without anything rolled back.
+    /// without anything rolled back (after the snapshot, for a fold that
+    /// began at one).
     pub fn counting(&self) -> &[(i64, AnyEvent)] {
         &self.counting
     }
@@ -203,6 +247,41 @@ mod tests {
             .unwrap();
         assert_eq!(r.state(), &direct);
         assert_eq!(r.counting().last().unwrap().0, n - 2);
+    }
+
+    #[test]
+    fn folding_from_a_snapshot_equals_folding_the_whole_log() {
+        let log = played(14);
+        let n = log.len() as i64;
+        let rb = |to_seq, seq| {
+            (
+                seq,
+                AnyEvent::Platform(PlatformEvent::RolledBack {
+                    to_seq,
+                    why: Rewind::Undo,
+                    undone: 1,
+                }),
+            )
+        };
+        let mut l = log.clone();
+        l.push(rb(n - 3, n + 1));
+        let whole = Replay::of(GameKind::Hyperspace, &l).unwrap().into_state();
+        // Snapshots before the roll-back's target: the tail refolds from them.
+        for snap in [1, n / 2, n - 3] {
+            let at = Replay::of(GameKind::Hyperspace, l.iter().filter(|(s, _)| *s <= snap))
+                .unwrap()
+                .into_state();
+            let tail: Vec<_> = l.iter().filter(|(s, _)| *s > snap).cloned().collect();
+            let folded = Replay::fold_from(GameKind::Hyperspace, snap, at, &tail).unwrap();
+            assert_eq!(folded.as_ref(), Some(&whole), "from a snapshot at {snap}");
+        }
+        // A snapshot past the roll-back's target cannot be resumed from.
+        let snap = n - 1;
+        let at = Replay::of(GameKind::Hyperspace, l.iter().filter(|(s, _)| *s <= snap))
+            .unwrap()
+            .into_state();
+        let tail: Vec<_> = l.iter().filter(|(s, _)| *s > snap).cloned().collect();
+        assert_eq!(Replay::fold_from(GameKind::Hyperspace, snap, at, &tail).unwrap(), None);
     }
 
     #[test]

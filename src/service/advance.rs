@@ -19,6 +19,9 @@ pub(super) struct Advance {
     /// `(seq, phase)` of each phase that began: the log position after the
     /// event that began it, and the new phase.
     pub boundaries: Vec<(i64, PhaseInfo)>,
+    /// The state right after the last boundary: where this change's boards
+    /// are drawn, kept as a snapshot.
+    last_boundary: Option<(i64, AnyState)>,
 }
 
 impl Advance {
@@ -29,6 +32,7 @@ impl Advance {
             events: Vec::new(),
             base_seq,
             boundaries: Vec::new(),
+            last_boundary: None,
         }
     }
 
@@ -39,10 +43,27 @@ impl Advance {
             self.state.apply(&e).expect("events decided for this game apply to it");
             self.events.push(e);
             if self.state.phase().number != phase {
-                self.boundaries
-                    .push((self.base_seq + self.events.len() as i64, self.state.phase()));
+                self.boundary();
             }
         }
+    }
+
+    /// A phase began with the last event.
+    pub fn boundary(&mut self) {
+        self.boundaries.push((self.seq(), self.state.phase()));
+        self.last_boundary = Some((self.seq(), self.state.clone()));
+    }
+
+    /// The states to keep as snapshots ([`crate::store::Commit::snapshots`]):
+    /// at the last phase boundary, and at the end of a game that ended,
+    /// which is where the change's boards are drawn.
+    pub fn snapshots(&self) -> Vec<(i64, AnyState)> {
+        let mut out: Vec<(i64, AnyState)> = self.last_boundary.iter().cloned().collect();
+        if self.state.outcome().is_some() && !self.events.is_empty() && out.last().map(|(s, _)| *s) != Some(self.seq())
+        {
+            out.push((self.seq(), self.state.clone()));
+        }
+        out
     }
 
     /// A roll-back entry and the state it restores (folded by
@@ -52,8 +73,7 @@ impl Advance {
         self.state = restored;
         self.events.push(entry);
         if self.state.phase().number != phase {
-            self.boundaries
-                .push((self.base_seq + self.events.len() as i64, self.state.phase()));
+            self.boundary();
         }
     }
 

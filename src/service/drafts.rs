@@ -226,6 +226,7 @@ impl Service {
     /// the game's drafts deleted, the next deadline if one begins.
     fn drafts_in(row: &GameRow, adv: Advance, deadline: Option<crate::store::DeadlineSet>, now: i64) -> Commit {
         Commit::new(row.id, row.seq, now)
+            .with_snapshots(adv.snapshots())
             .with_events(adv.events, adv.state)
             .with_drafts(DraftsChange::ClearAll)
             .with_deadline(deadline.map_or(DeadlineChange::Keep, DeadlineChange::Set))

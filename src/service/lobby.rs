@@ -190,7 +190,10 @@ impl Service {
             cause: compose::Cause::Start,
             notes: vec![intro],
         });
-        let commit = Commit::start(row.id, config, adv.events, adv.state, self.now_ms()).with_deadline(deadline);
+        let snapshots = adv.snapshots();
+        let commit = Commit::start(row.id, config, adv.events, adv.state, self.now_ms())
+            .with_snapshots(snapshots)
+            .with_deadline(deadline);
         self.commit(commit, &outbox).await?;
         Ok(Reply::private(format!("Game {} started.", row.id)))
     }

@@ -205,6 +205,7 @@ impl Service {
         let names = Self::names(&seats);
         let label = compose::label_of(&state, seat, &line, &names);
         let commit = Commit::new(row.id, row.seq, self.now_ms())
+            .with_snapshots(adv.snapshots())
             .with_events(adv.events, adv.state)
             .with_deadline(deadline);
         self.commit(commit, &outbox).await?;

@@ -257,8 +257,10 @@ impl Service {
         // The players as they were at that point (a seat given to a new
         // player later still shows the old name on older boards).
         let names = self.store.names_at(board.game, board.seq).await?;
-        let events = self.store.events_upto(board.game, board.seq).await?;
-        let state = crate::games::Replay::of(row.kind, &events)?.into_state();
+        let state = match row.state {
+            Some(state) if row.seq == board.seq => state,
+            _ => self.store.state_at(board.game, row.kind, board.seq).await?,
+        };
         let scene = state.scene(board.viewer, &names);
         Ok(orrery_render::render_png(&scene)?)
     }

@@ -123,7 +123,7 @@ impl Service {
         adv.push_rewind(entry, restored);
         // The restored position gets a fresh post with its board.
         if adv.boundaries.is_empty() {
-            adv.boundaries.push((adv.seq(), adv.state.phase()));
+            adv.boundary();
         }
         // Seats in civil disorder play what they owe in the restored position.
         let played = autoplay(&mut adv, &seats, !settings.auto_resolve);
@@ -154,6 +154,7 @@ impl Service {
         });
         let label = adv.state.phase().title(&names);
         let commit = Commit::new(row.id, row.seq, self.now_ms())
+            .with_snapshots(adv.snapshots())
             .with_events(adv.events, adv.state)
             .with_deadline(deadline);
         self.commit(commit, &out).await?;
@@ -244,7 +245,9 @@ impl Service {
             cause: compose::Cause::TakeBack { seat },
             notes,
         });
-        let commit = Commit::new(row.id, row.seq, self.now_ms()).with_events(adv.events, adv.state);
+        let commit = Commit::new(row.id, row.seq, self.now_ms())
+            .with_snapshots(adv.snapshots())
+            .with_events(adv.events, adv.state);
         self.commit(commit, &out).await?;
         Ok(Reply::private(format!(
             "Taken back: game {} is as it was before your last order.",

@@ -464,6 +464,7 @@ impl Service {
             DraftsChange::ClearAll
         };
         let commit = base
+            .with_snapshots(adv.snapshots())
             .with_events(adv.events, adv.state)
             .with_drafts(drafts)
             .with_deadline(next);

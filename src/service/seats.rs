@@ -300,6 +300,7 @@ impl Service {
         }));
         let commit = Commit::new(row.id, row.seq, self.now_ms())
             .with_seat(change)
+            .with_snapshots(adv.snapshots())
             .with_events(adv.events, adv.state)
             .with_deadline(deadline);
         self.commit(commit, &out).await?;

@@ -109,6 +109,9 @@ pub struct Commit {
     pub settings: Option<serde_json::Value>,
     /// Outgoing messages, as the service serialized them.
     pub outbox: Vec<serde_json::Value>,
+    /// States to keep as snapshots, each right after the log entry it is
+    /// keyed on (one of this commit's `events`): where its boards are drawn.
+    pub snapshots: Vec<(i64, AnyState)>,
     pub now_ms: i64,
 }
 
@@ -128,6 +131,7 @@ impl Commit {
             deadline: DeadlineChange::Keep,
             settings: None,
             outbox: Vec::new(),
+            snapshots: Vec::new(),
             now_ms,
         }
     }
@@ -181,6 +185,12 @@ impl Commit {
         self
     }
 
+    /// Keep these states as snapshots (see [`Commit::snapshots`]).
+    pub fn with_snapshots(mut self, snapshots: Vec<(i64, AnyState)>) -> Self {
+        self.snapshots = snapshots;
+        self
+    }
+
     pub fn with_outbox(mut self, outbox: Vec<serde_json::Value>) -> Self {
         self.outbox = outbox;
         self
@@ -210,6 +220,11 @@ impl Store {
             .outbox
             .iter()
             .map(|p| to_json("outbox payload", p))
+            .collect::<StoreResult<Vec<_>>>()?;
+        let snapshots = c
+            .snapshots
+            .iter()
+            .map(|(seq, s)| Ok((*seq, codec::encode_state(s)?)))
             .collect::<StoreResult<Vec<_>>>()?;
         let settings = c.settings.as_ref().map(|s| to_json("settings", s)).transpose()?;
         let config = c.start.as_ref().map(|s| to_json("game config", s)).transpose()?;
@@ -323,6 +338,22 @@ impl Store {
             }
         }
         let new_seq = base + events.len() as i64;
+        for (seq, state) in snapshots {
+            if seq <= base || seq > new_seq {
+                tx.rollback().await?;
+                return Err(StoreError::Corrupt(format!(
+                    "a snapshot at entry {seq} of game {game}, outside this commit's entries {}..={new_seq}",
+                    base + 1
+                )));
+            }
+            sqlx::query("INSERT INTO snapshots (game_id, seq, state, created_at) VALUES ($1, $2, $3, $4)")
+                .bind(game.0)
+                .bind(seq)
+                .bind(state)
+                .bind(c.now_ms)
+                .execute(&mut *tx)
+                .await?;
+        }
         let finished = c.finishes();
         if let Some(state) = state {
             let status = if finished {

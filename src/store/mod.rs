@@ -47,6 +47,7 @@ mod live;
 mod log;
 mod outbox;
 mod seats;
+mod snapshots;
 mod types;
 mod watchers;
 
