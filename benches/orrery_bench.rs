@@ -1,13 +1,18 @@
 //! `cargo bench`: medians over many runs of
-//! - drawing a Hyperspace board (scene → pixels) and encoding it as PNG;
+//! - each game system's largest board (4 players, the biggest PNG among
+//!   positions of a random game): scene, drawing and PNG encoding, and size;
+//! - the cost of a board at delivery (`Service::render`: the state at the
+//!   board's position from the database, then scene, drawing and encoding)
+//!   in a short game and in a 10,000-entry game, and replaying the long
+//!   game's whole log from the database;
 //! - accepting one order through the service and committing it to SQLite
 //!   (decide + events + state + outbox in one transaction).
 //!
 //! Set ORRERY_BENCH_RUNS to change the number of samples.
 
-use orrery::engine::{CommandLine, GameConfig, GameRng, UserId, Viewer};
-use orrery::games::GameKind;
-use orrery::service::{Actor, ManualClock, Place, Request, Service};
+use orrery::engine::{CommandLine, GameConfig, GameId, GameRng, UserId, Viewer};
+use orrery::games::{AnyState, GameKind, Replay};
+use orrery::service::{Actor, BoardRef, ManualClock, Place, Request, Service};
 use orrery::store::Store;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -35,59 +40,12 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(if quick { 3 } else { 60 });
 
-    // A mid-game position: random legal play for a while.
+    boards(runs);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(board_cost_by_game_length(quick, runs));
     let kind = GameKind::Hyperspace;
-    let config = GameConfig::new(4, 1);
-    let mut state = kind.fold(&kind.setup(&config).unwrap()).unwrap();
-    let mut rng = GameRng::seeded(1);
-    for _ in 0..300 {
-        if state.outcome().is_some() {
-            break;
-        }
-        let p = state.pending().into_iter().find(|p| !p.submitted).unwrap();
-        let line = rng.pick(&state.legal_commands(p.seat)).unwrap().clone();
-        for e in state.decide(p.seat, &line).unwrap() {
-            state.apply(&e).unwrap();
-        }
-    }
-    let names: Vec<String> = ["alice", "bob", "carol", "dave"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-
-    let (mut draw, mut encode, mut scene_t) = (vec![], vec![], vec![]);
-    let mut size = 0;
-    for _ in 0..runs {
-        let t = Instant::now();
-        let scene = state.scene(Viewer::Public, &names);
-        scene_t.push(t.elapsed());
-        let t = Instant::now();
-        let pixmap = orrery_render::render_rgba(&scene).unwrap();
-        draw.push(t.elapsed());
-        let t = Instant::now();
-        let png = orrery_render::encode_png(&pixmap).unwrap();
-        encode.push(t.elapsed());
-        size = png.len();
-    }
-    let (d1, d2, d3) = quartiles(draw.clone());
-    let (e1, e2, e3) = quartiles(encode.clone());
-    println!("board scene build   median {:>7.2} ms", ms(median(scene_t)));
-    println!(
-        "board draw          median {:>7.2} ms  (IQR {:.2}–{:.2}) over {runs} runs",
-        ms(d2),
-        ms(d1),
-        ms(d3)
-    );
-    println!(
-        "board PNG encode    median {:>7.2} ms  (IQR {:.2}–{:.2}), {} KiB",
-        ms(e2),
-        ms(e1),
-        ms(e3),
-        size / 1024
-    );
 
     // Order accept + commit on SQLite (a file, WAL), through the service.
-    let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let path = std::env::temp_dir().join(format!("orrery-bench-{}.db", std::process::id()));
         let _ = std::fs::remove_file(&path);
@@ -168,4 +126,223 @@ fn main() {
         );
         let _ = std::fs::remove_file(&path);
     });
+}
+
+/// Positions of a random 4-player game of `kind`: one every `every` orders
+/// until it ends (at most `max` orders).
+fn positions(kind: GameKind, every: usize, max: usize) -> Vec<AnyState> {
+    let config = GameConfig::new(4, 1);
+    let mut state = kind.fold(&kind.setup(&config).unwrap()).unwrap();
+    let mut rng = GameRng::seeded(1);
+    let mut out = vec![state.clone()];
+    for i in 1..=max {
+        if state.outcome().is_some() {
+            break;
+        }
+        let p = state.pending().into_iter().find(|p| !p.submitted).unwrap();
+        let line = rng.pick(&state.legal_commands(p.seat)).unwrap().clone();
+        for e in state.decide(p.seat, &line).unwrap() {
+            state.apply(&e).unwrap();
+        }
+        if i % every == 0 {
+            out.push(state.clone());
+        }
+    }
+    out.push(state);
+    out
+}
+
+/// Each system's largest public board: scene + draw + encode, medians.
+fn boards(runs: usize) {
+    let names: Vec<String> = ["alice", "bob", "carol", "dave"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    println!("boards: the largest public board of a random 4-player game, 1600x1200");
+    for &kind in GameKind::ALL {
+        let states = positions(kind, 40, 4000);
+        let largest = states
+            .iter()
+            .max_by_key(|s| {
+                orrery_render::render_png(&s.scene(Viewer::Public, &names))
+                    .unwrap()
+                    .len()
+            })
+            .unwrap();
+        let (mut scene_t, mut draw, mut encode, mut total) = (vec![], vec![], vec![], vec![]);
+        let mut size = 0;
+        for _ in 0..runs {
+            let t0 = Instant::now();
+            let scene = largest.scene(Viewer::Public, &names);
+            let t1 = Instant::now();
+            let pixmap = orrery_render::render_rgba(&scene).unwrap();
+            let t2 = Instant::now();
+            let png = orrery_render::encode_png(&pixmap).unwrap();
+            let t3 = Instant::now();
+            scene_t.push(t1 - t0);
+            draw.push(t2 - t1);
+            encode.push(t3 - t2);
+            total.push(t3 - t0);
+            size = png.len();
+        }
+        let (q1, q2, q3) = quartiles(total);
+        println!(
+            "  {:<12} {:>4} KiB  scene+draw+encode median {:>6.2} ms (IQR {:.2}-{:.2}; scene {:.2}, draw {:.2}, encode {:.2}) over {runs} runs",
+            kind.name(),
+            size / 1024,
+            ms(q2),
+            ms(q1),
+            ms(q3),
+            ms(median(scene_t)),
+            ms(median(draw)),
+            ms(median(encode)),
+        );
+    }
+}
+
+/// Play a `players`-player Spectrum War through the service (random legal
+/// orders) until its log holds at least `entries` entries or it ends.
+/// Returns its id.
+async fn long_game(svc: &Service, channel: u64, players: u64, rounds: u64, entries: i64) -> GameId {
+    let ch = Place::Channel { channel, guild: None };
+    let a = |u: u64| Actor {
+        user: UserId(u),
+        name: format!("p{u}"),
+        place: ch,
+    };
+    svc.handle(
+        &a(1),
+        Request::New {
+            kind: GameKind::Spectrum,
+            seed: Some(channel),
+            options: Some(serde_json::json!({ "rounds": rounds })),
+        },
+    )
+    .await
+    .unwrap();
+    for u in 2..=players {
+        svc.handle(&a(u), Request::Join { game: None }).await.unwrap();
+    }
+    svc.handle(&a(1), Request::Start { game: None }).await.unwrap();
+    let id = svc.store().games_in_channel(channel).await.unwrap()[0].id;
+    let mut rng = GameRng::seeded(channel);
+    loop {
+        let row = svc.store().game(id).await.unwrap().unwrap();
+        let st = row.state.unwrap();
+        if st.outcome().is_some() || row.seq >= entries {
+            return id;
+        }
+        let p = st.pending().into_iter().find(|p| !p.submitted).unwrap();
+        let line: CommandLine = rng.pick(&st.legal_commands(p.seat)).unwrap().clone();
+        svc.handle(
+            &a(p.seat.0 as u64 + 1),
+            Request::Order {
+                game: Some(id),
+                kind: None,
+                line,
+            },
+        )
+        .await
+        .unwrap();
+    }
+}
+
+/// A board at delivery in a short and in a long game, and replaying the
+/// long game's whole log from the database.
+async fn board_cost_by_game_length(quick: bool, runs: usize) {
+    let path = std::env::temp_dir().join(format!("orrery-bench-len-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let store = Store::connect(&format!("sqlite://{}", path.display())).await.unwrap();
+    let svc = Service::new(store, Arc::new(ManualClock::new(0)));
+    let long_entries = if quick { 1_500 } else { 10_000 };
+    let t = Instant::now();
+    let short = long_game(&svc, 1, 4, 60, 100).await;
+    let long = long_game(&svc, 2, 4, 60, long_entries).await;
+    println!(
+        "board at delivery (Spectrum War, 4 players, SQLite; games played in {:.1} s):",
+        t.elapsed().as_secs_f64()
+    );
+    for (what, id) in [("short game", short), ("long game", long)] {
+        let seq = svc.store().game(id).await.unwrap().unwrap().seq;
+        // A board the game posted before its last: at a snapshot, with the
+        // game moved on since (its cached state is of no use).
+        let snaps = svc.store().snapshots(id).await.unwrap();
+        let at = snaps[snaps.len().saturating_sub(2)].0;
+        let mut samples = Vec::new();
+        let mut states = Vec::new();
+        for viewer in [Viewer::Public, Viewer::Seat(orrery::engine::Seat(0))]
+            .into_iter()
+            .cycle()
+            .take(runs.max(4))
+        {
+            let t = Instant::now();
+            let png = svc
+                .render(&BoardRef {
+                    game: id,
+                    viewer,
+                    seq: at,
+                })
+                .await
+                .unwrap();
+            samples.push(t.elapsed());
+            assert!(png.len() > 1000);
+            let t = Instant::now();
+            let state = svc.store().state_at(id, GameKind::Spectrum, at).await.unwrap();
+            states.push(t.elapsed());
+            assert!(state.phase().number > 0);
+        }
+        // Between boards: the state at an entry after the last snapshot.
+        let mid = (at + 1).min(seq);
+        let mut between = Vec::new();
+        for _ in 0..runs.max(4) {
+            let t = Instant::now();
+            svc.store().state_at(id, GameKind::Spectrum, mid).await.unwrap();
+            between.push(t.elapsed());
+        }
+        let (q1, q2, q3) = quartiles(samples);
+        println!(
+            "  {what:<10}: {seq:>6} entries, board at entry {at}: median {:>6.2} ms (IQR {:.2}-{:.2}); of which the state: {:.2} ms; a state between boards: {:.2} ms",
+            ms(q2),
+            ms(q1),
+            ms(q3),
+            ms(median(states)),
+            ms(median(between)),
+        );
+    }
+    let mut read = Vec::new();
+    let mut fold = Vec::new();
+    let mut sql = Vec::new();
+    let mut n = 0;
+    for _ in 0..runs.max(3) {
+        let t0 = Instant::now();
+        let log = svc.store().events(long).await.unwrap();
+        let t1 = Instant::now();
+        let state = Replay::of(GameKind::Spectrum, &log).unwrap().into_state();
+        let t2 = Instant::now();
+        n = log.len();
+        assert!(state.phase().number > 0);
+        read.push(t1 - t0);
+        fold.push(t2 - t1);
+        // The rows alone, undecoded.
+        let t = Instant::now();
+        let rows = sqlx::query("SELECT seq, event, version FROM events WHERE game_id = $1 ORDER BY seq")
+            .bind(long.0)
+            .fetch_all(svc.store().pool())
+            .await
+            .unwrap();
+        sql.push(t.elapsed());
+        assert_eq!(rows.len(), n);
+    }
+    let (r, f) = (median(read), median(fold));
+    println!(
+        "  replaying the long game's whole log ({n} entries) from the database: median {:.2} ms (read+decode {:.2}, of which the query {:.2}; fold {:.2})",
+        ms(r + f),
+        ms(r),
+        ms(median(sql)),
+        ms(f)
+    );
+    svc.store().close().await;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
 }
