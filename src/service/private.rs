@@ -362,7 +362,8 @@ impl Service {
 }
 
 /// The channel's notice for a player whose DMs are refused: who, why it
-/// matters, and the two ways out. Nothing about the game's secrets.
+/// matters, and the ways out (read it here, a private thread, open DMs).
+/// Nothing about the game's secrets.
 fn refused_notice(user: UserId, game: GameId) -> Text {
     Text::plain("📪 ")
         .user(user)
