@@ -10,7 +10,8 @@ use orrery::engine::GameRng;
 use orrery::engine::{GameConfig, GameId, Seat, UserId};
 use orrery::games::{AnyEvent, AnyState, GameKind};
 use orrery::store::{
-    Backend, Commit, DeadlineChange, DeadlineSet, GameStatus, LiveRow, NewGame, SeatChange, SeatRow, Store, StoreError,
+    Backend, Commit, DeadlineChange, DeadlineSet, GameStatus, LiveRow, NewGame, PrivateTo, SeatChange, SeatRow, Store,
+    StoreError,
 };
 use serde_json::json;
 use sqlx::{AnyConnection, Connection, Executor, Row};
@@ -149,6 +150,7 @@ on_both_backends!(
     seat_changes_watchers_and_batches,
     live_messages_per_game_and_slot,
     snapshots_shortcut_the_fold,
+    seat_threads_and_private_places,
 );
 
 // --- game values -------------------------------------------------------------
@@ -904,6 +906,68 @@ async fn deadlines_fall_due(db: Db) {
         store.set_deadline(GameId(c.0 + 1000), 1, NOW).await,
         Err(StoreError::NotFound(_))
     ));
+}
+
+/// Where a seat's private messages go (commit path) and its private
+/// thread (delivery bookkeeping, guarded by the player).
+async fn seat_threads_and_private_places(db: Db) {
+    let store = &db.store;
+    let (id, seq) = started_game(store, 23).await;
+    let (_, state) = sample(2);
+    let seats = store.seats(id).await.unwrap();
+    assert!(seats.iter().all(|s| s.private_to.is_none() && s.thread_id.is_none()));
+
+    // The player chooses a thread: written by a commit.
+    let to_thread = SeatChange {
+        private_to: Some(Some(PrivateTo::Thread)),
+        ..SeatChange::new(Seat(1))
+    };
+    let seq = change_seat(store, id, seq, &to_thread, &[], &state, false, &[], NOW + 2, None)
+        .await
+        .unwrap();
+    assert_eq!(store.seats(id).await.unwrap()[1].private_to, Some(PrivateTo::Thread));
+
+    // The delivery opens it: remembered for the seat's player only, and
+    // the first thread remembered wins.
+    let thread = u64::MAX - 7;
+    assert_eq!(
+        store.set_seat_thread(id, Seat(1), UserId(1), thread).await.unwrap(),
+        None,
+        "not Ada's seat"
+    );
+    assert_eq!(
+        store.set_seat_thread(id, Seat(1), UserId(2), thread).await.unwrap(),
+        Some(thread)
+    );
+    assert_eq!(
+        store.set_seat_thread(id, Seat(1), UserId(2), 99).await.unwrap(),
+        Some(thread),
+        "one thread per seat"
+    );
+    assert_eq!(store.thread_seat(thread).await.unwrap(), Some((id, Seat(1))));
+    assert_eq!(store.thread_seat(99).await.unwrap(), None);
+    assert_eq!(store.seats(id).await.unwrap()[1].thread_id, Some(thread));
+
+    // Forgotten only if it is still that thread.
+    store.forget_seat_thread(id, Seat(1), 99).await.unwrap();
+    assert_eq!(store.seats(id).await.unwrap()[1].thread_id, Some(thread));
+    store.forget_seat_thread(id, Seat(1), thread).await.unwrap();
+    assert_eq!(store.seats(id).await.unwrap()[1].thread_id, None);
+    store.set_seat_thread(id, Seat(1), UserId(2), thread).await.unwrap();
+
+    // A new player: the game's setting again, and not the old thread.
+    let replace = SeatChange {
+        player: Some((UserId(3), "Cy".into())),
+        ..SeatChange::new(Seat(1))
+    };
+    change_seat(store, id, seq, &replace, &[], &state, false, &[], NOW + 3, None)
+        .await
+        .unwrap();
+    let s = &store.seats(id).await.unwrap()[1];
+    assert_eq!((s.private_to, s.thread_id), (None, None));
+    assert_eq!(store.thread_seat(thread).await.unwrap(), None);
+    assert_eq!(PrivateTo::from_key("Threads"), Some(PrivateTo::Thread));
+    assert_eq!(PrivateTo::from_key("post"), None);
 }
 
 async fn seat_changes_watchers_and_batches(db: Db) {

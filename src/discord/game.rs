@@ -651,6 +651,7 @@ mod tests {
                 "board",
                 "prompt",
                 "dms",
+                "private",
                 "takeback",
                 "ready",
                 "sheet",
@@ -671,7 +672,10 @@ mod tests {
         let names: Vec<&str> = host_subs.iter().map(|o| o["name"].as_str().unwrap()).collect();
         assert_eq!(
             names,
-            ["settings", "pause", "resume", "extend", "force", "replace", "kick", "disorder", "undo", "rollback"]
+            [
+                "settings", "pause", "resume", "extend", "force", "replace", "kick", "disorder", "private", "undo",
+                "rollback"
+            ]
         );
         assert_eq!(
             option_of(&json, "settings", "deadline"),

@@ -212,6 +212,7 @@ pub fn likely_public(request: &Request, place: Place) -> bool {
         | Request::Sheet { .. }
         | Request::TakeBack { .. }
         | Request::Dms { .. }
+        | Request::Private { .. }
         | Request::Prompt { .. } => false,
     }
 }

@@ -2,7 +2,7 @@
 
 use super::components::choice_components;
 use super::respond::{clip_message, edit_text, post_text, BOARD_FILE};
-use crate::service::{Delivery, OutMessage, Posted, Target, Transport};
+use crate::service::{Delivery, Opened, OutMessage, Posted, Target, ThreadPlace, Transport};
 use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
 use std::collections::HashMap;
@@ -139,6 +139,18 @@ pub fn refuses_dms(error: &serenity::Error) -> bool {
     )
 }
 
+/// Discord's limit on a thread's name.
+pub const THREAD_NAME_MAX: usize = 100;
+
+/// A thread's name within Discord's limit (never empty).
+pub fn thread_name(name: &str) -> String {
+    let name = name.trim();
+    if name.is_empty() {
+        return "Orrery".into();
+    }
+    name.chars().take(THREAD_NAME_MAX).collect()
+}
+
 /// Client errors other than 401 (bad token), 408 (timeout) and 429 (rate limit).
 pub fn permanent_status(status: u16) -> bool {
     (400..500).contains(&status) && !matches!(status, 401 | 408 | 429)
@@ -210,6 +222,49 @@ impl Transport for DiscordTransport {
                 Ok(Delivery::Undeliverable(e.to_string()))
             }
             Err(e) => Err(e).with_context(|| format!("sending outbox message {id} to channel {channel}")),
+        }
+    }
+
+    /// Open a seat's private thread: `POST /channels/{channel}/threads`
+    /// (type 12, a private thread, not invitable: only moderators and the
+    /// bot can add anyone), then `PUT /channels/{thread}/thread-members/{user}`
+    /// for the player. Posts in it then go through [`Transport::send`] to
+    /// the thread's channel id.
+    async fn open_thread(&self, place: &ThreadPlace) -> anyhow::Result<Opened> {
+        if place.channel == 0 || place.member.0 == 0 {
+            return Ok(Opened::Refused("zero id channel or player".into()));
+        }
+        let builder = serenity::CreateThread::new(thread_name(&place.name))
+            .kind(serenity::ChannelType::PrivateThread)
+            .invitable(false)
+            .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+        let thread = match serenity::ChannelId::new(place.channel)
+            .create_thread(&*self.http, builder)
+            .await
+        {
+            Ok(t) => t.id,
+            Err(e) if is_permanent(&e) => {
+                tracing::warn!(channel = place.channel, "a private thread cannot be opened: {e}");
+                return Ok(Opened::Refused(e.to_string()));
+            }
+            Err(e) => {
+                return Err(e).with_context(|| format!("opening a private thread in channel {}", place.channel));
+            }
+        };
+        match thread
+            .add_thread_member(&*self.http, serenity::UserId::new(place.member.0))
+            .await
+        {
+            Ok(()) => Ok(Opened::Thread(thread.get())),
+            Err(e) if is_permanent(&e) => {
+                tracing::warn!(
+                    thread = thread.get(),
+                    user = place.member.0,
+                    "the player cannot be added to their thread: {e}"
+                );
+                Ok(Opened::Refused(e.to_string()))
+            }
+            Err(e) => Err(e).with_context(|| format!("adding user {} to thread {thread}", place.member.0)),
         }
     }
 
@@ -362,6 +417,14 @@ mod tests {
         );
         assert_eq!(edit["components"][0]["components"][0]["custom_id"], "o:3:end");
         assert_eq!(edit["attachments"][0]["filename"], "board.png", "{edit}");
+    }
+
+    #[test]
+    fn thread_names_fit_discord() {
+        assert_eq!(thread_name("Spectrum War 3 · bob"), "Spectrum War 3 · bob");
+        assert_eq!(thread_name("  "), "Orrery");
+        let long = "é".repeat(300);
+        assert_eq!(thread_name(&long).chars().count(), THREAD_NAME_MAX);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! target's messages in order, and keeping live messages (a seat's prompt,
 //! a phase's post: see [`Slot`]) edited in place as [`Op`] says.
 
+use super::private::Route;
 use super::{Op, OutMessage, Service, Slot, Target};
 use crate::store::LiveRow;
 use std::future::Future;
@@ -28,6 +29,27 @@ pub enum Delivery {
     /// The user refuses DMs from the bot (closed to server members, or the
     /// bot blocked). Kept off the queue like [`Delivery::Undeliverable`];
     /// the player's seat is marked and the game's channel told once.
+    Refused(String),
+}
+
+/// A seat's private thread to open: in the game's `channel`, called
+/// `name`, with `member` (the player) and the bot in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadPlace {
+    pub channel: u64,
+    pub name: String,
+    pub member: crate::engine::UserId,
+}
+
+/// What became of opening a private thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opened {
+    /// The thread's channel id: messages to `Target::Channel(id)` land in it.
+    Thread(u64),
+    /// The transport has no threads (the terminal): private messages go as
+    /// direct messages.
+    Unsupported,
+    /// It can never be opened as asked (no permission, the channel gone).
     Refused(String),
 }
 
@@ -62,6 +84,14 @@ pub trait Transport: Sync {
         message: &OutMessage,
         png: Option<&[u8]>,
     ) -> impl Future<Output = anyhow::Result<Delivery>> + Send;
+
+    /// Open a private thread for one player (see [`ThreadPlace`]). An
+    /// `Err` is a passing failure, tried again with the message. Transports
+    /// without threads keep this default.
+    fn open_thread(&self, place: &ThreadPlace) -> impl Future<Output = anyhow::Result<Opened>> + Send {
+        let _ = place;
+        std::future::ready(Ok(Opened::Unsupported))
+    }
 }
 
 impl Service {
@@ -98,15 +128,13 @@ impl Service {
                 if blocked.contains(&msg.target) {
                     continue;
                 }
-                let refused = self.dms_refused(row.game_id, &msg.target).await?;
-                let outcome = if refused {
+                let route = self.private_route(row.game_id, &msg.target).await?;
+                let refused = matches!(route, Route::Held);
+                let outcome = match &route {
                     // Kept, not sent: the player reads it with /game board.
-                    Ok(Delivery::Refused("held: the player's DMs are closed".into()))
-                } else {
-                    match msg.slot {
-                        Some(slot) => self.deliver_live(transport, row.id, slot, &msg).await,
-                        None => self.post(transport, row.id, &msg).await,
-                    }
+                    Route::Held => Ok(Delivery::Refused("held: the player's DMs are closed".into())),
+                    Route::Direct => self.deliver_one(transport, row.id, &msg).await,
+                    Route::Thread(place) => self.deliver_in_thread(transport, row.id, place, &msg).await,
                 };
                 match outcome {
                     Ok(Delivery::Sent(_)) => {
@@ -134,6 +162,20 @@ impl Service {
                     }
                 }
             }
+        }
+    }
+
+    /// One message to where its target says: a slot's live message acted
+    /// on, or a post.
+    pub(super) async fn deliver_one<T: Transport>(
+        &self,
+        transport: &T,
+        id: i64,
+        msg: &OutMessage,
+    ) -> anyhow::Result<Delivery> {
+        match msg.slot {
+            Some(slot) => self.deliver_live(transport, id, slot, msg).await,
+            None => self.post(transport, id, msg).await,
         }
     }
 

@@ -17,11 +17,12 @@
 //! (a phase it reached, a seat it has) is the service's to check.
 
 use super::{
-    parse_duration, parse_kind_deadlines, parse_time_of_day, Missed, Request, SeatRef, ServiceError, SettingsChange,
+    parse_duration, parse_kind_deadlines, parse_private, parse_time_of_day, Missed, Request, SeatRef, ServiceError,
+    SettingsChange,
 };
 use crate::engine::{GameId, Seat, SheetVerb, UserId};
 use crate::games::GameKind;
-use crate::store::GameRow;
+use crate::store::{GameRow, PrivateTo};
 
 /// A top-level command the subcommands of [`SUBCOMMANDS`] belong to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -108,6 +109,8 @@ pub enum OptionKind {
     TimeOfDay,
     /// What a missed deadline does: `default` or `wait` (a fixed choice).
     Missed,
+    /// Where private messages go: `dms` or `thread` (a fixed choice).
+    Private,
     /// `true` or `false`.
     Flag,
     /// A person.
@@ -269,7 +272,8 @@ impl OptionKind {
             | OptionKind::Points
             | OptionKind::KindDeadlines
             | OptionKind::TimeOfDay
-            | OptionKind::Missed => Wire::Text,
+            | OptionKind::Missed
+            | OptionKind::Private => Wire::Text,
         }
     }
 
@@ -278,6 +282,7 @@ impl OptionKind {
         match self {
             OptionKind::System => GameKind::ALL.iter().map(|k| k.key()).collect(),
             OptionKind::Missed => [Missed::Default, Missed::Wait].iter().map(|m| m.as_str()).collect(),
+            OptionKind::Private => [PrivateTo::Dms, PrivateTo::Thread].iter().map(|p| p.as_str()).collect(),
             OptionKind::Setup(key) => {
                 let mut words: Vec<&'static str> = Vec::new();
                 for (_, v) in setup_option(key).map_or(&[][..], |o| o.games) {
@@ -335,7 +340,7 @@ impl OptionKind {
     fn example(self, name: &str) -> String {
         match self {
             OptionKind::Game => format!("`{name}:3`"),
-            OptionKind::System | OptionKind::Missed => {
+            OptionKind::System | OptionKind::Missed | OptionKind::Private => {
                 let words: Vec<String> = self.choices().iter().map(|c| format!("`{name}:{c}`")).collect();
                 words.join(" or ")
             }
@@ -550,7 +555,21 @@ const SETTINGS_OPTIONS: &[OptionSpec] = &[
         kind: OptionKind::Flag,
         required: false,
     },
+    OptionSpec {
+        name: "private",
+        description: "Private messages by DM, or in a private thread per player in this channel",
+        kind: OptionKind::Private,
+        required: false,
+    },
 ];
+
+/// The `in` option of `/game private` and `/host private`.
+const PRIVATE_IN: OptionSpec = OptionSpec {
+    name: "in",
+    description: "dms: direct messages; thread: a private thread in the game's channel",
+    kind: OptionKind::Private,
+    required: true,
+};
 
 /// Every subcommand of `/game` and `/host`, each command's in the order
 /// Discord lists them.
@@ -650,6 +669,19 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
         "I opened my DMs: send my prompts and private messages by DM again.",
         |a| Ok(Request::Dms { game: a.game() }),
     ),
+    Subcommand {
+        top: Some(Top::Game),
+        name: "private",
+        description: "Where my prompts and private messages go: my DMs, or a private thread in the channel.",
+        options: &[PRIVATE_IN, GAME_OPTION],
+        build: |a| {
+            Ok(Request::Private {
+                game: a.game(),
+                seat: None,
+                to: parse_private(required(a.text("in"), "in")?)?,
+            })
+        },
+    },
     game_only(
         Top::Game,
         "takeback",
@@ -830,6 +862,7 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
                         .unwrap_or_default(),
                     time_of_day: a.text("time_of_day").map(parse_time_of_day).transpose()?,
                     auto_resolve: a.flag("auto_resolve"),
+                    private: a.text("private").map(parse_private).transpose()?,
                 },
             })
         },
@@ -927,6 +960,23 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
                 game: a.game(),
                 seat: a.seat()?,
                 on: required(a.flag("on"), "on")?,
+            })
+        },
+    },
+    Subcommand {
+        top: Some(Top::Host),
+        name: "private",
+        description: "Where a player's private messages go: DMs, or a private thread (for closed DMs).",
+        options: &[
+            seat_option("The player: their name (or a mention), or their seat number"),
+            PRIVATE_IN,
+            GAME_OPTION,
+        ],
+        build: |a| {
+            Ok(Request::Private {
+                game: a.game(),
+                seat: Some(a.seat()?),
+                to: parse_private(required(a.text("in"), "in")?)?,
             })
         },
     },

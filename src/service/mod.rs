@@ -32,7 +32,7 @@ mod delivery;
 pub mod runtime;
 
 pub use clock::{Clock, FileClock, ManualClock, SystemClock};
-pub use delivery::{Delivery, Posted, Transport};
+pub use delivery::{Delivery, Opened, Posted, ThreadPlace, Transport};
 pub use message::{Act, BoardRef, Choice, Op, OutMessage, Reply, Slot, Target};
 pub use naming::{find_seat, name_list, phase_choices, seat_choices, section_choices, SeatRef};
 pub use orders::complete_from;
@@ -40,8 +40,8 @@ pub use reading::compose_outcome;
 pub use rules_page::{rules_intro, rules_section, rules_sections, section_names};
 pub use scheduling::TickReport;
 pub use settings::{
-    format_duration, parse_duration, parse_kind_deadlines, parse_time_of_day, Missed, Settings, SettingsChange,
-    TimeOfDay, ALL_KINDS, HOUR_MS,
+    format_duration, parse_duration, parse_kind_deadlines, parse_private, parse_time_of_day, Missed, Settings,
+    SettingsChange, TimeOfDay, ALL_KINDS, HOUR_MS,
 };
 pub use text::{readable_time, relative_time, utc_date_time, Span, Text};
 
@@ -97,6 +97,14 @@ pub enum Request {
     /// by DM again.
     Dms {
         game: Option<GameId>,
+    },
+    /// Where a seat's private messages go: DMs or a private thread in the
+    /// game's channel. `seat: None`: the asker's own; else the host's
+    /// choice for a seat.
+    Private {
+        game: Option<GameId>,
+        seat: Option<SeatRef>,
+        to: crate::store::PrivateTo,
     },
     /// A game's rules: the introduction and the list of sections, or
     /// one `section` (a heading of its rules page) whole.
@@ -271,6 +279,15 @@ impl Service {
             Request::Status { game } => self.status(actor, game).await,
             Request::Board { game } => self.board(actor, game).await,
             Request::Dms { game } => self.dms_open(actor, game).await,
+            Request::Private { game, seat: None, to } => self.move_private(actor, game, None, to).await,
+            Request::Private {
+                game,
+                seat: Some(seat),
+                to,
+            } => {
+                let seat = self.seat_named(actor, game, &seat).await?;
+                self.move_private(actor, game, Some(seat), to).await
+            }
             Request::Rules { kind, game, section } => self.rules(actor, kind, game, section).await,
             Request::History { game, phase } => self.history(actor, game, phase).await,
             Request::Order { game, kind, line } => self.order(actor, game, kind, line).await,
@@ -329,7 +346,7 @@ impl Service {
                 return user_err(format!("There is no game {id}."));
             };
             if let Place::Channel { channel, .. } = actor.place {
-                if row.channel_id != channel {
+                if row.channel_id != channel && self.thread_of(actor, channel).await? != Some(row.id) {
                     return user_err(
                         Text::plain(format!("Game {id} is played in "))
                             .channel(row.channel_id)
@@ -345,7 +362,15 @@ impl Service {
             return Ok(row);
         }
         let candidates: Vec<GameRow> = match actor.place {
-            Place::Channel { channel, .. } => self.store.games_in_channel(channel).await?,
+            Place::Channel { channel, .. } => {
+                let mut here = self.store.games_in_channel(channel).await?;
+                if here.is_empty() {
+                    if let Some(game) = self.thread_of(actor, channel).await? {
+                        here.extend(self.store.game(game).await?);
+                    }
+                }
+                here
+            }
             Place::Dm => {
                 let mut mine = self.store.games_of_user(actor.user).await?;
                 for g in self.store.watched_by(actor.user).await? {
@@ -379,6 +404,24 @@ impl Service {
                     .collect::<Vec<_>>()
                     .join(", ")
             )),
+        }
+    }
+
+    /// The game whose seat's private thread `channel` is, if it is one.
+    /// Only that seat's player may act there (others who can see the
+    /// thread, such as moderators, are refused).
+    async fn thread_of(&self, actor: &Actor, channel: u64) -> Result<Option<GameId>, ServiceError> {
+        let Some((game, seat)) = self.store.thread_seat(channel).await? else {
+            return Ok(None);
+        };
+        let seats = self.store.seats(game).await?;
+        match seats.iter().find(|s| s.seat == seat) {
+            Some(s) if s.played_by(actor.user) => Ok(Some(game)),
+            Some(s) => user_err(format!(
+                "This is {}'s private thread for game {game}: only they can act here.",
+                s.name
+            )),
+            None => Ok(None),
         }
     }
 

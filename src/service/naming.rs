@@ -205,6 +205,8 @@ mod tests {
             vacant: false,
             reminders: None,
             dms_refused_at: None,
+            private_to: None,
+            thread_id: None,
         }
     }
 

@@ -4,7 +4,7 @@
 
 use super::{user_err, Actor, Reply, Service, ServiceError, Text};
 use crate::engine::GameId;
-use crate::store::{Commit, GameRow};
+use crate::store::{Commit, GameRow, PrivateTo};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -149,6 +149,9 @@ pub struct Settings {
     pub on_missed: Missed,
     /// The deadline clock is stopped.
     pub paused: bool,
+    /// Where private messages go: DMs, or a private thread per seat in the
+    /// game's channel (a seat may be moved either way on its own).
+    pub private: PrivateTo,
 }
 
 impl Default for Settings {
@@ -161,6 +164,7 @@ impl Default for Settings {
             reminders_ms: vec![24 * HOUR_MS, 2 * HOUR_MS],
             on_missed: Missed::Default,
             paused: false,
+            private: PrivateTo::Dms,
         }
     }
 }
@@ -184,6 +188,7 @@ pub struct SettingsChange {
     /// `Some(None)` removes the fixed time of day.
     pub time_of_day: Option<Option<TimeOfDay>>,
     pub auto_resolve: Option<bool>,
+    pub private: Option<PrivateTo>,
 }
 
 /// In [`SettingsChange::deadline_by_kind`]: every kind.
@@ -197,6 +202,7 @@ impl SettingsChange {
             && self.deadline_by_kind.is_empty()
             && self.time_of_day.is_none()
             && self.auto_resolve.is_none()
+            && self.private.is_none()
     }
 }
 
@@ -288,7 +294,7 @@ pub(super) fn settings_line(settings: &Settings) -> Text {
         .map(|t| format!(" · deadlines at {t}"))
         .unwrap_or_default();
     let line = Text::plain(format!(
-        "Settings: deadline {} per phase{by_kind}{at} · reminders {} before · missed deadline: {} · auto-resolve {}",
+        "Settings: deadline {} per phase{by_kind}{at} · reminders {} before · missed deadline: {} · auto-resolve {} · private messages {}",
         format_duration(settings.deadline_ms),
         if settings.reminders_ms.is_empty() {
             "off".to_string()
@@ -301,12 +307,28 @@ pub(super) fn settings_line(settings: &Settings) -> Text {
         } else {
             "off (secret choices are drafts until `/game ready`)"
         },
+        private_text(settings.private),
     ));
     if settings.paused {
         line.then(" · ").strong("paused")
     } else {
         line
     }
+}
+
+/// Where private messages go, for messages.
+pub(super) fn private_text(to: PrivateTo) -> &'static str {
+    match to {
+        PrivateTo::Dms => "by DM",
+        PrivateTo::Thread => "in a private thread per player",
+    }
+}
+
+/// Parse where private messages go: `dms` or `thread` (`threads`).
+pub fn parse_private(text: &str) -> Result<PrivateTo, String> {
+    PrivateTo::from_key(text).ok_or_else(|| {
+        format!("`{text}` is not a place for private messages; write `dms` or `thread` (a private thread in the game's channel).")
+    })
 }
 
 /// Parse a duration such as `48h`, `30m`, `2d`, `1w`, `1d12h` into
@@ -439,6 +461,11 @@ impl Service {
         if let Some(a) = change.auto_resolve {
             s.auto_resolve = a;
         }
+        if let Some(p) = change.private {
+            // From the next private message on (a seat's live prompt moves
+            // with its next change); seats moved on their own stay.
+            s.private = p;
+        }
         let v = serde_json::to_value(&s).map_err(anyhow::Error::from)?;
         let now = self.now_ms();
         let notice = Self::notice(
@@ -495,5 +522,18 @@ mod tests {
         assert_eq!(s.reminders_ms, vec![24 * HOUR_MS, 2 * HOUR_MS]);
         assert_eq!(s.on_missed, Missed::Default);
         assert_eq!(Missed::from_key("WAIT"), Some(Missed::Wait));
+        assert_eq!(s.private, PrivateTo::Dms);
+    }
+
+    #[test]
+    fn private_places_parse() {
+        assert_eq!(parse_private("threads"), Ok(PrivateTo::Thread));
+        assert_eq!(parse_private(" Thread "), Ok(PrivateTo::Thread));
+        assert_eq!(parse_private("DMs"), Ok(PrivateTo::Dms));
+        let e = parse_private("email").unwrap_err();
+        assert!(e.contains("`dms` or `thread`"), "{e}");
+        let s: Settings = serde_json::from_value(serde_json::json!({"private": "thread"})).unwrap();
+        assert_eq!(s.private, PrivateTo::Thread);
+        assert!(settings_line(&s).to_string().contains("private thread per player"));
     }
 }

@@ -11,7 +11,7 @@
 use super::error::{is_unique_violation, StoreError, StoreResult};
 use super::games::lock_game;
 use super::types::{deadline_from_row, id_from_db, id_to_db, seat_from_db, to_json};
-use super::{codec, Backend, DeadlineRow, DeadlineSet, DraftRow, GameStatus, Store};
+use super::{codec, Backend, DeadlineRow, DeadlineSet, DraftRow, GameStatus, PrivateTo, Store};
 use crate::engine::{GameConfig, GameId, Seat, UserId};
 use crate::games::{AnyEvent, AnyState};
 use sqlx::{Any, Row, Transaction};
@@ -31,6 +31,9 @@ pub struct SeatChange {
     /// Discord refuses the player's DMs since then (unix ms), or `Some(None)`:
     /// they accept DMs again.
     pub dms_refused: Option<Option<i64>>,
+    /// Where the seat's private messages go, chosen for it (`Some(None)`:
+    /// the game's setting again).
+    pub private_to: Option<Option<PrivateTo>>,
 }
 
 impl SeatChange {
@@ -43,6 +46,7 @@ impl SeatChange {
             vacant: None,
             reminders: None,
             dms_refused: None,
+            private_to: None,
         }
     }
 }
@@ -515,6 +519,23 @@ async fn change_seat(
         .bind(name.as_str())
         .execute(&mut **tx)
         .await?;
+        if *user != current_user {
+            // A new player: their private messages follow the game's
+            // setting, and never go to the last player's thread.
+            sqlx::query("UPDATE seats SET private_to = NULL, thread_id = NULL WHERE game_id = $1 AND seat = $2")
+                .bind(game.0)
+                .bind(seat)
+                .execute(&mut **tx)
+                .await?;
+        }
+    }
+    if let Some(to) = change.private_to {
+        sqlx::query("UPDATE seats SET private_to = $3 WHERE game_id = $1 AND seat = $2")
+            .bind(game.0)
+            .bind(seat)
+            .bind(to.map(|t| t.as_str()))
+            .execute(&mut **tx)
+            .await?;
     }
     if let Some(on) = change.disorder {
         sqlx::query("UPDATE seats SET disorder = $3 WHERE game_id = $1 AND seat = $2")

@@ -56,7 +56,7 @@ pub use drafts::DraftRow;
 pub use error::{StoreError, StoreResult};
 pub use live::LiveRow;
 pub use log::LogEntry;
-pub use types::{Backend, DeadlineRow, DeadlineSet, GameRow, GameStatus, NewGame, OutboxRow, SeatRow};
+pub use types::{Backend, DeadlineRow, DeadlineSet, GameRow, GameStatus, NewGame, OutboxRow, PrivateTo, SeatRow};
 
 use anyhow::{bail, Context};
 use sqlx::any::AnyPoolOptions;

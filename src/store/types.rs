@@ -163,6 +163,42 @@ pub struct SeatRow {
     /// Since when (unix ms) Discord refuses this player's DMs, if it does:
     /// private messages for the seat are kept, not sent.
     pub dms_refused_at: Option<i64>,
+    /// Where the player or the host chose the seat's private messages to
+    /// go; `None`: the game's setting.
+    pub private_to: Option<PrivateTo>,
+    /// The seat's private thread in the game's channel, once opened.
+    pub thread_id: Option<u64>,
+}
+
+/// Where a seat's private messages (prompts, private boards, hands) go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PrivateTo {
+    /// Direct messages (the default).
+    #[default]
+    Dms,
+    /// A private thread per seat in the game's channel, with only the
+    /// player and the bot in it.
+    Thread,
+}
+
+impl PrivateTo {
+    /// The stored (and written) word: `dms`, `thread`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PrivateTo::Dms => "dms",
+            PrivateTo::Thread => "thread",
+        }
+    }
+
+    /// `dms` (or `dm`), `thread` (or `threads`), any case.
+    pub fn from_key(s: &str) -> Option<PrivateTo> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "dms" | "dm" => Some(PrivateTo::Dms),
+            "thread" | "threads" => Some(PrivateTo::Thread),
+            _ => None,
+        }
+    }
 }
 
 impl SeatRow {
@@ -305,6 +341,14 @@ pub(crate) fn seat_from_row(row: &AnyRow) -> StoreResult<SeatRow> {
             .map(|text| from_json(format_args!("reminder points of a seat"), &text))
             .transpose()?,
         dms_refused_at: row.try_get("dms_refused_at")?,
+        private_to: match row.try_get::<Option<String>, _>("private_to")? {
+            None => None,
+            Some(word) => Some(
+                PrivateTo::from_key(&word)
+                    .ok_or_else(|| StoreError::Corrupt(format!("private_to `{word}` of a seat")))?,
+            ),
+        },
+        thread_id: row.try_get::<Option<i64>, _>("thread_id")?.map(id_from_db),
     })
 }
 

@@ -57,6 +57,22 @@ pub struct Channel {
     pub id: Id,
     pub name: String,
     pub kind: ChannelKind,
+    /// A thread (a guild channel too): its parent, kind and members.
+    pub thread: Option<Thread>,
+}
+
+/// A thread made by `POST /channels/{id}/threads`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thread {
+    /// The channel it was opened in.
+    pub parent: Id,
+    /// Type 12: only its members (and moderators) see it.
+    pub private: bool,
+    /// Whether members other than moderators may add people.
+    pub invitable: bool,
+    pub owner: Id,
+    /// Who is in it (the one who opened it, and whoever was added).
+    pub members: BTreeSet<Id>,
 }
 
 #[derive(Clone, Debug)]
@@ -263,6 +279,12 @@ pub struct World {
     /// channel is refused with Discord's 403 "Cannot send messages to this
     /// user" (code 50007), as Discord does (opening the channel works).
     pub dms_closed: BTreeSet<Id>,
+    /// Users to whom even opening a DM channel is refused
+    /// (`POST /users/@me/channels`): see [`FakeDiscord::set_dm_open_refused`].
+    pub dm_open_refused: BTreeSet<Id>,
+    /// Users with Manage Threads: they see every private thread, as
+    /// Discord's moderators do.
+    pub moderators: BTreeSet<Id>,
     pub channels: BTreeMap<Id, Channel>,
     pub messages: Vec<Message>,
     pub interactions: Vec<Interaction>,
@@ -325,6 +347,7 @@ impl World {
                 id,
                 name: String::new(),
                 kind: ChannelKind::Dm(user),
+                thread: None,
             },
         );
         id
@@ -357,6 +380,9 @@ impl World {
 
     pub fn channel_json(&self, id: Id) -> Value {
         let c = &self.channels[&id];
+        if let (ChannelKind::Guild(g), Some(t)) = (&c.kind, &c.thread) {
+            return self.thread_json(id, *g, &c.name, t);
+        }
         match &c.kind {
             ChannelKind::Guild(g) => json!({
                 "id": id.to_string(), "type": 0, "guild_id": g.to_string(), "name": c.name, "position": 0,
@@ -367,6 +393,54 @@ impl World {
                 "id": id.to_string(), "type": 1, "last_message_id": null, "flags": 0,
                 "recipients": [self.user_json(*u)]
             }),
+        }
+    }
+
+    /// A thread as Discord shows it (`CreatedThreadResponse`, which
+    /// serenity reads as a `GuildChannel`).
+    fn thread_json(&self, id: Id, guild: Id, name: &str, t: &Thread) -> Value {
+        let created = serenity::model::Timestamp::from_unix_timestamp(((id >> 22) + 1_420_070_400_000) as i64 / 1000)
+            .map(|t| t.to_string())
+            .unwrap_or_default();
+        json!({
+            "id": id.to_string(), "type": if t.private { 12 } else { 11 }, "guild_id": guild.to_string(),
+            "name": name, "parent_id": t.parent.to_string(), "owner_id": t.owner.to_string(),
+            "last_message_id": null, "flags": 0, "rate_limit_per_user": 0,
+            "message_count": self.messages_in(id).len(), "total_message_sent": self.messages_in(id).len(),
+            "member_count": t.members.len(),
+            "thread_metadata": {
+                "archived": false, "archive_timestamp": created, "auto_archive_duration": 10080,
+                "locked": false, "invitable": t.invitable, "create_timestamp": created
+            },
+        })
+    }
+
+    /// The thread `id`, if it is one.
+    pub fn thread(&self, id: Id) -> Option<&Thread> {
+        self.channels.get(&id).and_then(|c| c.thread.as_ref())
+    }
+
+    /// The threads opened in `parent`, oldest first.
+    pub fn threads_in(&self, parent: Id) -> Vec<(Id, &Thread)> {
+        self.channels
+            .values()
+            .filter_map(|c| c.thread.as_ref().filter(|t| t.parent == parent).map(|t| (c.id, t)))
+            .collect()
+    }
+
+    /// Whether `user` can see what is in `channel`: a DM only its user; a
+    /// private thread its members and moderators; other guild channels
+    /// everyone.
+    pub fn can_see_channel(&self, user: Id, channel: Id) -> bool {
+        let Some(c) = self.channels.get(&channel) else {
+            return false;
+        };
+        match (&c.kind, &c.thread) {
+            (ChannelKind::Dm(u), _) => *u == user,
+            (ChannelKind::Guild(_), Some(t)) if t.private => {
+                t.members.contains(&user) || self.moderators.contains(&user)
+            }
+            (ChannelKind::Guild(_), _) => true,
         }
     }
 
@@ -572,6 +646,8 @@ impl FakeDiscord {
             guild_id: 0,
             users: BTreeMap::new(),
             dms_closed: BTreeSet::new(),
+            dm_open_refused: BTreeSet::new(),
+            moderators: BTreeSet::new(),
             channels: BTreeMap::new(),
             messages: Vec::new(),
             interactions: Vec::new(),
@@ -750,6 +826,30 @@ impl FakeDiscord {
         })
     }
 
+    /// Refuse (`refused`) or allow again opening a DM channel with `user`.
+    /// Discord normally opens the channel and refuses the message (403,
+    /// 50007, see [`World::dms_closed`]); the OpenAPI spec documents only a
+    /// generic 4XX error for `create_dm`. When the opening itself is
+    /// refused, the fake answers with the same 403 "Cannot send messages to
+    /// this user" (50007), the error Discord gives a bot for a user it may
+    /// not message, so the bot must handle it at either step.
+    pub fn set_dm_open_refused(&self, user: &User, refused: bool) {
+        self.with(|w| {
+            if refused {
+                w.dm_open_refused.insert(user.id);
+            } else {
+                w.dm_open_refused.remove(&user.id);
+            }
+        })
+    }
+
+    /// `user` gets Manage Threads: they see every private thread.
+    pub fn make_moderator(&self, user: &User) {
+        self.with(|w| {
+            w.moderators.insert(user.id);
+        })
+    }
+
     pub fn add_channel(&self, name: &str) -> Id {
         self.with(|w| {
             let id = w.snowflake();
@@ -760,6 +860,7 @@ impl FakeDiscord {
                     id,
                     name: name.into(),
                     kind: ChannelKind::Guild(g),
+                    thread: None,
                 },
             );
             id
@@ -1110,6 +1211,9 @@ fn route(
                 .json()
                 .and_then(|b| b["recipient_id"].as_str().and_then(id).or(b["recipient_id"].as_u64()));
             match recipient {
+                Some(u) if w.dm_open_refused.contains(&u) => {
+                    Answer::Error(403, 50007, "Cannot send messages to this user".into())
+                }
                 Some(u) if w.users.get(&u).is_some_and(|u| !u.bot) => {
                     let c = w.dm_channel(u);
                     Answer::Json(200, w.channel_json(c))
@@ -1121,6 +1225,15 @@ fn route(
         ("GET", ["channels", c]) => match id(c).filter(|c| w.channels.contains_key(c)) {
             Some(c) => Answer::Json(200, w.channel_json(c)),
             None => not_found(10003, "Channel"),
+        },
+        ("POST", ["channels", c, "threads"]) => match id(c).filter(|c| w.channels.contains_key(c)) {
+            Some(c) => create_thread(w, c, body),
+            None => not_found(10003, "Channel"),
+        },
+        ("PUT", ["channels", c, "thread-members", u]) => match (id(c).filter(|c| w.channels.contains_key(c)), id(u)) {
+            (Some(c), Some(u)) => add_thread_member(w, c, u),
+            (None, _) => not_found(10003, "Channel"),
+            (_, None) => not_found(10013, "User"),
         },
         ("POST", ["channels", c, "messages"]) => match id(c).filter(|c| w.channels.contains_key(c)) {
             Some(c) => return create_message(w, c, body, now),
@@ -1496,12 +1609,84 @@ fn create_message(w: &mut World, channel: Id, body: &Body, now: Instant) -> (Ans
     if d.flags.is_some_and(|f| f & EPHEMERAL != 0) {
         w.problem("a channel message asked to be ephemeral (only interaction responses can be)");
     }
+    if w.thread(channel)
+        .is_some_and(|t| t.private && !t.members.contains(&w.bot.id))
+    {
+        return (Answer::Error(403, 50001, "Missing Access".into()), None);
+    }
     let id = new_message(w, channel, d, Origin::Post, None, now);
     let allowed = body.json().and_then(|b| b.get("allowed_mentions")).cloned();
     let m = w.message_mut(id).expect("message exists");
     m.pinged = pinged_by(&m.content, allowed.as_ref());
     m.allowed_mentions = allowed;
     (message_answer(w, id), None)
+}
+
+/// `POST /channels/{id}/threads` without a message: a thread of the
+/// given type (Discord's default without a message is 12, private) in a
+/// guild text channel, with its creator in it.
+fn create_thread(w: &mut World, parent: Id, body: &Body) -> Answer {
+    let channel = &w.channels[&parent];
+    let ChannelKind::Guild(guild) = channel.kind else {
+        return Answer::Error(400, 50024, "Cannot execute action on this channel type".into());
+    };
+    if channel.thread.is_some() {
+        return Answer::Error(400, 50024, "Cannot execute action on this channel type".into());
+    }
+    let Some(b) = body.json() else {
+        return Answer::Error(400, 50035, "Invalid Form Body".into());
+    };
+    let name = b["name"].as_str().unwrap_or("").trim().to_string();
+    if name.is_empty() || name.chars().count() > 100 {
+        return Answer::Error(400, 50035, "Invalid Form Body (name)".into());
+    }
+    let kind = b["type"].as_u64().unwrap_or(12);
+    if kind != 11 && kind != 12 {
+        // 10: announcement threads need an announcement channel.
+        return Answer::Error(400, 50024, "Cannot execute action on this channel type".into());
+    }
+    let id = w.snowflake();
+    let owner = w.bot.id;
+    let thread = Thread {
+        parent,
+        private: kind == 12,
+        invitable: kind == 12 && b["invitable"].as_bool().unwrap_or(true),
+        owner,
+        members: BTreeSet::from([owner]),
+    };
+    w.channels.insert(
+        id,
+        Channel {
+            id,
+            name,
+            kind: ChannelKind::Guild(guild),
+            thread: Some(thread),
+        },
+    );
+    let j = w.channel_json(id);
+    if let Err(e) = serde_json::from_value::<serenity::model::channel::GuildChannel>(j.clone()) {
+        w.problem(format!(
+            "the fake's thread does not deserialize into serenity's GuildChannel: {e}: {j}"
+        ));
+    }
+    Answer::Json(201, j)
+}
+
+/// `PUT /channels/{thread}/thread-members/{user}`: the bot adds someone
+/// to a thread it is in (a private thread's members are who may see it).
+fn add_thread_member(w: &mut World, thread: Id, user: Id) -> Answer {
+    let bot = w.bot.id;
+    if !w.users.contains_key(&user) {
+        return not_found(10013, "User");
+    }
+    let Some(t) = w.channels.get_mut(&thread).and_then(|c| c.thread.as_mut()) else {
+        return Answer::Error(400, 50024, "Cannot execute action on this channel type".into());
+    };
+    if t.private && !t.members.contains(&bot) {
+        return Answer::Error(403, 50001, "Missing Access".into());
+    }
+    t.members.insert(user);
+    Answer::Empty(204)
 }
 
 fn apply_edit(w: &mut World, id: Id, d: Draft) {

@@ -259,16 +259,16 @@ fn can_see(w: &World, user: Id, m: &Message) -> bool {
     if m.visible_to.is_some_and(|v| v != user) {
         return false;
     }
-    match w.channels[&m.channel_id].kind {
-        ChannelKind::Dm(u) => u == user,
-        ChannelKind::Guild(_) => true,
-    }
+    w.can_see_channel(user, m.channel_id)
 }
 
 fn where_(w: &mut World, user: &User, place: Place) -> (Id, Option<Id>) {
     match place {
         Place::Channel(c) => match w.channels.get(&c).map(|c| c.kind.clone()) {
-            Some(ChannelKind::Guild(g)) => (c, Some(g)),
+            Some(ChannelKind::Guild(g)) => {
+                assert!(w.can_see_channel(user.id, c), "{} cannot see channel {c}", user.name);
+                (c, Some(g))
+            }
             other => panic!("channel {c} is not a guild channel: {other:?}"),
         },
         Place::Dm => (w.dm_channel(user.id), None),
