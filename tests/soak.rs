@@ -10,7 +10,8 @@
 //! a database of its own). The tests run a short soak; the long one is
 //!
 //! ```sh
-//! ORRERY_SOAK_KILLS=25 ORRERY_SOAK_GAMES=6 cargo test --release --test soak -- --nocapture
+//! ORRERY_SOAK_KILLS=25 ORRERY_SOAK_GAMES=4 TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/test \
+//!     cargo test --test soak -- --nocapture
 //! ```
 //!
 //! which prints its figures (see the README).
@@ -52,7 +53,7 @@ fn env_or(name: &str, default: u32) -> u32 {
 /// Give orders to `games` Hyperspace games round-robin, killing the bot
 /// after a random 0-40 ms following about one order in four, until it has
 /// been killed `kills` times; then check everything.
-async fn soak(db_url: Option<String>, kills: u32, games: u32, seed: u64) -> Figures {
+async fn soak(backend: &'static str, db_url: Option<String>, kills: u32, games: u32, seed: u64) -> Figures {
     let started = Instant::now();
     let mut h = Harness::start_on(db_url).await;
     let mut tables: Vec<Table> = Vec::new();
@@ -207,7 +208,7 @@ async fn soak(db_url: Option<String>, kills: u32, games: u32, seed: u64) -> Figu
     );
     h.assert_outbox_delivered_once().await;
     println!(
-        "soak: {} kills, {} orders sent, {} acknowledged, {} refused (lost races), {} unanswered (killed; {} of them taken before the kill), {} log entries in {} games, {:.1} s",
+        "soak on {backend}: {} kills, {} orders sent, {} acknowledged, {} refused (lost races), {} unanswered (killed; {} of them taken before the kill), {} log entries in {} games, {:.1} s",
         f.kills,
         f.sent,
         f.acked,
@@ -225,6 +226,7 @@ async fn soak(db_url: Option<String>, kills: u32, games: u32, seed: u64) -> Figu
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn soak_sqlite() {
     soak(
+        "SQLite",
         None,
         env_or("ORRERY_SOAK_KILLS", 3),
         env_or("ORRERY_SOAK_GAMES", 2),
@@ -257,6 +259,7 @@ async fn soak_postgres() {
     let (base, _) = admin_url.rsplit_once('/').expect("a database in TEST_POSTGRES_URL");
     let url = format!("{base}/{name}");
     let run = tokio::spawn(soak(
+        "PostgreSQL",
         Some(url),
         env_or("ORRERY_SOAK_KILLS", 3),
         env_or("ORRERY_SOAK_GAMES", 2),
