@@ -186,7 +186,7 @@ async fn two_processes_two_shards_one_postgres_database() {
             let over = h.fake.read(|w| {
                 w.messages_in(t.channel)
                     .into_iter()
-                    .filter(|m| m.origin == Origin::Post && m.content.contains("Game over"))
+                    .filter(|m| m.origin == Origin::Post && m.content.contains("🏆 Game over"))
                     .count()
             });
             assert_eq!(over, 1, "game {} ended once", t.game);
