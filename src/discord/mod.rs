@@ -282,6 +282,15 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let store = Store::connect(&config.database_url)
         .await
         .with_context(|| format!("opening the database {}", redact_url(&config.database_url)))?;
+    if config.shards.is_none() {
+        // The only process: claims left in the outbox are a dead process's
+        // (killed mid-delivery); take them back now rather than waiting out
+        // their lease. (With DISCORD_SHARDS other processes may be alive.)
+        let n = store.release_all_claims().await.context("releasing outbox claims")?;
+        if n > 0 {
+            tracing::info!(rows = n, "took back outbox claims left by a stopped process");
+        }
+    }
     let clock: Arc<dyn crate::service::Clock> = match &config.clock_file {
         Some(path) => {
             tracing::warn!(file = %path.display(), "the clock is read from a file (ORRERY_CLOCK_FILE)");

@@ -208,6 +208,21 @@ impl Store {
         Ok(n)
     }
 
+    /// Give up every claim on undelivered rows, whoever holds it. For a
+    /// process starting as the only one (no shards configured): claims left
+    /// are those of a process that died, whose leases need not be waited
+    /// out. Returns how many.
+    pub async fn release_all_claims(&self) -> StoreResult<u64> {
+        let n = sqlx::query(
+            "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
+             WHERE delivered_at IS NULL AND claimed_until IS NOT NULL",
+        )
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(n)
+    }
+
     /// Record a successful delivery (counts as an attempt). The row is no
     /// longer [`Store::undelivered`], and its claim ends (`claimed_by` stays,
     /// saying who delivered it).
