@@ -60,6 +60,8 @@ fn main() -> ExitCode {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "orrery=info,warn".into()),
         )
         .with_writer(std::io::stderr)
+        // Colours only on a terminal: a log file reads as plain text.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let args = Args::parse();
     match run(args) {
@@ -75,7 +77,13 @@ fn main() -> ExitCode {
 fn run(args: Args) -> anyhow::Result<bool> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     match args.command.unwrap_or(Command::Bot) {
-        Command::Bot => runtime.block_on(orrery::discord::run_from_env()).map(|()| true),
+        Command::Bot => {
+            let result = runtime.block_on(orrery::discord::run_from_env());
+            // The bot has shut down what it runs; tasks a library may have
+            // left are not waited for long.
+            runtime.shutdown_timeout(std::time::Duration::from_secs(2));
+            result.map(|()| true)
+        }
         Command::Play {
             game,
             players,

@@ -151,6 +151,8 @@ on_both_backends!(
     live_messages_per_game_and_slot,
     snapshots_shortcut_the_fold,
     seat_threads_and_private_places,
+    outbox_claims_take_the_head_of_each_lane,
+    concurrent_claimers_share_the_outbox,
 );
 
 // --- game values -------------------------------------------------------------
@@ -852,6 +854,176 @@ async fn outbox_delivery(db: Db) {
         Err(StoreError::NotFound(_))
     ));
     assert!(store.enqueue(Some(id), &[], NOW).await.unwrap().is_empty());
+}
+
+/// Claims (issue 13 §2): a row is claimed by one delivery pass at a time,
+/// only while no older undelivered row shares its target or its slot; a
+/// lease that ran out can be claimed again; a failure keeps the claim.
+async fn outbox_claims_take_the_head_of_each_lane(db: Db) {
+    let store = &db.store;
+    let game = store.create_game(new_game(14, 1, 2)).await.unwrap();
+    let slot = json!({"Prompt": {"game": game.0, "seat": 0}});
+    let payloads = [
+        json!({"target": {"Channel": 1}, "slot": null, "text": "a"}),
+        json!({"target": {"Channel": 1}, "text": "b"}),
+        json!({"target": {"Dm": 7}, "slot": slot, "text": "c"}),
+        // The seat changed hands: another target, the same slot.
+        json!({"target": {"Dm": 8}, "slot": slot, "text": "d"}),
+        json!({"target": {"Channel": 2}, "text": "e"}),
+        json!("no lanes"),
+    ];
+    let ids = store.enqueue(Some(game), &payloads, NOW).await.unwrap();
+    let [a, b, c, d, e, f] = ids[..] else { panic!("{ids:?}") };
+    let claimed = |rows: Vec<orrery::store::OutboxRow>| rows.iter().map(|r| r.id).collect::<Vec<_>>();
+    let lease = NOW + 60_000;
+
+    // The lanes are the payload's fields as compact JSON, the same text the
+    // migration computes in SQL for rows queued before it.
+    let backfill = match store.backend() {
+        Backend::Sqlite => {
+            "SELECT CASE WHEN NULLIF(payload -> '$.target', 'null') = target_lane THEN 1 ELSE 0 END, target_lane,
+                    CASE WHEN NULLIF(payload -> '$.slot', 'null') IS slot_lane THEN 1 ELSE 0 END
+             FROM outbox WHERE id = $1"
+        }
+        Backend::Postgres => {
+            "SELECT CASE WHEN (payload::json ->> 'target') = target_lane THEN 1 ELSE 0 END, target_lane,
+                    CASE WHEN (payload::json ->> 'slot') IS NOT DISTINCT FROM slot_lane THEN 1 ELSE 0 END
+             FROM outbox WHERE id = $1"
+        }
+    };
+    for id in [a, c, d] {
+        let row = sqlx::query(backfill).bind(id).fetch_one(store.pool()).await.unwrap();
+        let target: Option<String> = row.get(1);
+        assert_eq!(
+            (row.get::<i32, _>(0), row.get::<i32, _>(2)),
+            (1, 1),
+            "row {id}: {target:?}"
+        );
+    }
+
+    assert_eq!(
+        claimed(store.claim_outbox("p1", NOW, lease, 2).await.unwrap()),
+        [a, c],
+        "limit"
+    );
+    assert_eq!(
+        claimed(store.claim_outbox("p1", NOW, lease, 10).await.unwrap()),
+        [e, f],
+        "b waits behind a (target), d behind c (slot)"
+    );
+    assert!(
+        store.claim_outbox("p2", NOW, lease, 10).await.unwrap().is_empty(),
+        "all heads held"
+    );
+    let rows = store.undelivered(10).await.unwrap();
+    assert_eq!(rows.iter().find(|r| r.id == a).unwrap().claimed_until, Some(lease));
+    assert_eq!(rows.iter().find(|r| r.id == b).unwrap().claimed_until, None);
+
+    store.mark_delivered(a, NOW + 1).await.unwrap();
+    assert_eq!(
+        claimed(store.claim_outbox("p2", NOW + 1, lease + 30_000, 10).await.unwrap()),
+        [b]
+    );
+    // A passing failure keeps the claim: nobody retries it behind p2's back.
+    store.mark_failed(b, "HTTP 503", NOW + 2).await.unwrap();
+    assert!(store.claim_outbox("p1", NOW + 2, lease, 10).await.unwrap().is_empty());
+    store.mark_delivered(c, NOW + 2).await.unwrap();
+    assert_eq!(
+        claimed(store.claim_outbox("p2", NOW + 2, lease + 30_000, 10).await.unwrap()),
+        [d],
+        "the slot's next message, to its new target"
+    );
+
+    // p1 died holding e and f: once its lease runs out they are p3's.
+    assert!(store
+        .claim_outbox("p3", lease, lease + 60_000, 10)
+        .await
+        .unwrap()
+        .is_empty());
+    assert_eq!(
+        claimed(store.claim_outbox("p3", lease + 1, lease + 60_000, 10).await.unwrap()),
+        [e, f]
+    );
+    // Releasing gives back what p2 holds (b, d), and only that.
+    assert_eq!(store.release_outbox("p2").await.unwrap(), 2);
+    assert_eq!(store.release_outbox("p2").await.unwrap(), 0);
+    assert_eq!(
+        claimed(store.claim_outbox("p1", NOW + 3, lease, 10).await.unwrap()),
+        [b, d]
+    );
+    for id in [b, d, e, f] {
+        store.mark_delivered(id, NOW + 4).await.unwrap();
+    }
+    assert!(store
+        .claim_outbox("p1", lease * 2, lease * 3, 10)
+        .await
+        .unwrap()
+        .is_empty());
+    let by: Option<String> = sqlx::query("SELECT claimed_by FROM outbox WHERE id = $1")
+        .bind(f)
+        .fetch_one(store.pool())
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(by.as_deref(), Some("p3"), "a delivered row says who sent it");
+    assert_eq!(
+        store.release_outbox("p1").await.unwrap(),
+        0,
+        "delivered rows are not released"
+    );
+}
+
+/// Four claimers drain one outbox at once: every row is taken exactly once,
+/// and each target's rows are taken in order, each only after the one
+/// before it was delivered.
+async fn concurrent_claimers_share_the_outbox(db: Db) {
+    use std::sync::{Arc, Mutex};
+    let store = db.store.clone();
+    let game = store.create_game(new_game(15, 1, 2)).await.unwrap();
+    let payloads: Vec<serde_json::Value> = (0..120)
+        .map(|i| json!({"target": {"Channel": i % 12}, "text": i.to_string()}))
+        .collect();
+    let ids = store.enqueue(Some(game), &payloads, NOW).await.unwrap();
+    // (target, id) in the order rows were taken.
+    let taken: Arc<Mutex<Vec<(i64, i64)>>> = Arc::default();
+    let mut tasks = Vec::new();
+    for w in 0..4 {
+        let store = store.clone();
+        let taken = taken.clone();
+        tasks.push(tokio::spawn(async move {
+            let by = format!("worker-{w}");
+            loop {
+                let rows = store.claim_outbox(&by, NOW, NOW + 60_000, 3).await.unwrap();
+                if rows.is_empty() {
+                    if store.undelivered(1).await.unwrap().is_empty() {
+                        return;
+                    }
+                    tokio::task::yield_now().await;
+                    continue;
+                }
+                for r in rows {
+                    let target = r.payload["target"]["Channel"].as_i64().unwrap();
+                    taken.lock().unwrap().push((target, r.id));
+                    tokio::task::yield_now().await;
+                    store.mark_delivered(r.id, NOW).await.unwrap();
+                }
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let taken = taken.lock().unwrap().clone();
+    let mut all: Vec<i64> = taken.iter().map(|(_, id)| *id).collect();
+    all.sort();
+    assert_eq!(all, ids, "every row taken exactly once");
+    for target in 0..12 {
+        let order: Vec<i64> = taken.iter().filter(|(t, _)| *t == target).map(|(_, id)| *id).collect();
+        assert!(
+            order.windows(2).all(|w| w[0] < w[1]),
+            "target {target} in order: {order:?}"
+        );
+    }
 }
 
 async fn deadlines_fall_due(db: Db) {

@@ -24,6 +24,7 @@ use anyhow::Context as _;
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
 use transport::DiscordTransport;
 
 /// Errors of command bodies. [`ServiceError`]s travel inside and are
@@ -69,6 +70,74 @@ pub struct Config {
     pub clock_file: Option<std::path::PathBuf>,
     /// `ORRERY_TICK_MS`: how often the deadline scheduler runs (default 20 s).
     pub tick: std::time::Duration,
+    /// `DISCORD_SHARDS`: the gateway shards this process runs, of a fixed
+    /// total (`0-1/4`: shards 0 and 1 of 4; `2/4`: shard 2 of 4). Unset:
+    /// this process runs the bot's only shard (shard 0 of 1). Only the
+    /// process that runs shard 0 registers the slash commands.
+    pub shards: Option<ShardRange>,
+}
+
+/// A range of gateway shards of a fixed total: `first..=last` of `total`.
+/// Discord sends a guild's events to shard `(guild_id >> 22) % total`, and
+/// DMs to shard 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShardRange {
+    pub first: u32,
+    pub last: u32,
+    pub total: u32,
+}
+
+impl ShardRange {
+    /// Read `a-b/N` (shards a to b, both included, of N) or `a/N`.
+    pub fn parse(text: &str) -> Result<ShardRange, String> {
+        let text = text.trim();
+        let shape = || {
+            format!("DISCORD_SHARDS `{text}` is not a shard range: write FIRST-LAST/TOTAL (such as 0-1/4) or SHARD/TOTAL (such as 2/4)")
+        };
+        let (range, total) = text.split_once('/').ok_or_else(shape)?;
+        let number = |s: &str| s.trim().parse::<u32>().map_err(|_| shape());
+        let total = number(total)?;
+        let (first, last) = match range.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => {
+                let n = number(range)?;
+                (n, n)
+            }
+        };
+        if total == 0 {
+            return Err(format!(
+                "DISCORD_SHARDS `{text}`: the total number of shards must be at least 1"
+            ));
+        }
+        if first > last {
+            return Err(format!(
+                "DISCORD_SHARDS `{text}`: the first shard ({first}) comes after the last ({last})"
+            ));
+        }
+        if last >= total {
+            return Err(format!(
+                "DISCORD_SHARDS `{text}`: shard {last} does not exist: shards are numbered 0 to {} of {total}",
+                total - 1
+            ));
+        }
+        Ok(ShardRange { first, last, total })
+    }
+
+    /// Whether this range includes shard 0, the shard whose process
+    /// registers the slash commands (and receives DMs).
+    pub fn has_shard_zero(&self) -> bool {
+        self.first == 0
+    }
+}
+
+impl std::fmt::Display for ShardRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.first == self.last {
+            write!(f, "{}/{}", self.first, self.total)
+        } else {
+            write!(f, "{}-{}/{}", self.first, self.last, self.total)
+        }
+    }
 }
 
 impl std::fmt::Debug for Config {
@@ -80,6 +149,7 @@ impl std::fmt::Debug for Config {
             .field("api_base", &self.api_base)
             .field("clock_file", &self.clock_file)
             .field("tick", &self.tick)
+            .field("shards", &self.shards)
             .finish()
     }
 }
@@ -135,6 +205,10 @@ impl Config {
             ),
             None => runtime::SCHEDULER_INTERVAL,
         };
+        let shards = var("DISCORD_SHARDS")
+            .map(|s| ShardRange::parse(&s))
+            .transpose()
+            .map_err(anyhow::Error::msg)?;
         Ok(Config {
             token,
             database_url,
@@ -142,7 +216,15 @@ impl Config {
             api_base,
             clock_file,
             tick,
+            shards,
         })
+    }
+
+    /// Whether this process registers the slash commands: the one that
+    /// runs shard 0 (every process, were each to register, would race to
+    /// replace the same list).
+    pub fn registers_commands(&self) -> bool {
+        self.shards.is_none_or(|s| s.has_shard_zero())
     }
 
     /// The HTTP client: straight to Discord, or through `api_base`.
@@ -181,11 +263,34 @@ pub async fn run_from_env() -> anyhow::Result<()> {
     run(config).await
 }
 
-/// Run the bot until the gateway connection ends or Ctrl-C.
+/// How long a shutdown waits for the background loops to finish what they
+/// are doing, and then for database connections in use to come back.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Run the bot until SIGTERM or Ctrl-C (then shut down cleanly and return
+/// `Ok`), or until the gateway connection fails.
+///
+/// Shutting down: the gateway shards are closed, so no new interaction
+/// arrives; the scheduler stops between ticks and the delivery between
+/// messages (the message being sent is sent and marked, claimed rows are
+/// given back); then the database pool is closed, which waits for the
+/// connections in use: a transaction in flight commits or rolls back.
 pub async fn run(config: Config) -> anyhow::Result<()> {
+    let stop = CancellationToken::new();
+    // Listen first: a signal during start-up shuts down too.
+    tokio::spawn(cancel_on_signal(stop.clone()));
     let store = Store::connect(&config.database_url)
         .await
         .with_context(|| format!("opening the database {}", redact_url(&config.database_url)))?;
+    if config.shards.is_none() {
+        // The only process: claims left in the outbox are a dead process's
+        // (killed mid-delivery); take them back now rather than waiting out
+        // their lease. (With DISCORD_SHARDS other processes may be alive.)
+        let n = store.release_all_claims().await.context("releasing outbox claims")?;
+        if n > 0 {
+            tracing::info!(rows = n, "took back outbox claims left by a stopped process");
+        }
+    }
     let clock: Arc<dyn crate::service::Clock> = match &config.clock_file {
         Some(path) => {
             tracing::warn!(file = %path.display(), "the clock is read from a file (ORRERY_CLOCK_FILE)");
@@ -193,29 +298,51 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         }
         None => Arc::new(SystemClock),
     };
-    let service = Arc::new(Service::new(store, clock));
+    let service = Arc::new(Service::new(store.clone(), clock));
     let tick = config.tick;
     let delivery = Arc::new(Notify::new());
     let guild_id = config.guild_id;
+    let registers = config.registers_commands();
+    let loops: Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>> = Arc::default();
 
-    let framework = poise::Framework::builder()
-        .options(framework_options())
-        .setup(move |ctx, ready, framework| {
-            Box::pin(async move {
-                tracing::info!(user = %ready.user.name, "connected to Discord");
-                // A failed registration is logged, not fatal: commands
-                // registered earlier keep working, and the outbox must
-                // still be delivered.
-                if let Err(e) = register(ctx, &framework.options().commands, guild_id).await {
-                    tracing::error!("{e:#}");
-                }
-                let transport = DiscordTransport::new(ctx.http.clone());
-                tokio::spawn(runtime::delivery_loop(service.clone(), transport, delivery.clone()));
-                tokio::spawn(runtime::scheduler_loop(service.clone(), delivery.clone(), tick));
-                Ok(Data { service, delivery })
+    let framework = {
+        let stop = stop.clone();
+        let loops = loops.clone();
+        poise::Framework::builder()
+            .options(framework_options())
+            .setup(move |ctx, ready, framework| {
+                Box::pin(async move {
+                    tracing::info!(user = %ready.user.name, "connected to Discord");
+                    // A failed registration is logged, not fatal: commands
+                    // registered earlier keep working, and the outbox must
+                    // still be delivered. With several processes, only the
+                    // one running shard 0 registers.
+                    if registers {
+                        if let Err(e) = register(ctx, &framework.options().commands, guild_id).await {
+                            tracing::error!("{e:#}");
+                        }
+                    } else {
+                        tracing::info!("not registering commands: the process running shard 0 does");
+                    }
+                    let transport = DiscordTransport::new(ctx.http.clone());
+                    let mut loops = loops.lock().unwrap_or_else(|e| e.into_inner());
+                    loops.push(tokio::spawn(runtime::delivery_loop(
+                        service.clone(),
+                        transport,
+                        delivery.clone(),
+                        stop.clone(),
+                    )));
+                    loops.push(tokio::spawn(runtime::scheduler_loop(
+                        service.clone(),
+                        delivery.clone(),
+                        tick,
+                        stop.clone(),
+                    )));
+                    Ok(Data { service, delivery })
+                })
             })
-        })
-        .build();
+            .build()
+    };
 
     let intents = serenity::GatewayIntents::GUILDS;
     let mut client = serenity::ClientBuilder::new_with_http(config.http(), intents)
@@ -224,14 +351,73 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         .context("creating the Discord client")?;
 
     let shards = client.shard_manager.clone();
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            tracing::info!("shutting down");
-            shards.shutdown_all().await;
+    let gateway = async {
+        match config.shards {
+            Some(r) => {
+                tracing::info!(shards = %r, "running gateway shards");
+                // serenity 0.12 reads the range's end as the last shard
+                // (included), not one past it.
+                client.start_shard_range(r.first..r.last, r.total).await
+            }
+            None => client.start().await,
         }
-    });
-    client.start().await.context("Discord gateway connection")?;
+    };
+    tokio::select! {
+        result = gateway => {
+            if !stop.is_cancelled() {
+                stop.cancel();
+                shut_down(&loops, &store).await;
+                result.context("Discord gateway connection")?;
+                return Ok(());
+            }
+        }
+        _ = stop.cancelled() => {}
+    }
+    tracing::info!("shutting down: closing the gateway");
+    shards.shutdown_all().await;
+    shut_down(&loops, &store).await;
+    tracing::info!("shut down");
     Ok(())
+}
+
+/// Cancel `stop` on SIGTERM or Ctrl-C.
+async fn cancel_on_signal(stop: CancellationToken) {
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(e) => {
+                tracing::warn!("cannot listen for SIGTERM: {e}");
+                std::future::pending::<()>().await
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => tracing::info!("Ctrl-C: shutting down"),
+        _ = term => tracing::info!("SIGTERM: shutting down"),
+    }
+    stop.cancel();
+}
+
+/// After `stop` was cancelled: wait for the background loops to stop, then
+/// close the database (waiting for the connections in use), each at most
+/// [`SHUTDOWN_GRACE`].
+async fn shut_down(loops: &std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>, store: &Store) {
+    let handles = std::mem::take(&mut *loops.lock().unwrap_or_else(|e| e.into_inner()));
+    for h in handles {
+        match tokio::time::timeout(SHUTDOWN_GRACE, h).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::error!("a background task failed: {e}"),
+            Err(_) => tracing::warn!("a background task did not stop within {SHUTDOWN_GRACE:?}"),
+        }
+    }
+    if tokio::time::timeout(SHUTDOWN_GRACE, store.close()).await.is_err() {
+        tracing::warn!("database connections still in use after {SHUTDOWN_GRACE:?}");
+    }
 }
 
 /// Register the slash commands: in one guild (shown at once, not in DMs)
@@ -319,6 +505,14 @@ async fn event_handler(
     framework: poise::FrameworkContext<'_, Data, Error>,
     event: &serenity::FullEvent,
 ) -> Result<(), Error> {
+    if let serenity::FullEvent::InteractionCreate { interaction } = event {
+        // Which process and shard took it, for operators running several.
+        tracing::debug!(
+            interaction = %interaction.id(),
+            shard = framework.serenity_context.shard_id.0,
+            "interaction received"
+        );
+    }
     if let serenity::FullEvent::InteractionCreate {
         interaction: serenity::Interaction::Component(component),
     } = event
@@ -368,6 +562,76 @@ mod tests {
 
         let e = Config::from_lookup(lookup(&[("DISCORD_TOKEN", "abc"), ("DISCORD_GUILD_ID", "general")])).unwrap_err();
         assert!(e.to_string().contains("DISCORD_GUILD_ID"), "{e}");
+    }
+
+    #[test]
+    fn shard_ranges_are_read_with_clear_errors() {
+        let ok = |t: &str| ShardRange::parse(t).unwrap();
+        assert_eq!(
+            ok("0-1/4"),
+            ShardRange {
+                first: 0,
+                last: 1,
+                total: 4
+            }
+        );
+        assert_eq!(
+            ok("2/4"),
+            ShardRange {
+                first: 2,
+                last: 2,
+                total: 4
+            }
+        );
+        assert_eq!(
+            ok(" 3 - 3 / 4 "),
+            ShardRange {
+                first: 3,
+                last: 3,
+                total: 4
+            }
+        );
+        assert_eq!(
+            ok("0/1"),
+            ShardRange {
+                first: 0,
+                last: 0,
+                total: 1
+            }
+        );
+        assert_eq!(ok("0-1/4").to_string(), "0-1/4");
+        assert_eq!(ok("2/4").to_string(), "2/4");
+        let err = |t: &str| ShardRange::parse(t).unwrap_err();
+        for shapeless in ["", "4", "0-1", "a/4", "0-b/4", "1/x", "-1/4", "0-1-2/4", "1/2/3"] {
+            let e = err(shapeless);
+            assert!(e.contains("FIRST-LAST/TOTAL"), "{shapeless}: {e}");
+        }
+        assert!(err("0/0").contains("at least 1"), "{}", err("0/0"));
+        assert!(err("2-1/4").contains("comes after"), "{}", err("2-1/4"));
+        let e = err("3-4/4");
+        assert!(e.contains("shard 4 does not exist") && e.contains("0 to 3"), "{e}");
+        assert!(err("4/4").contains("shard 4 does not exist"));
+    }
+
+    #[test]
+    fn config_reads_shards_and_only_shard_zero_registers() {
+        let c = Config::from_lookup(lookup(&[("DISCORD_TOKEN", "abc")])).unwrap();
+        assert_eq!(c.shards, None);
+        assert!(c.registers_commands(), "a lone process registers");
+        let c = Config::from_lookup(lookup(&[("DISCORD_TOKEN", "abc"), ("DISCORD_SHARDS", "0-1/4")])).unwrap();
+        assert_eq!(
+            c.shards,
+            Some(ShardRange {
+                first: 0,
+                last: 1,
+                total: 4
+            })
+        );
+        assert!(c.registers_commands());
+        let c = Config::from_lookup(lookup(&[("DISCORD_TOKEN", "abc"), ("DISCORD_SHARDS", "2-3/4")])).unwrap();
+        assert!(!c.registers_commands());
+        let e = Config::from_lookup(lookup(&[("DISCORD_TOKEN", "abc"), ("DISCORD_SHARDS", "5/4")])).unwrap_err();
+        assert!(e.to_string().contains("DISCORD_SHARDS `5/4`"), "{e}");
     }
 
     #[test]

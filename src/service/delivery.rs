@@ -3,9 +3,12 @@
 //! a phase's post: see [`Slot`]) edited in place as [`Op`] says.
 
 use super::private::Route;
-use super::{Op, OutMessage, Service, Slot, Target};
-use crate::store::LiveRow;
+use super::{Op, OutMessage, Service, Slot, SystemClock, Target};
+use crate::service::Clock as _;
+use crate::store::{LiveRow, OutboxRow};
 use std::future::Future;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
 
 /// Where a transport put a message: the channel (for a private message,
 /// the DM channel) and the message's id there. What a later edit needs.
@@ -94,73 +97,139 @@ pub trait Transport: Sync {
     }
 }
 
+/// How long a delivery pass holds the rows it claims (wall clock): past
+/// it, another process may take them (the holder is taken for dead).
+pub const CLAIM_LEASE: Duration = Duration::from_secs(60);
+
+/// A claimed row is only sent while at least this much of its lease is
+/// left, so that a send is over before anyone else may take the row.
+const CLAIM_MARGIN: Duration = Duration::from_secs(20);
+
+/// How many rows a pass claims at a time.
+const CLAIM_BATCH: i64 = 16;
+
+/// The wall clock, for claims: leases are about processes being alive,
+/// not game time (which tests move with the injected clock).
+fn lease_now() -> i64 {
+    SystemClock.now_ms()
+}
+
 impl Service {
-    /// Deliver queued messages through `transport`, oldest first, until the
-    /// queue is empty. Returns how many were sent. Messages to one target
-    /// keep their order: after a passing failure, later messages to that
-    /// target wait for the next call, while other targets go on. Not meant
-    /// to be called concurrently (run one delivery task).
+    /// Deliver queued messages through `transport` until nothing more can
+    /// be claimed. Returns how many were sent. See [`Service::deliver_until`].
+    pub async fn deliver<T: Transport>(&self, transport: &T) -> anyhow::Result<usize> {
+        self.deliver_until(transport, &CancellationToken::new()).await
+    }
+
+    /// Deliver queued messages through `transport`, oldest first, until
+    /// nothing more can be claimed or `stop` is cancelled (checked between
+    /// messages: a message being sent is finished and marked). Returns how
+    /// many were sent.
+    ///
+    /// Rows are claimed first ([`crate::store::Store::claim_outbox`]), so
+    /// any number of passes, in this process or others sharing the
+    /// database, may run at once without sending a message twice. Messages
+    /// to one target, and the messages of one live slot, keep their order:
+    /// a row is claimed only when every older row of its target and slot
+    /// is delivered. After a passing failure the row stays claimed by this
+    /// pass until the pass ends, so later messages to its target wait for
+    /// the next pass, while other targets go on.
     ///
     /// A message with a [`Slot`] acts on the slot's live message as its
     /// [`Op`] says; one without is posted.
-    pub async fn deliver<T: Transport>(&self, transport: &T) -> anyhow::Result<usize> {
+    pub async fn deliver_until<T: Transport>(&self, transport: &T, stop: &CancellationToken) -> anyhow::Result<usize> {
+        let pass = self.passes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let by = format!("{}/{pass}", self.worker);
+        let result = self.deliver_claimed(transport, stop, &by).await;
+        // Rows that failed, or were claimed but not reached, are given back.
+        let released = self.store.release_outbox(&by).await;
+        let sent = result?;
+        released?;
+        Ok(sent)
+    }
+
+    async fn deliver_claimed<T: Transport>(
+        &self,
+        transport: &T,
+        stop: &CancellationToken,
+        by: &str,
+    ) -> anyhow::Result<usize> {
+        let lease = CLAIM_LEASE.as_millis() as i64;
+        let margin = CLAIM_MARGIN.as_millis() as i64;
         let mut sent = 0;
-        let mut blocked: Vec<Target> = Vec::new();
-        let mut after_id = 0;
         loop {
-            let batch = self.store.undelivered_after(after_id, 100).await?;
+            if stop.is_cancelled() {
+                return Ok(sent);
+            }
+            let now = lease_now();
+            let batch = self.store.claim_outbox(by, now, now + lease, CLAIM_BATCH).await?;
             if batch.is_empty() {
                 return Ok(sent);
             }
             for row in batch {
-                after_id = after_id.max(row.id);
-                let now = self.now_ms();
-                let msg: OutMessage = match serde_json::from_value(row.payload.clone()) {
-                    Ok(m) => m,
-                    Err(e) => {
-                        self.store
-                            .mark_failed(row.id, &format!("unreadable payload: {e}"), now)
-                            .await?;
-                        self.store.mark_delivered(row.id, now).await?;
-                        continue;
-                    }
-                };
-                if blocked.contains(&msg.target) {
-                    continue;
+                if stop.is_cancelled() {
+                    return Ok(sent);
                 }
-                let route = self.private_route(row.game_id, &msg.target).await?;
-                let refused = matches!(route, Route::Held);
-                let outcome = match &route {
-                    // Kept, not sent: the player reads it with /game board.
-                    Route::Held => Ok(Delivery::Refused("held: the player's DMs are closed".into())),
-                    Route::Direct => self.deliver_one(transport, row.id, &msg).await,
-                    Route::Thread(place) => self.deliver_in_thread(transport, row.id, place, &msg).await,
-                };
-                match outcome {
-                    Ok(Delivery::Sent(_)) => {
-                        self.store.mark_delivered(row.id, self.now_ms()).await?;
-                        sent += 1;
-                    }
-                    Ok(Delivery::Undeliverable(why)) => {
-                        self.store
-                            .mark_failed(row.id, &format!("undeliverable: {why}"), now)
-                            .await?;
-                        self.store.mark_delivered(row.id, self.now_ms()).await?;
-                    }
-                    Ok(Delivery::Refused(why)) => {
-                        self.store.mark_failed(row.id, &format!("refused: {why}"), now).await?;
-                        self.store.mark_delivered(row.id, self.now_ms()).await?;
-                        if !refused {
-                            if let (Some(game), Target::Dm(user)) = (row.game_id, &msg.target) {
-                                self.refuse_dms(game, *user).await?;
-                            }
-                        }
-                    }
-                    Err(e) => {
-                        self.store.mark_failed(row.id, &format!("{e:#}"), now).await?;
-                        blocked.push(msg.target.clone());
+                if row.claimed_until.is_some_and(|until| lease_now() > until - margin) {
+                    // Too little of the lease is left to send safely: given
+                    // back at the end of the pass, claimed afresh by the next.
+                    return Ok(sent);
+                }
+                if self.deliver_row(transport, &row).await? {
+                    sent += 1;
+                }
+            }
+        }
+    }
+
+    /// Deliver one claimed row and mark it. Returns whether it was sent; a
+    /// passing failure is recorded and leaves the row undelivered.
+    async fn deliver_row<T: Transport>(&self, transport: &T, row: &OutboxRow) -> anyhow::Result<bool> {
+        let now = self.now_ms();
+        let msg: OutMessage = match serde_json::from_value(row.payload.clone()) {
+            Ok(m) => m,
+            Err(e) => {
+                self.store
+                    .mark_failed(row.id, &format!("unreadable payload: {e}"), now)
+                    .await?;
+                self.store.mark_delivered(row.id, now).await?;
+                return Ok(false);
+            }
+        };
+        let route = self.private_route(row.game_id, &msg.target).await?;
+        let refused = matches!(route, Route::Held);
+        let outcome = match &route {
+            // Kept, not sent: the player reads it with /game board.
+            Route::Held => Ok(Delivery::Refused("held: the player's DMs are closed".into())),
+            Route::Direct => self.deliver_one(transport, row.id, &msg).await,
+            Route::Thread(place) => self.deliver_in_thread(transport, row.id, place, &msg).await,
+        };
+        match outcome {
+            Ok(Delivery::Sent(_)) => {
+                self.store.mark_delivered(row.id, self.now_ms()).await?;
+                Ok(true)
+            }
+            Ok(Delivery::Undeliverable(why)) => {
+                self.store
+                    .mark_failed(row.id, &format!("undeliverable: {why}"), now)
+                    .await?;
+                self.store.mark_delivered(row.id, self.now_ms()).await?;
+                Ok(false)
+            }
+            Ok(Delivery::Refused(why)) => {
+                self.store.mark_failed(row.id, &format!("refused: {why}"), now).await?;
+                self.store.mark_delivered(row.id, self.now_ms()).await?;
+                if !refused {
+                    if let (Some(game), Target::Dm(user)) = (row.game_id, &msg.target) {
+                        self.refuse_dms(game, *user).await?;
                     }
                 }
+                Ok(false)
+            }
+            Err(e) => {
+                // Still claimed by this pass: its target waits for the next.
+                self.store.mark_failed(row.id, &format!("{e:#}"), now).await?;
+                Ok(false)
             }
         }
     }

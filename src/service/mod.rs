@@ -250,14 +250,23 @@ pub struct Service {
     store: Store,
     clock: Arc<dyn Clock>,
     locks: Mutex<HashMap<GameId, Arc<tokio::sync::Mutex<()>>>>,
+    /// This service's name in outbox claims (process id and a random
+    /// part), unique among the processes sharing the database.
+    worker: String,
+    /// Delivery passes started, to name each pass's claims.
+    passes: std::sync::atomic::AtomicU64,
 }
 
 impl Service {
     pub fn new(store: Store, clock: Arc<dyn Clock>) -> Self {
+        use std::hash::BuildHasher;
+        let random = std::collections::hash_map::RandomState::new().hash_one(std::process::id());
         Service {
             store,
             clock,
             locks: Mutex::new(HashMap::new()),
+            worker: format!("{}-{:08x}", std::process::id(), random as u32),
+            passes: std::sync::atomic::AtomicU64::new(0),
         }
     }
 

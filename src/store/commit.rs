@@ -10,6 +10,7 @@
 
 use super::error::{is_unique_violation, StoreError, StoreResult};
 use super::games::lock_game;
+use super::outbox::NewOutboxRow;
 use super::types::{deadline_from_row, id_from_db, id_to_db, seat_from_db, to_json};
 use super::{codec, Backend, DeadlineRow, DeadlineSet, DraftRow, GameStatus, PrivateTo, Store};
 use crate::engine::{GameConfig, GameId, Seat, UserId};
@@ -220,11 +221,7 @@ impl Store {
         // Serialize everything before writing anything.
         let state = c.state.as_ref().map(codec::encode_state).transpose()?;
         let events = c.events.iter().map(codec::encode).collect::<StoreResult<Vec<_>>>()?;
-        let outbox = c
-            .outbox
-            .iter()
-            .map(|p| to_json("outbox payload", p))
-            .collect::<StoreResult<Vec<_>>>()?;
+        let outbox = c.outbox.iter().map(NewOutboxRow::of).collect::<StoreResult<Vec<_>>>()?;
         let snapshots = c
             .snapshots
             .iter()
@@ -384,13 +381,8 @@ impl Store {
         }
         let deadline = if finished { &DeadlineChange::Clear } else { &c.deadline };
         write_deadline(&mut tx, game, deadline).await?;
-        for payload in outbox {
-            sqlx::query("INSERT INTO outbox (game_id, created_at, payload) VALUES ($1, $2, $3)")
-                .bind(game.0)
-                .bind(c.now_ms)
-                .bind(payload)
-                .execute(&mut *tx)
-                .await?;
+        for row in outbox {
+            row.insert(&mut tx, Some(game), c.now_ms).await?;
         }
         tx.commit().await?;
         Ok(new_seq)

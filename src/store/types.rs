@@ -228,6 +228,11 @@ pub struct OutboxRow {
     pub created_at: i64,
     /// The error of the last failed attempt.
     pub last_error: Option<String>,
+    /// When the current claim on the row runs out (wall clock, unix
+    /// milliseconds), if it is claimed ([`Store::claim_outbox`]).
+    ///
+    /// [`Store::claim_outbox`]: super::Store::claim_outbox
+    pub claimed_until: Option<i64>,
 }
 
 /// A game's running deadline.
@@ -362,6 +367,7 @@ pub(crate) fn outbox_from_row(row: &AnyRow) -> StoreResult<OutboxRow> {
         attempts: row.try_get("attempts")?,
         created_at: row.try_get("created_at")?,
         last_error: row.try_get("last_error")?,
+        claimed_until: row.try_get("claimed_until")?,
     })
 }
 

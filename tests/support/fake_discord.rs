@@ -274,6 +274,9 @@ pub struct World {
     pub app_id: Id,
     pub bot: User,
     pub guild_id: Id,
+    /// More guilds the bot is in, besides `guild_id` (see
+    /// [`FakeDiscord::add_guild_on_shard`]).
+    pub guilds: Vec<Id>,
     pub users: BTreeMap<Id, User>,
     /// Users who do not accept DMs from the bot: a message to their DM
     /// channel is refused with Discord's 403 "Cannot send messages to this
@@ -644,6 +647,7 @@ impl FakeDiscord {
                 bot: true,
             },
             guild_id: 0,
+            guilds: Vec::new(),
             users: BTreeMap::new(),
             dms_closed: BTreeSet::new(),
             dm_open_refused: BTreeSet::new(),
@@ -860,6 +864,39 @@ impl FakeDiscord {
                     id,
                     name: name.into(),
                     kind: ChannelKind::Guild(g),
+                    thread: None,
+                },
+            );
+            id
+        })
+    }
+
+    /// Another guild the bot is in, whose events go to gateway shard
+    /// `shard` of `total` (its id's timestamp chosen so that
+    /// `(id >> 22) % total == shard`).
+    pub fn add_guild_on_shard(&self, shard: u64, total: u64) -> Id {
+        assert!(shard < total, "shard {shard} of {total}");
+        self.with(|w| {
+            let base = w.snowflake();
+            let ts = base >> 22;
+            let ts = ts + (shard + total - ts % total) % total;
+            let id = (ts << 22) | (base & 0x3f_ffff);
+            w.guilds.push(id);
+            id
+        })
+    }
+
+    /// A text channel in `guild` (one of [`World::guilds`]).
+    pub fn add_channel_in(&self, guild: Id, name: &str) -> Id {
+        self.with(|w| {
+            assert!(w.guilds.contains(&guild) || guild == w.guild_id, "no guild {guild}");
+            let id = w.snowflake();
+            w.channels.insert(
+                id,
+                Channel {
+                    id,
+                    name: name.into(),
+                    kind: ChannelKind::Guild(guild),
                     thread: None,
                 },
             );
@@ -1172,7 +1209,7 @@ fn route(
         ("GET", ["gateway", "bot"]) => Answer::Json(
             200,
             json!({
-                "url": format!("ws://{}/gw", w.gateway_addr), "shards": 1,
+                "url": format!("ws://{}/gw", w.gateway_addr), "shards": w.gateway.recommended_shards.max(1),
                 "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1}
             }),
         ),

@@ -5,6 +5,12 @@
 //! session. Every payload sent is first read back with serenity's own
 //! models, so a malformed fixture fails loudly instead of becoming an
 //! `Unknown` event the bot silently drops.
+//!
+//! Shards: IDENTIFY says `shard: [id, total]` (absent: `[0, 1]`); each
+//! shard has its own session and connection, as on Discord, and a
+//! dispatch goes to the shard of its guild, `(guild_id >> 22) % total`
+//! (no guild, such as a DM: shard 0). Several bot processes may each run
+//! some of the shards.
 
 use super::fake_discord::FakeDiscord;
 use futures_util::{SinkExt, StreamExt};
@@ -31,10 +37,26 @@ pub struct Session {
     sent: Vec<(u64, String)>,
 }
 
+/// One shard's session and the connection it is live on.
 #[derive(Default)]
-pub struct GatewayState {
+pub struct ShardLink {
     pub session: Option<Session>,
     conn: Option<(u64, mpsc::UnboundedSender<Out>)>,
+    /// A session is live on the current connection.
+    pub ready: bool,
+}
+
+#[derive(Default)]
+pub struct GatewayState {
+    /// Each shard's session, by shard id.
+    pub shards: std::collections::BTreeMap<u64, ShardLink>,
+    /// The total number of shards the bot identified with (1 until it
+    /// identifies).
+    pub total: u64,
+    /// The shard count `GET /gateway/bot` recommends (0: 1).
+    pub recommended_shards: u64,
+    /// Per connection: the shard it identified or resumed as.
+    pub conn_shards: std::collections::BTreeMap<u64, u64>,
     next_conn: u64,
     /// Connections accepted.
     pub connections: u32,
@@ -43,12 +65,34 @@ pub struct GatewayState {
     pub heartbeats: u32,
     /// RESUMEs refused with op 9.
     pub invalid_sessions: u32,
-    /// A session is live on the current connection.
-    pub ready: bool,
     /// Refuse RESUME with op 9 `false` instead of replaying.
     pub refuse_resume: bool,
     /// Dispatch names sent, in order.
     pub dispatched: Vec<String>,
+    /// Per dispatch: the shard it was sent to, its name, and its `d.id`.
+    pub dispatched_to: Vec<(u64, String, Option<String>)>,
+}
+
+impl GatewayState {
+    /// The total number of shards (1 before the bot identified).
+    pub fn total(&self) -> u64 {
+        self.total.max(1)
+    }
+
+    /// The shard a guild's events go to (no guild: shard 0).
+    pub fn shard_of(&self, guild: Option<u64>) -> u64 {
+        guild.map_or(0, |g| (g >> 22) % self.total())
+    }
+
+    /// Whether every shard of the total has a live session.
+    pub fn ready(&self) -> bool {
+        (0..self.total()).all(|s| self.shard_ready(s))
+    }
+
+    /// Whether shard `s` has a live session.
+    pub fn shard_ready(&self, s: u64) -> bool {
+        self.shards.get(&s).is_some_and(|l| l.ready)
+    }
 }
 
 pub async fn serve(fake: FakeDiscord, listener: TcpListener) {
@@ -139,9 +183,11 @@ async fn connection(fake: FakeDiscord, ws: tokio_tungstenite::WebSocketStream<to
         }
     }
     fake.with(|w| {
-        if w.gateway.conn.as_ref().is_some_and(|(id, _)| *id == conn_id) {
-            w.gateway.conn = None;
-            w.gateway.ready = false;
+        for link in w.gateway.shards.values_mut() {
+            if link.conn.as_ref().is_some_and(|(id, _)| *id == conn_id) {
+                link.conn = None;
+                link.ready = false;
+            }
         }
     });
     // Dropping both halves closes the TCP connection without a close frame.
@@ -164,7 +210,30 @@ fn on_frame(fake: &FakeDiscord, conn_id: u64, tx: &mpsc::UnboundedSender<Out>, m
             if d["intents"].as_u64().is_none() {
                 w.problem("IDENTIFY without intents");
             }
+            let (shard, total) = match d.get("shard") {
+                None | Some(Value::Null) => (0, 1),
+                Some(s) => match (s[0].as_u64(), s[1].as_u64()) {
+                    (Some(id), Some(total)) if id < total => (id, total),
+                    _ => {
+                        w.problem(format!("IDENTIFY with a bad shard {s}"));
+                        (0, 1)
+                    }
+                },
+            };
+            if w.gateway.total != 0 && w.gateway.total != total {
+                w.problem(format!(
+                    "IDENTIFY as shard {shard} of {total}, but another shard said {} in all",
+                    w.gateway.total
+                ));
+            }
+            w.gateway.total = total;
+            w.gateway.conn_shards.insert(conn_id, shard);
             w.gateway.identifies += 1;
+            let guilds: Vec<Value> = std::iter::once(w.guild_id)
+                .chain(w.guilds.iter().copied())
+                .filter(|g| (g >> 22) % total == shard)
+                .map(|g| json!({"id": g.to_string(), "unavailable": true}))
+                .collect();
             let session_id = format!("session-{}", w.snowflake());
             let ready = json!({
                 "v": 10,
@@ -172,10 +241,10 @@ fn on_frame(fake: &FakeDiscord, conn_id: u64, tx: &mpsc::UnboundedSender<Out>, m
                     "id": w.bot.id.to_string(), "username": w.bot.name, "discriminator": "0", "global_name": null,
                     "avatar": null, "bot": true, "verified": true, "mfa_enabled": false, "flags": 0, "public_flags": 0,
                 },
-                "guilds": [{"id": w.guild_id.to_string(), "unavailable": true}],
+                "guilds": guilds,
                 "session_id": session_id,
                 "resume_gateway_url": format!("ws://{}/gw", w.gateway_addr),
-                "shard": [0, 1],
+                "shard": [shard, total],
                 "application": {"id": w.app_id.to_string(), "flags": 0},
                 "private_channels": [],
             });
@@ -187,27 +256,36 @@ fn on_frame(fake: &FakeDiscord, conn_id: u64, tx: &mpsc::UnboundedSender<Out>, m
                 w.problem(format!("READY does not deserialize into serenity's Ready: {e}"));
             }
             let text = frame.to_string();
-            w.gateway.session = Some(Session {
+            let link = w.gateway.shards.entry(shard).or_default();
+            link.session = Some(Session {
                 id: session_id,
                 seq: 1,
                 sent: vec![(1, text.clone())],
             });
-            w.gateway.conn = Some((conn_id, tx.clone()));
-            w.gateway.ready = true;
+            link.conn = Some((conn_id, tx.clone()));
+            link.ready = true;
             w.gateway.dispatched.push("READY".into());
+            w.gateway.dispatched_to.push((shard, "READY".into(), None));
             vec![text]
         }
         3 | 4 | 8 => vec![],
         6 => {
             let asked = d["session_id"].as_str().unwrap_or("");
             let from = d["seq"].as_u64().unwrap_or(0);
-            let resumable = !w.gateway.refuse_resume && w.gateway.session.as_ref().is_some_and(|s| s.id == asked);
-            if !resumable {
+            let shard = w
+                .gateway
+                .shards
+                .iter()
+                .find(|(_, l)| l.session.as_ref().is_some_and(|s| s.id == asked))
+                .map(|(s, _)| *s);
+            let (Some(shard), false) = (shard, w.gateway.refuse_resume) else {
                 w.gateway.invalid_sessions += 1;
                 return vec![json!({"op": 9, "d": false, "s": null, "t": null}).to_string()];
-            }
+            };
             w.gateway.resumes += 1;
-            let session = w.gateway.session.as_mut().expect("checked above");
+            w.gateway.conn_shards.insert(conn_id, shard);
+            let link = w.gateway.shards.get_mut(&shard).expect("found above");
+            let session = link.session.as_mut().expect("checked above");
             let mut frames: Vec<String> = session
                 .sent
                 .iter()
@@ -218,9 +296,10 @@ fn on_frame(fake: &FakeDiscord, conn_id: u64, tx: &mpsc::UnboundedSender<Out>, m
             let resumed = json!({"op": 0, "s": session.seq, "t": "RESUMED", "d": {}});
             session.sent.push((session.seq, resumed.to_string()));
             frames.push(resumed.to_string());
-            w.gateway.conn = Some((conn_id, tx.clone()));
-            w.gateway.ready = true;
+            link.conn = Some((conn_id, tx.clone()));
+            link.ready = true;
             w.gateway.dispatched.push("RESUMED".into());
+            w.gateway.dispatched_to.push((shard, "RESUMED".into(), None));
             frames
         }
         _ => {
@@ -231,13 +310,19 @@ fn on_frame(fake: &FakeDiscord, conn_id: u64, tx: &mpsc::UnboundedSender<Out>, m
 }
 
 impl FakeDiscord {
-    /// Send a dispatch event (`t`, `d`) in the current session. It is
-    /// checked with serenity's models first. Sent at once when connected;
-    /// otherwise kept for a RESUME, like Discord does.
+    /// Send a dispatch event (`t`, `d`) in the current session of the
+    /// shard of its guild (`d.guild_id`; none: shard 0). It is checked with
+    /// serenity's models first. Sent at once when connected; otherwise
+    /// kept for a RESUME, like Discord does.
     pub fn dispatch(&self, t: &str, d: Value) {
         self.with(|w| {
-            let Some(session) = w.gateway.session.as_mut() else {
-                panic!("dispatch {t} before the bot identified");
+            let guild = d["guild_id"].as_str().and_then(|g| g.parse::<u64>().ok());
+            let shard = w.gateway.shard_of(guild);
+            let id = d["id"].as_str().map(str::to_string);
+            w.gateway.dispatched_to.push((shard, t.to_string(), id));
+            let link = w.gateway.shards.entry(shard).or_default();
+            let Some(session) = link.session.as_mut() else {
+                panic!("dispatch {t} before the bot identified shard {shard}");
             };
             session.seq += 1;
             let frame = json!({"op": 0, "s": session.seq, "t": t, "d": d});
@@ -246,29 +331,44 @@ impl FakeDiscord {
             }
             let text = frame.to_string();
             session.sent.push((session.seq, text.clone()));
-            w.gateway.dispatched.push(t.to_string());
-            if w.gateway.ready {
-                if let Some((_, tx)) = &w.gateway.conn {
+            if link.ready {
+                if let Some((_, tx)) = &link.conn {
                     let _ = tx.send(Out::Frame(text));
                 }
             }
+            w.gateway.dispatched.push(t.to_string());
         });
     }
 
-    /// Wait until a bot session is live (identified or resumed).
+    /// Wait until every shard has a live bot session (identified or
+    /// resumed).
     pub async fn wait_connected(&self, timeout: Duration) {
-        self.wait_for("a live gateway session", timeout, |w| w.gateway.ready.then_some(()))
+        self.wait_for("a live gateway session", timeout, |w| w.gateway.ready().then_some(()))
             .await;
     }
 
-    /// Cut the gateway connection abruptly (no close frame).
+    /// Cut every gateway connection abruptly (no close frame).
     pub fn drop_gateway(&self) {
         self.with(|w| {
-            if let Some((_, tx)) = w.gateway.conn.take() {
-                let _ = tx.send(Out::Drop);
+            for link in w.gateway.shards.values_mut() {
+                if let Some((_, tx)) = link.conn.take() {
+                    let _ = tx.send(Out::Drop);
+                }
+                link.ready = false;
             }
-            w.gateway.ready = false;
         });
+    }
+
+    /// The shard each interaction was dispatched to: (interaction id, shard).
+    pub fn interaction_shards(&self) -> Vec<(u64, u64)> {
+        self.read(|w| {
+            w.gateway
+                .dispatched_to
+                .iter()
+                .filter(|(_, t, _)| t == "INTERACTION_CREATE")
+                .filter_map(|(s, _, id)| Some((id.as_deref()?.parse().ok()?, *s)))
+                .collect()
+        })
     }
 
     /// The gateway's counters: (connections, identifies, resumes, heartbeats).

@@ -44,6 +44,32 @@ impl Bot {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+
+    /// Send SIGTERM (a clean shutdown) and wait up to `timeout` for the
+    /// process to exit. Returns its exit status, or `None` if it was still
+    /// running (it is then killed).
+    pub fn terminate(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
+        let sent = Command::new("kill")
+            .arg("-TERM")
+            .arg(self.child.id().to_string())
+            .status()
+            .expect("run kill -TERM");
+        assert!(sent.success(), "kill -TERM {} failed", self.child.id());
+        let deadline = std::time::Instant::now() + timeout;
+        while std::time::Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().expect("wait for the bot") {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.kill();
+        None
+    }
+
+    /// The process's log (stderr) so far.
+    pub fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
 }
 
 impl Drop for Bot {
@@ -62,6 +88,8 @@ pub struct Harness {
     others: Vec<Bot>,
     boots: u32,
     store: tokio::sync::OnceCell<Store>,
+    /// `DISCORD_SHARDS` of the first bot process, if any.
+    shards: Option<String>,
 }
 
 impl Harness {
@@ -74,6 +102,13 @@ impl Harness {
     /// [`Harness::start`] on the database `db_url` (default: a new SQLite
     /// file in the harness's directory).
     pub async fn start_on(db_url: Option<String>) -> Harness {
+        Harness::start_sharded(db_url, None).await
+    }
+
+    /// [`Harness::start_on`], the bot running the gateway shards `shards`
+    /// (`DISCORD_SHARDS`, such as `0/2`); more processes with the other
+    /// shards come with [`Harness::start_another_bot_with_shards`].
+    pub async fn start_sharded(db_url: Option<String>, shards: Option<&str>) -> Harness {
         let fake = FakeDiscord::start().await;
         let dir = tempfile::tempdir().expect("temp dir");
         let db_url = db_url.unwrap_or_else(|| format!("sqlite://{}", dir.path().join("orrery.db").display()));
@@ -85,13 +120,15 @@ impl Harness {
             others: Vec::new(),
             boots: 0,
             store: tokio::sync::OnceCell::new(),
+            shards: shards.map(str::to_string),
         };
         h.boot().await;
         h
     }
 
     async fn boot(&mut self) {
-        let bot = self.spawn_bot().await;
+        let shards = self.shards.clone();
+        let bot = self.spawn_bot(shards.as_deref()).await;
         self.bot = Some(bot);
     }
 
@@ -100,17 +137,45 @@ impl Harness {
     /// holds the gateway connection; every process runs its scheduler and
     /// delivers the outbox.
     pub async fn start_another_bot(&mut self) {
-        let bot = self.spawn_bot().await;
+        let bot = self.spawn_bot(None).await;
         self.others.push(bot);
     }
 
-    async fn spawn_bot(&mut self) -> Bot {
+    /// Start one more bot process on the same database and fake Discord,
+    /// running the gateway shards `shards` (`DISCORD_SHARDS`, such as `1/2`).
+    /// Waits until its shards are live (and, if it runs shard 0, until it
+    /// registered the commands).
+    pub async fn start_another_bot_with_shards(&mut self, shards: &str) {
+        let bot = self.spawn_bot(Some(shards)).await;
+        self.others.push(bot);
+    }
+
+    /// The first bot process (`None` once killed or stopped).
+    pub fn bot(&mut self) -> Option<&mut Bot> {
+        self.bot.as_mut()
+    }
+
+    /// The other bot processes, in the order they were started.
+    pub fn other_bots(&mut self) -> &mut [Bot] {
+        &mut self.others
+    }
+
+    async fn spawn_bot(&mut self, shards: Option<&str>) -> Bot {
         let mark = self.fake.read(|w| w.seq);
         let identified = self.fake.read(|w| w.gateway.identifies);
+        // The shards it runs (first, last), and whether it registers the
+        // commands (the process that runs shard 0 does).
+        let range: Option<(u64, u64)> = shards.map(|s| {
+            let (range, _) = s.split_once('/').expect("DISCORD_SHARDS as FIRST-LAST/TOTAL");
+            let (a, b) = range.split_once('-').unwrap_or((range, range));
+            (a.parse().expect("first shard"), b.parse().expect("last shard"))
+        });
+        let registers = range.is_none_or(|(first, _)| first == 0);
         self.boots += 1;
         let log = self.dir.path().join(format!("bot-{}.log", self.boots));
         let stderr = std::fs::File::create(&log).expect("bot log file");
-        let child = Command::new(env!("CARGO_BIN_EXE_orrery"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_orrery"));
+        command
             .arg("bot")
             .current_dir(self.dir.path())
             .env_clear()
@@ -123,7 +188,11 @@ impl Harness {
             .env("ORRERY_TICK_MS", "200")
             // The seed of `/game new` is registered for tests only.
             .env("ORRERY_DEV_OPTIONS", "1")
-            .env("RUST_LOG", "orrery=debug,serenity=warn,poise=warn,warn")
+            .env("RUST_LOG", "orrery=debug,serenity=warn,poise=warn,warn");
+        if let Some(s) = shards {
+            command.env("DISCORD_SHARDS", s);
+        }
+        let child = command
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::from(stderr))
@@ -131,14 +200,18 @@ impl Harness {
             .expect("start the orrery binary");
         let bot = Bot { child, log };
         let fake = self.fake.clone();
+        let (first, last) = range.unwrap_or((0, 0));
         fake.wait_for("the bot to identify on the gateway", START_TIMEOUT, |w| {
-            (w.gateway.identifies > identified && w.gateway.ready).then_some(())
+            let identifies = u64::from(w.gateway.identifies - identified);
+            (identifies > last - first && (first..=last).all(|s| w.gateway.shard_ready(s))).then_some(())
         })
         .await;
-        fake.wait_for_request("the bot to register its commands", START_TIMEOUT, |l| {
-            l.seq > mark && l.method == "PUT" && l.path.ends_with("/commands") && l.status == 200
-        })
-        .await;
+        if registers {
+            fake.wait_for_request("the bot to register its commands", START_TIMEOUT, |l| {
+                l.seq > mark && l.method == "PUT" && l.path.ends_with("/commands") && l.status == 200
+            })
+            .await;
+        }
         bot
     }
 
