@@ -11,7 +11,7 @@
 
 use orrery::engine::{CommandLine, GameId, Seat, UserId};
 use orrery::games::{AnyEvent, AnyState, GameKind};
-use orrery::service::{Actor, ManualClock, Place, Request, Service, ServiceError};
+use orrery::service::{Actor, ManualClock, Place, Service, ServiceError};
 use orrery::store::Store;
 use std::sync::Arc;
 use tokio::sync::Barrier;

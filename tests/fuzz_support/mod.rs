@@ -67,7 +67,7 @@ impl std::fmt::Display for Failure {
                 cut -= 1;
             }
             input.truncate(cut);
-            input.push_str("…");
+            input.push('…');
         }
         write!(
             f,
