@@ -79,6 +79,14 @@ impl CommandLine {
                 usage: "command key:value key:value ...".into(),
             });
         }
+        // A quoted name could be empty or hold spaces: no command is
+        // called so, and the line would not read back from its own text.
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            return Err(ParseError {
+                message: format!("`{name}` is not a command name: a name is one word"),
+                usage: "command key:value key:value ...".into(),
+            });
+        }
         let mut line = CommandLine::new(name.to_ascii_lowercase());
         for tok in iter {
             let Some((k, v)) = tok.split_once(':') else {
@@ -90,6 +98,12 @@ impl CommandLine {
             if k.is_empty() {
                 return Err(ParseError {
                     message: format!("`{tok}` has no option name before `:`"),
+                    usage: "command key:value key:value ...".into(),
+                });
+            }
+            if k.contains(char::is_whitespace) {
+                return Err(ParseError {
+                    message: format!("`{k}` is not an option name: a name is one word"),
                     usage: "command key:value key:value ...".into(),
                 });
             }
@@ -213,6 +227,14 @@ mod tests {
         assert!(e.message.contains("`Algol` is not of the form key:value"), "{e}");
         assert!(CommandLine::parse("   ").unwrap_err().message.contains("empty"));
         assert!(CommandLine::parse("x a:\"b").unwrap_err().message.contains("unclosed"));
+        // Quotes cannot make a name of nothing or of several words (found
+        // by fuzzing: such lines did not read back from their own text).
+        let e = CommandLine::parse("\"\" from:Algol").unwrap_err();
+        assert!(e.message.contains("not a command name"), "{e}");
+        let e = CommandLine::parse("\"de part\" from:Algol").unwrap_err();
+        assert!(e.message.contains("`de part` is not a command name"), "{e}");
+        let e = CommandLine::parse("depart \"fr om\":Algol").unwrap_err();
+        assert!(e.message.contains("`fr om` is not an option name"), "{e}");
         let c = CommandLine::parse("depart ships:five").unwrap();
         let e = c.number("ships", "depart from:STAR ships:N").unwrap_err();
         assert!(e.to_string().contains("`ships:five` is not a whole number"), "{e}");

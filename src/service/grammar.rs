@@ -855,12 +855,8 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
                     deadline_ms: a.duration("deadline")?,
                     reminders_ms: a.points("reminders")?,
                     on_missed: a.text("missed").and_then(Missed::from_key),
-                    deadline_by_kind: a
-                        .text("decision_deadlines")
-                        .map(parse_kind_deadlines)
-                        .transpose()?
-                        .unwrap_or_default(),
-                    time_of_day: a.text("time_of_day").map(parse_time_of_day).transpose()?,
+                    deadline_by_kind: a.read("decision_deadlines", parse_kind_deadlines)?.unwrap_or_default(),
+                    time_of_day: a.read("time_of_day", parse_time_of_day)?,
                     auto_resolve: a.flag("auto_resolve"),
                     private: a.text("private").map(parse_private).transpose()?,
                 },
@@ -1260,12 +1256,21 @@ impl<'a> Args<'a> {
         Ok((!out.is_empty()).then_some(serde_json::Value::Object(out)))
     }
 
+    /// A text option read by `parse`; its error says which option it is
+    /// about (a list such as `24h,2h` is refused for one of its parts,
+    /// which may be empty).
+    fn read<T>(&self, name: &str, parse: impl Fn(&str) -> Result<T, String>) -> Result<Option<T>, String> {
+        self.text(name)
+            .map(|t| parse(t).map_err(|e| format!("`{name}:{}`: {e}", t.trim())))
+            .transpose()
+    }
+
     fn duration(&self, name: &str) -> Result<Option<i64>, String> {
-        self.text(name).map(parse_duration).transpose()
+        self.read(name, parse_duration)
     }
 
     fn points(&self, name: &str) -> Result<Option<Vec<i64>>, String> {
-        self.text(name).map(parse_points).transpose()
+        self.read(name, parse_points)
     }
 }
 
@@ -1590,6 +1595,17 @@ mod tests {
         );
         let e = parse_host("extend", &text(&[("by", "soon")])).unwrap_err();
         assert!(e.contains("not a duration"), "{e}");
+        // A list refused for one part (maybe an empty one) names its option
+        // (found by fuzzing: "`` is not a duration").
+        let e = parse_game("reminders", &text(&[("points", "")])).unwrap_err();
+        assert!(e.starts_with("`points:`: ") && e.contains("not a duration"), "{e}");
+        let e = parse_host("settings", &text(&[("reminders", "24hx,2h")])).unwrap_err();
+        assert!(
+            e.contains("`reminders:24hx,2h`") && e.contains("`24hx` is not a duration"),
+            "{e}"
+        );
+        let e = parse_host("settings", &text(&[("decision_deadlines", "turn=b")])).unwrap_err();
+        assert!(e.contains("`decision_deadlines:turn=b`"), "{e}");
     }
 
     /// `/game new` offers each ruleset option under its key, typed; every

@@ -35,7 +35,7 @@ pub use clock::{Clock, FileClock, ManualClock, SystemClock};
 pub use delivery::{Delivery, Opened, Posted, ThreadPlace, Transport};
 pub use message::{Act, BoardRef, Choice, Op, OutMessage, Reply, Slot, Target};
 pub use naming::{find_seat, name_list, phase_choices, seat_choices, section_choices, SeatRef};
-pub use orders::complete_from;
+pub use orders::{complete_from, players_as_seats};
 pub use reading::compose_outcome;
 pub use rules_page::{rules_intro, rules_section, rules_sections, section_names};
 pub use scheduling::TickReport;

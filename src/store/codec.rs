@@ -88,13 +88,16 @@ fn decode_with(chain: &[Upcaster], first: i64, version: i64, json: &str) -> Resu
         // Today's shape: no detour through a `Value`.
         return serde_json::from_str(json).map_err(|e| e.to_string());
     }
+    // A version outside the chain is the problem to report, whatever the
+    // text (a newer release's JSON need not parse as this one expects).
+    check_version(chain, first, version)?;
     let value: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
     let value = upcast(chain, first, version, value)?;
     serde_json::from_value(value).map_err(|e| format!("after upcasting from version {version}: {e}"))
 }
 
-/// Lift `value`, written at `version`, through the chain to its end.
-fn upcast(chain: &[Upcaster], first: i64, version: i64, mut value: Value) -> Result<Value, String> {
+/// Whether the chain starting at `first` reads rows of `version`.
+fn check_version(chain: &[Upcaster], first: i64, version: i64) -> Result<(), String> {
     let current = first + chain.len() as i64;
     if version > current {
         return Err(format!(
@@ -106,6 +109,12 @@ fn upcast(chain: &[Upcaster], first: i64, version: i64, mut value: Value) -> Res
             "encoding version {version} is older than any this release reads ({first} to {current})"
         ));
     }
+    Ok(())
+}
+
+/// Lift `value`, written at `version`, through the chain to its end.
+fn upcast(chain: &[Upcaster], first: i64, version: i64, mut value: Value) -> Result<Value, String> {
+    check_version(chain, first, version)?;
     for (step, up) in chain.iter().enumerate().skip((version - first) as usize) {
         let from = first + step as i64;
         value = up(value).map_err(|e| format!("upcasting from version {from} to {}: {e}", from + 1))?;
@@ -130,7 +139,7 @@ pub fn encode_state(state: &AnyState) -> StoreResult<String> {
 
 /// Decode a cached state; `None` (with a warning) if it does not decode,
 /// so that the caller refolds it from the log.
-pub(crate) fn decode_state(game: GameId, json: &str) -> Option<AnyState> {
+pub fn decode_state(game: GameId, json: &str) -> Option<AnyState> {
     match serde_json::from_str(json) {
         Ok(state) => Some(state),
         Err(e) => {
@@ -253,6 +262,12 @@ mod tests {
         let err = decode(EVENT_VERSION + 1, &json).unwrap_err();
         assert!(err.contains("newer release"), "{err}");
         let err = decode(FIRST_VERSION - 1, &json).unwrap_err();
+        assert!(err.contains("older than any"), "{err}");
+        // Even when the text is not JSON this release reads (found by fuzzing:
+        // the JSON error used to hide the version).
+        let err = decode(EVENT_VERSION + 1, r#"{"game":"solar","\ud800":1}"#).unwrap_err();
+        assert!(err.contains("newer release"), "{err}");
+        let err = decode(i64::MIN, "{not json").unwrap_err();
         assert!(err.contains("older than any"), "{err}");
     }
 
