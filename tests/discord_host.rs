@@ -374,27 +374,10 @@ async fn host_tools_and_deadlines_through_discord() {
 /// posted once. Skipped without `TEST_POSTGRES_URL`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_bots_on_one_postgres_database_resolve_each_phase_once() {
-    use sqlx::{Connection, Executor};
-    let Ok(admin_url) = std::env::var("TEST_POSTGRES_URL") else {
-        println!("TEST_POSTGRES_URL is not set: the two-bot PostgreSQL test is skipped");
+    let Some(db) = support::PgDatabase::create("e2e", "the two-bot PostgreSQL test").await else {
         return;
     };
-    sqlx::any::install_default_drivers();
-    let name = format!(
-        "orrery_e2e_{}_{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_micros()
-    );
-    let mut admin = sqlx::AnyConnection::connect(&admin_url).await.expect("connect");
-    admin
-        .execute(format!("CREATE DATABASE {name}").as_str())
-        .await
-        .expect("create the test database");
-    let (base, _) = admin_url.rsplit_once('/').expect("a database in TEST_POSTGRES_URL");
-    let url = format!("{base}/{name}");
+    let url = db.url.clone();
 
     {
         let mut h = Harness::start_on(Some(url.clone())).await;
@@ -450,8 +433,5 @@ async fn two_bots_on_one_postgres_database_resolve_each_phase_once() {
         }
         h.assert_outbox_delivered_once().await;
     }
-    admin
-        .execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
-        .await
-        .expect("drop the test database");
+    db.drop().await;
 }

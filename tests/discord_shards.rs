@@ -94,43 +94,16 @@ async fn sigterm_shuts_down_cleanly_and_nothing_is_half_delivered() {
     h.fake.assert_clean();
 }
 
-/// A fresh PostgreSQL database through `TEST_POSTGRES_URL`: (admin
-/// connection, the database's URL, its name).
-async fn postgres_database() -> Option<(sqlx::AnyConnection, String, String)> {
-    use sqlx::{Connection, Executor};
-    let Ok(admin_url) = std::env::var("TEST_POSTGRES_URL") else {
-        println!("TEST_POSTGRES_URL is not set: the two-process PostgreSQL test is skipped");
-        return None;
-    };
-    sqlx::any::install_default_drivers();
-    let name = format!(
-        "orrery_shards_{}_{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_micros()
-    );
-    let mut admin = sqlx::AnyConnection::connect(&admin_url).await.expect("connect");
-    admin
-        .execute(format!("CREATE DATABASE {name}").as_str())
-        .await
-        .expect("create the test database");
-    let (base, _) = admin_url.rsplit_once('/').expect("a database in TEST_POSTGRES_URL");
-    let url = format!("{base}/{name}");
-    Some((admin, url, name))
-}
-
 /// Two processes, two shards, one PostgreSQL database: interactions of a
 /// guild reach only the process running its shard; games in guilds of
 /// both shards are played to the end, each message posted once (not even
 /// a resend for Discord to drop: every nonce is POSTed once).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_two_shards_one_postgres_database() {
-    use sqlx::Executor;
-    let Some((mut admin, url, name)) = postgres_database().await else {
+    let Some(db) = support::PgDatabase::create("shards", "the two-process PostgreSQL test").await else {
         return;
     };
+    let url = db.url.clone();
     {
         let mut h = Harness::start_sharded(Some(url.clone()), Some("0/2")).await;
         h.start_another_bot_with_shards("1/2").await;
@@ -259,8 +232,5 @@ async fn two_processes_two_shards_one_postgres_database() {
         println!("{orders} orders; interactions per shard {per_shard:?}; delivering processes {processes:?}");
         h.fake.assert_clean();
     }
-    admin
-        .execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
-        .await
-        .expect("drop the test database");
+    db.drop().await;
 }

@@ -237,27 +237,10 @@ async fn soak_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn soak_postgres() {
-    use sqlx::{Connection, Executor};
-    let Ok(admin_url) = std::env::var("TEST_POSTGRES_URL") else {
-        println!("TEST_POSTGRES_URL is not set: the PostgreSQL soak is skipped");
+    let Some(db) = support::PgDatabase::create("soak", "the PostgreSQL soak").await else {
         return;
     };
-    sqlx::any::install_default_drivers();
-    let name = format!(
-        "orrery_soak_{}_{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_micros()
-    );
-    let mut admin = sqlx::AnyConnection::connect(&admin_url).await.expect("connect");
-    admin
-        .execute(format!("CREATE DATABASE {name}").as_str())
-        .await
-        .expect("create the soak database");
-    let (base, _) = admin_url.rsplit_once('/').expect("a database in TEST_POSTGRES_URL");
-    let url = format!("{base}/{name}");
+    let url = db.url.clone();
     let run = tokio::spawn(soak(
         "PostgreSQL",
         Some(url),
@@ -266,10 +249,7 @@ async fn soak_postgres() {
         env_or("ORRERY_SOAK_SEED", 2) as u64,
     ))
     .await;
-    admin
-        .execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
-        .await
-        .expect("drop the soak database");
+    db.drop().await;
     if let Err(e) = run {
         std::panic::resume_unwind(e.into_panic());
     }
