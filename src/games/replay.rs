@@ -196,6 +196,18 @@ mod tests {
         log
     }
 
+    /// Log entry `seq`: the host's undo back to entry `to_seq`.
+    fn undo_to(to_seq: i64, seq: i64) -> (i64, AnyEvent) {
+        (
+            seq,
+            AnyEvent::Platform(PlatformEvent::RolledBack {
+                to_seq,
+                why: Rewind::Undo,
+                undone: 1,
+            }),
+        )
+    }
+
     #[test]
     fn a_roll_back_restores_the_earlier_state_exactly_and_keeps_the_log() {
         let log = played(12);
@@ -227,20 +239,10 @@ mod tests {
     fn nested_roll_backs_count_only_what_survives() {
         let log = played(10);
         let n = log.len() as i64;
-        let rb = |to_seq, seq| {
-            (
-                seq,
-                AnyEvent::Platform(PlatformEvent::RolledBack {
-                    to_seq,
-                    why: Rewind::Undo,
-                    undone: 1,
-                }),
-            )
-        };
         // Roll back to n-2, then (a no-op) to n-1, which was already set aside.
         let mut l = log.clone();
-        l.push(rb(n - 2, n + 1));
-        l.push(rb(n - 1, n + 2));
+        l.push(undo_to(n - 2, n + 1));
+        l.push(undo_to(n - 1, n + 2));
         let r = Replay::of(GameKind::Hyperspace, &l).unwrap();
         let direct = GameKind::Hyperspace
             .fold(log.iter().filter(|(s, _)| *s <= n - 2).map(|(_, e)| e))
@@ -253,18 +255,8 @@ mod tests {
     fn folding_from_a_snapshot_equals_folding_the_whole_log() {
         let log = played(14);
         let n = log.len() as i64;
-        let rb = |to_seq, seq| {
-            (
-                seq,
-                AnyEvent::Platform(PlatformEvent::RolledBack {
-                    to_seq,
-                    why: Rewind::Undo,
-                    undone: 1,
-                }),
-            )
-        };
         let mut l = log.clone();
-        l.push(rb(n - 3, n + 1));
+        l.push(undo_to(n - 3, n + 1));
         let whole = Replay::of(GameKind::Hyperspace, &l).unwrap().into_state();
         // Snapshots before the roll-back's target: the tail refolds from them.
         for snap in [1, n / 2, n - 3] {
