@@ -6,10 +6,38 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameRng(ChaCha8Rng);
+
+/// A ChaCha stream position counts 32-bit words in 68 bits.
+const WORD_POS_LIMIT: u128 = 1 << 68;
+
+/// `rand_chacha`'s serialized form of a ChaCha8 generator, read here so a
+/// position it would silently truncate is refused instead: a stored state
+/// must read back to exactly what it says.
+#[derive(Deserialize)]
+struct Stored {
+    seed: [u8; 32],
+    stream: u64,
+    word_pos: u128,
+}
+
+impl<'de> Deserialize<'de> for GameRng {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let Stored { seed, stream, word_pos } = Stored::deserialize(d)?;
+        if word_pos >= WORD_POS_LIMIT {
+            return Err(serde::de::Error::custom(format!(
+                "random generator position {word_pos} is out of range (below 2^68)"
+            )));
+        }
+        let mut rng = ChaCha8Rng::from_seed(seed);
+        rng.set_stream(stream);
+        rng.set_word_pos(word_pos);
+        Ok(GameRng(rng))
+    }
+}
 
 impl GameRng {
     pub fn seeded(seed: u64) -> Self {
@@ -86,6 +114,28 @@ mod tests {
         };
         assert_eq!(xs, again);
         assert_eq!(xs, PINNED_SEED1_BELOW100);
+    }
+
+    #[test]
+    fn a_position_out_of_range_is_refused() {
+        let mut a = GameRng::seeded(5);
+        a.below(6);
+        let json = serde_json::to_string(&a).unwrap();
+        assert_eq!(serde_json::from_str::<GameRng>(&json).unwrap(), a);
+        let at = |pos: u128| {
+            let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+            let old = format!("\"word_pos\":{}", v["word_pos"]);
+            assert!(json.contains(&old), "{json}");
+            json.replace(&old, &format!("\"word_pos\":{pos}"))
+        };
+        let e = serde_json::from_str::<GameRng>(&at(u128::MAX)).unwrap_err();
+        assert!(e.to_string().contains("out of range"), "{e}");
+        let e = serde_json::from_str::<GameRng>(&at(WORD_POS_LIMIT)).unwrap_err();
+        assert!(e.to_string().contains("out of range"), "{e}");
+        // The last position reads back as written.
+        let last = at(WORD_POS_LIMIT - 1);
+        let b: GameRng = serde_json::from_str(&last).unwrap();
+        assert_eq!(serde_json::to_string(&b).unwrap(), last);
     }
 
     const PINNED_SEED1_BELOW100: [u32; 5] = [54, 40, 98, 8, 21];
