@@ -51,6 +51,7 @@ fn main() -> std::process::ExitCode {
         inputs: args.inputs,
         only: args.only,
         max_failures: args.max_failures,
+        progress: args.only.is_none(),
     };
     let mut failed = false;
     for t in targets {

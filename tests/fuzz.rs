@@ -12,6 +12,7 @@ fn short(target: &str, inputs: u64) -> Report {
         inputs,
         only: None,
         max_failures: 5,
+        progress: false,
     };
     let report = run(target, &opts).unwrap_or_else(|e| panic!("{target}: {e}"));
     println!("{}", report.summary());

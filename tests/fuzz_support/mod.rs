@@ -46,6 +46,9 @@ pub struct Options {
     pub only: Option<u64>,
     /// Stop after this many failures.
     pub max_failures: usize,
+    /// Print a line to stderr about every ten seconds: inputs run so far,
+    /// the rate and the failures, for long runs.
+    pub progress: bool,
 }
 
 /// An input that broke a property (or panicked), with how to reproduce it.
@@ -186,7 +189,20 @@ fn drive<F: Fuzz>(name: &str, target: &F, opts: &Options, t0: Instant) -> Report
         None => Box::new(0..opts.inputs),
     };
     CAUGHT.with(|c| *c.borrow_mut() = Some(None));
+    let mut last_progress = Instant::now();
     for index in indices {
+        if opts.progress && report.inputs % 1024 == 0 && last_progress.elapsed() >= Duration::from_secs(10) {
+            last_progress = Instant::now();
+            let secs = start.elapsed().as_secs_f64();
+            eprintln!(
+                "  {name}: {} of {} inputs ({:.0}%) in {secs:.0} s, {:.0} inputs/s, {} failure(s)",
+                report.inputs,
+                opts.inputs,
+                report.inputs as f64 * 100.0 / opts.inputs.max(1) as f64,
+                report.inputs as f64 / secs,
+                report.failures.len()
+            );
+        }
         let mut g = Gen::new(opts.seed, index);
         report.inputs += 1;
         let caught = || {
@@ -337,12 +353,20 @@ fn token(g: &mut Gen, dict: &[String]) -> String {
     }
 }
 
+/// The longest mutated text, in characters (or twice the text mutated,
+/// for long texts such as stored states): several times what Discord lets
+/// anyone send (6,000 characters in all a command's options, 4,000 in a
+/// message), so every length limit is crossed, without repeated
+/// repetitions growing an input to gigabytes.
+pub const MAX_TEXT_CHARS: usize = 60_000;
+
 /// Byte and token mutations of `text`: deletions, duplications, splices
 /// from `donors`, inserted tokens from `dict`, odd characters, truncation,
-/// repetition (very long inputs), case flips. One to four of them, or
-/// (rarely) a burst of sixteen.
+/// repetition (very long inputs, up to [`MAX_TEXT_CHARS`]), case flips.
+/// One to four of them, or (rarely) a burst of sixteen.
 pub fn mutate_text(g: &mut Gen, text: &str, dict: &[String], donors: &[String]) -> String {
     let mut chars: Vec<char> = text.chars().collect();
+    let limit = MAX_TEXT_CHARS.max(2 * chars.len());
     let n = if g.one_in(20) { 16 } else { 1 + g.below(4) };
     for _ in 0..n {
         let len = chars.len();
@@ -398,6 +422,7 @@ pub fn mutate_text(g: &mut Gen, text: &str, dict: &[String], donors: &[String]) 
                 let end = (at + span(g)).min(len);
                 let piece: Vec<char> = chars[at..end].to_vec();
                 let times = if g.one_in(3) { 1000 } else { 2 + g.below(10) };
+                let times = times.min(limit.saturating_sub(len) / piece.len()).max(1);
                 let rep: Vec<char> = std::iter::repeat_n(piece, times).flatten().collect();
                 chars.splice(end..end, rep);
             }
@@ -418,6 +443,7 @@ pub fn mutate_text(g: &mut Gen, text: &str, dict: &[String], donors: &[String]) 
                 chars.splice(at..at, String::from_utf8_lossy(&bytes).chars());
             }
         }
+        chars.truncate(limit);
     }
     chars.into_iter().collect()
 }
