@@ -249,17 +249,25 @@ impl Service {
 
     /// Render a board reference to PNG bytes, from the log.
     pub async fn render(&self, board: &BoardRef) -> anyhow::Result<Vec<u8>> {
-        let row = self
+        let (kind, seq) = self
             .store
-            .game(board.game)
+            .game_position(board.game)
             .await?
             .with_context(|| format!("no game {}", board.game))?;
         // The players as they were at that point (a seat given to a new
         // player later still shows the old name on older boards).
         let names = self.store.names_at(board.game, board.seq).await?;
-        let state = match row.state {
-            Some(state) if row.seq == board.seq => state,
-            _ => self.store.state_at(board.game, row.kind, board.seq).await?,
+        // The game's cached state when the board is of its current
+        // position; otherwise a snapshot and the entries after it.
+        let current = if seq == board.seq {
+            let row = self.store.game(board.game).await?;
+            row.and_then(|row| row.state.filter(|_| row.seq == seq))
+        } else {
+            None
+        };
+        let state = match current {
+            Some(state) => state,
+            None => self.store.state_at(board.game, kind, board.seq).await?,
         };
         let scene = state.scene(board.viewer, &names);
         Ok(orrery_render::render_png(&scene)?)

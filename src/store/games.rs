@@ -4,6 +4,7 @@ use super::error::{StoreError, StoreResult};
 use super::types::{game_cols, id_to_db, seat_from_db, to_json};
 use super::{GameRow, GameStatus, NewGame, Store};
 use crate::engine::{GameId, Seat, UserId};
+use crate::games::GameKind;
 use sqlx::{Any, Row, Transaction};
 
 impl Store {
@@ -11,9 +12,10 @@ impl Store {
     /// events. Returns the id the database allocated.
     pub async fn create_game(&self, new: NewGame) -> StoreResult<GameId> {
         let config = to_json("game config", &new.config)?;
+        let settings = to_json("game settings", &new.settings)?;
         let id: i64 = sqlx::query(
-            "INSERT INTO games (kind, channel_id, guild_id, host_id, status, config, state, seq, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, 'lobby', $5, NULL, 0, $6, $6)
+            "INSERT INTO games (kind, channel_id, guild_id, host_id, status, config, state, seq, created_at, updated_at, settings)
+             VALUES ($1, $2, $3, $4, 'lobby', $5, NULL, 0, $6, $6, $7)
              RETURNING id",
         )
         .bind(new.kind.key())
@@ -22,6 +24,7 @@ impl Store {
         .bind(id_to_db(new.host.0))
         .bind(config)
         .bind(new.now_ms)
+        .bind(settings)
         .fetch_one(&self.pool)
         .await?
         .try_get(0)?;
@@ -35,6 +38,23 @@ impl Store {
             .fetch_optional(&self.pool)
             .await?;
         Ok(self.game_rows(row.as_slice()).await?.pop())
+    }
+
+    /// A game's system and the sequence number of its last entry, without
+    /// reading its cached state: what drawing a board at delivery needs
+    /// first (a board of an earlier position is drawn from a snapshot).
+    pub async fn game_position(&self, id: GameId) -> StoreResult<Option<(GameKind, i64)>> {
+        let Some(row) = sqlx::query("SELECT kind, seq FROM games WHERE id = $1")
+            .bind(id.0)
+            .fetch_optional(&self.pool)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let key: String = row.try_get(0)?;
+        let kind = GameKind::from_key(&key)
+            .ok_or_else(|| StoreError::Corrupt(format!("game {id} has unknown kind `{key}`")))?;
+        Ok(Some((kind, row.try_get(1)?)))
     }
 
     /// A game's host settings (JSON owned by the service; `{}` = defaults).
