@@ -17,8 +17,10 @@ use std::sync::Arc;
 use tokio::sync::Barrier;
 
 mod common;
+mod pgdb;
 
 use common::{db_url, order, sent, started, state, T0};
+use pgdb::PgDatabase;
 
 const SUBMITTERS: usize = 100;
 const SEED: u64 = 7;
@@ -287,55 +289,15 @@ async fn hundred_games_at_once_sqlite() {
 async fn hundred_submitters_on_postgres() {
     let mut dbs = Vec::new();
     for tag in ["one", "oneb", "seats", "seatsb", "games", "gamesb"] {
-        let Some(db) = postgres_db(tag).await else {
+        let Some(db) = PgDatabase::create(&format!("race_{tag}"), "the PostgreSQL race tests").await else {
             return;
         };
         dbs.push(db);
     }
-    one_decision_one_seat(&dbs[0].0, &dbs[1].0).await;
-    one_decision_many_seats(&dbs[2].0, &dbs[3].0).await;
-    hundred_games(&dbs[4].0, &dbs[5].0).await;
-    for (_, drop_db) in dbs {
-        drop_db.await;
+    one_decision_one_seat(&dbs[0].url, &dbs[1].url).await;
+    one_decision_many_seats(&dbs[2].url, &dbs[3].url).await;
+    hundred_games(&dbs[4].url, &dbs[5].url).await;
+    for db in dbs {
+        db.drop().await;
     }
-}
-
-/// A fresh PostgreSQL database under `TEST_POSTGRES_URL` (`None`, after
-/// saying so, when it is not set): its URL, and a future that drops it.
-async fn postgres_db(tag: &str) -> Option<(String, impl std::future::Future<Output = ()>)> {
-    use sqlx::{AnyConnection, Connection, Executor};
-    let Ok(admin_url) = std::env::var("TEST_POSTGRES_URL") else {
-        println!("TEST_POSTGRES_URL is not set: PostgreSQL test `{tag}` skipped");
-        return None;
-    };
-    sqlx::any::install_default_drivers();
-    let name = format!(
-        "orrery_race_{tag}_{}_{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_micros()
-    );
-    let mut admin = AnyConnection::connect(&admin_url).await.expect("connect");
-    admin.execute(format!("CREATE DATABASE {name}").as_str()).await.unwrap();
-    let url = {
-        let (base, query) = admin_url
-            .split_once('?')
-            .map_or((admin_url.as_str(), None), |(b, q)| (b, Some(q)));
-        let after = base.find("://").map_or(0, |i| i + 3);
-        let end = base[after..].find('/').map_or(base.len(), |i| after + i);
-        let mut u = format!("{}/{name}", &base[..end]);
-        if let Some(q) = query {
-            u.push('?');
-            u.push_str(q);
-        }
-        u
-    };
-    let drop_db = async move {
-        let _ = admin
-            .execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
-            .await;
-    };
-    Some((url, drop_db))
 }

@@ -16,7 +16,10 @@ pub mod gateway;
 pub mod http;
 pub mod interactions;
 pub mod openapi;
+#[path = "../pgdb/mod.rs"]
+mod pgdb;
 pub mod policy;
+pub use pgdb::PgDatabase;
 
 pub use fake_discord::{FakeDiscord, FaultKind, FaultTarget, Id, Message, Origin, Place, User};
 
@@ -1029,53 +1032,4 @@ pub fn game_of_id(id: &str) -> Option<GameId> {
     let rest = id.split_once(':')?.1;
     let n = rest.split([':', '=']).next()?;
     n.parse().ok().map(GameId)
-}
-
-/// A PostgreSQL database of one test's own, created through
-/// `TEST_POSTGRES_URL` and dropped by [`PgDatabase::drop`].
-pub struct PgDatabase {
-    /// The database's URL.
-    pub url: String,
-    name: String,
-    admin: sqlx::AnyConnection,
-}
-
-impl PgDatabase {
-    /// A fresh database named after `tag`; `None` when `TEST_POSTGRES_URL`
-    /// is not set (it says that `what` is skipped).
-    pub async fn create(tag: &str, what: &str) -> Option<PgDatabase> {
-        use sqlx::{Connection, Executor};
-        let Ok(admin_url) = std::env::var("TEST_POSTGRES_URL") else {
-            println!("TEST_POSTGRES_URL is not set: {what} is skipped");
-            return None;
-        };
-        sqlx::any::install_default_drivers();
-        let name = format!(
-            "orrery_{tag}_{}_{}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_micros()
-        );
-        let mut admin = sqlx::AnyConnection::connect(&admin_url)
-            .await
-            .expect("connect to TEST_POSTGRES_URL");
-        admin
-            .execute(format!("CREATE DATABASE {name}").as_str())
-            .await
-            .expect("create the test database");
-        let (base, _) = admin_url.rsplit_once('/').expect("a database in TEST_POSTGRES_URL");
-        let url = format!("{base}/{name}");
-        Some(PgDatabase { url, name, admin })
-    }
-
-    /// Drop the database (connections still open to it are closed).
-    pub async fn drop(mut self) {
-        use sqlx::Executor;
-        self.admin
-            .execute(format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name).as_str())
-            .await
-            .expect("drop the test database");
-    }
 }
