@@ -79,6 +79,7 @@ fn main() {
                     kind,
                     seed: Some(game_no),
                     options: None,
+                    private: None,
                 },
             )
             .await
@@ -216,6 +217,7 @@ async fn long_game(svc: &Service, channel: u64, players: u64, rounds: u64, entri
             kind: GameKind::Spectrum,
             seed: Some(channel),
             options: Some(serde_json::json!({ "rounds": rounds })),
+            private: None,
         },
     )
     .await

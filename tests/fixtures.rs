@@ -250,6 +250,7 @@ async fn load(store: &Store, fx: &Fixture) -> GameId {
             guild_id: None,
             host: UserId(1),
             config: h.config.clone(),
+            settings: serde_json::json!({}),
             now_ms: T0,
         })
         .await
@@ -458,6 +459,7 @@ async fn record(plan: &Plan) {
             kind: plan.kind,
             seed: Some(plan.seed),
             options: None,
+            private: None,
         },
     )
     .await;

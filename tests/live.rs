@@ -111,6 +111,7 @@ async fn with_game(tag: &str) -> (Service, GameId) {
             kind: GameKind::Hyperspace,
             seed: Some(1),
             options: None,
+            private: None,
         },
     )
     .await;

@@ -63,6 +63,7 @@ async fn started(svc: &Service) -> GameId {
             kind: GameKind::Hyperspace,
             seed: Some(5),
             options: None,
+            private: None,
         },
     )
     .await;
@@ -83,6 +84,7 @@ async fn lobby_flow_and_start_posts_board_and_prompts() {
             kind: GameKind::Hyperspace,
             seed: Some(1),
             options: None,
+            private: None,
         },
     )
     .await;
@@ -101,6 +103,7 @@ async fn lobby_flow_and_start_posts_board_and_prompts() {
             kind: GameKind::Hyperspace,
             seed: None,
             options: None,
+            private: None,
         },
     )
     .await;
@@ -289,4 +292,91 @@ async fn whole_game_through_the_service_ends_with_winner_announced() {
     assert!(last_channel.0.text.contains("Game over"), "{}", last_channel.0.text);
     let refused_msg = refused(&svc, &at_table(1, "alice"), order("end")).await;
     assert!(refused_msg.contains("is over"), "{refused_msg}");
+}
+
+/// Opens a thread per player (ids 900 + user) and records every message.
+#[derive(Default)]
+struct ThreadSink {
+    opened: Mutex<Vec<orrery::service::ThreadPlace>>,
+    sent: Mutex<Vec<OutMessage>>,
+}
+
+impl Transport for ThreadSink {
+    async fn send(&self, id: i64, message: &OutMessage, _png: Option<&[u8]>) -> anyhow::Result<Delivery> {
+        self.sent.lock().unwrap().push(message.clone());
+        let channel = match message.target {
+            Target::Channel(c) => c,
+            Target::Dm(u) => u.0,
+        };
+        Ok(Delivery::Sent(Some(Posted {
+            channel,
+            message: id as u64,
+        })))
+    }
+
+    async fn edit(&self, _id: i64, at: &Posted, message: &OutMessage, _png: Option<&[u8]>) -> anyhow::Result<Delivery> {
+        self.sent.lock().unwrap().push(message.clone());
+        Ok(Delivery::Sent(Some(*at)))
+    }
+
+    async fn open_thread(&self, place: &orrery::service::ThreadPlace) -> anyhow::Result<orrery::service::Opened> {
+        self.opened.lock().unwrap().push(place.clone());
+        Ok(orrery::service::Opened::Thread(900 + place.member.0))
+    }
+}
+
+#[tokio::test]
+async fn a_game_opened_with_private_threads_sends_no_dms() {
+    let svc = service("new-private").await;
+    let r = ok(
+        &svc,
+        &at_table(1, "alice"),
+        Request::New {
+            kind: GameKind::Spectrum,
+            seed: Some(2),
+            options: None,
+            private: Some(orrery::store::PrivateTo::Thread),
+        },
+    )
+    .await;
+    assert!(r.text.contains("private thread per player"), "{}", r.text);
+    let game = svc.store().games_in_channel(CHANNEL).await.unwrap()[0].id;
+    let settings = ok(
+        &svc,
+        &at_table(2, "bob"),
+        Request::Settings {
+            game: None,
+            change: Default::default(),
+        },
+    )
+    .await;
+    assert!(
+        settings.text.contains("in a private thread per player"),
+        "{}",
+        settings.text
+    );
+    ok(&svc, &at_table(2, "bob"), Request::Join { game: None }).await;
+    ok(&svc, &at_table(1, "alice"), Request::Start { game: None }).await;
+    let sink = ThreadSink::default();
+    svc.deliver(&sink).await.unwrap();
+    let opened = sink.opened.lock().unwrap().clone();
+    let mut members: Vec<u64> = opened.iter().map(|p| p.member.0).collect();
+    members.sort();
+    assert_eq!(members, [1, 2], "one thread per player: {opened:?}");
+    assert!(opened.iter().all(|p| p.channel == CHANNEL));
+    let sent = sink.sent.lock().unwrap().clone();
+    assert!(
+        sent.iter().all(|m| !matches!(m.target, Target::Dm(_))),
+        "no DMs: {sent:?}"
+    );
+    for thread in [901, 902] {
+        assert!(
+            sent.iter().any(|m| m.target == Target::Channel(thread)),
+            "private messages in thread {thread}"
+        );
+    }
+    assert_eq!(
+        svc.store().game(game).await.unwrap().unwrap().status,
+        GameStatus::Active
+    );
 }

@@ -38,6 +38,7 @@ async fn lobby_in(svc: &Service, channel: u64) {
             kind: GameKind::Hyperspace,
             seed: Some(7),
             options: None,
+            private: None,
         },
     )
     .await;
@@ -585,6 +586,7 @@ async fn mygames_lists_open_games_with_what_they_wait_on_and_the_deadline() {
             kind: GameKind::Hyperspace,
             seed: Some(7),
             options: None,
+            private: None,
         },
     )
     .await;
@@ -599,6 +601,7 @@ async fn mygames_lists_open_games_with_what_they_wait_on_and_the_deadline() {
             kind: GameKind::Hyperspace,
             seed: None,
             options: None,
+            private: None,
         },
     )
     .await;
@@ -611,6 +614,7 @@ async fn mygames_lists_open_games_with_what_they_wait_on_and_the_deadline() {
             kind: GameKind::Hyperspace,
             seed: None,
             options: None,
+            private: None,
         },
     )
     .await;

@@ -182,6 +182,7 @@ fn new_game(channel_id: u64, host: u64, players: u8) -> NewGame {
         guild_id: Some(u64::MAX - 7),
         host: UserId(host),
         config: GameConfig::new(players, 99),
+        settings: serde_json::json!({}),
         now_ms: NOW,
     }
 }

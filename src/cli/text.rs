@@ -137,7 +137,8 @@ mod tests {
             Request::New {
                 kind: GameKind::Starlanes,
                 seed: Some(3),
-                options: Some(serde_json::json!({"rounds": 12, "map": "random"}))
+                options: Some(serde_json::json!({"rounds": 12, "map": "random"})),
+                private: None
             }
         );
         assert_eq!(

@@ -611,6 +611,12 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
                 required: false,
             },
             OptionSpec {
+                name: "private",
+                description: "Private messages by DM (default), or in a private thread per player in this channel",
+                kind: OptionKind::Private,
+                required: false,
+            },
+            OptionSpec {
                 name: "seed",
                 description: "Testing only: random seed, to replay a set-up exactly",
                 kind: OptionKind::Seed,
@@ -623,6 +629,7 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
                 kind,
                 seed: a.integer("seed").map(|n| n as u64),
                 options: a.setup(kind)?,
+                private: a.text("private").map(parse_private).transpose()?,
             })
         },
     },
@@ -1438,9 +1445,21 @@ mod tests {
             Request::New {
                 kind: GameKind::Hyperspace,
                 seed: None,
-                options: None
+                options: None,
+                private: None
             }
         );
+        assert_eq!(
+            parse_game("new", &text(&[("game", "spectrum"), ("private", "thread")])).unwrap(),
+            Request::New {
+                kind: GameKind::Spectrum,
+                seed: None,
+                options: None,
+                private: Some(crate::store::PrivateTo::Thread)
+            }
+        );
+        let e = parse_game("new", &text(&[("game", "spectrum"), ("private", "email")])).unwrap_err();
+        assert!(e.contains("`private:email` is not one of dms, thread"), "{e}");
         assert_eq!(
             parse_game("rules", &text(&[("system", "starlanes")])).unwrap(),
             Request::Rules {
@@ -1666,7 +1685,8 @@ mod tests {
             Request::New {
                 kind: GameKind::Starlanes,
                 seed: Some(7),
-                options: Some(serde_json::json!({"rounds": 12, "map": "random"}))
+                options: Some(serde_json::json!({"rounds": 12, "map": "random"})),
+                private: None
             }
         );
         assert!(OptionKind::Seed.dev_only() && !OptionKind::Setup("rounds").dev_only());

@@ -7,7 +7,7 @@ use super::settings::Settings;
 use super::{compose, user_err, Actor, Place, Reply, Service, ServiceError, Text};
 use crate::engine::{GameConfig, GameId};
 use crate::games::GameKind;
-use crate::store::{Commit, DeadlineChange, GameStatus, NewGame};
+use crate::store::{Commit, DeadlineChange, GameStatus, NewGame, PrivateTo};
 
 pub(super) fn started_word(status: GameStatus) -> &'static str {
     match status {
@@ -34,6 +34,7 @@ impl Service {
         kind: GameKind,
         seed: Option<u64>,
         options: Option<serde_json::Value>,
+        private: Option<PrivateTo>,
     ) -> Result<Reply, ServiceError> {
         let Place::Channel { channel, guild } = actor.place else {
             return user_err("Games live in a channel: run `/game new` in the channel where you want to play.");
@@ -62,6 +63,15 @@ impl Service {
         };
         kind.setup(&probe)
             .map_err(|e| ServiceError::User(format!("Those options don't work: {e}").into()))?;
+        // `{}` reads as the default settings; only a choice is written.
+        let settings = match private {
+            Some(p) if p != Settings::default().private => serde_json::to_value(Settings {
+                private: p,
+                ..Settings::default()
+            })
+            .map_err(anyhow::Error::from)?,
+            _ => serde_json::json!({}),
+        };
         let now = self.now_ms();
         let id = self
             .store
@@ -71,13 +81,18 @@ impl Service {
                 guild_id: guild,
                 host: actor.user,
                 config,
+                settings,
                 now_ms: now,
             })
             .await?;
         self.store.add_seat(id, actor.user, &actor.name).await?;
         let counts = kind.player_counts();
+        let private = match private {
+            Some(PrivateTo::Thread) => "\nPrivate messages (hands, secret orders, private boards) go to a private thread per player in this channel.",
+            _ => "",
+        };
         Ok(Reply::public(Text::new().strong(kind.name()).then(format!(
-            " game {id} is open. {} is hosting and has taken seat 1.\nJoin with `/game join`; the host starts with `/game start` ({} to {} players).",
+            " game {id} is open. {} is hosting and has taken seat 1.\nJoin with `/game join`; the host starts with `/game start` ({} to {} players).{private}",
             actor.name,
             counts.start(),
             counts.end()

@@ -77,6 +77,9 @@ pub enum Request {
         kind: GameKind,
         seed: Option<u64>,
         options: Option<serde_json::Value>,
+        /// Where private messages go (`None`: by DM, the default); the
+        /// host can change it in the lobby with `/host settings private:`.
+        private: Option<crate::store::PrivateTo>,
     },
     Join {
         game: Option<GameId>,
@@ -281,7 +284,12 @@ impl Service {
     /// Handle one request. On error nothing was changed.
     pub async fn handle(&self, actor: &Actor, request: Request) -> Result<Reply, ServiceError> {
         match request {
-            Request::New { kind, seed, options } => self.new_game(actor, kind, seed, options).await,
+            Request::New {
+                kind,
+                seed,
+                options,
+                private,
+            } => self.new_game(actor, kind, seed, options, private).await,
             Request::Join { game } => self.join(actor, game).await,
             Request::Leave { game } => self.leave(actor, game).await,
             Request::Start { game } => self.start(actor, game).await,

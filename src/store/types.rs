@@ -108,6 +108,8 @@ pub struct NewGame {
     pub host: UserId,
     /// Player count, seed, options.
     pub config: GameConfig,
+    /// Host settings (JSON owned by the service; `{}` = defaults).
+    pub settings: serde_json::Value,
     /// Creation time, unix milliseconds.
     pub now_ms: i64,
 }

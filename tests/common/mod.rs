@@ -83,6 +83,7 @@ pub async fn started(svc: &Service, channel: u64, kind: GameKind, seed: u64, nam
             kind,
             seed: Some(seed),
             options: None,
+            private: None,
         },
     )
     .await;
