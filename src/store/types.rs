@@ -331,7 +331,12 @@ pub(crate) fn event_from_row(game: GameId, row: &AnyRow) -> StoreResult<(i64, An
     let seq: i64 = row.try_get("seq")?;
     let text: String = row.try_get("event")?;
     let version: i64 = row.try_get("version")?;
-    let event = super::codec::decode(version, &text)
+    decode_event(game, seq, version, &text)
+}
+
+/// Log entry `seq` of `game`, stored as `text` at `version`.
+pub(crate) fn decode_event(game: GameId, seq: i64, version: i64, text: &str) -> StoreResult<(i64, AnyEvent)> {
+    let event = super::codec::decode(version, text)
         .map_err(|e| StoreError::Corrupt(format!("event {seq} of game {game} does not decode: {e}")))?;
     Ok((seq, event))
 }
