@@ -2,8 +2,9 @@
 //! - each game system's largest board (4 players, the biggest PNG among
 //!   positions of a random game): scene, drawing and PNG encoding, and size;
 //! - the cost of a board at delivery (`Service::render`: the state at the
-//!   board's position from the database, then scene, drawing and encoding)
-//!   in a short game and in a 10,000-entry game, and replaying the long
+//!   board's position from the database, then scene, drawing and encoding):
+//!   the same board in a 100-entry game and in the same game played on to
+//!   10,000 entries, the long game's latest board, and replaying the long
 //!   game's whole log from the database;
 //! - accepting one order through the service and committing it to SQLite
 //!   (decide + events + state + outbox in one transaction).
@@ -201,10 +202,12 @@ fn boards(runs: usize) {
     }
 }
 
-/// Play a `players`-player Spectrum War through the service (random legal
-/// orders) until its log holds at least `entries` entries or it ends.
-/// Returns its id.
-async fn long_game(svc: &Service, channel: u64, players: u64, rounds: u64, entries: i64) -> GameId {
+/// Play a `players`-player Spectrum War with random set-up and orders
+/// from `seed`, through the service (random legal orders), in `channel`,
+/// until its log holds at least `entries` entries or it ends. Returns its
+/// id. The same seed gives the same game: a longer one goes on from where
+/// a shorter one stopped.
+async fn long_game(svc: &Service, channel: u64, seed: u64, players: u64, rounds: u64, entries: i64) -> GameId {
     let ch = Place::Channel { channel, guild: None };
     let a = |u: u64| Actor {
         user: UserId(u),
@@ -215,7 +218,7 @@ async fn long_game(svc: &Service, channel: u64, players: u64, rounds: u64, entri
         &a(1),
         Request::New {
             kind: GameKind::Spectrum,
-            seed: Some(channel),
+            seed: Some(seed),
             options: Some(serde_json::json!({ "rounds": rounds })),
             private: None,
         },
@@ -227,7 +230,7 @@ async fn long_game(svc: &Service, channel: u64, players: u64, rounds: u64, entri
     }
     svc.handle(&a(1), Request::Start { game: None }).await.unwrap();
     let id = svc.store().games_in_channel(channel).await.unwrap()[0].id;
-    let mut rng = GameRng::seeded(channel);
+    let mut rng = GameRng::seeded(seed);
     loop {
         let row = svc.store().game(id).await.unwrap().unwrap();
         let st = row.state.unwrap();
@@ -249,8 +252,40 @@ async fn long_game(svc: &Service, channel: u64, players: u64, rounds: u64, entri
     }
 }
 
-/// A board at delivery in a short and in a long game, and replaying the
-/// long game's whole log from the database.
+/// Medians of `Service::render` of the board at `at` of `game` for the
+/// public and for seat 0, and of the state part alone.
+async fn board_medians(svc: &Service, game: GameId, at: i64, runs: usize) -> [Duration; 3] {
+    let mut out = [Duration::ZERO; 3];
+    for (i, viewer) in [Viewer::Public, Viewer::Seat(orrery::engine::Seat(0))]
+        .into_iter()
+        .enumerate()
+    {
+        let mut samples = Vec::new();
+        for _ in 0..runs.max(3) {
+            let t = Instant::now();
+            let png = svc.render(&BoardRef { game, viewer, seq: at }).await.unwrap();
+            samples.push(t.elapsed());
+            assert!(png.len() > 1000);
+        }
+        out[i] = median(samples);
+    }
+    let mut states = Vec::new();
+    for _ in 0..runs.max(3) {
+        let t = Instant::now();
+        let state = svc.store().state_at(game, GameKind::Spectrum, at).await.unwrap();
+        states.push(t.elapsed());
+        assert!(state.phase().number > 0);
+    }
+    out[2] = median(states);
+    out
+}
+
+fn change(short: Duration, long: Duration) -> String {
+    format!("{:+.0}%", (long.as_secs_f64() / short.as_secs_f64() - 1.0) * 100.0)
+}
+
+/// A board at delivery in a short game and in the same game played on
+/// much longer, and replaying the long game's whole log from the database.
 async fn board_cost_by_game_length(quick: bool, runs: usize) {
     let path = std::env::temp_dir().join(format!("orrery-bench-len-{}.db", std::process::id()));
     let _ = std::fs::remove_file(&path);
@@ -258,62 +293,49 @@ async fn board_cost_by_game_length(quick: bool, runs: usize) {
     let svc = Service::new(store, Arc::new(ManualClock::new(0)));
     let long_entries = if quick { 1_500 } else { 10_000 };
     let t = Instant::now();
-    let short = long_game(&svc, 1, 4, 60, 100).await;
-    let long = long_game(&svc, 2, 4, 60, long_entries).await;
+    let short = long_game(&svc, 1, 5, 4, 60, 100).await;
+    let long = long_game(&svc, 2, 5, 4, 60, long_entries).await;
+    let short_seq = svc.store().game(short).await.unwrap().unwrap().seq;
+    let long_seq = svc.store().game(long).await.unwrap().unwrap().seq;
+    // A board the short game posted before its last: at a snapshot, with
+    // the game moved on since (its cached state is of no use). The long
+    // game passed through the same position.
+    let snaps = svc.store().snapshots(short).await.unwrap();
+    let at = snaps[snaps.len().saturating_sub(2)].0;
+    let same = |s: orrery::games::AnyState| serde_json::to_value(s).unwrap();
+    assert_eq!(
+        same(svc.store().state_at(short, GameKind::Spectrum, at).await.unwrap()),
+        same(svc.store().state_at(long, GameKind::Spectrum, at).await.unwrap()),
+        "the long game is the short one played on"
+    );
     println!(
-        "board at delivery (Spectrum War, 4 players, SQLite; games played in {:.1} s):",
+        "board at delivery (Spectrum War, 4 players, SQLite; games played in {:.1} s): the board at entry {at} of a game of {short_seq} entries, and of the same game played on to {long_seq} entries",
         t.elapsed().as_secs_f64()
     );
-    for (what, id) in [("short game", short), ("long game", long)] {
-        let seq = svc.store().game(id).await.unwrap().unwrap().seq;
-        // A board the game posted before its last: at a snapshot, with the
-        // game moved on since (its cached state is of no use).
-        let snaps = svc.store().snapshots(id).await.unwrap();
-        let at = snaps[snaps.len().saturating_sub(2)].0;
-        let mut samples = Vec::new();
-        let mut states = Vec::new();
-        for viewer in [Viewer::Public, Viewer::Seat(orrery::engine::Seat(0))]
-            .into_iter()
-            .cycle()
-            .take(runs.max(4))
-        {
-            let t = Instant::now();
-            let png = svc
-                .render(&BoardRef {
-                    game: id,
-                    viewer,
-                    seq: at,
-                })
-                .await
-                .unwrap();
-            samples.push(t.elapsed());
-            assert!(png.len() > 1000);
-            let t = Instant::now();
-            let state = svc.store().state_at(id, GameKind::Spectrum, at).await.unwrap();
-            states.push(t.elapsed());
-            assert!(state.phase().number > 0);
-        }
-        // Between boards: the state at an entry after the last snapshot.
-        let mid = (at + 1).min(seq);
-        let mut between = Vec::new();
-        for _ in 0..runs.max(4) {
-            let t = Instant::now();
-            svc.store().state_at(id, GameKind::Spectrum, mid).await.unwrap();
-            between.push(t.elapsed());
-        }
-        let (q1, q2, q3) = quartiles(samples);
-        println!(
-            "  {what:<10}: {seq:>6} entries, board at entry {at}: median {:>6.2} ms (IQR {:.2}-{:.2}); of which the state: {:.2} ms; a state between boards: {:.2} ms",
-            ms(q2),
-            ms(q1),
-            ms(q3),
-            ms(median(states)),
-            ms(median(between)),
-        );
-    }
+    let [sp, ss, sst] = board_medians(&svc, short, at, runs).await;
+    let [lp, ls, lst] = board_medians(&svc, long, at, runs).await;
+    println!(
+        "  public board  {:>6.2} ms vs {:>6.2} ms ({}); a player's board {:>6.2} vs {:>6.2} ms ({}); of which the state {:.2} vs {:.2} ms",
+        ms(sp),
+        ms(lp),
+        change(sp, lp),
+        ms(ss),
+        ms(ls),
+        change(ss, ls),
+        ms(sst),
+        ms(lst)
+    );
+    let snaps = svc.store().snapshots(long).await.unwrap();
+    let last = snaps[snaps.len().saturating_sub(2)].0;
+    let [p, s, st] = board_medians(&svc, long, last, runs).await;
+    println!(
+        "  the long game's latest board (entry {last}, more on it to draw): public {:.2} ms, a player's {:.2} ms, of which the state {:.2} ms",
+        ms(p),
+        ms(s),
+        ms(st)
+    );
     let mut read = Vec::new();
     let mut fold = Vec::new();
-    let mut sql = Vec::new();
     let mut n = 0;
     for _ in 0..runs.max(3) {
         let t0 = Instant::now();
@@ -325,22 +347,12 @@ async fn board_cost_by_game_length(quick: bool, runs: usize) {
         assert!(state.phase().number > 0);
         read.push(t1 - t0);
         fold.push(t2 - t1);
-        // The rows alone, undecoded.
-        let t = Instant::now();
-        let rows = sqlx::query("SELECT seq, event, version FROM events WHERE game_id = $1 ORDER BY seq")
-            .bind(long.0)
-            .fetch_all(svc.store().pool())
-            .await
-            .unwrap();
-        sql.push(t.elapsed());
-        assert_eq!(rows.len(), n);
     }
     let (r, f) = (median(read), median(fold));
     println!(
-        "  replaying the long game's whole log ({n} entries) from the database: median {:.2} ms (read+decode {:.2}, of which the query {:.2}; fold {:.2})",
+        "  replaying the long game's whole log ({n} entries) from the database: median {:.2} ms (read and decode {:.2}, fold {:.2})",
         ms(r + f),
         ms(r),
-        ms(median(sql)),
         ms(f)
     );
     svc.store().close().await;
