@@ -1583,3 +1583,47 @@ fn database_name_replacement() {
     );
     assert_eq!(with_database("postgres://h:5432", "x"), "postgres://h:5432/x");
 }
+
+/// Commits do not checkpoint the write-ahead log (SQLite would, in the
+/// commit that fills it past 1,000 pages, making that commit several
+/// milliseconds slower); the store's own task copies it into the database
+/// file in the background.
+#[tokio::test]
+async fn sqlite_checkpoints_in_the_background_not_in_commits() {
+    let path = std::env::temp_dir().join(format!("{}.db", unique("orrery-ckpt")));
+    let store = Store::connect(&format!("sqlite://{}", path.display())).await.unwrap();
+    let pages: i64 = sqlx::query("PRAGMA wal_autocheckpoint")
+        .fetch_one(store.pool())
+        .await
+        .unwrap()
+        .try_get(0)
+        .unwrap();
+    assert!(pages >= 10_000, "commits leave checkpoints to the store: {pages}");
+    let before = std::fs::metadata(&path).unwrap().len();
+    // About 2,500 pages of log, in 50 commits.
+    store.pool().execute("CREATE TABLE filler (x TEXT)").await.unwrap();
+    let row = "x".repeat(200_000);
+    for _ in 0..50 {
+        sqlx::query("INSERT INTO filler (x) VALUES ($1)")
+            .bind(&row)
+            .execute(store.pool())
+            .await
+            .unwrap();
+    }
+    let mut grown = before;
+    for _ in 0..40 {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        grown = std::fs::metadata(&path).unwrap().len();
+        if grown >= before + 9_000_000 {
+            break;
+        }
+    }
+    assert!(
+        grown >= before + 9_000_000,
+        "the log was copied into the database file: {before} -> {grown} bytes"
+    );
+    store.close().await;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
