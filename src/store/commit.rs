@@ -12,10 +12,10 @@ use super::error::{is_unique_violation, StoreError, StoreResult};
 use super::games::lock_game;
 use super::outbox::NewOutboxRow;
 use super::types::{deadline_from_row, id_from_db, id_to_db, seat_from_db, to_json};
-use super::{codec, Backend, DeadlineRow, DeadlineSet, DraftRow, GameStatus, PrivateTo, Store};
+use super::{codec, Backend, DeadlineRow, DeadlineSet, DraftRow, GameStatus, PrivateTo, Store, WriteTx};
 use crate::engine::{GameConfig, GameId, Seat, UserId};
 use crate::games::{AnyEvent, AnyState};
-use sqlx::{Any, Row, Transaction};
+use sqlx::Row;
 
 /// A change to one seat of a game in play.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -402,7 +402,7 @@ impl Store {
     }
 }
 
-async fn write_deadline(tx: &mut Transaction<'static, Any>, game: GameId, change: &DeadlineChange) -> StoreResult<()> {
+async fn write_deadline(tx: &mut WriteTx, game: GameId, change: &DeadlineChange) -> StoreResult<()> {
     match change {
         DeadlineChange::Keep => {}
         DeadlineChange::Set(d) => {
@@ -457,12 +457,7 @@ async fn write_deadline(tx: &mut Transaction<'static, Any>, game: GameId, change
 /// One seat change, inside the commit's transaction; `seq` is the log
 /// position it happens at (a new player's name counts for boards from
 /// there on; the old one is kept for the boards before).
-async fn change_seat(
-    tx: &mut Transaction<'static, Any>,
-    game: GameId,
-    seq: i64,
-    change: &SeatChange,
-) -> StoreResult<()> {
+async fn change_seat(tx: &mut WriteTx, game: GameId, seq: i64, change: &SeatChange) -> StoreResult<()> {
     let seat = i64::from(change.seat.0);
     let exists = sqlx::query("SELECT user_id, name FROM seats WHERE game_id = $1 AND seat = $2")
         .bind(game.0)

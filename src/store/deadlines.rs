@@ -46,6 +46,7 @@ impl Store {
     /// gets its deadlines through [`Store::commit`].
     /// [`StoreError::NotFound`] for an unknown game.
     pub async fn set_deadline(&self, game: GameId, phase: i64, due_at: i64) -> StoreResult<()> {
+        let _turn = self.write_turn().await;
         let result = sqlx::query(
             "INSERT INTO deadlines (game_id, phase, due_at, reminded) VALUES ($1, $2, $3, '[]')
              ON CONFLICT (game_id) DO UPDATE SET phase = excluded.phase, due_at = excluded.due_at, reminded = '[]', paused_remaining = NULL",
@@ -64,6 +65,7 @@ impl Store {
 
     /// Remove a game's deadline, if it has one (for tools and tests).
     pub async fn clear_deadline(&self, game: GameId) -> StoreResult<()> {
+        let _turn = self.write_turn().await;
         sqlx::query("DELETE FROM deadlines WHERE game_id = $1")
             .bind(game.0)
             .execute(&self.pool)
@@ -76,6 +78,7 @@ impl Store {
     /// For tools and tests; the scheduler records reminders through
     /// [`Store::commit`], with the messages.
     pub async fn set_reminded(&self, game: GameId, phase: i64, reminded: &serde_json::Value) -> StoreResult<bool> {
+        let _turn = self.write_turn().await;
         if !reminded.is_array() {
             return Err(StoreError::Corrupt(format!(
                 "reminders must be a JSON array, not {reminded}"

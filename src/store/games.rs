@@ -2,10 +2,10 @@
 
 use super::error::{StoreError, StoreResult};
 use super::types::{game_cols, id_to_db, seat_from_db, to_json};
-use super::{GameRow, GameStatus, NewGame, Store};
+use super::{GameRow, GameStatus, NewGame, Store, WriteTx};
 use crate::engine::{GameId, Seat, UserId};
 use crate::games::GameKind;
-use sqlx::{Any, Row, Transaction};
+use sqlx::Row;
 
 impl Store {
     /// Open a lobby: a `games` row in status `lobby`, with no state and no
@@ -190,7 +190,7 @@ pub(crate) fn not_found(game: GameId) -> StoreError {
 }
 
 /// Where a user sits, inside a transaction.
-async fn seat_of(tx: &mut Transaction<'static, Any>, game: GameId, user: UserId) -> StoreResult<Option<Seat>> {
+async fn seat_of(tx: &mut WriteTx, game: GameId, user: UserId) -> StoreResult<Option<Seat>> {
     sqlx::query("SELECT seat FROM seats WHERE game_id = $1 AND user_id = $2")
         .bind(game.0)
         .bind(id_to_db(user.0))
@@ -206,12 +206,7 @@ async fn seat_of(tx: &mut Transaction<'static, Any>, game: GameId, user: UserId)
 /// statement of every write transaction on a game: on PostgreSQL the row
 /// lock serializes writers of one game; on SQLite `BEGIN IMMEDIATE` already
 /// did. On mismatch nothing was changed and the error says why.
-pub(crate) async fn lock_game(
-    tx: &mut Transaction<'static, Any>,
-    game: GameId,
-    status: GameStatus,
-    seq: Option<i64>,
-) -> StoreResult<()> {
+pub(crate) async fn lock_game(tx: &mut WriteTx, game: GameId, status: GameStatus, seq: Option<i64>) -> StoreResult<()> {
     // The row can change between the UPDATE and the SELECT explaining a
     // miss (PostgreSQL, READ COMMITTED); then look again.
     loop {

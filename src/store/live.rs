@@ -77,6 +77,7 @@ impl Store {
     /// Record `row` as its slot's live message, replacing the one before
     /// (if any). [`StoreError::NotFound`] if the game does not exist.
     pub async fn put_live_message(&self, row: &LiveRow) -> StoreResult<()> {
+        let _turn = self.write_turn().await;
         let payload = to_json("live message payload", &row.payload)?;
         let result = sqlx::query(&format!(
             "INSERT INTO live_messages ({LIVE_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -103,6 +104,7 @@ impl Store {
     /// Forget the live message of `game` in `slot`. Returns false if there
     /// was none.
     pub async fn remove_live_message(&self, game: GameId, slot: &str) -> StoreResult<bool> {
+        let _turn = self.write_turn().await;
         let n = sqlx::query("DELETE FROM live_messages WHERE game_id = $1 AND slot = $2")
             .bind(game.0)
             .bind(slot)

@@ -40,9 +40,8 @@
 
 use super::error::{StoreError, StoreResult};
 use super::types::{outbox_from_row, to_json};
-use super::{Backend, OutboxRow, Store};
+use super::{Backend, OutboxRow, Store, WriteTx};
 use crate::engine::GameId;
-use sqlx::{Any, Transaction};
 
 /// The columns [`outbox_from_row`] reads.
 const OUTBOX_COLS: &str = "id, game_id, payload, attempts, created_at, last_error, claimed_until";
@@ -65,12 +64,7 @@ impl NewOutboxRow {
     }
 
     /// Insert it in `tx`. Returns its id.
-    pub(crate) async fn insert(
-        &self,
-        tx: &mut Transaction<'static, Any>,
-        game: Option<GameId>,
-        now_ms: i64,
-    ) -> StoreResult<i64> {
+    pub(crate) async fn insert(&self, tx: &mut WriteTx, game: Option<GameId>, now_ms: i64) -> StoreResult<i64> {
         let row = sqlx::query(
             "INSERT INTO outbox (game_id, created_at, payload, target_lane, slot_lane)
              VALUES ($1, $2, $3, $4, $5) RETURNING id",
@@ -197,6 +191,7 @@ impl Store {
     /// Give up every claim `by` holds on undelivered rows, so that anyone
     /// (`by` too) may claim them again at once. Returns how many.
     pub async fn release_outbox(&self, by: &str) -> StoreResult<u64> {
+        let _turn = self.write_turn().await;
         let n = sqlx::query(
             "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
              WHERE claimed_by = $1 AND delivered_at IS NULL",
@@ -213,6 +208,7 @@ impl Store {
     /// are those of a process that died, whose leases need not be waited
     /// out. Returns how many.
     pub async fn release_all_claims(&self) -> StoreResult<u64> {
+        let _turn = self.write_turn().await;
         let n = sqlx::query(
             "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
              WHERE delivered_at IS NULL AND claimed_until IS NOT NULL",
@@ -227,6 +223,7 @@ impl Store {
     /// longer [`Store::undelivered`], and its claim ends (`claimed_by` stays,
     /// saying who delivered it).
     pub async fn mark_delivered(&self, id: i64, now_ms: i64) -> StoreResult<()> {
+        let _turn = self.write_turn().await;
         let n = sqlx::query(
             "UPDATE outbox SET delivered_at = $2, last_attempt_at = $2, attempts = attempts + 1,
              claimed_until = NULL WHERE id = $1",
@@ -242,6 +239,7 @@ impl Store {
     /// Record a failed delivery attempt and its error. The row stays
     /// undelivered (and claimed, if it was), with `attempts` one higher.
     pub async fn mark_failed(&self, id: i64, error: &str, now_ms: i64) -> StoreResult<()> {
+        let _turn = self.write_turn().await;
         let n = sqlx::query(
             "UPDATE outbox SET attempts = attempts + 1, last_error = $2, last_attempt_at = $3 WHERE id = $1",
         )

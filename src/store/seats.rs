@@ -58,6 +58,7 @@ impl Store {
         user: UserId,
         thread: u64,
     ) -> StoreResult<Option<u64>> {
+        let _turn = self.write_turn().await;
         sqlx::query(
             "UPDATE seats SET thread_id = $4 WHERE game_id = $1 AND seat = $2 AND user_id = $3 AND thread_id IS NULL",
         )
@@ -82,6 +83,7 @@ impl Store {
     /// Forget `seat`'s private thread if it is still `thread` (it is gone:
     /// the next private message opens a new one).
     pub async fn forget_seat_thread(&self, game: GameId, seat: Seat, thread: u64) -> StoreResult<()> {
+        let _turn = self.write_turn().await;
         sqlx::query("UPDATE seats SET thread_id = NULL WHERE game_id = $1 AND seat = $2 AND thread_id = $3")
             .bind(game.0)
             .bind(i64::from(seat.0))

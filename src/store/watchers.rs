@@ -33,6 +33,7 @@ impl Store {
 
     /// Remove a spectator. Returns false if they were not watching.
     pub async fn unwatch(&self, game: GameId, user: UserId) -> StoreResult<bool> {
+        let _turn = self.write_turn().await;
         let n = sqlx::query("DELETE FROM watchers WHERE game_id = $1 AND user_id = $2")
             .bind(game.0)
             .bind(id_to_db(user.0))
