@@ -11,12 +11,15 @@ use serde::{Deserialize, Deserializer, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameRng(ChaCha8Rng);
 
-/// A ChaCha stream position counts 32-bit words in 68 bits.
-const WORD_POS_LIMIT: u128 = 1 << 68;
+/// The positions a stored generator may be at: below 2^64 words. ChaCha
+/// counts positions in 68 bits (and would silently truncate a larger one),
+/// but JSON values (`serde_json::Value`) hold integers only below 2^64, and
+/// a game draws a few thousand words, not 2^64.
+const WORD_POS_LIMIT: u128 = 1 << 64;
 
 /// `rand_chacha`'s serialized form of a ChaCha8 generator, read here so a
-/// position it would silently truncate is refused instead: a stored state
-/// must read back to exactly what it says.
+/// position out of range is refused instead: a stored state must read
+/// back to exactly what it says.
 #[derive(Deserialize)]
 struct Stored {
     seed: [u8; 32],
@@ -29,7 +32,7 @@ impl<'de> Deserialize<'de> for GameRng {
         let Stored { seed, stream, word_pos } = Stored::deserialize(d)?;
         if word_pos >= WORD_POS_LIMIT {
             return Err(serde::de::Error::custom(format!(
-                "random generator position {word_pos} is out of range (below 2^68)"
+                "random generator position {word_pos} is out of range (below 2^64)"
             )));
         }
         let mut rng = ChaCha8Rng::from_seed(seed);
