@@ -541,6 +541,9 @@ mod tests {
             parse_kind_deadlines("default").unwrap(),
             vec![(ALL_KINDS.to_string(), None)]
         );
+        // A part with no decision named (found by the fuzzer).
+        let e = parse_kind_deadlines("combat-card=2h,=2h").unwrap_err();
+        assert!(e.contains("`=2h` names no decision"), "{e}");
         // Settings written before these fields existed still read.
         let old: Settings = serde_json::from_value(serde_json::json!({"deadline_ms": 1000, "paused": true})).unwrap();
         assert!(old.deadline_by_kind.is_empty() && old.time_of_day.is_none() && old.auto_resolve);

@@ -221,6 +221,11 @@ pub fn parse_kind_deadlines(text: &str) -> Result<Vec<(String, Option<i64>)>, St
             ));
         };
         let kind = kind.trim().to_ascii_lowercase();
+        if kind.is_empty() {
+            return Err(format!(
+                "`{part}` names no decision; write `kind=duration`, e.g. `combat-card=2h, losses=12h`."
+            ));
+        }
         let len = len.trim();
         let len = if len.eq_ignore_ascii_case("default") {
             None
