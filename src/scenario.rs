@@ -37,6 +37,8 @@ struct Runner {
     config: GameConfig,
     state: Option<AnyState>,
     last: Last,
+    /// Whether a `given:` event was applied (see [`guarded`]).
+    given: bool,
 }
 
 /// Run one scenario file's text. `Ok(())` when every expectation holds.
@@ -46,17 +48,28 @@ pub fn run_text(text: &str) -> Result<(), Failure> {
         config: GameConfig::new(2, 1),
         state: None,
         last: Last::Nothing,
+        given: false,
     };
+    let mut last_line = 0;
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
         let line = strip_comment(raw).trim();
         if line.is_empty() {
             continue;
         }
-        r.step(line_no, line)
+        last_line = line_no;
+        let given = r.given;
+        guarded(given, || r.step(line_no, line))
+            .and_then(|stepped| stepped)
             .map_err(|message| Failure { line: line_no, message })?;
     }
-    r.finish_last().map_err(|(line, message)| Failure { line, message })?;
+    let given = r.given;
+    guarded(given, || r.finish_last())
+        .map_err(|message| Failure {
+            line: last_line,
+            message,
+        })?
+        .map_err(|(line, message)| Failure { line, message })?;
     if r.state.is_none() {
         return Err(Failure {
             line: 0,
@@ -64,6 +77,34 @@ pub fn run_text(text: &str) -> Result<(), Failure> {
         });
     }
     Ok(())
+}
+
+/// Run `f`, a step of the scenario; a panic is this step's failure. The engine
+/// trusts its events, and `given:` events are written by hand: one that
+/// fits well enough to apply may still leave the game in a shape no rule
+/// could reach (a planet owned by a seat the game does not have), which a
+/// later step trips over.
+/// `given` says whether a `given:` event came before.
+fn guarded<R>(given: bool, f: impl FnOnce() -> R) -> Result<R, String> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(result) => Ok(result),
+        Err(panic) => {
+            let why = panic_text(panic.as_ref());
+            Err(if given {
+                format!("the game panicked ({why}); a given: event above may not fit the game")
+            } else {
+                format!("the game panicked ({why})")
+            })
+        }
+    }
+}
+
+fn panic_text(panic: &(dyn std::any::Any + Send)) -> &str {
+    panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("no message")
 }
 
 /// Run a scenario file from disk.
@@ -166,17 +207,14 @@ impl Runner {
                 match applied {
                     Ok(result) => result.map_err(|e| e.to_string())?,
                     Err(panic) => {
-                        let why = panic
-                            .downcast_ref::<String>()
-                            .map(String::as_str)
-                            .or_else(|| panic.downcast_ref::<&str>().copied())
-                            .unwrap_or("it panicked");
+                        let why = panic_text(panic.as_ref());
                         return Err(format!(
                             "this event does not fit the game as it stands ({why}); a given event must be one the game could have logged here"
                         ));
                     }
                 }
                 *state = next;
+                self.given = true;
                 self.last = Last::Nothing;
                 Ok(())
             }
@@ -417,6 +455,20 @@ mod tests {
         assert!(e.message.contains("`game:` must come"), "{e}");
         let e = run_text("game: nosuchgame\n").unwrap_err();
         assert!(e.message.contains("unknown game"), "{e}");
+    }
+
+    #[test]
+    fn a_given_event_that_leaves_an_impossible_game_fails_a_later_line() {
+        // Found by the fuzzer: a planet given to a seat a 2-player game
+        // does not have applied, and the next order panicked.
+        let text = "game: spectrum\nplayers: 2\nseed: 1\ngiven: {\"PlanetTaken\":{\"planet\":31,\"name\":\"Izar\",\"owner\":2}}\n{}";
+        let text = text.replace("{}", &"seat 1: ready\nseat 2: ready\n".repeat(4));
+        let failure = run_text(&text).expect_err("a later line fails");
+        assert_eq!(failure.line, 8, "{failure}");
+        assert!(
+            failure.message.contains("panicked") && failure.message.contains("given: event above may not fit"),
+            "{failure}"
+        );
     }
 
     #[test]
