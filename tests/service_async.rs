@@ -12,8 +12,10 @@ use orrery::store::Store;
 use std::sync::Arc;
 
 mod common;
+mod pgdb;
 
 use common::{at, db_url, discord, ok, refused, sent, T0};
+use pgdb::PgDatabase;
 
 const CHANNEL: u64 = 600;
 
@@ -377,12 +379,12 @@ async fn host_tools_are_host_only_and_refusals_change_nothing() {
 /// PostgreSQL database concurrently: every due phase is resolved once.
 #[tokio::test]
 async fn two_schedulers_on_postgres_resolve_each_phase_once() {
-    let Some((url, drop_db)) = postgres_db("two").await else {
+    let Some(db) = PgDatabase::create("async_two", "the PostgreSQL service test").await else {
         return;
     };
     let clock = Arc::new(ManualClock::new(T0));
-    let a = service_on(&url, clock.clone()).await;
-    let b = service_on(&url, clock.clone()).await;
+    let a = service_on(&db.url, clock.clone()).await;
+    let b = service_on(&db.url, clock.clone()).await;
     const GAMES: u64 = 6;
     let mut games = Vec::new();
     for i in 0..GAMES {
@@ -409,73 +411,33 @@ async fn two_schedulers_on_postgres_resolve_each_phase_once() {
     }
     a.store().close().await;
     b.store().close().await;
-    drop_db.await;
-}
-
-/// A fresh PostgreSQL database under `TEST_POSTGRES_URL` (`None`, after
-/// saying so, when it is not set): its URL, and a future that drops it.
-async fn postgres_db(tag: &str) -> Option<(String, impl std::future::Future<Output = ()>)> {
-    use sqlx::{AnyConnection, Connection, Executor};
-    let Ok(admin_url) = std::env::var("TEST_POSTGRES_URL") else {
-        println!("TEST_POSTGRES_URL is not set: PostgreSQL test `{tag}` skipped");
-        return None;
-    };
-    sqlx::any::install_default_drivers();
-    let name = format!(
-        "orrery_async_{tag}_{}_{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_micros()
-    );
-    let mut admin = AnyConnection::connect(&admin_url).await.expect("connect");
-    admin.execute(format!("CREATE DATABASE {name}").as_str()).await.unwrap();
-    let url = {
-        let (base, query) = admin_url
-            .split_once('?')
-            .map_or((admin_url.as_str(), None), |(b, q)| (b, Some(q)));
-        let after = base.find("://").map_or(0, |i| i + 3);
-        let end = base[after..].find('/').map_or(base.len(), |i| after + i);
-        let mut u = format!("{}/{name}", &base[..end]);
-        if let Some(q) = query {
-            u.push('?');
-            u.push_str(q);
-        }
-        u
-    };
-    let drop_db = async move {
-        let _ = admin
-            .execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
-            .await;
-    };
-    Some((url, drop_db))
+    db.drop().await;
 }
 
 /// Per-player reminders and drafts on PostgreSQL (the same flows as on
 /// SQLite above, each on a fresh database).
 #[tokio::test]
 async fn own_reminders_and_drafts_on_postgres() {
-    let Some((url, drop_db)) = postgres_db("rem").await else {
+    let Some(db) = PgDatabase::create("async_rem", "the PostgreSQL service test").await else {
         return;
     };
-    players_set_their_own_reminders_and_muted_players_get_none_on(&url).await;
-    drop_db.await;
-    let Some((url, drop_db)) = postgres_db("drafts").await else {
+    players_set_their_own_reminders_and_muted_players_get_none_on(&db.url).await;
+    db.drop().await;
+    let Some(db) = PgDatabase::create("async_drafts", "the PostgreSQL service test").await else {
         return;
     };
-    drafts_are_revised_marked_ready_and_submitted_together_on(&url).await;
-    drop_db.await;
-    let Some((url, drop_db)) = postgres_db("ddl").await else {
+    drafts_are_revised_marked_ready_and_submitted_together_on(&db.url).await;
+    db.drop().await;
+    let Some(db) = PgDatabase::create("async_ddl", "the PostgreSQL service test").await else {
         return;
     };
-    the_deadline_submits_drafts_and_defaults_the_rest_on(&url).await;
-    drop_db.await;
-    let Some((url, drop_db)) = postgres_db("stale").await else {
+    the_deadline_submits_drafts_and_defaults_the_rest_on(&db.url).await;
+    db.drop().await;
+    let Some(db) = PgDatabase::create("async_stale", "the PostgreSQL service test").await else {
         return;
     };
-    drafts_of_an_older_position_are_discarded_and_the_player_told_on(&url).await;
-    drop_db.await;
+    drafts_of_an_older_position_are_discarded_and_the_player_told_on(&db.url).await;
+    db.drop().await;
 }
 
 // ---- issue 4, second part: /mygames, per-player reminders, per-decision

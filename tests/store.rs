@@ -14,9 +14,13 @@ use orrery::store::{
     StoreError,
 };
 use serde_json::json;
-use sqlx::{AnyConnection, Connection, Executor, Row};
+use sqlx::{Executor, Row};
 use std::future::Future;
 use std::sync::atomic::{AtomicU32, Ordering};
+
+mod pgdb;
+
+use pgdb::PgDatabase;
 
 // --- harness -----------------------------------------------------------------
 
@@ -73,48 +77,18 @@ where
     guarded(Db { store, url }, scenario, cleanup).await;
 }
 
-/// `url` with its database name replaced by `db`.
-fn with_database(url: &str, db: &str) -> String {
-    let (base, query) = url.split_once('?').map_or((url, None), |(b, q)| (b, Some(q)));
-    let after_scheme = base.find("://").map_or(0, |i| i + 3);
-    let host_end = base[after_scheme..].find('/').map_or(base.len(), |i| after_scheme + i);
-    let mut out = format!("{}/{db}", &base[..host_end]);
-    if let Some(q) = query {
-        out.push('?');
-        out.push_str(q);
-    }
-    out
-}
-
 async fn on_postgres<F, Fut>(scenario: F)
 where
     F: FnOnce(Db) -> Fut,
     Fut: Future<Output = ()> + Send + 'static,
 {
-    let Ok(admin_url) = std::env::var("TEST_POSTGRES_URL") else {
-        println!("TEST_POSTGRES_URL is not set: PostgreSQL store tests skipped");
+    let Some(db) = PgDatabase::create("store", "the PostgreSQL store tests").await else {
         return;
     };
-    sqlx::any::install_default_drivers();
-    let name = unique("orrery_test");
-    let mut admin = AnyConnection::connect(&admin_url)
-        .await
-        .expect("connect to TEST_POSTGRES_URL");
-    admin
-        .execute(format!("CREATE DATABASE {name}").as_str())
-        .await
-        .expect("create test database");
-    let url = with_database(&admin_url, &name);
+    let url = db.url.clone();
     let store = Store::connect(&url).await.expect("connect to the test database");
     assert_eq!(store.backend(), Backend::Postgres);
-    let cleanup = async move {
-        admin
-            .execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str())
-            .await
-            .expect("drop test database");
-        let _ = admin.close().await;
-    };
-    guarded(Db { store, url }, scenario, cleanup).await;
+    guarded(Db { store, url }, scenario, db.drop()).await;
 }
 
 /// Each scenario becomes `sqlite::<name>` and `postgres::<name>`.
@@ -1574,14 +1548,14 @@ async fn unsupported_urls_are_refused() {
 #[test]
 fn database_name_replacement() {
     assert_eq!(
-        with_database("postgres://postgres@127.0.0.1:5432/test", "x"),
+        pgdb::with_database("postgres://postgres@127.0.0.1:5432/test", "x"),
         "postgres://postgres@127.0.0.1:5432/x"
     );
     assert_eq!(
-        with_database("postgres://u:p@h/test?sslmode=disable", "x"),
+        pgdb::with_database("postgres://u:p@h/test?sslmode=disable", "x"),
         "postgres://u:p@h/x?sslmode=disable"
     );
-    assert_eq!(with_database("postgres://h:5432", "x"), "postgres://h:5432/x");
+    assert_eq!(pgdb::with_database("postgres://h:5432", "x"), "postgres://h:5432/x");
 }
 
 /// Commits do not checkpoint the write-ahead log (SQLite would, in the

@@ -20,8 +20,10 @@ impl PgDatabase {
             return None;
         };
         sqlx::any::install_default_drivers();
+        static MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let name = format!(
-            "orrery_{tag}_{}_{}",
+            "orrery_{tag}_{}_{n}_{}",
             std::process::id(),
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -54,7 +56,7 @@ impl PgDatabase {
 
 /// `url` (`postgres://user@host:port/db?params`) naming database `name`
 /// instead, its parameters kept.
-fn with_database(url: &str, name: &str) -> String {
+pub fn with_database(url: &str, name: &str) -> String {
     let (base, query) = url.split_once('?').map_or((url, None), |(b, q)| (b, Some(q)));
     let after = base.find("://").map_or(0, |i| i + 3);
     let end = base[after..].find('/').map_or(base.len(), |i| after + i);
