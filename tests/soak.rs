@@ -69,15 +69,22 @@ async fn soak(backend: &'static str, db_url: Option<String>, kills: u32, games: 
     let mut sent_at: Vec<(GameId, i64)> = Vec::new();
     let mut f = Figures::default();
     let mut turn = 0usize;
+    // Games that ended during the soak (a new game took each one's place).
+    let mut finished: Vec<Table> = Vec::new();
     while f.kills < kills {
-        let t = &tables[turn % tables.len()];
+        let slot = turn % tables.len();
         turn += 1;
+        let t = &tables[slot];
         let row = h.row(t.game).await;
         let Some((seat, kind, line)) = h.next_order(t).await else {
-            assert!(
-                tables.len() > 1 || f.kills > 0,
-                "the game ended before the bot was ever killed"
-            );
+            // Over: a new game takes its place, so that the soak goes on
+            // until the bot has been killed `kills` times however soon its
+            // games end.
+            let n = games as usize + finished.len();
+            let chan = h.fake.add_channel(&format!("soak-{n}"));
+            let players: Vec<_> = (0..3).map(|p| h.fake.add_user(&format!("p{n}x{p}"))).collect();
+            let new = h.open_game(chan, &players, Some(json!({ "rounds": 50 }))).await;
+            finished.push(std::mem::replace(&mut tables[slot], new));
             continue;
         };
         let user = &t.seats[seat.index()];
@@ -188,6 +195,7 @@ async fn soak(backend: &'static str, db_url: Option<String>, kills: u32, games: 
     positions.sort();
     positions.dedup();
     assert_eq!(positions.len(), acked.len(), "two acknowledgements at one position");
+    tables.extend(finished);
     for t in &tables {
         f.entries += h.events(t.game).await.len();
     }
