@@ -52,44 +52,12 @@ fn main() {
         let _ = std::fs::remove_file(&path);
         let store = Store::connect(&format!("sqlite://{}", path.display())).await.unwrap();
         let svc = Service::new(store, Arc::new(ManualClock::new(0)));
-        let channel = Place::Channel {
-            channel: 1,
-            guild: None,
-        };
-        let actor = |u: u64| Actor {
-            user: UserId(u),
-            name: format!("p{u}"),
-            place: channel,
-        };
         let mut samples = Vec::new();
         let mut game_no = 0;
         while samples.len() < runs.max(3) * 5 {
             game_no += 1;
-            let ch = Place::Channel {
-                channel: 1000 + game_no,
-                guild: None,
-            };
-            let a = |u: u64| Actor {
-                user: UserId(u),
-                name: format!("p{u}"),
-                place: ch,
-            };
-            svc.handle(
-                &a(1),
-                Request::New {
-                    kind,
-                    seed: Some(game_no),
-                    options: None,
-                    private: None,
-                },
-            )
-            .await
-            .unwrap();
-            for u in 2..=4 {
-                svc.handle(&a(u), Request::Join { game: None }).await.unwrap();
-            }
-            svc.handle(&a(1), Request::Start { game: None }).await.unwrap();
-            let id = svc.store().games_in_channel(1000 + game_no).await.unwrap()[0].id;
+            let channel = 1000 + game_no;
+            let id = open_game(&svc, channel, kind, game_no, None, 4).await;
             let mut rng = GameRng::seeded(game_no);
             for _ in 0..200 {
                 let row = svc.store().game(id).await.unwrap().unwrap();
@@ -99,14 +67,9 @@ fn main() {
                 }
                 let p = st.pending().into_iter().find(|p| !p.submitted).unwrap();
                 let line: CommandLine = rng.pick(&st.legal_commands(p.seat)).unwrap().clone();
-                let user = p.seat.0 as u64 + 1;
-                let who = Actor {
-                    place: ch,
-                    ..actor(user)
-                };
                 let t = Instant::now();
                 svc.handle(
-                    &who,
+                    &player(channel, p.seat.0 as u64 + 1),
                     Request::Order {
                         game: Some(id),
                         kind: None,
@@ -128,6 +91,43 @@ fn main() {
         );
         let _ = std::fs::remove_file(&path);
     });
+}
+
+/// Player `user` (`p{user}`) in `channel`.
+fn player(channel: u64, user: u64) -> Actor {
+    Actor {
+        user: UserId(user),
+        name: format!("p{user}"),
+        place: Place::Channel { channel, guild: None },
+    }
+}
+
+/// Open a game of `kind` in `channel` through the service (players 1 to
+/// `players` seated, 1 hosting) and start it; its id.
+async fn open_game(
+    svc: &Service,
+    channel: u64,
+    kind: GameKind,
+    seed: u64,
+    options: Option<serde_json::Value>,
+    players: u64,
+) -> GameId {
+    let new = Request::New {
+        kind,
+        seed: Some(seed),
+        options,
+        private: None,
+    };
+    svc.handle(&player(channel, 1), new).await.unwrap();
+    for u in 2..=players {
+        svc.handle(&player(channel, u), Request::Join { game: None })
+            .await
+            .unwrap();
+    }
+    svc.handle(&player(channel, 1), Request::Start { game: None })
+        .await
+        .unwrap();
+    svc.store().games_in_channel(channel).await.unwrap()[0].id
 }
 
 /// Positions of a random 4-player game of `kind`: one every `every` orders
@@ -208,28 +208,8 @@ fn boards(runs: usize) {
 /// id. The same seed gives the same game: a longer one goes on from where
 /// a shorter one stopped.
 async fn long_game(svc: &Service, channel: u64, seed: u64, players: u64, rounds: u64, entries: i64) -> GameId {
-    let ch = Place::Channel { channel, guild: None };
-    let a = |u: u64| Actor {
-        user: UserId(u),
-        name: format!("p{u}"),
-        place: ch,
-    };
-    svc.handle(
-        &a(1),
-        Request::New {
-            kind: GameKind::Spectrum,
-            seed: Some(seed),
-            options: Some(serde_json::json!({ "rounds": rounds })),
-            private: None,
-        },
-    )
-    .await
-    .unwrap();
-    for u in 2..=players {
-        svc.handle(&a(u), Request::Join { game: None }).await.unwrap();
-    }
-    svc.handle(&a(1), Request::Start { game: None }).await.unwrap();
-    let id = svc.store().games_in_channel(channel).await.unwrap()[0].id;
+    let options = serde_json::json!({ "rounds": rounds });
+    let id = open_game(svc, channel, GameKind::Spectrum, seed, Some(options), players).await;
     let mut rng = GameRng::seeded(seed);
     loop {
         let row = svc.store().game(id).await.unwrap().unwrap();
@@ -240,7 +220,7 @@ async fn long_game(svc: &Service, channel: u64, seed: u64, players: u64, rounds:
         let p = st.pending().into_iter().find(|p| !p.submitted).unwrap();
         let line: CommandLine = rng.pick(&st.legal_commands(p.seat)).unwrap().clone();
         svc.handle(
-            &a(p.seat.0 as u64 + 1),
+            &player(channel, p.seat.0 as u64 + 1),
             Request::Order {
                 game: Some(id),
                 kind: None,
