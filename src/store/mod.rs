@@ -31,9 +31,10 @@
 //! # Transactions on SQLite
 //!
 //! Write transactions on SQLite start with `BEGIN IMMEDIATE`, taking the
-//! write lock up front, so they wait out the busy timeout instead of failing
-//! when another connection commits between their first read and first
-//! write. On PostgreSQL every write transaction touches the game row first
+//! write lock up front, so they wait instead of failing when another
+//! connection commits between their first read and first write. A
+//! process's own writers first queue for their turn (`Store::write_turn`,
+//! in order); only writers of other processes meet SQLite's busy timeout. On PostgreSQL every write transaction touches the game row first
 //! (`UPDATE games … WHERE id = $1`), which row-locks the game and so
 //! serializes writers per game.
 
