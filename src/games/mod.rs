@@ -6,6 +6,8 @@
 //! written once, generically, in the `generic_*` functions below.
 
 pub mod draw;
+/// Space Empires 4X, being built (issue #14): not in the registry yet.
+pub mod empires;
 pub mod menu;
 mod replay;
 
