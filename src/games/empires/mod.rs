@@ -11,5 +11,8 @@
 //!
 //! - [`basics`]: the charts as data (units, research, movement, yard
 //!   capacity, colony steps, markers, the wreck table), labels, directions.
+//! - [`combat`]: one battle at one hex as a pure state machine (dice passed
+//!   in), the standing orders that answer it, and colony fire.
 
 pub mod basics;
+pub mod combat;
