@@ -11,5 +11,7 @@
 //!
 //! - [`basics`]: the charts as data (units, research, movement, yard
 //!   capacity, colony steps, markers, the wreck table), labels, directions.
+//! - [`map`]: the three boards, hex names (`A4`), the marker mixes and the deal.
 
 pub mod basics;
+pub mod map;
