@@ -11,8 +11,10 @@
 //!
 //! - [`basics`]: the charts as data (units, research, movement, yard
 //!   capacity, colony steps, markers, the wreck table), labels, directions.
+//! - [`map`]: the three boards, hex names (`A4`), the marker mixes and the deal.
 //! - [`combat`]: one battle at one hex as a pure state machine (dice passed
 //!   in), the standing orders that answer it, and colony fire.
 
 pub mod basics;
 pub mod combat;
+pub mod map;
