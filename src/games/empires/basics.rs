@@ -294,7 +294,7 @@ impl Tech {
     }
 
     /// The highest level (brief).
-    pub fn max(self) -> u32 {
+    pub fn top(self) -> u32 {
         match self {
             Tech::Size => 6,
             Tech::Attack | Tech::Defense | Tech::Tactics => 3,
@@ -307,7 +307,7 @@ impl Tech {
     /// The CP cost of reaching `level` (brief; text 19.2 confirms Attack 1
     /// = 20). `None` for a level outside `start + 1 ..= max`.
     pub fn cost(self, level: u32) -> Option<u32> {
-        if level <= self.start() || level > self.max() {
+        if level <= self.start() || level > self.top() {
             return None;
         }
         let costs: &[u32] = match self {
@@ -326,7 +326,7 @@ impl Tech {
     /// The chart cost of every level from the start up to `level` (for the
     /// score).
     pub fn cost_to(self, level: u32) -> u32 {
-        (self.start() + 1..=level.min(self.max()))
+        (self.start() + 1..=level.min(self.top()))
             .filter_map(|l| self.cost(l))
             .sum()
     }
@@ -393,7 +393,7 @@ impl Levels {
             Tech::Terraform => &mut self.terraform,
             Tech::Explore => &mut self.explore,
         };
-        *slot = level.min(tech.max());
+        *slot = level.min(tech.top());
     }
 
     /// The chart cost of every level above the start (for the score).
