@@ -6,8 +6,6 @@
 //! written once, generically, in the `generic_*` functions below.
 
 pub mod draw;
-/// Space Empires 4X, being built (issue #14): not in the registry yet.
-pub mod empires;
 pub mod menu;
 mod replay;
 
@@ -129,6 +127,7 @@ games! {
     starlanes::Starlanes,
     solar::Solar,
     spectrum::Spectrum,
+    empires::Empires,
 }
 
 /// An order that was not accepted: either it could not be read, or it was

@@ -161,7 +161,7 @@ pub struct SetupOption {
 pub const SETUP_OPTIONS: &[SetupOption] = &[
     SetupOption {
         key: "rounds",
-        description: "Round limit (default: Hyperspace 25 of 1-200, Starlanes 40 of 1-500, Spectrum War 15 of 5-60)",
+        description: "Round limit: Hyperspace 1-200 (25), Starlanes 1-500 (40), Spectrum 5-60 (15), Empires 3-40 (12)",
         games: &[
             (
                 GameKind::Hyperspace,
@@ -185,6 +185,14 @@ pub const SETUP_OPTIONS: &[SetupOption] = &[
                     min: 5,
                     max: 60,
                     default: 15,
+                },
+            ),
+            (
+                GameKind::Empires,
+                SetupValues::Whole {
+                    min: 3,
+                    max: 40,
+                    default: 12,
                 },
             ),
         ],
@@ -211,6 +219,11 @@ pub const SETUP_OPTIONS: &[SetupOption] = &[
                 default: 10,
             },
         )],
+    },
+    SetupOption {
+        key: "auto_combat",
+        description: "Space Empires only: true to start every player's standing orders on fire at will",
+        games: &[(GameKind::Empires, SetupValues::Flag { default: false })],
     },
     SetupOption {
         key: "auto_losses",
