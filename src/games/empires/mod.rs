@@ -21,10 +21,12 @@
 //! - [`rules`]: who owes what, the legal orders, `decide`, and the game
 //!   carried on by itself between decisions.
 //! - [`view`]: what one viewer may see, events in words, prompts.
+//! - [`controls`]: legal orders as buttons and menus.
 //! - [`scene`]: the board picture, from a view.
 
 pub mod basics;
 pub mod combat;
+pub mod controls;
 pub mod economy;
 pub mod events;
 pub mod map;
@@ -41,7 +43,7 @@ pub use state::State;
 pub use view::View;
 
 use crate::engine::{
-    CommandLine, CommandSpec, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
+    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
     SetupError, SheetVerb, Viewer,
 };
 use orrery_render::Scene;
@@ -122,6 +124,10 @@ impl Ruleset for Empires {
 
     fn default_action(state: &State, seat: Seat) -> Option<Action> {
         rules::default_action(state, seat)
+    }
+
+    fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String]) -> Vec<Control> {
+        controls::controls(state, seat, actions, names)
     }
 
     fn takes_back(event: &Event) -> bool {
