@@ -141,7 +141,8 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
             }
             (None, None) => {
                 let border = p.home.map_or(Color::WHITE, seat_colour);
-                let w = 0.62 * s;
+                let w = 0.5 * s;
+                let cy = cy - 0.18 * s;
                 rounded(
                     sc,
                     (cx - w / 2.0, cy - w / 2.0, w, w),
@@ -149,7 +150,7 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
                     Some(Color::rgb(44, 48, 66)),
                     Some(Stroke::new(border, 2.5)),
                 );
-                sc.text(txt(cx, cy, "?", 0.5 * s, DIM).anchor(Anchor::Center).bold());
+                sc.text(txt(cx, cy, "?", 0.42 * s, DIM).anchor(Anchor::Center).bold());
             }
         }
     }
@@ -167,17 +168,17 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
         let (cx, cy) = lay.hex_to_pixel(c.hex);
         let col = seat_colour(c.owner);
         if c.is_home() {
-            star(sc, cx, cy - 0.12 * s, 0.42 * s, col);
+            star(sc, cx, cy - 0.18 * s, 0.4 * s, col);
             sc.text(
-                txt(cx, cy - 0.12 * s, c.worth.cp().to_string(), 0.36 * s, Color::BLACK)
+                txt(cx, cy - 0.16 * s, c.worth.cp().to_string(), 0.3 * s, Color::BLACK)
                     .anchor(Anchor::Center)
                     .bold(),
             );
         } else {
             sc.push(Item::Circle {
                 cx,
-                cy: cy - 0.1 * s,
-                r: 0.3 * s,
+                cy: cy - 0.2 * s,
+                r: 0.28 * s,
                 fill: Some(if c.barren { Color::rgb(140, 140, 150) } else { Color::rgb(70, 120, 220) }),
                 stroke: Some(Stroke::new(col, 4.0)),
             });
@@ -186,7 +187,7 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
                 w => w.cp().to_string(),
             };
             sc.text(
-                txt(cx, cy - 0.1 * s, label, 0.3 * s, TEXT)
+                txt(cx, cy - 0.2 * s, label, 0.28 * s, TEXT)
                     .anchor(Anchor::Center)
                     .bold()
                     .halo(HALO),
@@ -201,8 +202,9 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
         }
         if !under.is_empty() {
             sc.text(
-                txt(cx, cy + 0.3 * s, under.join(" "), 0.26 * s, TEXT)
+                txt(cx, cy - 0.66 * s, under.join(" "), 0.22 * s, TEXT)
                     .anchor(Anchor::Center)
+                    .bold()
                     .halo(HALO),
             );
         }
@@ -223,19 +225,20 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
             v
         };
         let slot = players_here.iter().position(|o| o == owner).unwrap_or(0) as f32;
-        let w = 0.5 * s;
-        let x = cx - 0.62 * s + slot * (w + 2.0);
-        let y = cy + 0.05 * s;
+        let w = 0.44 * s;
+        let all = players_here.len() as f32;
+        let x = cx - (all * w + (all - 1.0) * 3.0) / 2.0 + slot * (w + 3.0);
+        let y = cy + 0.2 * s;
         let face_up = cs.iter().any(|c| c.face_up && !c.kind.is_some_and(Kind::slow));
         rounded(
             sc,
-            (x, y, w, 0.42 * s),
+            (x, y, w, 0.4 * s),
             3.0,
             Some(seat_colour(*owner)),
             Some(Stroke::new(if face_up { Color::WHITE } else { Color::BLACK }, 2.0)),
         );
         sc.text(
-            txt(x + w / 2.0, y + 0.21 * s, cs.len().to_string(), 0.32 * s, Color::BLACK)
+            txt(x + w / 2.0, y + 0.2 * s, cs.len().to_string(), 0.3 * s, Color::BLACK)
                 .anchor(Anchor::Center)
                 .bold(),
         );
@@ -285,20 +288,20 @@ fn terrain(sc: &mut Scene, lay: &Layout, h: Hex, m: Marker, dim: bool) {
     match m {
         Marker::Planet => sc.push(Item::Circle {
             cx,
-            cy: cy - 0.1 * s,
-            r: 0.3 * s,
+            cy: cy - 0.2 * s,
+            r: 0.28 * s,
             fill: Some(k(Color::rgb(70, 120, 220))),
             stroke: None,
         }),
         Marker::Barren => {
             sc.push(Item::Circle {
                 cx,
-                cy: cy - 0.1 * s,
-                r: 0.3 * s,
+                cy: cy - 0.2 * s,
+                r: 0.28 * s,
                 fill: Some(k(Color::rgb(140, 140, 150))),
                 stroke: None,
             });
-            for (dx, dy, r) in [(-0.1, -0.18, 0.07), (0.1, -0.02, 0.05)] {
+            for (dx, dy, r) in [(-0.1, -0.28, 0.07), (0.1, -0.12, 0.05)] {
                 sc.push(Item::Circle {
                     cx: cx + dx * s,
                     cy: cy + dy * s,
@@ -309,22 +312,28 @@ fn terrain(sc: &mut Scene, lay: &Layout, h: Hex, m: Marker, dim: bool) {
             }
         }
         Marker::Minerals(v) => {
-            let r = 0.22 * s;
+            let r = 0.2 * s;
+            let (cx, cy) = (cx - 0.12 * s, cy - 0.2 * s);
             sc.push(Item::Polygon {
-                points: vec![(cx, cy - r - 0.15 * s), (cx + r, cy - 0.15 * s), (cx, cy + r - 0.15 * s), (cx - r, cy - 0.15 * s)],
+                points: vec![(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)],
                 fill: Some(k(Color::rgb(90, 220, 200))),
                 stroke: Some(Stroke::new(Color::BLACK, 1.0)),
             });
-            sc.text(txt(cx, cy + 0.32 * s, v.to_string(), 0.3 * s, k(TEXT)).anchor(Anchor::Center).bold().halo(HALO));
+            sc.text(
+                txt(cx + 0.26 * s, cy, v.to_string(), 0.28 * s, k(TEXT))
+                    .anchor(Anchor::CenterLeft)
+                    .bold()
+                    .halo(HALO),
+            );
         }
         Marker::SpaceWreck => {
             sc.push(Item::Polygon {
                 points: vec![
-                    (cx - 0.3 * s, cy),
-                    (cx - 0.05 * s, cy - 0.25 * s),
-                    (cx + 0.05 * s, cy - 0.05 * s),
-                    (cx + 0.3 * s, cy - 0.2 * s),
-                    (cx + 0.15 * s, cy + 0.12 * s),
+                    (cx - 0.3 * s, cy - 0.15 * s),
+                    (cx - 0.05 * s, cy - 0.4 * s),
+                    (cx + 0.05 * s, cy - 0.2 * s),
+                    (cx + 0.3 * s, cy - 0.35 * s),
+                    (cx + 0.15 * s, cy - 0.03 * s),
                 ],
                 fill: Some(k(Color::rgb(170, 150, 120))),
                 stroke: Some(Stroke::new(Color::BLACK, 1.0)),
@@ -336,7 +345,7 @@ fn terrain(sc: &mut Scene, lay: &Layout, h: Hex, m: Marker, dim: bool) {
             stroke: None,
         }),
         Marker::Asteroids => {
-            for (dx, dy, r) in [(-0.3, -0.2, 0.09), (0.0, -0.35, 0.07), (0.28, -0.15, 0.1), (-0.1, 0.25, 0.08), (0.25, 0.3, 0.06)] {
+            for (dx, dy, r) in [(-0.32, -0.3, 0.09), (0.0, -0.5, 0.07), (0.3, -0.28, 0.1), (-0.1, -0.05, 0.08), (0.22, 0.0, 0.06)] {
                 sc.push(Item::Circle {
                     cx: cx + dx * s,
                     cy: cy + dy * s,
@@ -348,8 +357,8 @@ fn terrain(sc: &mut Scene, lay: &Layout, h: Hex, m: Marker, dim: bool) {
         }
         Marker::BlackHole => sc.push(Item::Circle {
             cx,
-            cy,
-            r: 0.32 * s,
+            cy: cy - 0.18 * s,
+            r: 0.28 * s,
             fill: Some(Color::BLACK),
             stroke: Some(Stroke::new(k(Color::rgb(255, 160, 60)), 3.0)),
         }),
@@ -359,11 +368,16 @@ fn terrain(sc: &mut Scene, lay: &Layout, h: Hex, m: Marker, dim: bool) {
                 fill: Some(k(Color::rgb(250, 230, 150))),
                 stroke: None,
             });
-            star(sc, cx, cy, 0.4 * s, k(Color::rgb(255, 255, 255)));
+            star(sc, cx, cy - 0.15 * s, 0.36 * s, k(Color::rgb(255, 255, 255)));
         }
         Marker::Danger | Marker::LostInSpace => {
             let label = if m == Marker::Danger { "!" } else { "LiS" };
-            sc.text(txt(cx, cy, label, 0.4 * s, k(ALERT)).anchor(Anchor::Center).bold().halo(HALO));
+            sc.text(
+                txt(cx, cy - 0.18 * s, label, 0.36 * s, k(ALERT))
+                    .anchor(Anchor::Center)
+                    .bold()
+                    .halo(HALO),
+            );
         }
     }
 }
@@ -439,7 +453,17 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
         line.push_str(&format!(" · colonies {} ({} CP) · counters {}", p.colonies, p.colony_cp, p.counters));
         sc.text(txt(x + 8.0, y, line, 17.0, TEXT));
         y += 22.0;
-        let mut line = format!("shown A{} D{} T{} M{}", p.shown[0], p.shown[1], p.shown[2], p.shown[3]);
+        let shown: Vec<String> = ["Att", "Def", "Tac", "Move"]
+            .iter()
+            .zip(p.shown)
+            .filter(|(_, v)| *v > 0)
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let mut line = if shown.is_empty() {
+            "no technology shown".to_string()
+        } else {
+            format!("shown: {}", shown.join(", "))
+        };
         if let Some(b) = p.last_bid {
             line.push_str(&format!(" · last bid {b}"));
         }
@@ -583,7 +607,7 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
         if c.upgrading {
             line.push_str(" upgrading");
         }
-        if c.face_up && !c.kind.is_some_and(Kind::slow) {
+        if c.face_up && !c.kind.is_some_and(Kind::slow) && view.outcome.is_none() {
             line.push_str(" (face up)");
         }
         sc.text(txt(x + 8.0, y, line, 15.0, TEXT));
