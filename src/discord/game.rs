@@ -304,12 +304,16 @@ fn type_setter(kind: OptionKind) -> fn(serenity::CreateCommandOption) -> serenit
         OptionKind::Line => |o| integer_option(o, OptionKind::Line),
         OptionKind::Setup(key) => {
             // A fn pointer cannot carry the key: one instance per ruleset option.
-            const SETTERS: [fn(serenity::CreateCommandOption) -> serenity::CreateCommandOption; 4] = [
+            const SETTERS: [fn(serenity::CreateCommandOption) -> serenity::CreateCommandOption; 6] = [
                 setup_integer::<0>,
                 setup_integer::<1>,
                 setup_integer::<2>,
                 setup_integer::<3>,
+                setup_integer::<4>,
+                setup_integer::<5>,
             ];
+            // One setter per ruleset option: a new option needs a new entry.
+            const _: () = assert!(grammar::SETUP_OPTIONS.len() <= SETTERS.len());
             let i = grammar::SETUP_OPTIONS.iter().position(|o| o.key == key).unwrap_or(0);
             SETTERS[i]
         }
@@ -321,9 +325,13 @@ fn type_setter(kind: OptionKind) -> fn(serenity::CreateCommandOption) -> serenit
     }
 }
 
-/// The integer option for the `I`th ruleset option, with its bounds.
+/// The `I`th ruleset option: a true/false one as a Boolean, the others as
+/// integers with their bounds.
 fn setup_integer<const I: usize>(o: serenity::CreateCommandOption) -> serenity::CreateCommandOption {
     match grammar::SETUP_OPTIONS.get(I) {
+        Some(spec) if OptionKind::Setup(spec.key).wire() == Wire::Boolean => {
+            o.kind(serenity::CommandOptionType::Boolean)
+        }
         Some(spec) => integer_option(o, OptionKind::Setup(spec.key)),
         None => o.kind(serenity::CommandOptionType::Integer),
     }

@@ -287,6 +287,13 @@ pub trait Ruleset {
         false
     }
 
+    /// Whether `action` may be given by a seat the game is not waiting on
+    /// (Space Empires' standing orders, set at any time). Such an order
+    /// must change only what its seat alone sees. Default: no order.
+    fn any_time(_action: &Self::Action) -> bool {
+        false
+    }
+
     /// Autocomplete values for `option` of order `command` while `partial`
     /// is typed (`filled`: the other options given), beyond the values the
     /// legal orders hold; for options whose legal values combine into more

@@ -357,7 +357,7 @@ pub fn generic_decide<R: Registered>(
     }
     let action = R::parse(line)?;
     let pending = R::pending(state);
-    if !pending.iter().any(|p| p.seat == seat) {
+    if !R::any_time(&action) && !pending.iter().any(|p| p.seat == seat) {
         let waiting = waiting_seats(&pending);
         return Err(Rejection::NotYourDecision { seat, waiting }.into());
     }

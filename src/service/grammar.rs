@@ -221,14 +221,14 @@ pub const SETUP_OPTIONS: &[SetupOption] = &[
         )],
     },
     SetupOption {
-        key: "auto_combat",
-        description: "Space Empires only: true to start every player's standing orders on fire at will",
-        games: &[(GameKind::Empires, SetupValues::Flag { default: false })],
-    },
-    SetupOption {
         key: "auto_losses",
         description: "Solar Crisis only: true to let the bot choose every crisis loss (default false)",
         games: &[(GameKind::Solar, SetupValues::Flag { default: false })],
+    },
+    SetupOption {
+        key: "auto_combat",
+        description: "Space Empires only: true to start every player's standing orders on fire at will",
+        games: &[(GameKind::Empires, SetupValues::Flag { default: false })],
     },
 ];
 
@@ -621,6 +621,12 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
                 name: "auto_losses",
                 description: SETUP_OPTIONS[3].description,
                 kind: OptionKind::Setup("auto_losses"),
+                required: false,
+            },
+            OptionSpec {
+                name: "auto_combat",
+                description: SETUP_OPTIONS[4].description,
+                kind: OptionKind::Setup("auto_combat"),
                 required: false,
             },
             OptionSpec {

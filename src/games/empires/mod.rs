@@ -130,6 +130,10 @@ impl Ruleset for Empires {
         controls::controls(state, seat, actions, names)
     }
 
+    fn any_time(action: &Action) -> bool {
+        matches!(action, Action::Standing(_))
+    }
+
     fn takes_back(event: &Event) -> bool {
         event.quiet()
     }

@@ -1,0 +1,249 @@
+//! A whole 2-player game of Space Empires 4X played by the real `orrery`
+//! binary against the fake Discord (see `tests/support/`), as people play
+//! it: movement and combat orders typed in the channel (`/empires move …`,
+//! `/empires fire …`), economic sheets written by DM (`/empires buy …`)
+//! and marked ready with `/game ready` or the prompt's button. alice puts
+//! her standing orders on fire at will by DM, so her side of every battle
+//! is decided by them; bob fights his by hand. Scouts of both sides seek
+//! the other's homeworld, so that they meet. Each player gets their own
+//! board by DM; the result is posted once; the channel never reads a
+//! sheet, a CP figure or a standing order.
+
+mod support;
+
+use orrery::engine::{CommandLine, GameRng, Outcome, Seat};
+use orrery::games::empires::Event as EmpiresEvent;
+use orrery::games::{AnyEvent, AnyState, GameKind};
+use orrery::store::GameStatus;
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::time::Duration;
+use support::{Harness, Message, Place};
+
+const DRAIN: Duration = Duration::from_secs(60);
+const SEED: u64 = 3;
+
+/// The move of an armed counter that brings it nearest the other player's
+/// homeworld, if one brings it nearer than it is.
+fn seek(state: &AnyState, seat: Seat, legal: &[CommandLine]) -> Option<CommandLine> {
+    use orrery::games::empires::basics::Label;
+    let AnyState::Empires(s) = state else { return None };
+    let target = s.board.homeworld(Seat(1 - seat.0));
+    let mut best: Option<(i32, CommandLine)> = None;
+    for l in legal.iter().filter(|l| l.name == "move") {
+        let (Some(unit), Some(path)) = (l.get("unit"), l.get("path")) else {
+            continue;
+        };
+        let Some(u) = Label::parse(unit, seat).and_then(|l| s.unit(l)) else {
+            continue;
+        };
+        let Some(to) = s.board.parse(path) else { continue };
+        if !u.kind.is_warship() {
+            continue;
+        }
+        let gain = u.hex.distance(target) - to.distance(target);
+        if gain > 0 && best.as_ref().is_none_or(|(d, _)| to.distance(target) < *d) {
+            best = Some((to.distance(target), l.clone()));
+        }
+    }
+    best.map(|(_, l)| l)
+}
+
+/// What a player does now: seek with warships, else end the movement;
+/// in combat fire at the first target offered; on the sheet buy Scouts at
+/// home (at most two lines), then ready.
+fn choose(state: &AnyState, seat: Seat, kind: &str, rng: &mut GameRng) -> CommandLine {
+    let legal = state.legal_commands(seat);
+    let named = |n: &str| legal.iter().find(|l| l.name == n).cloned();
+    match kind {
+        "move" => match seek(state, seat, &legal) {
+            Some(m) if rng.below(8) != 0 => m,
+            _ => named("end").expect("end is always legal in a movement"),
+        },
+        "combat" => named("fire")
+            .or_else(|| named("battle"))
+            .or_else(|| named("done"))
+            .or_else(|| named("hold"))
+            .unwrap_or_else(|| legal[0].clone()),
+        "economic" => {
+            let AnyState::Empires(s) = state else { unreachable!() };
+            let lines = s.sheet.lines_of(seat).map_or(0, <[_]>::len);
+            let home = s.board.name(s.board.homeworld(seat));
+            let scout = legal
+                .iter()
+                .find(|l| l.name == "buy" && l.get("type") == Some("sc") && l.get("at") == Some(home.as_str()))
+                .cloned();
+            match scout {
+                Some(b) if lines < 2 => b,
+                _ => named("ready").unwrap_or_else(|| legal[0].clone()),
+            }
+        }
+        _ => legal[0].clone(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_space_empires_game_through_discord() {
+    let h = Harness::start().await;
+    let chan = h.fake.add_channel("empires");
+    let players: Vec<_> = ["alice", "bob"].iter().map(|n| h.fake.add_user(n)).collect();
+    let t = h
+        .open_game_of(
+            GameKind::Empires,
+            chan,
+            &players,
+            Some(SEED),
+            Some(json!({"rounds": 5})),
+        )
+        .await;
+    h.wait_outbox_drained(DRAIN).await;
+
+    // alice: fire at will, set privately by DM.
+    let standing = CommandLine::parse("standing auto:on target:big").unwrap();
+    let ans = h.order(&t, &players[0], Place::Dm, &standing).await;
+    assert!(ans.content.contains("Sent: "), "{}", ans.content);
+    h.wait_outbox_drained(DRAIN).await;
+
+    let mut rng = GameRng::seeded(SEED);
+    let mut via: BTreeMap<String, usize> = BTreeMap::new();
+    let mut orders = 0;
+    loop {
+        let row = h.row(t.game).await;
+        if row.status != GameStatus::Active {
+            break;
+        }
+        let state = row.state.expect("an active game has a state");
+        let p = state
+            .pending()
+            .into_iter()
+            .find(|p| !p.submitted)
+            .expect("someone owes");
+        let line = choose(&state, p.seat, &p.kind, &mut rng);
+        let user = &t.seats[p.seat.index()];
+        let who = &user.name;
+        if line.name == "ready" {
+            if orders % 2 == 0 {
+                let ans = h
+                    .fake
+                    .run(user, Place::Dm, "game ready", &[("game", json!(t.game.0))])
+                    .await;
+                assert!(ans.content.contains("Sent: "), "{}", ans.content);
+                *via.entry("ready typed".into()).or_default() += 1;
+            } else {
+                h.give_as(&t, &state, p.seat, &line).await;
+                *via.entry("ready by button".into()).or_default() += 1;
+            }
+        } else if p.sheet {
+            let ans = h.order(&t, user, Place::Dm, &line).await;
+            assert!(ans.content.contains("Sent: "), "{line}: {}", ans.content);
+            *via.entry(format!("{} by DM", line.name)).or_default() += 1;
+        } else {
+            let ans = h.order(&t, user, Place::Channel(chan), &line).await;
+            assert!(ans.content.contains("Sent: "), "{line}: {}", ans.content);
+            *via.entry(format!("{who} {} in the channel", line.name)).or_default() += 1;
+        }
+        orders += 1;
+        h.wait_outbox_drained(DRAIN).await;
+        assert!(orders < 3000, "the game does not end");
+    }
+
+    let row = h.row(t.game).await;
+    assert_eq!(row.status, GameStatus::Finished);
+    let outcome = row
+        .state
+        .expect("a finished game keeps its state")
+        .outcome()
+        .expect("an outcome");
+    let by = |k: &str| via.get(k).copied().unwrap_or(0);
+    assert!(
+        by("alice move in the channel") > 0 && by("bob move in the channel") > 0,
+        "{via:?}"
+    );
+    assert!(by("buy by DM") > 0, "{via:?}");
+    assert!(by("ready typed") > 0 && by("ready by button") > 0, "{via:?}");
+
+    // Battles: bob fought his side by hand; alice's standing orders fought
+    // hers (she never gave a combat order).
+    let events: Vec<AnyEvent> = h.events(t.game).await.into_iter().map(|(_, e)| e).collect();
+    let battles = events
+        .iter()
+        .filter(|e| matches!(e, AnyEvent::Empires(EmpiresEvent::BattleBegan { .. })))
+        .count();
+    let volleys = events
+        .iter()
+        .filter(|e| matches!(e, AnyEvent::Empires(EmpiresEvent::Fought { .. })))
+        .count();
+    assert!(battles > 0, "no battle: {via:?}");
+    assert!(by("bob fire in the channel") > 0, "bob fired by hand: {via:?}");
+    assert!(
+        volleys > by("bob fire in the channel"),
+        "alice's side fired by standing orders"
+    );
+    for order in ["fire", "screen", "retreat", "battle", "hold", "auto"] {
+        assert_eq!(by(&format!("alice {order} in the channel")), 0, "{via:?}");
+    }
+
+    // The end: one result post, the last one.
+    let posts: Vec<Message> = h.fake.read(|w| {
+        w.messages_in(chan)
+            .into_iter()
+            .filter(|m| m.origin == support::Origin::Post)
+            .cloned()
+            .collect()
+    });
+    let results: Vec<&Message> = posts.iter().filter(|m| m.content.contains("🏆")).collect();
+    assert_eq!(results.len(), 1, "one result post");
+    if let Outcome::Winner { seat, .. } = &outcome {
+        assert!(results[0].content.contains(&t.seats[seat.index()].name));
+    }
+    assert_eq!(results[0].id, posts.last().unwrap().id, "the result is the last post");
+
+    // What everyone in the channel reads: no sheet, no CP, no standing order.
+    let everything = h.fake.read(|w| {
+        w.messages_in(chan)
+            .into_iter()
+            .filter(|m| !m.ephemeral())
+            .map(|m| m.content.clone())
+            .collect::<Vec<_>>()
+            .join("\n")
+    });
+    for secret in [
+        "Line added",
+        "Your sheet",
+        "carried over",
+        "Standing orders",
+        "fire at will",
+        "Buy 1",
+        "research",
+        "looked at",
+    ] {
+        assert!(!everything.contains(secret), "the channel reads `{secret}`");
+    }
+    // Each player had their own board by DM at the phase boundaries.
+    let boards_per_player: Vec<usize> = h.fake.read(|w| {
+        t.seats
+            .iter()
+            .map(|u| {
+                w.dm_channel_of(u.id)
+                    .map(|c| w.messages_in(c).iter().filter(|m| !m.attachments.is_empty()).count())
+                    .unwrap_or(0)
+            })
+            .collect()
+    });
+    let public_boards = posts.iter().filter(|m| !m.attachments.is_empty()).count();
+    assert!(public_boards > 10, "{public_boards} public boards");
+    for n in &boards_per_player {
+        assert!(
+            *n + 1 >= public_boards,
+            "{boards_per_player:?} private boards, {public_boards} public"
+        );
+    }
+    h.assert_outbox_delivered_once().await;
+    h.fake.assert_clean();
+    let volume = h.volume(chan, &players);
+    eprintln!(
+        "empires seed {SEED} (2 players, 5 rounds) through Discord: {outcome:?}; {orders} orders {via:?}; \
+         {battles} battles, {volleys} volleys; {public_boards} public boards, private {boards_per_player:?}; \
+         sent {volume:?}"
+    );
+}
