@@ -40,7 +40,7 @@ fn command_lines() {
 
 #[test]
 fn orders_of_every_game() {
-    for game in ["hyperspace", "starlanes", "solar", "spectrum"] {
+    for game in ["hyperspace", "starlanes", "solar", "spectrum", "empires"] {
         let r = short(game, 1500);
         // The generator reaches every kind of answer: accepted orders,
         // refusals of each kind.

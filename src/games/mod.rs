@@ -304,6 +304,12 @@ impl AnyState {
         with_state!(self, R, s => R::scene(&R::view(s, viewer), names))
     }
 
+    /// Whether `line` is an order a seat may give while the game does not
+    /// wait on it ([`Ruleset::any_time`]).
+    pub fn any_time(&self, line: &CommandLine) -> bool {
+        with_state!(self, R, _s => R::parse(line).is_ok_and(|a| R::any_time(&a)))
+    }
+
     pub fn outcome(&self) -> Option<Outcome> {
         with_state!(self, R, s => R::outcome(s))
     }
