@@ -584,8 +584,7 @@ pub fn decide(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Reje
             mine(sheet_edit(s, seat, action))?
         }
         _ => {
-            let waits = waiting(s);
-            if !waits.contains(&seat) {
+            if !pending(s).iter().any(|p| p.seat == seat) {
                 return Err(not_yours(s, seat));
             }
             return Err(illegal(
