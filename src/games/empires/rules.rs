@@ -79,6 +79,7 @@ pub fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
             last_bid: None,
             wrecks: Vec::new(),
             peeked: Vec::new(),
+            peeked_now: Vec::new(),
         });
     }
     colonies.sort_by_key(|c| Board::name_key(c.hex));
@@ -297,7 +298,7 @@ fn movement_options(s: &State, seat: Seat) -> Vec<Action> {
             out.push(Action::Upgrade { unit: unit.clone() });
         }
     }
-    for at in &s.empire(seat).peeked {
+    for at in &s.empire(seat).peeked_now {
         if movement::reveal(s, seat, *at).is_ok() {
             out.push(Action::Reveal { at: s.board.name(*at) });
         }
