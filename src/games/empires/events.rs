@@ -288,6 +288,7 @@ pub fn apply(s: &mut State, event: &Event) {
         } => {
             s.active = s.order.iter().position(|x| x == seat).unwrap_or(0);
             s.phase = Phase::Movement;
+            s.empires[seat.index()].peeked_now.clear();
             for u in s.units.iter_mut().filter(|u| u.owner() == *seat) {
                 u.moved = 0;
                 u.stopped = false;
@@ -390,9 +391,12 @@ pub fn apply(s: &mut State, event: &Event) {
             }
         }
         Event::Peeked { seat, unit, at, .. } => {
-            let peeked = &mut s.empires[seat.index()].peeked;
-            if !peeked.contains(at) {
-                peeked.push(*at);
+            let e = &mut s.empires[seat.index()];
+            if !e.peeked.contains(at) {
+                e.peeked.push(*at);
+            }
+            if !e.peeked_now.contains(at) {
+                e.peeked_now.push(*at);
             }
             if let Some(u) = s.unit_mut(*unit) {
                 u.peeks += 1;
@@ -541,6 +545,7 @@ pub fn apply(s: &mut State, event: &Event) {
             }
             for e in s.empires.iter_mut() {
                 e.peeked.retain(|h| h != at);
+                e.peeked_now.retain(|h| h != at);
             }
         }
         Event::SentBack { moves } => {

@@ -396,8 +396,11 @@ pub fn peek(s: &State, seat: Seat, label: Label, at: Hex) -> Result<Vec<Event>, 
 
 /// `reveal at:H`: a marker the player has looked at, face up for all.
 pub fn reveal(s: &State, seat: Seat, at: Hex) -> Result<Vec<Event>, String> {
-    if !s.empire(seat).peeked.contains(&at) || !s.unexplored(at) {
-        return Err(format!("you have not looked at a face-down marker at {}", s.board.name(at)));
+    if !s.empire(seat).peeked_now.contains(&at) || !s.unexplored(at) {
+        return Err(format!(
+            "you have not looked at a face-down marker at {} in this movement phase",
+            s.board.name(at)
+        ));
     }
     let marker = s.spot(at).map(|p| p.marker).ok_or("no marker")?;
     Ok(vec![Event::Explored {

@@ -79,6 +79,7 @@ pub fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
             last_bid: None,
             wrecks: Vec::new(),
             peeked: Vec::new(),
+            peeked_now: Vec::new(),
         });
     }
     colonies.sort_by_key(|c| Board::name_key(c.hex));
@@ -297,7 +298,7 @@ fn movement_options(s: &State, seat: Seat) -> Vec<Action> {
             out.push(Action::Upgrade { unit: unit.clone() });
         }
     }
-    for at in &s.empire(seat).peeked {
+    for at in &s.empire(seat).peeked_now {
         if movement::reveal(s, seat, *at).is_ok() {
             out.push(Action::Reveal { at: s.board.name(*at) });
         }
@@ -838,7 +839,7 @@ fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Ve
             if n == 0 || n > f.ships - f.fired {
                 return Err(format!("{} has {} ship(s) that may retreat", f.id, f.ships - f.fired));
             }
-            out.push(retreat(&scratch, &b, i, n, h));
+            out.extend(retreat(&scratch, &b, i, n, h));
             Ok(out)
         }
         Action::Hold { unit } => {
@@ -881,7 +882,9 @@ fn volley(s: &State, b: &Battle, i: usize, target: Target, ships: u32) -> Event 
     fought(s, action, dice, Box::new(rng))
 }
 
-fn retreat(s: &State, b: &Battle, i: usize, ships: u32, to: Hex) -> Event {
+/// `ships` ships of fighter `i` retreat to `to`; ships retreating into a
+/// Black Hole roll as they enter it (text 5.9.2, 6.3).
+fn retreat(s: &State, b: &Battle, i: usize, ships: u32, to: Hex) -> Vec<Event> {
     let f = b.fighter(i);
     let mut rng = (*s.rng).clone();
     let new = match f.id {
@@ -892,14 +895,28 @@ fn retreat(s: &State, b: &Battle, i: usize, ships: u32, to: Hex) -> Event {
         Some(n) => format!("{ships} ship(s) of {} retreat to {} as {n}.", f.id, s.board.name(to)),
         None => format!("{} retreats to {}.", f.id, s.board.name(to)),
     };
-    Event::Retreated {
-        fighter: i,
-        ships,
-        to,
-        new,
-        said,
-        rng: Box::new(rng),
+    let mut scratch = s.clone();
+    let mut out = Vec::new();
+    push(
+        &mut scratch,
+        &mut out,
+        Event::Retreated {
+            fighter: i,
+            ships,
+            to,
+            new,
+            said,
+            rng: Box::new(rng.clone()),
+        },
+    );
+    let moved = match f.id {
+        Target::Group(l) => new.or(Some(l)),
+        _ => None,
+    };
+    if let (Some(label), Some(Marker::BlackHole)) = (moved, s.terrain(to)) {
+        out.push(movement::black_hole(&scratch, &[label], to, &mut rng));
     }
+    out
 }
 
 fn colony_order(s: &State, seat: Seat, at: Hex, action: &Action) -> Result<Vec<Event>, String> {
@@ -1044,11 +1061,11 @@ fn standing_step(s: &State) -> Vec<Event> {
                 )],
                 Ask::Fire { .. } => {
                     let hexes = retreat_hexes(s, seat, b.hex());
-                    vec![match st.answer(b, &ask, !hexes.is_empty()) {
+                    match st.answer(b, &ask, !hexes.is_empty()) {
                         BattleAction::Retreat { fighter, ships } => retreat(s, b, fighter, ships, hexes[0]),
-                        BattleAction::Fire { fighter, target, ships } => volley(s, b, fighter, target, ships),
-                        other => fought(s, other, Vec::new(), s.rng.clone()),
-                    }]
+                        BattleAction::Fire { fighter, target, ships } => vec![volley(s, b, fighter, target, ships)],
+                        other => vec![fought(s, other, Vec::new(), s.rng.clone())],
+                    }
                 }
             }
         }

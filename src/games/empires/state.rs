@@ -213,6 +213,10 @@ pub struct Empire {
     pub wrecks: Vec<(u32, Tech)>,
     /// Hexes whose face-down marker this player has looked at (private).
     pub peeked: Vec<Hex>,
+    /// Of those, the hexes looked at in this player's current movement
+    /// phase: only these may be revealed (rules page, `reveal`) (private).
+    #[serde(default)]
+    pub peeked_now: Vec<Hex>,
 }
 
 /// What the game waits on.

@@ -122,3 +122,40 @@ fn first_economic_phase_pays_twenty_less_the_scouts() {
     assert!(economy::check(&st, Seat(0), &five).is_err());
     let _ = Hex::new(0, 0);
 }
+
+/// Options (rules page, *Options*; plan 123): `rounds` from 3 to 40, the
+/// future keys accepted only as `false`, unknown keys refused, all at set-up.
+#[test]
+fn options_ranges_and_future_keys() {
+    let setup = |options: serde_json::Value| {
+        let mut config = GameConfig::new(2, 1);
+        config.options = options;
+        Empires::setup(&config).map(|events| Empires::fold(&events).options)
+    };
+    let ok = setup(serde_json::json!({"rounds": 3, "auto_combat": true, "rules": "basic"})).unwrap();
+    assert_eq!((ok.rounds, ok.auto_combat), (3, true));
+    assert_eq!(setup(serde_json::json!({"rounds": 40})).unwrap().rounds, 40);
+    assert_eq!(setup(serde_json::json!({})).unwrap().rounds, 12);
+    for bad in [
+        serde_json::json!({"rounds": 2}),
+        serde_json::json!({"rounds": 41}),
+        serde_json::json!({"rounds": "ten"}),
+        serde_json::json!({"rules": "advanced"}),
+        serde_json::json!({"carriers": true}),
+        serde_json::json!({"colour": "red"}),
+    ] {
+        assert!(setup(bad.clone()).is_err(), "{bad} was accepted");
+    }
+    let e = setup(serde_json::json!({"colour": "red"})).unwrap_err();
+    assert!(e.0.contains("unknown option `colour`"), "{}", e.0);
+    let e = setup(serde_json::json!({"mines": true})).unwrap_err();
+    assert!(e.0.contains("not available yet"), "{}", e.0);
+    for key in super::state::FUTURE_KEYS {
+        assert!(setup(serde_json::json!({ *key: false })).is_ok(), "{key}: false refused");
+    }
+    // Every player starts on fire at will with `auto_combat`.
+    let mut config = GameConfig::new(2, 1);
+    config.options = serde_json::json!({"auto_combat": true});
+    let st = Empires::fold(&Empires::setup(&config).unwrap());
+    assert!(st.empires.iter().all(|e| e.standing.auto));
+}
