@@ -237,11 +237,14 @@ pub enum Event {
 
 impl Event {
     /// The events a player may take back: those that revealed nothing and
-    /// drew nothing (a quiet move, a split, a merge).
+    /// drew nothing that matters (a quiet move, a split, a merge). A split
+    /// draws its new label from the generator, but taking it back restores
+    /// the generator, so splitting again draws the same label: nothing can
+    /// be fished for.
     pub fn quiet(&self) -> bool {
         match self {
             Event::Moved { stopped, shown, .. } => !stopped && shown.is_empty(),
-            Event::Merged { .. } => true,
+            Event::Merged { .. } | Event::Split { .. } => true,
             _ => false,
         }
     }
