@@ -332,15 +332,11 @@ fn combat_options(s: &State, seat: Seat) -> Vec<Action> {
                 for i in b.run(side) {
                     let f = b.fighter(i);
                     let unit = f.id.to_string();
-                    let enemy = match side {
-                        Side::Attacker => s.defender,
-                        Side::Defender => s.active_seat(),
-                    };
                     if b.fireable(i) > 0 {
                         for t in b.targets(i) {
                             out.push(Action::Fire {
                                 unit: unit.clone(),
-                                at: target_text(b.fighter(t).id, enemy),
+                                at: b.fighter(t).id.to_string(),
                                 ships: None,
                             });
                         }
@@ -381,11 +377,6 @@ fn combat_options(s: &State, seat: Seat) -> Vec<Action> {
     }
     out.push(Action::Auto);
     out
-}
-
-/// An enemy fighter as orders name it.
-fn target_text(t: Target, _enemy: Option<Seat>) -> String {
-    t.to_string()
 }
 
 fn sheet_options(s: &State, seat: Seat) -> Vec<Action> {

@@ -10,7 +10,7 @@
 //! Miner (always `ships == 1`). Bases and Ship Yards are not counters: they
 //! belong to their [`Colony`] and are named by its hex.
 
-use super::basics::{Kind, Label, Levels, Marker, Tech, TurnNo, Worth, CARRY_OVER_CAP, HOMEWORLD_CP};
+use super::basics::{Kind, Label, Levels, Marker, Tech, TurnNo, Worth, HOMEWORLD_CP};
 use crate::engine::{GameRng, Hex, Outcome, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -70,7 +70,8 @@ impl Options {
                 "rounds" => {
                     let n = v
                         .as_u64()
-                        .filter(|n| ROUNDS_RANGE.contains(&(*n as u32)) && *n <= 40)
+                        .and_then(|n| u32::try_from(n).ok())
+                        .filter(|n| ROUNDS_RANGE.contains(n))
                         .ok_or_else(|| {
                             format!(
                                 "`rounds` must be a whole number from {} to {}, not {v}",
@@ -78,7 +79,7 @@ impl Options {
                                 ROUNDS_RANGE.end()
                             )
                         })?;
-                    o.rounds = n as u32;
+                    o.rounds = n;
                 }
                 "auto_combat" => {
                     o.auto_combat = v
@@ -483,11 +484,6 @@ impl State {
             .sum();
         let e = self.empire(seat);
         colonies + units + e.levels.value() + e.cp
-    }
-
-    /// CP after income, with the carry-over cap (text 7.5.1).
-    pub fn capped(cp: u32) -> u32 {
-        cp.min(CARRY_OVER_CAP)
     }
 
     /// The homeworld value at the start (text 2.7).

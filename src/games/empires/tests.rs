@@ -4,7 +4,7 @@
 use super::basics::{Kind, Worth};
 use super::state::{Line, Phase};
 use super::*;
-use crate::engine::{GameRng, Hex, Ruleset};
+use crate::engine::{GameRng, Ruleset};
 
 fn start(players: u8, seed: u64) -> State {
     Empires::fold(&Empires::setup(&GameConfig::new(players, seed)).unwrap())
@@ -120,7 +120,6 @@ fn first_economic_phase_pays_twenty_less_the_scouts() {
         into: None,
     }];
     assert!(economy::check(&st, Seat(0), &five).is_err());
-    let _ = Hex::new(0, 0);
 }
 
 /// Options (rules page, *Options*; plan 123): `rounds` from 3 to 40, the

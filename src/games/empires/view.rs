@@ -303,7 +303,7 @@ pub fn prompt(s: &State, seat: Seat) -> String {
                 if mine.is_empty() { "none".into() } else { mine.join(", ") }
             )
         }
-        Phase::Combat => combat_prompt(s, seat),
+        Phase::Combat => combat_prompt(s),
         Phase::Lost { hex, .. } => format!(
             "A stack is Lost in Space at {}: shift it one hex (`shift dir:n|ne|se|s|sw|nw`).",
             s.board.name(*hex)
@@ -330,7 +330,7 @@ pub fn prompt(s: &State, seat: Seat) -> String {
     }
 }
 
-fn combat_prompt(s: &State, seat: Seat) -> String {
+fn combat_prompt(s: &State) -> String {
     match &s.battle {
         Some(b) => {
             let mut t = format!("Battle at {}, firing round {}. ", s.board.name(b.hex()), b.round().max(1));
@@ -364,7 +364,6 @@ fn combat_prompt(s: &State, seat: Seat) -> String {
                 s.board.name(at)
             ),
             None => {
-                let _ = seat;
                 format!(
                     "Choose your next battle: {} (`battle at:HEX`, or `auto`).",
                     hex_list(&s.board, &s.combat_due)
@@ -611,8 +610,7 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
         }
         Event::EconomicBegan { round, wrecks, .. } => {
             let mut t = format!("Round {round}: the Economic Phase. Everyone writes a sheet.");
-            for (seat, hex, die, tech) in wrecks.iter().filter(|w| me(w.0)) {
-                let _ = seat;
+            for (_, hex, die, tech) in wrecks.iter().filter(|w| me(w.0)) {
                 t.push_str(&format!(
                     " Space Wreck at {}: d10 {die}, a free level of {}.",
                     b.name(*hex),
