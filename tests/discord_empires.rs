@@ -11,14 +11,14 @@
 
 mod support;
 
-use orrery::engine::{CommandLine, GameRng, Outcome, Seat};
+use orrery::engine::{CommandLine, GameRng, Seat};
 use orrery::games::empires::Event as EmpiresEvent;
 use orrery::games::{AnyEvent, AnyState, GameKind};
 use orrery::store::GameStatus;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::time::Duration;
-use support::{Harness, Message, Place};
+use support::{Harness, Place};
 
 const DRAIN: Duration = Duration::from_secs(60);
 const SEED: u64 = 3;
@@ -147,13 +147,7 @@ async fn a_whole_space_empires_game_through_discord() {
         assert!(orders < 3000, "the game does not end");
     }
 
-    let row = h.row(t.game).await;
-    assert_eq!(row.status, GameStatus::Finished);
-    let outcome = row
-        .state
-        .expect("a finished game keeps its state")
-        .outcome()
-        .expect("an outcome");
+    let outcome = h.finished(&t).await;
     let by = |k: &str| via.get(k).copied().unwrap_or(0);
     assert!(
         by("alice move in the channel") > 0 && by("bob move in the channel") > 0,
@@ -184,29 +178,11 @@ async fn a_whole_space_empires_game_through_discord() {
     }
 
     // The end: one result post, the last one.
-    let posts: Vec<Message> = h.fake.read(|w| {
-        w.messages_in(chan)
-            .into_iter()
-            .filter(|m| m.origin == support::Origin::Post)
-            .cloned()
-            .collect()
-    });
-    let results: Vec<&Message> = posts.iter().filter(|m| m.content.contains("🏆")).collect();
-    assert_eq!(results.len(), 1, "one result post");
-    if let Outcome::Winner { seat, .. } = &outcome {
-        assert!(results[0].content.contains(&t.seats[seat.index()].name));
-    }
-    assert_eq!(results[0].id, posts.last().unwrap().id, "the result is the last post");
+    let posts = h.posts(chan);
+    support::result_post(&t, &posts, &outcome);
 
     // What everyone in the channel reads: no sheet, no CP, no standing order.
-    let everything = h.fake.read(|w| {
-        w.messages_in(chan)
-            .into_iter()
-            .filter(|m| !m.ephemeral())
-            .map(|m| m.content.clone())
-            .collect::<Vec<_>>()
-            .join("\n")
-    });
+    let everything = h.public_text(chan);
     for secret in [
         "Line added",
         "Your sheet",
@@ -220,24 +196,8 @@ async fn a_whole_space_empires_game_through_discord() {
         assert!(!everything.contains(secret), "the channel reads `{secret}`");
     }
     // Each player had their own board by DM at the phase boundaries.
-    let boards_per_player: Vec<usize> = h.fake.read(|w| {
-        t.seats
-            .iter()
-            .map(|u| {
-                w.dm_channel_of(u.id)
-                    .map(|c| w.messages_in(c).iter().filter(|m| !m.attachments.is_empty()).count())
-                    .unwrap_or(0)
-            })
-            .collect()
-    });
-    let public_boards = posts.iter().filter(|m| !m.attachments.is_empty()).count();
-    assert!(public_boards > 10, "{public_boards} public boards");
-    for n in &boards_per_player {
-        assert!(
-            *n + 1 >= public_boards,
-            "{boards_per_player:?} private boards, {public_boards} public"
-        );
-    }
+    let boards_per_player = h.private_boards(&t);
+    let public_boards = support::assert_private_boards(&boards_per_player, &posts, 10);
     h.assert_outbox_delivered_once().await;
     h.fake.assert_clean();
     let volume = h.volume(chan, &players);

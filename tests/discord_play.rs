@@ -98,11 +98,10 @@ async fn a_whole_hyperspace_game_is_played_with_buttons_and_menus_only() {
         prompts += check_prompts(&h, &t, &mut seen_dms);
         assert!(orders < 2000, "the game does not end");
     }
-    let row = h.row(t.game).await;
-    assert_eq!(row.status, GameStatus::Finished);
-    let winners: Vec<String> = match state.outcome() {
-        Some(Outcome::Winner { seat, .. }) => vec![format!("**{}** wins", t.seats[seat.index()].name)],
-        Some(Outcome::Shared { seats, .. }) => seats
+    let outcome = h.finished(&t).await;
+    let winners: Vec<String> = match &outcome {
+        Outcome::Winner { seat, .. } => vec![format!("**{}** wins", t.seats[seat.index()].name)],
+        Outcome::Shared { seats, .. } => seats
             .iter()
             .map(|s| format!("**{}**", t.seats[s.index()].name))
             .collect(),
@@ -110,21 +109,13 @@ async fn a_whole_hyperspace_game_is_played_with_buttons_and_menus_only() {
     };
 
     // The end: one result post, the last one, with the final board.
-    let posts: Vec<Message> = h.fake.read(|w| {
-        w.messages_in(chan)
-            .into_iter()
-            .filter(|m| m.origin == support::Origin::Post)
-            .cloned()
-            .collect()
-    });
-    let results: Vec<&Message> = posts.iter().filter(|m| m.content.contains("🏆")).collect();
-    assert_eq!(results.len(), 1, "one result post");
+    let posts = h.posts(chan);
+    let result = support::result_post(&t, &posts, &outcome);
     for w in &winners {
-        assert!(results[0].content.contains(w), "{w}: {}", results[0].content);
+        assert!(result.content.contains(w), "{w}: {}", result.content);
     }
-    assert_eq!(results[0].id, posts.last().unwrap().id, "the result is the last post");
-    assert_eq!(results[0].attachments.len(), 1, "the result carries the final board");
-    support::assert_png(&results[0].attachments[0].data, "the final board");
+    assert_eq!(result.attachments.len(), 1, "the result carries the final board");
+    support::assert_png(&result.attachments[0].data, "the final board");
     h.assert_outbox_delivered_once().await;
     h.fake.assert_clean();
 

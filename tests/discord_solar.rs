@@ -14,7 +14,7 @@ use orrery::store::GameStatus;
 use serde_json::json;
 use std::collections::{BTreeMap, HashSet};
 use std::time::Duration;
-use support::{Harness, Message, Place, Via};
+use support::{Harness, Place, Via};
 
 const DRAIN: Duration = Duration::from_secs(60);
 /// The game's seed, and the one of the random orders. With 3 players and a
@@ -145,10 +145,7 @@ async fn a_whole_solar_crisis_game_in_the_channel_and_by_dm() {
         assert!(orders < 1500, "the game does not end");
     }
 
-    let row = h.row(t.game).await;
-    assert_eq!(row.status, GameStatus::Finished);
-    let state = row.state.expect("a finished game keeps its state");
-    let outcome = state.outcome().expect("an outcome");
+    let outcome = h.finished(&t).await;
     let headline = match &outcome {
         Outcome::Winner { seat, .. } => format!("**{}** wins", t.seats[seat.index()].name),
         Outcome::Shared { .. } => "share".to_string(),
@@ -165,25 +162,10 @@ async fn a_whole_solar_crisis_game_in_the_channel_and_by_dm() {
     assert!(by("pass", "typed") > 0 && by("move", "typed") > 0, "{via:?}");
 
     // The end: one result post, the last one, with the final board.
-    let posts: Vec<Message> = h.fake.read(|w| {
-        w.messages_in(chan)
-            .into_iter()
-            .filter(|m| m.origin == support::Origin::Post)
-            .cloned()
-            .collect()
-    });
-    let results: Vec<&Message> = posts
-        .iter()
-        .filter(|m| m.content.contains("🏆") || m.content.contains("💀"))
-        .collect();
-    assert_eq!(results.len(), 1, "one result post");
-    assert!(
-        results[0].content.contains(&headline),
-        "{headline}: {}",
-        results[0].content
-    );
-    assert_eq!(results[0].id, posts.last().unwrap().id, "the result is the last post");
-    assert_eq!(results[0].attachments.len(), 1, "the result carries the final board");
+    let posts = h.posts(chan);
+    let result = support::result_post(&t, &posts, &outcome);
+    assert!(result.content.contains(&headline), "{headline}: {}", result.content);
+    assert_eq!(result.attachments.len(), 1, "the result carries the final board");
 
     // Hands never reach the channel: no post names a card drawn or dealt
     // (cards are named in the channel only once played or discarded).
@@ -210,14 +192,7 @@ async fn a_whole_solar_crisis_game_in_the_channel_and_by_dm() {
     assert!(!never_public.is_empty());
     // What everyone in the channel reads (a reply only its asker sees, such
     // as "Sent: pass · You drew …", is private).
-    let everything = h.fake.read(|w| {
-        w.messages_in(chan)
-            .into_iter()
-            .filter(|m| !m.ephemeral())
-            .map(|m| m.content.clone())
-            .collect::<Vec<_>>()
-            .join("\n")
-    });
+    let everything = h.public_text(chan);
     for card in &never_public {
         assert!(
             !everything.contains(card.name()),

@@ -10,14 +10,14 @@
 
 mod support;
 
-use orrery::engine::{CommandLine, GameRng, Outcome, Seat};
+use orrery::engine::{CommandLine, GameRng, Seat};
 use orrery::games::spectrum::state::Event as SpectrumEvent;
 use orrery::games::{AnyEvent, AnyState, GameKind};
 use orrery::store::GameStatus;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::time::Duration;
-use support::{Harness, Message, Place};
+use support::{Harness, Place};
 
 const DRAIN: Duration = Duration::from_secs(60);
 const SEED: u64 = 28;
@@ -169,13 +169,7 @@ async fn a_whole_spectrum_war_by_dm_sheets() {
         assert!(orders < 2000, "the war does not end");
     }
 
-    let row = h.row(t.game).await;
-    assert_eq!(row.status, GameStatus::Finished);
-    let outcome = row
-        .state
-        .expect("a finished game keeps its state")
-        .outcome()
-        .expect("an outcome");
+    let outcome = h.finished(&t).await;
     let by = |k: &str| via.get(k).copied().unwrap_or(0);
     assert!(by("build typed") > 0 && by("move typed") > 0, "{via:?}");
     assert!(by("ready typed") > 0 && by("ready by button") > 0, "{via:?}");
@@ -221,34 +215,12 @@ async fn a_whole_spectrum_war_by_dm_sheets() {
         "every player was in every fight: {fights:?}"
     );
 
-    // The end: one result post, the last one, with the final board.
-    let posts: Vec<Message> = h.fake.read(|w| {
-        w.messages_in(chan)
-            .into_iter()
-            .filter(|m| m.origin == support::Origin::Post)
-            .cloned()
-            .collect()
-    });
-    let results: Vec<&Message> = posts.iter().filter(|m| m.content.contains("🏆")).collect();
-    assert_eq!(results.len(), 1, "one result post");
-    if let Outcome::Winner { seat, .. } = &outcome {
-        assert!(
-            results[0].content.contains(&t.seats[seat.index()].name),
-            "{}",
-            results[0].content
-        );
-    }
-    assert_eq!(results[0].id, posts.last().unwrap().id, "the result is the last post");
+    // The end: one result post, the last one.
+    let posts = h.posts(chan);
+    support::result_post(&t, &posts, &outcome);
 
     // What everyone in the channel reads: no sheet line, no ship, no points.
-    let everything = h.fake.read(|w| {
-        w.messages_in(chan)
-            .into_iter()
-            .filter(|m| !m.ephemeral())
-            .map(|m| m.content.clone())
-            .collect::<Vec<_>>()
-            .join("\n")
-    });
+    let everything = h.public_text(chan);
     for secret in [
         "Combat:",
         "shots",
@@ -266,23 +238,8 @@ async fn a_whole_spectrum_war_by_dm_sheets() {
     let ship_name = regex_free_ship_name(&everything);
     assert!(ship_name.is_none(), "the channel names a ship: {ship_name:?}");
     // Every player had a private board by DM at every section.
-    let boards_per_player: Vec<usize> = h.fake.read(|w| {
-        t.seats
-            .iter()
-            .map(|u| {
-                w.dm_channel_of(u.id)
-                    .map(|c| w.messages_in(c).iter().filter(|m| !m.attachments.is_empty()).count())
-                    .unwrap_or(0)
-            })
-            .collect()
-    });
-    let public_boards = posts.iter().filter(|m| !m.attachments.is_empty()).count();
-    for n in &boards_per_player {
-        assert!(
-            *n + 1 >= public_boards,
-            "{boards_per_player:?} private boards, {public_boards} public"
-        );
-    }
+    let boards_per_player = h.private_boards(&t);
+    let public_boards = support::assert_private_boards(&boards_per_player, &posts, 0);
     h.assert_outbox_delivered_once().await;
     h.fake.assert_clean();
     let volume = h.volume(chan, &players);

@@ -159,6 +159,43 @@ impl fmt::Display for CommandLine {
     }
 }
 
+/// A game's order forms, `name` → usage line, so that every parse error
+/// says which form would have been understood.
+#[derive(Clone, Copy, Debug)]
+pub struct Usages(pub &'static [(&'static str, &'static str)]);
+
+impl Usages {
+    /// The usage line of order `name` (the name itself if it has none).
+    pub fn of(&self, name: &str) -> String {
+        self.0
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or_else(|| name.to_string(), |(_, u)| (*u).to_string())
+    }
+
+    /// The names of the orders, in the table's order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.0.iter().map(|(n, _)| *n).collect()
+    }
+
+    /// A parse error for `line`, with its order's usage.
+    pub fn error(&self, line: &CommandLine, message: impl Into<String>) -> ParseError {
+        ParseError {
+            message: message.into(),
+            usage: self.of(&line.name),
+        }
+    }
+
+    /// A required argument that is not blank, trimmed.
+    pub fn text(&self, line: &CommandLine, key: &str) -> Result<String, ParseError> {
+        let raw = line.required(key, &self.of(&line.name))?.trim();
+        if raw.is_empty() {
+            return Err(self.error(line, format!("`{key}:` is empty")));
+        }
+        Ok(raw.to_string())
+    }
+}
+
 /// The text could not be understood as an order at all.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 #[error("{message}. Usage: {usage}")]
@@ -238,5 +275,22 @@ mod tests {
         let c = CommandLine::parse("depart ships:five").unwrap();
         let e = c.number("ships", "depart from:STAR ships:N").unwrap_err();
         assert!(e.to_string().contains("`ships:five` is not a whole number"), "{e}");
+    }
+
+    #[test]
+    fn usages_name_the_form_to_use() {
+        const FORMS: Usages = Usages(&[("depart", "depart from:STAR ships:N"), ("pass", "pass")]);
+        assert_eq!(FORMS.of("depart"), "depart from:STAR ships:N");
+        assert_eq!(FORMS.of("jump"), "jump");
+        assert_eq!(FORMS.names(), ["depart", "pass"]);
+        let line = CommandLine::parse("depart from:\"  \"").unwrap();
+        let e = FORMS.text(&line, "from").unwrap_err();
+        assert_eq!(e.to_string(), "`from:` is empty. Usage: depart from:STAR ships:N");
+        let e = FORMS.text(&line, "ships").unwrap_err();
+        assert!(e.message.contains("needs the option `ships`"), "{e}");
+        assert_eq!(e.usage, "depart from:STAR ships:N");
+        let line = CommandLine::parse("depart from:\" Algol \"").unwrap();
+        assert_eq!(FORMS.text(&line, "from").unwrap(), "Algol");
+        assert_eq!(FORMS.error(&line, "no").usage, "depart from:STAR ships:N");
     }
 }

@@ -9,7 +9,7 @@ pub mod ids;
 pub mod rng;
 pub mod ruleset;
 
-pub use command::{CommandLine, CommandSpec, ParamKind, ParamSpec, ParseError};
+pub use command::{CommandLine, CommandSpec, ParamKind, ParamSpec, ParseError, Usages};
 pub use decision::{OrderSheet, Pending, SheetError, SheetVerb, Simultaneous};
 pub use hex::Hex;
 pub use ids::{GameId, Seat, UserId, Viewer};

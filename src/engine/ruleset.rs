@@ -241,7 +241,9 @@ pub trait Ruleset {
 
     /// The event as `viewer` may learn of it, in a sentence; `None` when the
     /// viewer learns nothing from it. Must not reveal what the viewer may
-    /// not see.
+    /// not see. `names` holds every seat's display name in seat order, so
+    /// its length is the game's player count (Space Empires names hexes on
+    /// the map of that count).
     fn narrate(event: &Self::Event, viewer: Viewer, names: &[String]) -> Option<String>;
 
     /// Is the game over, and how?

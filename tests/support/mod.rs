@@ -763,6 +763,48 @@ impl Harness {
         new
     }
 
+    /// The bot's own posts in `channel`, oldest first.
+    pub fn posts(&self, channel: Id) -> Vec<Message> {
+        self.new_posts(channel, &mut std::collections::HashSet::new())
+    }
+
+    /// Everything everyone in `channel` can read, one message a line (a
+    /// reply only its asker sees is private and left out).
+    pub fn public_text(&self, channel: Id) -> String {
+        self.fake.read(|w| {
+            w.messages_in(channel)
+                .into_iter()
+                .filter(|m| !m.ephemeral())
+                .map(|m| m.content.clone())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+    }
+
+    /// How many messages with a picture each seat of `t` had by DM.
+    pub fn private_boards(&self, t: &Table) -> Vec<usize> {
+        self.fake.read(|w| {
+            t.seats
+                .iter()
+                .map(|u| {
+                    w.dm_channel_of(u.id)
+                        .map(|c| w.messages_in(c).iter().filter(|m| !m.attachments.is_empty()).count())
+                        .unwrap_or(0)
+                })
+                .collect()
+        })
+    }
+
+    /// The game of `t` has finished: its outcome.
+    pub async fn finished(&self, t: &Table) -> orrery::engine::Outcome {
+        let row = self.row(t.game).await;
+        assert_eq!(row.status, GameStatus::Finished);
+        row.state
+            .expect("a finished game keeps its state")
+            .outcome()
+            .expect("a finished game has an outcome")
+    }
+
     /// How much the bot sent to `channel` and to the DMs of `players`, as
     /// Discord received it (interaction answers not counted).
     pub fn volume(&self, channel: Id, players: &[User]) -> Volume {
@@ -917,6 +959,39 @@ pub struct Table {
     pub game: GameId,
     pub channel: Id,
     pub seats: Vec<User>,
+}
+
+/// The game's result among the bot's `posts` in its channel: exactly one
+/// post carries a result mark (🏆 a win or share, 💀 everyone lost), it is
+/// the last post, and it names the winner of `outcome`.
+pub fn result_post<'a>(t: &Table, posts: &'a [Message], outcome: &orrery::engine::Outcome) -> &'a Message {
+    let results: Vec<&Message> = posts
+        .iter()
+        .filter(|m| m.content.contains('🏆') || m.content.contains('💀'))
+        .collect();
+    assert_eq!(results.len(), 1, "one result post");
+    let result = results[0];
+    if let orrery::engine::Outcome::Winner { seat, .. } = outcome {
+        let name = &t.seats[seat.index()].name;
+        assert!(result.content.contains(name.as_str()), "{name}: {}", result.content);
+    }
+    assert_eq!(
+        Some(result.id),
+        posts.last().map(|m| m.id),
+        "the result is the last post"
+    );
+    result
+}
+
+/// Each seat had its own board by DM at least as often as the channel had
+/// a public one (less the result's), and there were more than `at_least`.
+pub fn assert_private_boards(private: &[usize], posts: &[Message], at_least: usize) -> usize {
+    let public = posts.iter().filter(|m| !m.attachments.is_empty()).count();
+    assert!(public > at_least, "{public} public boards");
+    for n in private {
+        assert!(*n + 1 >= public, "{private:?} private boards, {public} public");
+    }
+    public
 }
 
 /// Check that `bytes` is a PNG of a plausible board size.

@@ -5,7 +5,7 @@
 
 use super::basics::{Dir, Kind, Tech};
 use super::combat::{ColonyRule, RetreatRule, ScreenRule, TargetRule};
-use crate::engine::{CommandLine, CommandSpec, ParamKind, ParamSpec, ParseError, Seat};
+use crate::engine::{CommandLine, CommandSpec, ParamKind, ParamSpec, ParseError, Seat, Usages};
 use serde::{Deserialize, Serialize};
 
 /// A line of the economic sheet, as written.
@@ -88,7 +88,7 @@ impl Action {
     }
 }
 
-const USAGE: &[(&str, &str)] = &[
+const USAGE: Usages = Usages(&[
     ("move", "move unit:LABEL[,LABEL…] path:HEX[,HEX…]"),
     ("split", "split unit:LABEL ships:N"),
     ("merge", "merge unit:LABEL into:LABEL"),
@@ -122,28 +122,18 @@ const USAGE: &[(&str, &str)] = &[
     ("unready", "unready"),
     ("clear", "clear"),
     ("remove", "remove line:N"),
-];
+]);
 
 pub fn usage(name: &str) -> String {
-    USAGE
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map_or_else(|| name.to_string(), |(_, u)| u.to_string())
+    USAGE.of(name)
 }
 
 fn bad(line: &CommandLine, message: impl Into<String>) -> ParseError {
-    ParseError {
-        message: message.into(),
-        usage: usage(&line.name),
-    }
+    USAGE.error(line, message)
 }
 
 fn text(line: &CommandLine, key: &str) -> Result<String, ParseError> {
-    let raw = line.required(key, &usage(&line.name))?.trim();
-    if raw.is_empty() {
-        return Err(bad(line, format!("`{key}:` is empty")));
-    }
-    Ok(raw.to_string())
+    USAGE.text(line, key)
 }
 
 fn list(line: &CommandLine, key: &str) -> Result<Vec<String>, ParseError> {
@@ -389,7 +379,7 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
             Action::Standing(edit)
         }
         other => {
-            let names: Vec<&str> = USAGE.iter().map(|(n, _)| *n).collect();
+            let names = USAGE.names();
             return Err(ParseError {
                 message: format!("`{other}` is not a Space Empires order; the orders are {}", names.join(", ")),
                 usage: "see /game help".into(),

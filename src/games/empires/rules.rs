@@ -14,7 +14,7 @@ use super::events::{apply, Doom, Event, Ledger};
 use super::map::{deal, Area, Board};
 use super::movement::{self, d10, hex, own_unit};
 use super::orders::{Action, ScrapWhat, StandingEdit, Written};
-use super::state::{Colony, Empire, Line, Options, Phase, Spot, State, Unit};
+use super::state::{draw_label, Colony, Empire, Line, Options, Phase, Spot, State, Unit};
 use crate::engine::{GameConfig, GameRng, Hex, Outcome, Pending, Rejection, Seat, SetupError};
 
 // ---------------------------------------------------------------- set-up
@@ -66,7 +66,7 @@ pub fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
             Kind::Miner,
         ] {
             let taken: Vec<Label> = units.iter().map(|u| u.label).collect();
-            let label = draw(seat, &taken, &mut rng);
+            let label = draw_label(seat, &taken, &mut rng);
             units.push(new_unit(label, kind, 1, Levels::default(), home));
         }
         empires.push(Empire {
@@ -108,16 +108,6 @@ pub fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
     let e = movement_began(&s, first);
     push(&mut s, &mut out, e);
     Ok(out)
-}
-
-/// A label for `seat` not in `taken` (set-up and purchases draw several at
-/// once).
-fn draw(seat: Seat, taken: &[Label], rng: &mut GameRng) -> Label {
-    let free: Vec<u8> = (1..=99u8)
-        .filter(|n| !taken.iter().any(|l| l.owner == seat && l.number == *n))
-        .collect();
-    let number = free.get(rng.below(free.len().max(1) as u32) as usize).copied().unwrap_or(1);
-    Label { owner: seat, number }
 }
 
 pub fn new_unit(label: Label, kind: Kind, ships: u32, levels: Levels, hex: Hex) -> Unit {
@@ -501,32 +491,70 @@ fn not_yours(s: &State, seat: Seat) -> Rejection {
     }
 }
 
-/// Which phase an order belongs to, in words, for "not now" answers.
-fn order_phase(action: &Action) -> &'static str {
-    match action {
-        Action::Move { .. }
-        | Action::Split { .. }
-        | Action::Merge { .. }
-        | Action::Colonize { .. }
-        | Action::Tow { .. }
-        | Action::Peek { .. }
-        | Action::Reveal { .. }
-        | Action::Upgrade { .. }
-        | Action::End => "a movement order",
-        Action::Scrap { .. } => "a movement order or a line of the economic sheet",
-        Action::Battle { .. }
-        | Action::Screen { .. }
-        | Action::Done
-        | Action::Fire { .. }
-        | Action::Retreat { .. }
-        | Action::Hold { .. }
-        | Action::Auto => "a combat order",
-        Action::Shift { .. } => "the Lost in Space order",
-        Action::Line { .. } | Action::Remove(_) | Action::Clear | Action::Ready | Action::Unready => {
-            "a line of the economic sheet"
+/// When an order may be given: the one place orders are sorted by phase.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum When {
+    Movement,
+    Combat,
+    Sheet,
+    /// `scrap` of a unit, without a sheet line: in movement or on the sheet.
+    MovementOrSheet,
+    Lost,
+    First,
+    AnyTime,
+}
+
+impl When {
+    fn of(action: &Action) -> When {
+        match action {
+            Action::Move { .. }
+            | Action::Split { .. }
+            | Action::Merge { .. }
+            | Action::Colonize { .. }
+            | Action::Tow { .. }
+            | Action::Peek { .. }
+            | Action::Reveal { .. }
+            | Action::Upgrade { .. }
+            | Action::End => When::Movement,
+            Action::Scrap { line: None, .. } => When::MovementOrSheet,
+            Action::Battle { .. }
+            | Action::Screen { .. }
+            | Action::Done
+            | Action::Fire { .. }
+            | Action::Retreat { .. }
+            | Action::Hold { .. }
+            | Action::Auto => When::Combat,
+            Action::Shift { .. } => When::Lost,
+            Action::Line { .. }
+            | Action::Scrap { line: Some(_), .. }
+            | Action::Remove(_)
+            | Action::Clear
+            | Action::Ready
+            | Action::Unready => When::Sheet,
+            Action::First { .. } => When::First,
+            Action::Standing(_) => When::AnyTime,
         }
-        Action::First { .. } => "the bid winner's order",
-        Action::Standing(_) => "standing orders",
+    }
+
+    fn in_movement(self) -> bool {
+        matches!(self, When::Movement | When::MovementOrSheet)
+    }
+
+    fn on_sheet(self) -> bool {
+        matches!(self, When::Sheet | When::MovementOrSheet)
+    }
+
+    /// What the order is, in words, for "not now" answers.
+    fn words(self) -> &'static str {
+        match self {
+            When::Movement => "a movement order",
+            When::MovementOrSheet => "a movement order or a line of the economic sheet",
+            When::Combat => "a combat order",
+            When::Lost => "the Lost in Space order",
+            When::Sheet => "a line of the economic sheet",
+            When::First => "the bid winner's order",
+            When::AnyTime => "standing orders",
+        }
     }
 }
 
@@ -540,15 +568,16 @@ pub fn decide(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Reje
         return Err(not_yours(s, seat));
     }
     let mine = |r: Result<Vec<Event>, String>| r.map_err(|why| illegal(s, seat, why));
+    let when = When::of(action);
     let events = match (&s.phase, action) {
         (_, Action::Standing(edit)) => vec![standing(s, seat, edit)],
-        (Phase::Movement, _) if is_movement(action) => {
+        (Phase::Movement, _) if when.in_movement() => {
             if s.active_seat() != Some(seat) {
                 return Err(not_yours(s, seat));
             }
             mine(movement_order(s, seat, action))?
         }
-        (Phase::Combat, _) if is_combat(action) => {
+        (Phase::Combat, _) if when == When::Combat => {
             if combat_seat(s) != Some(seat) {
                 return Err(not_yours(s, seat));
             }
@@ -569,7 +598,7 @@ pub fn decide(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Reje
             }
             next_round(s, *player)
         }
-        (Phase::Economic, _) if is_sheet(action) => {
+        (Phase::Economic, _) if when.on_sheet() => {
             if !s.sheet.owes(seat) {
                 return Err(not_yours(s, seat));
             }
@@ -585,7 +614,7 @@ pub fn decide(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Reje
                 format!(
                     "`{}` is {}; now the game is in {}",
                     super::orders::unparse(action).name,
-                    order_phase(action),
+                    when.words(),
                     super::view::phase_words(s)
                 ),
             ));
@@ -598,42 +627,6 @@ pub fn decide(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Reje
     let mut out = events;
     advance(&mut scratch, &mut out);
     Ok(out)
-}
-
-fn is_movement(a: &Action) -> bool {
-    matches!(
-        a,
-        Action::Move { .. }
-            | Action::Split { .. }
-            | Action::Merge { .. }
-            | Action::Colonize { .. }
-            | Action::Tow { .. }
-            | Action::Peek { .. }
-            | Action::Reveal { .. }
-            | Action::Upgrade { .. }
-            | Action::Scrap { line: None, .. }
-            | Action::End
-    )
-}
-
-fn is_combat(a: &Action) -> bool {
-    matches!(
-        a,
-        Action::Battle { .. }
-            | Action::Screen { .. }
-            | Action::Done
-            | Action::Fire { .. }
-            | Action::Retreat { .. }
-            | Action::Hold { .. }
-            | Action::Auto
-    )
-}
-
-fn is_sheet(a: &Action) -> bool {
-    matches!(
-        a,
-        Action::Line { .. } | Action::Scrap { .. } | Action::Remove(_) | Action::Clear | Action::Ready | Action::Unready
-    )
 }
 
 fn standing(s: &State, seat: Seat, edit: &StandingEdit) -> Event {
@@ -1364,7 +1357,7 @@ fn movement_began(s: &State, seat: Seat) -> Event {
             .map(|u| u.label)
             .collect();
         for old in stack {
-            let new = draw(seat, &taken, &mut rng);
+            let new = draw_label(seat, &taken, &mut rng);
             taken.push(new);
             relabelled.push((old, new));
         }
@@ -1586,7 +1579,7 @@ fn ledger(s: &State, seat: Seat, lines: &[Line], rng: &mut GameRng, taken: &mut 
             Kind::Base | Kind::ShipYard => l.built.push((*at, *kind)),
             Kind::ColonyShip | Kind::Miner => {
                 for _ in 0..*ships {
-                    let label = draw(seat, taken, rng);
+                    let label = draw_label(seat, taken, rng);
                     taken.push(label);
                     l.bought.push(new_unit(label, *kind, 1, levels, *at));
                 }
@@ -1594,7 +1587,7 @@ fn ledger(s: &State, seat: Seat, lines: &[Line], rng: &mut GameRng, taken: &mut 
             _ => match into {
                 Some(g) => l.added.push((*g, *ships)),
                 None => {
-                    let label = draw(seat, taken, rng);
+                    let label = draw_label(seat, taken, rng);
                     taken.push(label);
                     l.bought.push(new_unit(label, *kind, *ships, levels, *at));
                 }

@@ -414,26 +414,13 @@ impl State {
         self.units_at(colony.hex).any(|u| u.owner() != colony.owner && u.armed())
     }
 
-    /// Numbers from 1 to 99 no counter of `seat` uses now.
-    pub fn free_numbers(&self, seat: Seat) -> Vec<u8> {
-        (1..=99u8)
-            .filter(|n| !self.units.iter().any(|u| u.label.owner == seat && u.label.number == *n))
-            .collect()
-    }
-
-    /// Draw a fresh label for `seat` (labels drawn earlier in the same
-    /// action are in `taken`).
+    /// Draw a fresh label for `seat`: a number none of its counters on
+    /// the map uses, nor any in `taken` (labels drawn earlier in the same
+    /// action).
     pub fn draw_label(&self, seat: Seat, rng: &mut GameRng, taken: &[Label]) -> Label {
-        let free: Vec<u8> = self
-            .free_numbers(seat)
-            .into_iter()
-            .filter(|n| !taken.iter().any(|l| l.owner == seat && l.number == *n))
-            .collect();
-        // 6 types × 6 counters + 6 decoys and any number of Colony Ships
-        // and Miners: a player never has 99 counters in a real game; if
-        // one did, the label would repeat the first free number (1).
-        let number = free.get(rng.below(free.len().max(1) as u32) as usize).copied().unwrap_or(1);
-        Label { owner: seat, number }
+        let mut used: Vec<Label> = self.units_of(seat).map(|u| u.label).collect();
+        used.extend_from_slice(taken);
+        draw_label(seat, &used, rng)
     }
 
     /// Counters of `kind` (warship types and decoys) `seat` has on the map.
@@ -488,4 +475,18 @@ impl State {
 
     /// The homeworld value at the start (text 2.7).
     pub const HOMEWORLD: Worth = Worth::Home(HOMEWORLD_CP);
+}
+
+/// A label for `seat` whose number is not in `taken`, drawn with the game's
+/// generator. Set-up and purchases draw several at once; the one way labels
+/// are drawn, so that a replay draws the same.
+pub fn draw_label(seat: Seat, taken: &[Label], rng: &mut GameRng) -> Label {
+    let free: Vec<u8> = (1..=99u8)
+        .filter(|n| !taken.iter().any(|l| l.owner == seat && l.number == *n))
+        .collect();
+    // 6 types × 6 counters + 6 decoys and any number of Colony Ships and
+    // Miners: a player never has 99 counters in a real game; if one did,
+    // the label would repeat the first free number (1).
+    let number = free.get(rng.below(free.len().max(1) as u32) as usize).copied().unwrap_or(1);
+    Label { owner: seat, number }
 }

@@ -11,7 +11,7 @@ use super::basics::{Colour, ShipId};
 use super::map::Path;
 use super::ships::Class;
 use super::state::{Event, Order, Section, State};
-use crate::engine::{CommandLine, CommandSpec, ParamKind, ParamSpec, ParseError, Pending, Rejection, Seat, SheetVerb};
+use crate::engine::{CommandLine, CommandSpec, ParamKind, ParamSpec, ParseError, Pending, Rejection, Seat, SheetVerb, Usages};
 use serde::{Deserialize, Serialize};
 
 /// A sheet line as written: ships and planets by name, not yet looked up.
@@ -54,7 +54,7 @@ impl Action {
 
 // ---------------------------------------------------------------- text
 
-const USAGE: &[(&str, &str)] = &[
+const USAGE: Usages = Usages(&[
     ("scrap", "scrap ship:SHIP"),
     ("repair", "repair ship:SHIP [points:N]"),
     ("hide", "hide ship:SHIP"),
@@ -70,20 +70,14 @@ const USAGE: &[(&str, &str)] = &[
     ("unready", "unready"),
     ("clear", "clear"),
     ("remove", "remove line:N"),
-];
+]);
 
 fn usage(name: &str) -> String {
-    USAGE
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map_or_else(|| name.to_string(), |(_, u)| u.to_string())
+    USAGE.of(name)
 }
 
 fn bad(line: &CommandLine, message: impl Into<String>) -> ParseError {
-    ParseError {
-        message: message.into(),
-        usage: usage(&line.name),
-    }
+    USAGE.error(line, message)
 }
 
 /// A player option: the seat number from 1 the service writes for a name.
@@ -96,11 +90,7 @@ fn player(line: &CommandLine, key: &str) -> Result<Seat, ParseError> {
 }
 
 fn text(line: &CommandLine, key: &str) -> Result<String, ParseError> {
-    let raw = line.required(key, &usage(&line.name))?.trim();
-    if raw.is_empty() {
-        return Err(bad(line, format!("`{key}:` is empty")));
-    }
-    Ok(raw.to_string())
+    USAGE.text(line, key)
 }
 
 /// Text → action. Only shape errors: names are looked up by `decide`.
@@ -216,7 +206,7 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
             Written::Faction { with, empire }
         }
         other => {
-            let names: Vec<&str> = USAGE.iter().map(|(n, _)| *n).collect();
+            let names = USAGE.names();
             return Err(ParseError {
                 message: format!("there is no order `{other}` in Spectrum War; the orders are {}", names.join(", ")),
                 usage: "see /game rules system:spectrum section:\"Order sheets\"".into(),
