@@ -302,8 +302,9 @@ impl Harness {
             }
             if tokio::time::Instant::now() > deadline {
                 panic!(
-                    "outbox rows {pending:?} still undelivered after {timeout:?}\n{}",
-                    self.fake.dump(30)
+                    "outbox rows {pending:?} still undelivered after {timeout:?}\n{}\nthe bot's log ends:\n{}",
+                    self.fake.dump(30),
+                    self.log_tail(40)
                 );
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
@@ -761,6 +762,20 @@ impl Harness {
         });
         seen.extend(new.iter().map(|m| m.id));
         new
+    }
+
+    /// The last `lines` lines of every bot process's log, for failures.
+    pub fn log_tail(&self, lines: usize) -> String {
+        self.bot
+            .iter()
+            .chain(&self.others)
+            .map(|b| {
+                let text = b.log_text();
+                let all: Vec<&str> = text.lines().collect();
+                all[all.len().saturating_sub(lines)..].join("\n")
+            })
+            .collect::<Vec<_>>()
+            .join("\n--- another process ---\n")
     }
 
     /// The bot's own posts in `channel`, oldest first.
