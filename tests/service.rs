@@ -380,3 +380,63 @@ async fn a_game_opened_with_private_threads_sends_no_dms() {
         GameStatus::Active
     );
 }
+
+/// Answers nothing to the first `hangs` sends (as a request lost on the
+/// way), then delivers like [`Sink`].
+struct Hangs {
+    hangs: Mutex<usize>,
+    sink: Sink,
+}
+
+impl Transport for Hangs {
+    async fn send(&self, id: i64, message: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<Delivery> {
+        let hang = {
+            let mut left = self.hangs.lock().unwrap();
+            let hang = *left > 0;
+            *left = left.saturating_sub(1);
+            hang
+        };
+        if hang {
+            std::future::pending::<()>().await;
+        }
+        self.sink.send(id, message, png).await
+    }
+
+    async fn edit(&self, id: i64, at: &Posted, message: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<Delivery> {
+        self.sink.edit(id, at, message, png).await
+    }
+}
+
+#[tokio::test]
+async fn a_send_without_an_answer_is_given_up_and_sent_again() {
+    let svc = service("hang")
+        .await
+        .with_send_timeout(std::time::Duration::from_millis(300));
+    started(&svc).await;
+    let queued = svc.store().undelivered(100).await.unwrap();
+    assert!(queued.len() > 1, "{} messages queued", queued.len());
+    let transport = Hangs {
+        hangs: Mutex::new(1),
+        sink: Sink::default(),
+    };
+    // The first send never answers: the pass gives it up and goes on with
+    // the other targets; the row is left, unclaimed, with its error.
+    let first = svc.deliver(&transport).await.unwrap();
+    assert!(first > 0 && first < queued.len(), "{first} of {} sent", queued.len());
+    let left = svc.store().undelivered(100).await.unwrap();
+    assert_eq!(left[0].id, queued[0].id, "the unanswered message is still due");
+    assert!(
+        left[0]
+            .last_error
+            .as_deref()
+            .is_some_and(|e| e.contains("no answer within")),
+        "{:?}",
+        left[0].last_error
+    );
+    assert!(left.iter().all(|r| r.claimed_until.is_none()), "claims given back");
+    // The next pass sends it and everything held behind it.
+    let second = svc.deliver(&transport).await.unwrap();
+    assert_eq!(first + second, queued.len());
+    assert!(svc.store().undelivered(100).await.unwrap().is_empty());
+    assert_eq!(transport.sink.take().len(), queued.len());
+}

@@ -105,6 +105,13 @@ pub const CLAIM_LEASE: Duration = Duration::from_secs(60);
 /// left, so that a send is over before anyone else may take the row.
 const CLAIM_MARGIN: Duration = Duration::from_secs(20);
 
+/// A send with no answer by then is given up as a passing failure: the row
+/// is sent again by a later pass, under the same nonce (a post that did get
+/// through is not posted twice). One stuck request then holds up neither
+/// its target nor the pass for good, and every send ends inside its claim's
+/// lease (see [`CLAIM_MARGIN`]).
+pub const SEND_TIMEOUT: Duration = CLAIM_MARGIN;
+
 /// How many rows a pass claims at a time.
 const CLAIM_BATCH: i64 = 16;
 
@@ -198,12 +205,17 @@ impl Service {
         };
         let route = self.private_route(row.game_id, &msg.target).await?;
         let refused = matches!(route, Route::Held);
-        let outcome = match &route {
-            // Kept, not sent: the player reads it with /game board.
-            Route::Held => Ok(Delivery::Refused("held: the player's DMs are closed".into())),
-            Route::Direct => self.deliver_one(transport, row.id, &msg).await,
-            Route::Thread(place) => self.deliver_in_thread(transport, row.id, place, &msg).await,
+        let send = async {
+            match &route {
+                // Kept, not sent: the player reads it with /game board.
+                Route::Held => Ok(Delivery::Refused("held: the player's DMs are closed".into())),
+                Route::Direct => self.deliver_one(transport, row.id, &msg).await,
+                Route::Thread(place) => self.deliver_in_thread(transport, row.id, place, &msg).await,
+            }
         };
+        let outcome = tokio::time::timeout(self.send_timeout, send)
+            .await
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("no answer within {:?}", self.send_timeout)));
         match outcome {
             Ok(Delivery::Sent(_)) => {
                 self.store.mark_delivered(row.id, self.now_ms()).await?;

@@ -258,6 +258,8 @@ pub struct Service {
     worker: String,
     /// Delivery passes started, to name each pass's claims.
     passes: std::sync::atomic::AtomicU64,
+    /// How long a send may go unanswered ([`delivery::SEND_TIMEOUT`]).
+    send_timeout: std::time::Duration,
 }
 
 impl Service {
@@ -270,7 +272,15 @@ impl Service {
             locks: Mutex::new(HashMap::new()),
             worker: format!("{}-{:08x}", std::process::id(), random as u32),
             passes: std::sync::atomic::AtomicU64::new(0),
+            send_timeout: delivery::SEND_TIMEOUT,
         }
+    }
+
+    /// The same service, giving up on a send unanswered after `timeout`
+    /// (tests use a short one).
+    pub fn with_send_timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.send_timeout = timeout;
+        self
     }
 
     pub fn store(&self) -> &Store {
