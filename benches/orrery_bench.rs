@@ -189,7 +189,7 @@ fn boards(runs: usize) {
         }
         let (q1, q2, q3) = quartiles(total);
         println!(
-            "  {:<12} {:>4} KiB  scene+draw+encode median {:>6.2} ms (IQR {:.2}-{:.2}; scene {:.2}, draw {:.2}, encode {:.2}) over {runs} runs",
+            "  {:<16} {:>4} KiB  scene+draw+encode median {:>6.2} ms (IQR {:.2}-{:.2}; scene {:.2}, draw {:.2}, encode {:.2}) over {runs} runs",
             kind.name(),
             size / 1024,
             ms(q2),
