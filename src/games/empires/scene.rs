@@ -506,16 +506,18 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
             y += 22.0;
         }
         if let Some(o) = &view.outcome {
-            let t = match o {
-                Outcome::Winner { seat, .. } => format!("{} wins", name_of(names, *seat)),
-                Outcome::Shared { .. } => "Shared win".to_string(),
-                Outcome::AllLose { .. } => "Nobody wins".to_string(),
+            // A winner's line in the winner's colour: gold would read as
+            // the fourth seat's yellow.
+            let (t, colour) = match o {
+                Outcome::Winner { seat, .. } => (format!("{} wins", name_of(names, *seat)), seat_colour(*seat)),
+                Outcome::Shared { .. } => ("Shared win".to_string(), TEXT),
+                Outcome::AllLose { .. } => ("Nobody wins".to_string(), TEXT),
             };
-            sc.text(txt(x + 8.0, y, t, 20.0, GOLD).bold());
+            sc.text(txt(x + 8.0, y, t, 20.0, colour).bold());
             y += 30.0;
         }
     } else if let Some(Outcome::Winner { seat, .. }) = &view.outcome {
-        sc.text(txt(x, y, format!("{} wins", name_of(names, *seat)), 22.0, GOLD).bold());
+        sc.text(txt(x, y, format!("{} wins", name_of(names, *seat)), 22.0, seat_colour(*seat)).bold());
         y += 30.0;
     }
     let Some(own) = &view.own else { return };
