@@ -145,6 +145,17 @@ impl Ruleset for Empires {
     fn sheet_lines(state: &State, seat: Seat, _names: &[String]) -> Option<Vec<String>> {
         state.sheet.owes(seat).then(|| view::sheet_lines(state, seat))
     }
+
+    fn complete_more(
+        state: &State,
+        seat: Seat,
+        command: &str,
+        option: &str,
+        filled: &[(String, String)],
+        partial: &str,
+    ) -> Vec<String> {
+        rules::complete_scrap(state, seat, command, option, filled, partial)
+    }
 }
 
 #[cfg(test)]

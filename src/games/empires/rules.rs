@@ -235,6 +235,43 @@ pub fn legal_actions(s: &State, seat: Seat) -> Vec<Action> {
     }
 }
 
+/// Autocomplete for `scrap unit:`, which the legal orders leave out (see
+/// [`legal_actions`]): the seat's counters whose label starts with
+/// `partial` and that `decide` would let it scrap now, with the other
+/// options as `filled`; at most 25 (Discord's limit). Nothing for other
+/// commands and options.
+pub fn complete_scrap(
+    s: &State,
+    seat: Seat,
+    command: &str,
+    option: &str,
+    filled: &[(String, String)],
+    partial: &str,
+) -> Vec<String> {
+    if command != "scrap" || option != "unit" || s.outcome.is_some() {
+        return Vec::new();
+    }
+    let typed = partial.trim().to_ascii_lowercase();
+    let mut out = Vec::new();
+    for u in s.units_of(seat) {
+        let text = label_text(u.label);
+        if !text.to_ascii_lowercase().starts_with(&typed) {
+            continue;
+        }
+        let mut line = crate::engine::CommandLine::new("scrap");
+        line.args = filled.iter().filter(|(k, _)| k != "unit").cloned().collect();
+        let line = line.arg("unit", &text);
+        let accepted = super::orders::parse(&line).is_ok_and(|action| decide(s, seat, &action).is_ok());
+        if accepted {
+            out.push(text);
+            if out.len() == 25 {
+                break;
+            }
+        }
+    }
+    out
+}
+
 fn label_text(l: Label) -> String {
     l.to_string()
 }

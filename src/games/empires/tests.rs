@@ -158,3 +158,29 @@ fn options_ranges_and_future_keys() {
     let st = Empires::fold(&Empires::setup(&config).unwrap());
     assert!(st.empires.iter().all(|e| e.standing.auto));
 }
+
+#[test]
+fn scrap_is_completed_though_not_listed() {
+    let st = start(2, 1);
+    let Phase::Movement = st.phase else { panic!("{:?}", st.phase) };
+    let mover = st.active_seat().expect("a player moves first");
+    let other = Seat(1 - mover.0);
+    let all = Empires::complete_more(&st, mover, "scrap", "unit", &[], "");
+    // Every counter of the mover may be scrapped in its movement phase: 3
+    // Scouts, 3 Colony Ships and the Miner.
+    assert_eq!(all.len(), 7, "{all:?}");
+    for label in &all {
+        let line = CommandLine::new("scrap").arg("unit", label);
+        let action = Empires::parse(&line).unwrap();
+        assert!(Empires::decide(&st, mover, &action).is_ok(), "{line}");
+        assert!(!Empires::legal_actions(&st, mover).contains(&action), "scrap is not listed");
+    }
+    // What is typed narrows the values; the other player, not moving, gets
+    // none, nor does another option or order.
+    let first = &all[0];
+    let narrowed = Empires::complete_more(&st, mover, "scrap", "unit", &[], &first[..first.len() - 1]);
+    assert!(narrowed.contains(first) && narrowed.len() < all.len(), "{narrowed:?}");
+    assert!(Empires::complete_more(&st, other, "scrap", "unit", &[], "").is_empty());
+    assert!(Empires::complete_more(&st, mover, "move", "unit", &[], "").is_empty());
+    assert!(Empires::complete_more(&st, mover, "scrap", "at", &[], "").is_empty());
+}
