@@ -214,7 +214,8 @@ fn waiting(s: &State) -> Vec<Seat> {
 
 /// Every legal order of `seat` now, in a stable order (random play and
 /// buttons are built from it). Scrapping is legal in the movement phase
-/// and on the sheet but not listed: nobody wants a button for it.
+/// and on the sheet but not listed: nobody wants a button for it (typed,
+/// it autocompletes: [`complete_scrap`]).
 pub fn legal_actions(s: &State, seat: Seat) -> Vec<Action> {
     if s.outcome.is_some() {
         return Vec::new();
