@@ -10,7 +10,6 @@ mod support;
 use orrery::engine::{CommandLine, GameConfig, GameRng, Outcome, Seat};
 use orrery::games::solar::cards::CardId;
 use orrery::games::{AnyEvent, AnyState, GameKind};
-use orrery::store::GameStatus;
 use serde_json::json;
 use std::collections::{BTreeMap, HashSet};
 use std::time::Duration;
@@ -105,17 +104,7 @@ async fn a_whole_solar_crisis_game_in_the_channel_and_by_dm() {
     let mut via: BTreeMap<String, usize> = BTreeMap::new();
     let mut named_rival = false;
     let mut orders = 0;
-    loop {
-        let row = h.row(t.game).await;
-        if row.status != GameStatus::Active {
-            break;
-        }
-        let state = row.state.expect("an active game has a state");
-        let p = state
-            .pending()
-            .into_iter()
-            .find(|p| !p.submitted)
-            .expect("someone owes");
+    while let Some((state, p)) = h.owed(&t).await {
         let line = choose(&state, p.seat, &mut rng);
         let user = &t.seats[p.seat.index()];
         if TYPED.contains(&line.name.as_str()) {

@@ -13,7 +13,6 @@ mod support;
 use orrery::engine::{CommandLine, GameRng, Seat};
 use orrery::games::spectrum::state::Event as SpectrumEvent;
 use orrery::games::{AnyEvent, AnyState, GameKind};
-use orrery::store::GameStatus;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -109,17 +108,7 @@ async fn a_whole_spectrum_war_by_dm_sheets() {
     let mut rng = GameRng::seeded(SEED);
     let mut via: BTreeMap<String, usize> = BTreeMap::new();
     let mut orders = 0;
-    loop {
-        let row = h.row(t.game).await;
-        if row.status != GameStatus::Active {
-            break;
-        }
-        let state = row.state.expect("an active game has a state");
-        let p = state
-            .pending()
-            .into_iter()
-            .find(|p| !p.submitted)
-            .expect("someone owes");
+    while let Some((state, p)) = h.owed(&t).await {
         let line = choose(&state, p.seat, &mut rng);
         let user = &t.seats[p.seat.index()];
         match line.name.as_str() {

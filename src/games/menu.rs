@@ -1,5 +1,8 @@
 //! Helpers the games share for offering legal orders as controls
-//! ([`crate::engine::Ruleset::control`]): menu-sized groups.
+//! ([`crate::engine::Ruleset::control`]): menu-sized groups, the order
+//! sheet's own verbs.
+
+use crate::engine::{Control, ControlStyle, SheetVerb};
 
 /// The most orders one group should hold (one menu).
 pub const MENU: usize = 25;
@@ -58,6 +61,38 @@ pub fn and_list(items: &[String]) -> String {
     }
 }
 
+/// An order sheet's own verb as every game with sheets offers it: `sheet`
+/// names the sheet ("economic"), `lines` are written on it so far, and
+/// `others_open` says lines could still be added (ready then asks first).
+/// A game words `Remove` itself when it quotes the line.
+pub fn sheet_control(verb: SheetVerb, sheet: &str, lines: usize, others_open: bool) -> Control {
+    let written = count(lines as u32, "line", "lines");
+    let (label, group, style, confirm) = match verb {
+        SheetVerb::Ready => (
+            "✅ Sheet ready".to_string(),
+            "Sheet",
+            ControlStyle::End,
+            others_open.then(|| {
+                format!("Mark your {sheet} sheet ready with {written}? You can un-ready while others still write.")
+            }),
+        ),
+        SheetVerb::Unready => ("↩ Un-ready".to_string(), "Sheet", ControlStyle::Minor, None),
+        SheetVerb::Clear => (
+            "🗑 Clear the sheet".to_string(),
+            "Sheet",
+            ControlStyle::End,
+            Some(format!("Remove all {written} of your sheet?")),
+        ),
+        SheetVerb::Remove(n) => (format!("✖ Line {n}"), "Remove a line", ControlStyle::Minor, None),
+    };
+    Control {
+        label,
+        group: group.to_string(),
+        style,
+        confirm,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,5 +122,25 @@ mod tests {
         assert_eq!(pack(&items, 3), vec![vec!["a", "b"], vec!["c", "e", "g"], vec!["h"]]);
         assert_eq!(pack(&items, 1).len(), 6);
         assert!(pack::<&str>(&[], 3).is_empty());
+    }
+
+    #[test]
+    fn sheet_verbs_read_alike_in_every_game() {
+        let ready = sheet_control(SheetVerb::Ready, "economic", 1, true);
+        assert_eq!(ready.label, "✅ Sheet ready");
+        assert_eq!(
+            ready.confirm.as_deref(),
+            Some("Mark your economic sheet ready with 1 line? You can un-ready while others still write.")
+        );
+        assert_eq!(sheet_control(SheetVerb::Ready, "economic", 3, false).confirm, None);
+        let clear = sheet_control(SheetVerb::Clear, "movement", 3, false);
+        assert_eq!(clear.confirm.as_deref(), Some("Remove all 3 lines of your sheet?"));
+        assert_eq!(clear.style, ControlStyle::End);
+        let unready = sheet_control(SheetVerb::Unready, "movement", 0, false);
+        assert_eq!((unready.group.as_str(), unready.style), ("Sheet", ControlStyle::Minor));
+        assert_eq!(
+            sheet_control(SheetVerb::Remove(2), "economic", 3, false).group,
+            "Remove a line"
+        );
     }
 }

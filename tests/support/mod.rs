@@ -494,14 +494,22 @@ impl Harness {
     /// Who owes the next decision and what the policy gives; `None` once
     /// the game is over.
     pub async fn next_order(&self, t: &Table) -> Option<(Seat, String, orrery::engine::CommandLine)> {
+        let (state, p) = self.owed(t).await?;
+        let line = policy::choose(&state, p.seat).expect("the policy has an order");
+        Some((p.seat, p.kind, line))
+    }
+
+    /// The game of `t` now and the first decision it waits on, or `None`
+    /// once it is no longer active (or, wrongly, waits on nobody: the
+    /// callers then check the game finished).
+    pub async fn owed(&self, t: &Table) -> Option<(AnyState, orrery::engine::Pending)> {
         let row = self.row(t.game).await;
         if row.status != GameStatus::Active {
             return None;
         }
         let state = row.state.expect("an active game has a state");
         let p = state.pending().into_iter().find(|p| !p.submitted)?;
-        let line = policy::choose(&state, p.seat).expect("the policy has an order");
-        Some((p.seat, p.kind, line))
+        Some((state, p))
     }
 
     /// Give one order through Discord, as the policy picks it (cards: the

@@ -6,8 +6,9 @@
 
 use super::orders::{Action, ScrapWhat, Written};
 use super::state::State;
-use super::view::line_text;
-use crate::engine::{Control, ControlStyle, Seat};
+use super::view::{line_text, name};
+use crate::engine::{Control, ControlStyle, Seat, SheetVerb};
+use crate::games::menu::sheet_control;
 
 fn control(label: String, group: impl Into<String>, style: ControlStyle, confirm: Option<String>) -> Control {
     let label = if label.chars().count() > 80 {
@@ -21,10 +22,6 @@ fn control(label: String, group: impl Into<String>, style: ControlStyle, confirm
         style,
         confirm,
     }
-}
-
-fn name(names: &[String], seat: Seat) -> String {
-    names.get(seat.index()).cloned().unwrap_or_else(|| format!("player {}", seat.0 + 1))
 }
 
 /// Each of `actions` (the seat's legal orders, in the ruleset's order) as
@@ -145,29 +142,9 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
                 let text = lines.get(n - 1).map_or_else(String::new, |l| line_text(&state.board, l));
                 control(format!("✖ Line {n}: {text}"), "Remove a line", ControlStyle::Minor, None)
             }
-            Action::Clear => control(
-                "🗑 Clear the sheet".into(),
-                "Sheet",
-                ControlStyle::End,
-                Some(format!(
-                    "Remove all {} line{} of your sheet?",
-                    lines.len(),
-                    if lines.len() == 1 { "" } else { "s" }
-                )),
-            ),
-            Action::Ready => control(
-                "✅ Sheet ready".into(),
-                "Sheet",
-                ControlStyle::End,
-                main_open(a).then(|| {
-                    format!(
-                        "Mark your economic sheet ready with {} line{}? You can un-ready while others still write.",
-                        lines.len(),
-                        if lines.len() == 1 { "" } else { "s" }
-                    )
-                }),
-            ),
-            Action::Unready => control("↩ Un-ready".into(), "Sheet", ControlStyle::Minor, None),
+            Action::Clear => sheet_control(SheetVerb::Clear, "economic", lines.len(), false),
+            Action::Ready => sheet_control(SheetVerb::Ready, "economic", lines.len(), main_open(a)),
+            Action::Unready => sheet_control(SheetVerb::Unready, "economic", lines.len(), false),
             Action::Standing(_) => control("Set standing orders".into(), "Standing", ControlStyle::Minor, None),
         })
         .collect()

@@ -282,7 +282,7 @@ pub fn split(s: &State, seat: Seat, label: Label, ships: u32) -> Result<Vec<Even
         ));
     }
     let mut rng = (*s.rng).clone();
-    let new = s.draw_label(seat, &mut rng, &[]);
+    let new = s.fresh_label(seat, &mut rng);
     Ok(vec![Event::Split {
         from: label,
         new,

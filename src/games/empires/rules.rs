@@ -239,8 +239,7 @@ pub fn legal_actions(s: &State, seat: Seat) -> Vec<Action> {
 /// Autocomplete for `scrap unit:`, which the legal orders leave out (see
 /// [`legal_actions`]): the seat's counters whose label starts with
 /// `partial` and that `decide` would let it scrap now, with the other
-/// options as `filled`; at most 25 (Discord's limit). Nothing for other
-/// commands and options.
+/// options as `filled`. Nothing for other commands and options.
 pub fn complete_scrap(
     s: &State,
     seat: Seat,
@@ -265,9 +264,6 @@ pub fn complete_scrap(
         let accepted = super::orders::parse(&line).is_ok_and(|action| decide(s, seat, &action).is_ok());
         if accepted {
             out.push(text);
-            if out.len() == 25 {
-                break;
-            }
         }
     }
     out
@@ -910,7 +906,7 @@ fn retreat(s: &State, b: &Battle, i: usize, ships: u32, to: Hex) -> Vec<Event> {
     let f = b.fighter(i);
     let mut rng = (*s.rng).clone();
     let new = match f.id {
-        Target::Group(l) if ships < f.ships => Some(s.draw_label(l.owner, &mut rng, &[])),
+        Target::Group(l) if ships < f.ships => Some(s.fresh_label(l.owner, &mut rng)),
         _ => None,
     };
     let said = match new {

@@ -415,11 +415,9 @@ impl State {
     }
 
     /// Draw a fresh label for `seat`: a number none of its counters on
-    /// the map uses, nor any in `taken` (labels drawn earlier in the same
-    /// action).
-    pub fn draw_label(&self, seat: Seat, rng: &mut GameRng, taken: &[Label]) -> Label {
-        let mut used: Vec<Label> = self.units_of(seat).map(|u| u.label).collect();
-        used.extend_from_slice(taken);
+    /// the map uses.
+    pub fn fresh_label(&self, seat: Seat, rng: &mut GameRng) -> Label {
+        let used: Vec<Label> = self.units_of(seat).map(|u| u.label).collect();
         draw_label(seat, &used, rng)
     }
 

@@ -234,7 +234,8 @@ fn own(s: &State, seat: Seat) -> Own {
 
 // ---------------------------------------------------------------- words
 
-fn name(names: &[String], seat: Seat) -> String {
+/// A seat's name (its number when `names` lacks it).
+pub(super) fn name(names: &[String], seat: Seat) -> String {
     names.get(seat.index()).cloned().unwrap_or_else(|| seat.to_string())
 }
 

@@ -5,7 +5,8 @@
 use super::rules::{resolve, Action};
 use super::state::{Order, State};
 use super::view::order_text;
-use crate::engine::{Control, ControlStyle, Seat};
+use crate::engine::{Control, ControlStyle, Seat, SheetVerb};
+use crate::games::menu::sheet_control;
 
 /// Menus hold 25 entries at most.
 const MENU: usize = 25;
@@ -98,29 +99,9 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
                 };
                 control(label, group, ControlStyle::Minor, None)
             }
-            Action::Clear => control(
-                "🗑 Clear the sheet".into(),
-                "Sheet".into(),
-                ControlStyle::End,
-                Some(format!(
-                    "Remove all {} line{} of your sheet?",
-                    lines.len(),
-                    if lines.len() == 1 { "" } else { "s" }
-                )),
-            ),
-            Action::Ready => control(
-                "✅ Sheet ready".into(),
-                "Sheet".into(),
-                ControlStyle::End,
-                main_open.then(|| {
-                    format!(
-                        "Mark your {section} sheet ready with {} line{}? You can un-ready while others still write.",
-                        lines.len(),
-                        if lines.len() == 1 { "" } else { "s" }
-                    )
-                }),
-            ),
-            Action::Unready => control("↩ Un-ready".into(), "Sheet".into(), ControlStyle::Minor, None),
+            Action::Clear => sheet_control(SheetVerb::Clear, &section, lines.len(), false),
+            Action::Ready => sheet_control(SheetVerb::Ready, &section, lines.len(), main_open),
+            Action::Unready => sheet_control(SheetVerb::Unready, &section, lines.len(), false),
         };
         out.push(c);
     }
