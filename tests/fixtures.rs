@@ -1,5 +1,5 @@
-//! Fixture logs: whole games (a Hyperspace and a Starlanes game, an undo
-//! and a roll-back in each) stored exactly as the store keeps them, which
+//! Fixture logs: whole games (one of every system, an undo and a roll-back
+//! in each) stored exactly as the store keeps them, which
 //! every release must replay to the same state and the same public boards.
 //! Games run for days: a new release must read yesterday's logs.
 //!
@@ -10,8 +10,9 @@
 //! - `final_state.json`: the state the game ended in (as the service held
 //!   it when recording).
 //! - `boards.jsonl`: at every phase boundary (the end of an action after
-//!   which the phase number differs, and the last action) the public view
-//!   and a digest of the public board's `Scene`.
+//!   which the phase number differs, and the last action) the public view,
+//!   a digest of the public board's `Scene` and digests of every seat's own
+//!   view.
 //!
 //! **The logs are never edited, and never re-recorded because the shape of
 //! an event changed: write an upcaster (`src/store/codec.rs`).** That is the
@@ -20,8 +21,10 @@
 //! what the rules would produce), with the one command
 //!
 //! ```text
-//! cargo test --test fixtures -- --ignored record_fixtures
+//! ORRERY_RECORD=hyperspace cargo test --test fixtures -- --ignored record_fixtures
 //! ```
+//!
+//! (without `ORRERY_RECORD`, only plans that have no fixture yet are recorded)
 //!
 //! and review the diff. The recorder plays each game through the service by
 //! seeded random legal play (`orrery play --auto`'s choice), the host
@@ -30,7 +33,7 @@
 mod common;
 
 use common::{at, ok, service, T0};
-use orrery::engine::{GameConfig, GameId, GameRng, UserId, Viewer};
+use orrery::engine::{GameConfig, GameId, GameRng, Seat, UserId, Viewer};
 use orrery::games::{AnyEvent, AnyState, GameKind, PlatformEvent, Replay, Rewind};
 use orrery::service::{Request, Service};
 use orrery::store::codec::{EVENT_VERSION, FIRST_VERSION};
@@ -49,6 +52,7 @@ const PLANS: &[Plan] = &[
         seed: 3,
         undo_at: 9,
         rollback_at: 30,
+        options: None,
     },
     Plan {
         name: "starlanes",
@@ -57,6 +61,34 @@ const PLANS: &[Plan] = &[
         seed: 5,
         undo_at: 5,
         rollback_at: 15,
+        options: None,
+    },
+    Plan {
+        name: "solar",
+        kind: GameKind::Solar,
+        seats: &["alice", "bob"],
+        seed: 7,
+        undo_at: 6,
+        rollback_at: 40,
+        options: Some(r#"{"round_limit": 4}"#),
+    },
+    Plan {
+        name: "spectrum",
+        kind: GameKind::Spectrum,
+        seats: &["alice", "bob"],
+        seed: 11,
+        undo_at: 7,
+        rollback_at: 60,
+        options: Some(r#"{"rounds": 5}"#),
+    },
+    Plan {
+        name: "empires",
+        kind: GameKind::Empires,
+        seats: &["alice", "bob"],
+        seed: 13,
+        undo_at: 8,
+        rollback_at: 80,
+        options: Some(r#"{"rounds": 3}"#),
     },
 ];
 
@@ -70,6 +102,8 @@ struct Plan {
     seed: u64,
     undo_at: usize,
     rollback_at: usize,
+    /// `/game new`'s ruleset options, as JSON (short games: few rounds).
+    options: Option<&'static str>,
 }
 
 /// Line 1 of `log.jsonl`.
@@ -98,6 +132,10 @@ struct Board {
     phase: u32,
     view: Value,
     scene: String,
+    /// Digests of each seat's own view, in seat order (fixtures recorded
+    /// before seats' views were kept have none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    seats: Vec<String>,
 }
 
 struct Fixture {
@@ -145,6 +183,11 @@ fn read_fixture(name: &str) -> Fixture {
 /// 64-bit FNV-1a. PNG bytes are not compared: glyph rasterisation may
 /// differ across CPUs.
 fn scene_digest(state: &AnyState, names: &[String]) -> String {
+    digest(&serde_json::to_value(state.scene(Viewer::Public, names)).expect("scenes serialize"))
+}
+
+/// The digest of a JSON value, as [`scene_digest`] takes it.
+fn digest(value: &Value) -> String {
     fn canon(v: &Value, out: &mut String) {
         match v {
             Value::Number(n) if n.is_f64() => {
@@ -179,9 +222,8 @@ fn scene_digest(state: &AnyState, names: &[String]) -> String {
             other => out.push_str(&other.to_string()),
         }
     }
-    let scene = serde_json::to_value(state.scene(Viewer::Public, names)).expect("scenes serialize");
     let mut text = String::new();
-    canon(&scene, &mut text);
+    canon(value, &mut text);
     let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     });
@@ -206,6 +248,9 @@ impl Boundaries {
                 phase,
                 view: state.view_json(Viewer::Public),
                 scene: scene_digest(state, names),
+                seats: (0..names.len())
+                    .map(|i| digest(&state.view_json(Viewer::Seat(Seat(i as u8)))))
+                    .collect(),
             });
             self.phase = Some(phase);
         }
@@ -355,6 +400,13 @@ async fn check(name: &str) -> (Store, GameId, Fixture) {
             "{name}: the public board's scene after entry {} (phase {}) changed",
             got.seq, got.phase
         );
+        if !want.seats.is_empty() {
+            assert_eq!(
+                got.seats, want.seats,
+                "{name}: a seat's own view after entry {} (phase {}) changed",
+                got.seq, got.phase
+            );
+        }
     }
 
     // The game row, whose cached state was empty, loads refolded.
@@ -376,6 +428,21 @@ async fn the_hyperspace_fixture_replays_to_its_recorded_state_and_boards() {
 #[tokio::test]
 async fn the_starlanes_fixture_replays_to_its_recorded_state_and_boards() {
     check("starlanes").await;
+}
+
+#[tokio::test]
+async fn the_solar_fixture_replays_to_its_recorded_state_and_boards() {
+    check("solar").await;
+}
+
+#[tokio::test]
+async fn the_spectrum_fixture_replays_to_its_recorded_state_and_boards() {
+    check("spectrum").await;
+}
+
+#[tokio::test]
+async fn the_empires_fixture_replays_to_its_recorded_state_and_boards() {
+    check("empires").await;
 }
 
 #[tokio::test]
@@ -437,9 +504,14 @@ async fn rows_are_decoded_by_their_recorded_version() {
 /// Re-record every fixture. Read the header of this file first: never
 /// because the shape of an event changed.
 #[tokio::test]
-#[ignore = "re-records tests/fixtures; run deliberately: cargo test --test fixtures -- --ignored record_fixtures"]
+#[ignore = "records tests/fixtures; run deliberately: ORRERY_RECORD=name cargo test --test fixtures -- --ignored record_fixtures"]
 async fn record_fixtures() {
+    let named = std::env::var("ORRERY_RECORD").unwrap_or_default();
+    let named: Vec<&str> = named.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
     for plan in PLANS {
+        if !named.contains(&plan.name) && dir(plan.name).join("log.jsonl").exists() {
+            continue;
+        }
         record(plan).await;
         check(plan.name).await;
         println!("recorded {}", dir(plan.name).display());
@@ -458,7 +530,9 @@ async fn record(plan: &Plan) {
         Request::New {
             kind: plan.kind,
             seed: Some(plan.seed),
-            options: None,
+            options: plan
+                .options
+                .map(|o| serde_json::from_str(o).expect("a plan's options are JSON")),
             private: None,
         },
     )
