@@ -15,7 +15,7 @@
 //!   view.
 //!
 //! **The logs are never edited, and never re-recorded because the shape of
-//! an event changed: write an upcaster (`src/store/codec.rs`).** That is the
+//! an event changed: write an upcaster (`crates/store/src/codec.rs`).** That is the
 //! point of this test. Re-record only when a deliberate *rules* change makes
 //! the recorded games play differently (the orders of the log are no longer
 //! what the rules would produce), with the one command

@@ -28,13 +28,13 @@ fn code_lines(path: &Path) -> Vec<(usize, String)> {
         .collect()
 }
 
-/// Nothing under `src/engine` or `src/games` touches tokio, serenity,
+/// Nothing under `crates/engine` or `crates/games` touches tokio, serenity,
 /// poise, sqlx, the clock, the OS random generator, files, the network or
 /// the environment: rulesets are functions of their arguments, and
 /// randomness comes only from the `GameRng` inside the state.
 #[test]
 fn the_rules_engine_is_pure() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates");
     let forbidden = [
         "tokio",
         "serenity",
@@ -62,7 +62,7 @@ fn the_rules_engine_is_pure() {
     ];
     let mut found = Vec::new();
     let mut files = 0;
-    for dir in ["engine", "games"] {
+    for dir in ["engine/src", "games/src"] {
         for f in rust_files(&root.join(dir)) {
             // A ruleset's own unit tests may write debug pictures.
             if f.file_name().is_some_and(|n| n == "tests.rs") {
@@ -80,7 +80,7 @@ fn the_rules_engine_is_pure() {
     }
     assert!(
         files >= 10,
-        "only {files} files scanned: is the layout still src/engine, src/games?"
+        "only {files} files scanned: is the layout still crates/engine, crates/games?"
     );
     assert!(found.is_empty(), "the engine must stay pure:\n{}", found.join("\n"));
 }
@@ -169,16 +169,9 @@ fn literals_and_code(src: &str) -> (Vec<String>, String) {
 /// Discord markup in string literals, and Discord's length limits, in
 /// a source file's code (its test module left out).
 fn discord_traces(src: &str) -> Vec<String> {
+    let mut found = discord_markup(src);
     let src = src.split("#[cfg(test)]").next().unwrap_or(src);
-    let (lits, code) = literals_and_code(src);
-    let mut found = Vec::new();
-    for l in &lits {
-        for m in ["<t:", "<#", "<@", "**"] {
-            if l.contains(m) {
-                found.push(format!("{m} in \"{l}\""));
-            }
-        }
-    }
+    let (_, code) = literals_and_code(src);
     for word in code.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
         let n = word.replace('_', "");
         if ["2000", "1900", "1800", "1500", "1400", "1200"].contains(&n.as_str()) {
@@ -190,6 +183,22 @@ fn discord_traces(src: &str) -> Vec<String> {
     }
     if code.contains("clip(") {
         found.push("clip(".into());
+    }
+    found
+}
+
+/// Discord markup in a source file's string literals (its test module
+/// left out).
+fn discord_markup(src: &str) -> Vec<String> {
+    let src = src.split("#[cfg(test)]").next().unwrap_or(src);
+    let (lits, _) = literals_and_code(src);
+    let mut found = Vec::new();
+    for l in &lits {
+        for m in ["<t:", "<#", "<@", "**"] {
+            if l.contains(m) {
+                found.push(format!("{m} in \"{l}\""));
+            }
+        }
     }
     found
 }
@@ -218,25 +227,31 @@ fn the_markup_scanner_finds_markup_in_literals_only() {
     assert!(discord_traces("fn f() { let t = 1_700_000_000_999; }").is_empty());
 }
 
-/// The service speaks no transport's language: no Discord markup in
-/// any string under `src/service/`, and none of Discord's length limits.
+/// Only the Discord crate speaks Discord: no Discord markup in any string
+/// of the engine, the games or the service (the crates whose words reach
+/// players), and none of Discord's message length limits in the service,
+/// which writes the texts (the games' numbers are pixels).
 #[test]
-fn no_discord_markup_or_limits_under_src_service() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/service");
+fn no_discord_markup_or_limits_outside_the_discord_crate() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates");
     let mut files = 0;
     let mut found = Vec::new();
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "rs") {
+    for dir in ["engine/src", "games/src", "service/src"] {
+        for path in rust_files(&root.join(dir)) {
             files += 1;
             let src = std::fs::read_to_string(&path).unwrap();
-            found.extend(
+            let traces = if dir.starts_with("service") {
                 discord_traces(&src)
-                    .into_iter()
-                    .map(|f| format!("{}: {f}", path.display())),
-            );
+            } else {
+                discord_markup(&src)
+            };
+            found.extend(traces.into_iter().map(|f| format!("{}: {f}", path.display())));
         }
     }
-    assert!(files >= 8, "read {files} files in {}", dir.display());
-    assert!(found.is_empty(), "Discord under src/service:\n{}", found.join("\n"));
+    assert!(files >= 40, "read {files} files under {}", root.display());
+    assert!(
+        found.is_empty(),
+        "Discord outside crates/discord:\n{}",
+        found.join("\n")
+    );
 }

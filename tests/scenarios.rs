@@ -24,7 +24,7 @@ fn all_scenarios_pass() {
     let failures: Vec<String> = all
         .iter()
         .filter_map(|f| {
-            orrery::scenario::run_file(f)
+            orrery::cli::run_scenario_file(f)
                 .err()
                 .map(|e| format!("{}: {e}", f.display()))
         })

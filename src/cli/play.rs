@@ -2,9 +2,9 @@
 //! service the bot uses. Output is a transcript: channel posts, each
 //! user's DMs marked with their name, and the paths of board PNGs.
 
-use super::text::parse_slash;
 use crate::engine::{GameId, GameRng, UserId, Viewer};
 use crate::games::GameKind;
+use crate::service::slash::parse_slash;
 use crate::service::{
     readable_time, Actor, Clock, Delivery, Op, OutMessage, Place, Posted, Reply, Request, Service, ServiceError, Span,
     SystemClock, Target, Text, Transport,

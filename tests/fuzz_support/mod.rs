@@ -1327,7 +1327,7 @@ impl Fuzz for TerminalTarget {
     }
     fn check(&self, text: &String) -> Result<String, String> {
         let user = |name: &str| UserId(name.len() as u64);
-        match orrery::cli::text::parse_slash(text, &user) {
+        match orrery::service::slash::parse_slash(text, &user) {
             Err(why) => {
                 nonempty("a refused line", &why)?;
                 Ok(class_of("refused", &why))

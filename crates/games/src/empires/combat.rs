@@ -1,0 +1,1980 @@
+//! One battle at one hex, as a pure, deterministic state machine, and the
+//! standing orders that answer it.
+//!
+//! A [`Battle`] holds both sides' armed units as [`Fighter`]s (a group of
+//! warships, the hex's Base, or all its Ship Yards as one), the unarmed
+//! Colony Ships and Miners of each side, and where the procedure stands.
+//! The caller asks what the battle waits on ([`Battle::ask`]) and answers
+//! with [`Battle::screen`], [`Battle::fire`], [`Battle::retreat`] or
+//! [`Battle::hold`] (or one [`Action`] through [`Battle::act`]). There is no
+//! RNG here: every d10 is passed in, so the caller draws the dice from the
+//! game's seeded RNG, logs them with the action, and replays the same calls
+//! onto the stored battle: the same calls with the same dice give the same
+//! battle.
+//!
+//! - [`Battle`], [`Ask`], [`Action`]: the procedure (screening, fleet-size
+//!   bonus, firing order, shots, damage, retreat, the end).
+//! - [`Standing`] and [`Standing::answer`], with [`choose_target`],
+//!   [`choose_screen`], [`choose_retreat`]: a player's standing orders.
+//! - [`colony_fire_to_hit`], [`colony_volley`]: ships firing at a colony
+//!   after the battle.
+//!
+//! Read off `docs/rules/empires.md` (*Combat (text 5.0–5.11)*, *The
+//! `combat` decision*, *Standing orders*). Where the page leaves a choice
+//! open, the reading taken is written at the item it concerns.
+
+use super::basics::{hits, to_hit, Class, Kind, Label, Worth, GROUP_MAX};
+use orrery_engine::{Hex, Seat};
+use serde::{Deserialize, Serialize};
+use std::cmp::{Ordering, Reverse};
+use std::fmt;
+
+/// The two sides of a battle: the active player is the attacker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Side {
+    Attacker,
+    Defender,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::Attacker, Side::Defender];
+
+    /// 0 for the attacker, 1 for the defender (index of per-side arrays).
+    pub fn index(self) -> usize {
+        match self {
+            Side::Attacker => 0,
+            Side::Defender => 1,
+        }
+    }
+
+    pub fn other(self) -> Side {
+        match self {
+            Side::Attacker => Side::Defender,
+            Side::Defender => Side::Attacker,
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::Attacker => "attacker",
+            Side::Defender => "defender",
+        })
+    }
+}
+
+/// What the battle hex is, for combat (text 5.8).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Terrain {
+    #[default]
+    Open,
+    /// Every unit is class E; Defense technology counts 0.
+    Nebula,
+    /// Every unit is class E; Attack technology counts 0.
+    Asteroids,
+}
+
+impl Terrain {
+    /// A unit's firing class here: its chart class, or E in a Nebula or
+    /// Asteroids.
+    pub fn class(self, kind: Kind) -> Class {
+        match self {
+            Terrain::Open => kind.chart().class.unwrap_or(Class::E),
+            Terrain::Nebula | Terrain::Asteroids => Class::E,
+        }
+    }
+
+    /// The Attack technology a unit uses here.
+    pub fn attack_tech(self, tech: u32) -> u32 {
+        if self == Terrain::Asteroids {
+            0
+        } else {
+            tech
+        }
+    }
+
+    /// The Defense technology a unit uses here.
+    pub fn defense_tech(self, tech: u32) -> u32 {
+        if self == Terrain::Nebula {
+            0
+        } else {
+            tech
+        }
+    }
+}
+
+/// What orders name in a battle: a group by its label, or the side's Base
+/// (`base`) or Ship Yards (`yard`). The order (groups by label, then the
+/// Base, then the yards) is the "label order" of the standing orders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Target {
+    Group(Label),
+    Base,
+    Yards,
+}
+
+impl Target {
+    /// Read `B17` (or `17` for one of `own`'s groups), `base` or `yard`.
+    pub fn parse(text: &str, own: Seat) -> Option<Target> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "base" => Some(Target::Base),
+            "yard" | "yards" => Some(Target::Yards),
+            t => Label::parse(t, own).map(Target::Group),
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Target::Group(label) => write!(f, "{label}"),
+            Target::Base => f.write_str("base"),
+            Target::Yards => f.write_str("yard"),
+        }
+    }
+}
+
+/// One armed unit of a battle: a group of 1 to 6 warships, the hex's one
+/// Base, or all the Ship Yards of one side in the hex as one fighter with
+/// `ships` = the number of yards (each of hull 1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fighter {
+    pub side: Side,
+    pub id: Target,
+    pub kind: Kind,
+    /// Ships (or yards) left in the battle; 0 once destroyed or retreated.
+    pub ships: u32,
+    /// Hits on the group's one damaged ship (0: none damaged). Hits on a
+    /// group go to one ship until it is destroyed (text 5.6).
+    pub damage: u32,
+    pub attack_tech: u32,
+    pub defense_tech: u32,
+    pub tactics: u32,
+    /// This firing round: unscreened ships that have fired.
+    pub fired: u32,
+    /// This firing round: ships screened (the damaged ship only when the
+    /// whole group is, see [`Battle::screen`]).
+    pub screened: u32,
+    /// This firing round: its place in the order is over although ships
+    /// that could only retreat stayed ([`Battle::hold`]).
+    pub held: bool,
+}
+
+impl Fighter {
+    /// A fighter at the start of a battle, undamaged. Bases and Ship Yards
+    /// take their owner's current levels (text 9.10.5).
+    pub fn new(
+        side: Side,
+        id: Target,
+        kind: Kind,
+        ships: u32,
+        attack_tech: u32,
+        defense_tech: u32,
+        tactics: u32,
+    ) -> Fighter {
+        Fighter {
+            side,
+            id,
+            kind,
+            ships,
+            damage: 0,
+            attack_tech,
+            defense_tech,
+            tactics,
+            fired: 0,
+            screened: 0,
+            held: false,
+        }
+    }
+
+    pub fn hull(&self) -> u32 {
+        self.kind.chart().hull
+    }
+
+    /// Ships that may be fired upon (and may fire) this round.
+    pub fn unscreened(&self) -> u32 {
+        self.ships - self.screened
+    }
+
+    /// Unscreened ships that have not fired yet this round.
+    pub fn unfired(&self) -> u32 {
+        self.unscreened() - self.fired
+    }
+
+    /// Hits that destroy the next ship: what is left of the damaged one's
+    /// hull, or a whole hull.
+    pub fn hits_to_kill(&self) -> u32 {
+        self.hull() - self.damage
+    }
+
+    /// Attack strength with the technology it uses in `terrain` (capped by
+    /// the hull), without the fleet-size bonus.
+    pub fn attack(&self, terrain: Terrain) -> u32 {
+        let chart = self.kind.chart();
+        chart.attack + terrain.attack_tech(self.attack_tech).min(chart.hull)
+    }
+
+    /// One hit on the group's unscreened ships; `true` if it destroyed one.
+    fn take_hit(&mut self) -> bool {
+        self.damage += 1;
+        if self.damage < self.hull() {
+            return false;
+        }
+        self.damage = 0;
+        self.ships -= 1;
+        // The ship lost is one that had not fired, if any had not: a
+        // destroyed ship that had not fired does not fire.
+        self.fired = self.fired.min(self.unscreened());
+        true
+    }
+}
+
+/// Where the procedure stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum Step {
+    /// The larger side may screen up to `max` ships.
+    Screen {
+        side: Side,
+        max: u32,
+    },
+    /// Fighters fire (or retreat) in the firing order.
+    Fire,
+    Over(Outcome),
+}
+
+/// How a battle ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The side with combat-capable units left; `None` only for a battle in
+    /// which neither side had any.
+    pub winner: Option<Side>,
+    /// The loser's Colony Ships and Miners, destroyed (text 5.4).
+    pub destroyed: Vec<Label>,
+}
+
+/// What a battle waits on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Ask {
+    /// Start of a firing round: `side`, the one with more combat-capable
+    /// units, may screen up to `max_ships` ships ([`Battle::screen`]; an
+    /// empty list screens none).
+    Screen { side: Side, max_ships: u32 },
+    /// The next fighter in the firing order: `ships` of it may fire now
+    /// (0 when it may only retreat or stay), and from firing round 2 its
+    /// ships that have not fired may retreat instead.
+    Fire {
+        side: Side,
+        fighter: usize,
+        ships: u32,
+        may_retreat: bool,
+    },
+}
+
+impl Ask {
+    /// The side that owes the answer.
+    pub fn side(&self) -> Side {
+        match *self {
+            Ask::Screen { side, .. } | Ask::Fire { side, .. } => side,
+        }
+    }
+}
+
+/// One answer to a battle, as logged and replayed (with its dice, for
+/// `Fire`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Action {
+    /// The screening of the side asked: groups and ship counts.
+    Screen(Vec<(Target, u32)>),
+    /// `ships` ships of the fighter fire at the enemy `target`, one die each.
+    Fire { fighter: usize, target: Target, ships: u32 },
+    /// `ships` ships of the fighter retreat (the caller moves them).
+    Retreat { fighter: usize, ships: u32 },
+    /// The fighter's ships that could only retreat stay.
+    Hold { fighter: usize },
+}
+
+/// What one [`Action`] did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Done {
+    Screened,
+    Shots(Vec<Shot>),
+    Retreated(Left),
+    Held,
+}
+
+/// One die rolled by one ship.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shot {
+    /// Index of the firing fighter, and of its target.
+    pub fighter: usize,
+    pub target: usize,
+    pub die: u32,
+    pub to_hit: i32,
+    pub hit: bool,
+    /// The hit destroyed a ship of the target.
+    pub destroyed: bool,
+}
+
+/// Ships that left the battle by retreat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Left {
+    pub side: Side,
+    pub id: Target,
+    pub kind: Kind,
+    pub ships: u32,
+    /// Hits on the damaged ship that left with them (repaired after the
+    /// battle like all damage); 0 if none was damaged.
+    pub damage: u32,
+    /// The whole group left (otherwise the part that left is a new counter).
+    pub whole: bool,
+}
+
+/// A fighter still in the hex, with its ships left (damage is repaired
+/// after the battle, text 5.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Survivor {
+    pub side: Side,
+    pub id: Target,
+    pub kind: Kind,
+    pub ships: u32,
+}
+
+/// One battle at one hex.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Battle {
+    hex: Hex,
+    terrain: Terrain,
+    /// The firing round, from 1 (0 only for a battle over before it began).
+    round: u32,
+    /// Indices stay valid for the whole battle: a fighter destroyed or
+    /// retreated stays with 0 ships.
+    fighters: Vec<Fighter>,
+    /// Colony Ships and Miners per side (attacker, defender): always
+    /// screened, destroyed if their side loses.
+    unarmed: [Vec<Label>; 2],
+    /// Combat-capable units each side brought (for the "half" retreat rule).
+    brought: [u32; 2],
+    /// The side with the fleet-size bonus this firing round.
+    bonus: Option<Side>,
+    step: Step,
+}
+
+impl Battle {
+    /// A battle at `hex` between `fighters` (both sides, after decoys are
+    /// removed) with each side's unarmed units (`[attacker, defender]`).
+    ///
+    /// Checked: every fighter is armed and has ships (at most 6 in a group,
+    /// 1 Base), no side names the same fighter twice. A side with no
+    /// fighters loses at once (its unarmed units are destroyed).
+    pub fn new(hex: Hex, terrain: Terrain, fighters: Vec<Fighter>, unarmed: [Vec<Label>; 2]) -> Result<Battle, String> {
+        for (i, f) in fighters.iter().enumerate() {
+            let ok_id = match f.id {
+                Target::Group(_) => f.kind.is_warship(),
+                Target::Base => f.kind == Kind::Base,
+                Target::Yards => f.kind == Kind::ShipYard,
+            };
+            if !ok_id {
+                return Err(format!("{} cannot be named {}", f.kind, f.id));
+            }
+            let max = match f.kind {
+                Kind::Base => 1,
+                Kind::ShipYard => u32::MAX,
+                _ => GROUP_MAX,
+            };
+            if f.ships == 0 || f.ships > max {
+                return Err(format!("{} {} cannot have {} ships", f.side, f.id, f.ships));
+            }
+            if fighters[..i].iter().any(|g| g.side == f.side && g.id == f.id) {
+                return Err(format!("{} {} is listed twice", f.side, f.id));
+            }
+        }
+        let fighters: Vec<Fighter> = fighters
+            .into_iter()
+            .map(|f| Fighter {
+                damage: 0,
+                fired: 0,
+                screened: 0,
+                held: false,
+                ..f
+            })
+            .collect();
+        let mut battle = Battle {
+            hex,
+            terrain,
+            round: 0,
+            fighters,
+            unarmed,
+            brought: [0, 0],
+            bonus: None,
+            step: Step::Fire,
+        };
+        battle.brought = Side::BOTH.map(|s| battle.count(s));
+        battle.settle();
+        Ok(battle)
+    }
+
+    pub fn hex(&self) -> Hex {
+        self.hex
+    }
+
+    pub fn terrain(&self) -> Terrain {
+        self.terrain
+    }
+
+    /// The firing round, from 1.
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// Every fighter, by index (destroyed and retreated ones with 0 ships).
+    pub fn fighters(&self) -> &[Fighter] {
+        &self.fighters
+    }
+
+    pub fn fighter(&self, index: usize) -> &Fighter {
+        &self.fighters[index]
+    }
+
+    /// A side's fighter named `id`, if it is still in the battle.
+    pub fn find(&self, side: Side, id: &Target) -> Option<usize> {
+        self.fighters
+            .iter()
+            .position(|f| f.side == side && f.id == *id && f.ships > 0)
+    }
+
+    /// A side's Colony Ships and Miners.
+    pub fn unarmed(&self, side: Side) -> &[Label] {
+        &self.unarmed[side.index()]
+    }
+
+    /// Combat-capable units a side brought into the battle.
+    pub fn brought(&self, side: Side) -> u32 {
+        self.brought[side.index()]
+    }
+
+    /// Combat-capable units a side has now: ships of its groups, its Base
+    /// and each Ship Yard (screened ones included).
+    pub fn count(&self, side: Side) -> u32 {
+        self.of(side).map(|f| f.ships).sum()
+    }
+
+    /// A side's combat-capable units not screened this round.
+    pub fn unscreened(&self, side: Side) -> u32 {
+        self.of(side).map(Fighter::unscreened).sum()
+    }
+
+    /// A side's ships that may be screened (warships; not Bases or yards).
+    pub fn screenable(&self, side: Side) -> u32 {
+        self.of(side).filter(|f| f.kind.is_warship()).map(|f| f.ships).sum()
+    }
+
+    /// The side with the fleet-size bonus this firing round (fixed once
+    /// screening is done; `None` while a side screens).
+    pub fn bonus(&self) -> Option<Side> {
+        self.bonus
+    }
+
+    /// How the battle ended, once it has.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        match &self.step {
+            Step::Over(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    /// The fighters still in the battle, with their ships (damage repaired).
+    pub fn survivors(&self) -> Vec<Survivor> {
+        self.fighters
+            .iter()
+            .filter(|f| f.ships > 0)
+            .map(|f| Survivor {
+                side: f.side,
+                id: f.id,
+                kind: f.kind,
+                ships: f.ships,
+            })
+            .collect()
+    }
+
+    fn of(&self, side: Side) -> impl Iterator<Item = &Fighter> {
+        self.fighters.iter().filter(move |f| f.side == side && f.ships > 0)
+    }
+
+    /// What the battle waits on next; `None` once it is over.
+    pub fn ask(&self) -> Option<Ask> {
+        match self.step {
+            Step::Over(_) => None,
+            Step::Screen { side, max } => Some(Ask::Screen { side, max_ships: max }),
+            Step::Fire => {
+                let i = self.next()?;
+                Some(Ask::Fire {
+                    side: self.fighters[i].side,
+                    fighter: i,
+                    ships: self.fireable(i),
+                    may_retreat: self.retreat_open(i),
+                })
+            }
+        }
+    }
+
+    /// Every fighter still in the battle in the firing order (text 5.2):
+    /// class A first … E (all E in a Nebula or Asteroids), then higher
+    /// Tactics, then the defender, then the order they were listed in.
+    pub fn order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.fighters.len())
+            .filter(|&i| self.fighters[i].ships > 0)
+            .collect();
+        order.sort_by_key(|&i| {
+            let f = &self.fighters[i];
+            (
+                self.terrain.class(f.kind),
+                Reverse(f.tactics),
+                f.side == Side::Attacker,
+                i,
+            )
+        });
+        order
+    }
+
+    /// The current run of `side`: the maximal stretch of the firing order,
+    /// from the next fighter to act, whose fighters are all `side`'s (the
+    /// enemy's fighters with nothing to do in between are passed over).
+    /// Empty when the next to act is not `side`'s (or while screening).
+    /// Any fighter of the run may act, in any order.
+    pub fn run(&self, side: Side) -> Vec<usize> {
+        if self.step != Step::Fire {
+            return Vec::new();
+        }
+        self.order()
+            .into_iter()
+            .filter(|&i| self.pending(i))
+            .take_while(|&i| self.fighters[i].side == side)
+            .collect()
+    }
+
+    /// The enemy fighters `fighter` may fire at now: the unscreened ones.
+    pub fn targets(&self, fighter: usize) -> Vec<usize> {
+        let side = self.fighters[fighter].side.other();
+        (0..self.fighters.len())
+            .filter(|&i| self.fighters[i].side == side && self.fighters[i].unscreened() > 0)
+            .collect()
+    }
+
+    /// To-hit number of a ship of `fighter` at `target` this round (text
+    /// 5.5): attack + Attack tech (at most the hull; 0 in Asteroids) + 1
+    /// with the fleet-size bonus − (defense + Defense tech (at most the
+    /// hull; 0 in a Nebula)).
+    pub fn to_hit(&self, fighter: usize, target: usize) -> i32 {
+        let (f, t) = (&self.fighters[fighter], &self.fighters[target]);
+        let (a, d) = (f.kind.chart(), t.kind.chart());
+        to_hit(
+            a.attack,
+            self.terrain.attack_tech(f.attack_tech),
+            a.hull,
+            self.bonus == Some(f.side),
+            d.defense,
+            self.terrain.defense_tech(t.defense_tech),
+            d.hull,
+        )
+    }
+
+    /// Ships of `fighter` that may fire now, wherever it is in the order:
+    /// unscreened ones that have not fired, if an enemy can be fired upon.
+    pub fn fireable(&self, fighter: usize) -> u32 {
+        if self.step != Step::Fire || self.targets(fighter).is_empty() {
+            return 0;
+        }
+        self.fighters[fighter].unfired()
+    }
+
+    /// May `fighter` retreat now: its turn, from firing round 2, a group of
+    /// warships (Bases and Ship Yards never retreat) with ships that have
+    /// not fired. Whether a legal hex exists is the caller's to check.
+    pub fn may_retreat(&self, fighter: usize) -> bool {
+        self.in_turn(fighter) && self.retreat_open(fighter)
+    }
+
+    fn retreat_open(&self, i: usize) -> bool {
+        let f = &self.fighters[i];
+        self.step == Step::Fire
+            && self.round >= 2
+            && f.kind.is_warship()
+            && f.ships > f.fired
+            && self.count(f.side.other()) > 0
+    }
+
+    /// Has `fighter` still something to do at its place this round?
+    fn pending(&self, i: usize) -> bool {
+        let f = &self.fighters[i];
+        f.ships > 0 && !f.held && (self.fireable(i) > 0 || self.retreat_open(i))
+    }
+
+    /// The next fighter to act.
+    fn next(&self) -> Option<usize> {
+        self.order().into_iter().find(|&i| self.pending(i))
+    }
+
+    /// Is it `fighter`'s turn: is it in the current run?
+    fn in_turn(&self, fighter: usize) -> bool {
+        fighter < self.fighters.len()
+            && self.step == Step::Fire
+            && self.run(self.fighters[fighter].side).contains(&fighter)
+    }
+
+    fn check_turn(&self, fighter: usize) -> Result<(), String> {
+        if self.is_over() {
+            return Err("the battle is over".into());
+        }
+        if let Step::Screen { side, .. } = self.step {
+            return Err(format!("the {side} screens first"));
+        }
+        let Some(f) = self.fighters.get(fighter) else {
+            return Err(format!("no fighter {fighter} in this battle"));
+        };
+        if f.ships == 0 {
+            return Err(format!("{} is no longer in the battle", f.id));
+        }
+        if !self.in_turn(fighter) {
+            return Err(format!("it is not {}'s place in the firing order", f.id));
+        }
+        Ok(())
+    }
+
+    /// Screen ships of `side` this round (text 5.7): `(group, ships)`,
+    /// at most the number asked in all; an empty list screens none. Only
+    /// warship groups can be screened. When part of a group is screened
+    /// its damaged ship stays unscreened (the damaged ship is screened only
+    /// with its whole group), so that hits on the group still go to one
+    /// ship until it is destroyed.
+    pub fn screen(&mut self, side: Side, ships: &[(Target, u32)]) -> Result<(), String> {
+        let Step::Screen { side: asked, max } = self.step else {
+            return Err("no screening now".into());
+        };
+        if asked != side {
+            return Err(format!("the {asked} screens, not the {side}"));
+        }
+        let mut plan = vec![0u32; self.fighters.len()];
+        for (id, n) in ships {
+            let i = self
+                .find(side, id)
+                .ok_or_else(|| format!("{id} is not one of the {side}'s units here"))?;
+            if !self.fighters[i].kind.is_warship() {
+                return Err(format!("only ships can be screened, not the {id}"));
+            }
+            plan[i] += n;
+            if plan[i] > self.fighters[i].ships {
+                return Err(format!("{id} has {} ships", self.fighters[i].ships));
+            }
+        }
+        let total: u32 = plan.iter().sum();
+        if total > max {
+            return Err(format!("at most {max} ships may be screened (not {total})"));
+        }
+        for (f, n) in self.fighters.iter_mut().zip(plan) {
+            f.screened = n;
+        }
+        self.begin_fire();
+        self.settle();
+        Ok(())
+    }
+
+    /// `ships` ships of `fighter` fire at the enemy `target`, one die each
+    /// (`dice.len() == ships`, each 1 to 10). Hits go to one ship until it
+    /// is destroyed, then the next. Once the target has no unscreened ship
+    /// left, the remaining dice are not used and those ships stay unfired
+    /// (to be ordered again). Returns the shots rolled.
+    pub fn fire(&mut self, fighter: usize, target: Target, ships: u32, dice: &[u32]) -> Result<Vec<Shot>, String> {
+        self.check_turn(fighter)?;
+        let f = &self.fighters[fighter];
+        let enemy = f.side.other();
+        let t = self
+            .find(enemy, &target)
+            .ok_or_else(|| format!("{target} is not an enemy unit here"))?;
+        if self.fighters[t].unscreened() == 0 {
+            return Err(format!("{target} is screened this round"));
+        }
+        let can = self.fireable(fighter);
+        if ships == 0 || ships > can {
+            return Err(format!("{} has {can} ships that may fire", f.id));
+        }
+        if dice.len() != ships as usize || dice.iter().any(|d| !(1..=10).contains(d)) {
+            return Err(format!("{ships} dice from 1 to 10 are needed, not {dice:?}"));
+        }
+        let to_hit = self.to_hit(fighter, t);
+        let mut shots = Vec::new();
+        for &die in dice {
+            if self.fighters[t].unscreened() == 0 {
+                break;
+            }
+            let hit = hits(die, to_hit);
+            let destroyed = hit && self.fighters[t].take_hit();
+            self.fighters[fighter].fired += 1;
+            shots.push(Shot {
+                fighter,
+                target: t,
+                die,
+                to_hit,
+                hit,
+                destroyed,
+            });
+        }
+        self.settle();
+        Ok(shots)
+    }
+
+    /// `ships` ships of `fighter` retreat instead of firing (text 5.9),
+    /// from firing round 2; any of its ships that have not fired, screened
+    /// or not. They leave the battle: the caller moves them (and checks the
+    /// hex). The damaged ship goes first. Returns what left.
+    pub fn retreat(&mut self, fighter: usize, ships: u32) -> Result<Left, String> {
+        self.check_turn(fighter)?;
+        let f = &self.fighters[fighter];
+        if !f.kind.is_warship() {
+            return Err(format!("a {} never retreats", f.kind));
+        }
+        if self.round < 2 {
+            return Err("retreat only from firing round 2".into());
+        }
+        let can = f.ships - f.fired;
+        if ships == 0 || ships > can {
+            return Err(format!("{} has {can} ships that may retreat", f.id));
+        }
+        let f = &mut self.fighters[fighter];
+        let from_unfired = ships.min(f.unfired());
+        // The damaged ship is unscreened unless the whole group is, and
+        // counts among those that have not fired.
+        let damage = if from_unfired > 0 || f.screened == f.ships {
+            std::mem::take(&mut f.damage)
+        } else {
+            0
+        };
+        f.ships -= ships;
+        f.screened -= ships - from_unfired;
+        let left = Left {
+            side: f.side,
+            id: f.id,
+            kind: f.kind,
+            ships,
+            damage,
+            whole: f.ships == 0,
+        };
+        self.settle();
+        Ok(left)
+    }
+
+    /// `fighter`'s ships that could only retreat stay: its place in the
+    /// order is over this round. Not allowed while some of its ships must
+    /// still fire.
+    pub fn hold(&mut self, fighter: usize) -> Result<(), String> {
+        self.check_turn(fighter)?;
+        let can = self.fireable(fighter);
+        if can > 0 {
+            return Err(format!("{} has {can} ships that must fire", self.fighters[fighter].id));
+        }
+        self.fighters[fighter].held = true;
+        self.settle();
+        Ok(())
+    }
+
+    /// Carry out one [`Action`] (`dice` only for `Fire`).
+    pub fn act(&mut self, action: &Action, dice: &[u32]) -> Result<Done, String> {
+        match action {
+            Action::Screen(ships) => {
+                let Step::Screen { side, .. } = self.step else {
+                    return Err("no screening now".into());
+                };
+                self.screen(side, ships).map(|()| Done::Screened)
+            }
+            Action::Fire { fighter, target, ships } => self.fire(*fighter, *target, *ships, dice).map(Done::Shots),
+            Action::Retreat { fighter, ships } => self.retreat(*fighter, *ships).map(Done::Retreated),
+            Action::Hold { fighter } => self.hold(*fighter).map(|()| Done::Held),
+        }
+    }
+
+    /// Fix the bonus for the round and start firing.
+    fn begin_fire(&mut self) {
+        let [a, d] = Side::BOTH.map(|s| self.unscreened(s));
+        self.bonus = if a > 0 && a >= 2 * d {
+            Some(Side::Attacker)
+        } else if d > 0 && d >= 2 * a {
+            Some(Side::Defender)
+        } else {
+            None
+        };
+        self.step = Step::Fire;
+    }
+
+    /// A new firing round: clear the round's marks, then screening (if the
+    /// larger side has ships to screen) or firing.
+    fn start_round(&mut self) {
+        self.round += 1;
+        for f in &mut self.fighters {
+            f.fired = 0;
+            f.screened = 0;
+            f.held = false;
+        }
+        self.bonus = None;
+        let [a, d] = Side::BOTH.map(|s| self.count(s));
+        let larger = if a > d { Side::Attacker } else { Side::Defender };
+        let max = a.abs_diff(d).min(self.screenable(larger));
+        if max > 0 {
+            self.step = Step::Screen { side: larger, max };
+        } else {
+            self.begin_fire();
+        }
+    }
+
+    /// Move on as far as nothing is asked: end the battle when a side has
+    /// no combat-capable units, start the next firing round when nobody is
+    /// left to act.
+    fn settle(&mut self) {
+        loop {
+            if self.is_over() {
+                return;
+            }
+            let [a, d] = Side::BOTH.map(|s| self.count(s));
+            if a == 0 || d == 0 {
+                let winner = match (a > 0, d > 0) {
+                    (true, false) => Some(Side::Attacker),
+                    (false, true) => Some(Side::Defender),
+                    _ => None,
+                };
+                let destroyed = winner.map_or_else(Vec::new, |w| self.unarmed[w.other().index()].clone());
+                self.bonus = None;
+                self.step = Step::Over(Outcome { winner, destroyed });
+                return;
+            }
+            match self.step {
+                Step::Screen { .. } => return,
+                Step::Fire if self.round > 0 && self.next().is_some() => return,
+                _ => self.start_round(),
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------
+// Standing orders
+// ---------------------------------------------------------------------
+
+/// `target`: which enemy each ship fires at, chosen again before every die.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TargetRule {
+    /// A group with a damaged ship (the one needing the fewest more hits),
+    /// else the highest to-hit, then one that has not fired yet this round,
+    /// then the larger hull; last tie: label order.
+    #[default]
+    Focus,
+    /// The largest hull, then as focus.
+    Big,
+    /// The smallest hull, then as focus.
+    Small,
+}
+
+/// `retreat`: when a group retreats, from firing round 2, at its place.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RetreatRule {
+    #[default]
+    Never,
+    /// When the enemy has the fleet-size bonus this round.
+    Outgunned,
+    /// When the side has half or fewer of the combat-capable units it
+    /// brought into the battle.
+    Half,
+}
+
+/// `screen`: what the side screens when it may.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ScreenRule {
+    #[default]
+    None,
+    /// As many ships as allowed, lowest attack (with tech) first, damaged
+    /// first among equals, never losing a fleet-size bonus the side has
+    /// unscreened.
+    Weak,
+}
+
+/// `colonies`: colony fire after a battle and in hexes without one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ColonyRule {
+    /// Every armed ship fires at the enemy colony.
+    #[default]
+    Fire,
+    Hold,
+}
+
+/// The order words of the standing-order values (`target:focus`, …).
+macro_rules! keys {
+    ($ty:ty { $($variant:ident => $key:literal),+ $(,)? }) => {
+        impl $ty {
+            pub const ALL: &'static [$ty] = &[$(<$ty>::$variant),+];
+
+            /// The value's order word.
+            pub fn key(self) -> &'static str {
+                match self {
+                    $(<$ty>::$variant => $key),+
+                }
+            }
+
+            /// Read an order word.
+            pub fn parse(text: &str) -> Option<$ty> {
+                let t = text.trim().to_ascii_lowercase();
+                Self::ALL.iter().copied().find(|v| v.key() == t)
+            }
+        }
+    };
+}
+
+keys!(TargetRule { Focus => "focus", Big => "big", Small => "small" });
+keys!(RetreatRule { Never => "never", Outgunned => "outgunned", Half => "half" });
+keys!(ScreenRule { None => "none", Weak => "weak" });
+keys!(ColonyRule { Fire => "fire", Hold => "hold" });
+
+/// A player's standing orders (rules page, *Standing orders*); the default
+/// is the page's: asked (not fire at will), focus, never retreat, no
+/// screening, fire at colonies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Standing {
+    /// Fire at will: every combat choice made at once by these settings.
+    pub auto: bool,
+    pub target: TargetRule,
+    pub retreat: RetreatRule,
+    pub screen: ScreenRule,
+    pub colonies: ColonyRule,
+}
+
+impl Standing {
+    /// The answer to `ask` by these orders. A `Fire` answer fires one ship
+    /// (the target is chosen again before every die). `retreat_hex`: the
+    /// caller found a legal retreat hex for the fighter asked (without one
+    /// it fires).
+    pub fn answer(&self, battle: &Battle, ask: &Ask, retreat_hex: bool) -> Action {
+        match *ask {
+            Ask::Screen { side, .. } => Action::Screen(choose_screen(battle, side, self.screen)),
+            Ask::Fire {
+                fighter,
+                ships,
+                may_retreat,
+                ..
+            } => {
+                let f = battle.fighter(fighter);
+                if may_retreat && retreat_hex && choose_retreat(battle, fighter, self.retreat) {
+                    return Action::Retreat {
+                        fighter,
+                        ships: f.ships - f.fired,
+                    };
+                }
+                match choose_target(battle, fighter, self.target) {
+                    Some(t) if ships > 0 => Action::Fire {
+                        fighter,
+                        target: battle.fighter(t).id,
+                        ships: 1,
+                    },
+                    _ => Action::Hold { fighter },
+                }
+            }
+        }
+    }
+}
+
+/// The target of `fighter`'s next die by `rule`, among its legal targets.
+pub fn choose_target(battle: &Battle, fighter: usize, rule: TargetRule) -> Option<usize> {
+    let focus = |x: usize, y: usize| -> Ordering {
+        let (a, b) = (battle.fighter(x), battle.fighter(y));
+        let key = |f: &Fighter, i: usize| {
+            (
+                // A group with a damaged ship first, the fewest more hits.
+                f.damage == 0,
+                if f.damage > 0 { f.hits_to_kill() } else { 0 },
+                Reverse(battle.to_hit(fighter, i)),
+                // One that has not fired yet this round.
+                f.fired > 0,
+                Reverse(f.hull()),
+                f.id,
+            )
+        };
+        key(a, x).cmp(&key(b, y))
+    };
+    let hull = |i: usize| battle.fighter(i).hull();
+    battle.targets(fighter).into_iter().min_by(|&x, &y| match rule {
+        TargetRule::Focus => focus(x, y),
+        TargetRule::Big => hull(y).cmp(&hull(x)).then_with(|| focus(x, y)),
+        TargetRule::Small => hull(x).cmp(&hull(y)).then_with(|| focus(x, y)),
+    })
+}
+
+/// Whether `fighter` retreats now by `rule` (if it may; the caller checks
+/// that a legal hex exists).
+pub fn choose_retreat(battle: &Battle, fighter: usize, rule: RetreatRule) -> bool {
+    let side = battle.fighter(fighter).side;
+    battle.may_retreat(fighter)
+        && match rule {
+            RetreatRule::Never => false,
+            RetreatRule::Outgunned => battle.bonus() == Some(side.other()),
+            RetreatRule::Half => 2 * battle.count(side) <= battle.brought(side),
+        }
+}
+
+/// The screening of `side` by `rule`, when the battle asks it to screen.
+/// Weak: the lowest attack (with the tech it uses here) first, groups
+/// with a damaged ship first among equals, then label order; whole groups
+/// while they fit, then part of the next; at most the number allowed, and
+/// never so many that a fleet-size bonus the side has unscreened is lost.
+pub fn choose_screen(battle: &Battle, side: Side, rule: ScreenRule) -> Vec<(Target, u32)> {
+    let Some(Ask::Screen { side: asked, max_ships }) = battle.ask() else {
+        return Vec::new();
+    };
+    if rule == ScreenRule::None || asked != side {
+        return Vec::new();
+    }
+    let (mine, theirs) = (battle.count(side), battle.count(side.other()));
+    let mut left = if mine >= 2 * theirs {
+        max_ships.min(mine - 2 * theirs)
+    } else {
+        max_ships
+    };
+    let mut groups: Vec<&Fighter> = battle
+        .fighters()
+        .iter()
+        .filter(|f| f.side == side && f.ships > 0 && f.kind.is_warship())
+        .collect();
+    groups.sort_by_key(|f| (f.attack(battle.terrain()), f.damage == 0, f.id));
+    let mut out = Vec::new();
+    for f in groups {
+        if left == 0 {
+            break;
+        }
+        let n = left.min(f.ships);
+        out.push((f.id, n));
+        left -= n;
+    }
+    out
+}
+
+// ---------------------------------------------------------------------
+// Colony fire
+// ---------------------------------------------------------------------
+
+/// To-hit of one ship firing at a colony (text 5.10): attack + Attack tech
+/// (at most its hull), no fleet-size bonus, colony defense 0. The page
+/// names no terrain effect here, so none is applied.
+pub fn colony_fire_to_hit(attack: u32, attack_tech: u32, hull: u32) -> i32 {
+    to_hit(attack, attack_tech, hull, false, 0, 0, 0)
+}
+
+/// Ships firing at a colony, once each.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ColonyFire {
+    /// `(die, hit)` per ship that fired, in order.
+    pub shots: Vec<(u32, bool)>,
+    /// The colony after the hits; `None`: destroyed.
+    pub after: Option<Worth>,
+}
+
+/// Fire `(to_hit, die)` shots at a colony worth `worth`, in order: each hit
+/// takes it down one step (text 5.10.2); once it is destroyed the rest do
+/// not fire.
+pub fn colony_volley(worth: Worth, shots: &[(i32, u32)]) -> ColonyFire {
+    let mut after = Some(worth);
+    let mut out = Vec::new();
+    for &(to_hit, die) in shots {
+        let Some(w) = after else { break };
+        let hit = hits(die, to_hit);
+        if hit {
+            after = w.hit();
+        }
+        out.push((die, hit));
+    }
+    ColonyFire { shots: out, after }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Kind::*;
+
+    const A: Side = Side::Attacker;
+    const D: Side = Side::Defender;
+
+    fn label(side: Side, number: u8) -> Label {
+        Label {
+            owner: Seat(side.index() as u8),
+            number,
+        }
+    }
+
+    fn id(side: Side, number: u8) -> Target {
+        Target::Group(label(side, number))
+    }
+
+    /// A group of `ships` of `kind` labelled `number`, all technology 0.
+    fn group(side: Side, number: u8, kind: Kind, ships: u32) -> Fighter {
+        Fighter::new(side, id(side, number), kind, ships, 0, 0, 0)
+    }
+
+    fn base(side: Side) -> Fighter {
+        Fighter::new(side, Target::Base, Base, 1, 0, 0, 0)
+    }
+
+    fn yards(side: Side, n: u32) -> Fighter {
+        Fighter::new(side, Target::Yards, ShipYard, n, 0, 0, 0)
+    }
+
+    /// Set attack, defense and tactics levels.
+    fn tech(f: Fighter, attack: u32, defense: u32, tactics: u32) -> Fighter {
+        Fighter {
+            attack_tech: attack,
+            defense_tech: defense,
+            tactics,
+            ..f
+        }
+    }
+
+    fn battle_in(terrain: Terrain, fighters: Vec<Fighter>) -> Battle {
+        Battle::new(Hex::new(2, 3), terrain, fighters, [vec![], vec![]]).unwrap()
+    }
+
+    fn battle(fighters: Vec<Fighter>) -> Battle {
+        battle_in(Terrain::Open, fighters)
+    }
+
+    /// The fighter asked to fire next.
+    fn asked(b: &Battle) -> usize {
+        match b.ask() {
+            Some(Ask::Fire { fighter, .. }) => fighter,
+            other => panic!("expected a fire ask, got {other:?}"),
+        }
+    }
+
+    /// The fighter asked fires all its ships at `target`, every die `die`.
+    fn volley(b: &mut Battle, target: Target, die: u32) -> Vec<Shot> {
+        let i = asked(b);
+        let n = b.fireable(i);
+        b.fire(i, target, n, &vec![die; n as usize]).unwrap()
+    }
+
+    #[test]
+    fn to_hit_battlecruiser_example_and_bonus() {
+        // 5.5: BC with Attack 1 at a CA with Defense 1: 6 − (1 + 1) = 4.
+        let b = battle(vec![
+            tech(group(A, 1, Battlecruiser, 1), 1, 0, 0),
+            tech(group(D, 2, Cruiser, 1), 0, 1, 0),
+        ]);
+        assert_eq!(b.bonus(), None);
+        assert_eq!(b.to_hit(0, 1), 4);
+        // Two BC against one CA: with the fleet-size bonus, 5; the CA fires
+        // at 4 − 1 = 3, no penalty.
+        let mut b = battle(vec![
+            tech(group(A, 1, Battlecruiser, 2), 1, 0, 0),
+            tech(group(D, 2, Cruiser, 1), 0, 1, 0),
+        ]);
+        assert_eq!(b.ask(), Some(Ask::Screen { side: A, max_ships: 1 }));
+        b.screen(A, &[]).unwrap();
+        assert_eq!(b.bonus(), Some(A));
+        assert_eq!(b.to_hit(0, 1), 5);
+        assert_eq!(b.to_hit(1, 0), 3);
+    }
+
+    #[test]
+    fn hull_caps_technology() {
+        // 9.2: Attack 3 gives a Scout and a Ship Yard +1, a Battleship +3;
+        // Defense 3 gives a Cruiser +2.
+        let b = battle(vec![
+            tech(group(A, 1, Scout, 1), 3, 0, 0),
+            tech(yards(A, 1), 3, 0, 0),
+            tech(group(A, 2, Battleship, 1), 3, 0, 0),
+            group(D, 3, Destroyer, 3),
+            tech(group(D, 4, Cruiser, 1), 0, 3, 0),
+        ]);
+        assert_eq!(b.ask(), Some(Ask::Screen { side: D, max_ships: 1 }));
+        let mut b = b;
+        b.screen(D, &[]).unwrap();
+        assert_eq!(b.bonus(), None);
+        assert_eq!(b.to_hit(0, 3), 4);
+        assert_eq!(b.to_hit(1, 3), 4);
+        assert_eq!(b.to_hit(2, 3), 8);
+        assert_eq!(b.to_hit(0, 4), 4 - (1 + 2));
+    }
+
+    #[test]
+    fn a_roll_of_one_always_hits() {
+        // A Scout at a Dreadnaught with Defense 3: to-hit 3 − 6 = −3.
+        let mut b = battle(vec![group(A, 1, Scout, 1), tech(group(D, 2, Dreadnaught, 1), 0, 3, 0)]);
+        assert_eq!(b.to_hit(0, 1), -3);
+        // The DN (class A) fires first and misses with a 10 (to-hit 6).
+        assert_eq!(asked(&b), 1);
+        assert!(!volley(&mut b, id(A, 1), 10)[0].hit);
+        let shot = volley(&mut b, id(D, 2), 1)[0];
+        assert!(shot.hit && !shot.destroyed);
+        assert_eq!(b.fighter(1).damage, 1);
+        // Round 2: a 2 misses.
+        assert_eq!(b.round(), 2);
+        volley(&mut b, id(A, 1), 10);
+        assert!(!volley(&mut b, id(D, 2), 2)[0].hit);
+        // Round 3: the DN's 1 destroys the Scout; the battle is over.
+        let shot = volley(&mut b, id(A, 1), 1)[0];
+        assert!(shot.destroyed);
+        assert_eq!(b.ask(), None);
+        assert_eq!(b.outcome().unwrap().winner, Some(D));
+    }
+
+    #[test]
+    fn screening_ten_against_five() {
+        let fresh = battle(vec![
+            group(A, 1, Destroyer, 6),
+            group(A, 2, Destroyer, 4),
+            group(D, 3, Scout, 5),
+        ]);
+        assert_eq!(fresh.ask(), Some(Ask::Screen { side: A, max_ships: 5 }));
+        // Screening 0 keeps the bonus (10 ≥ 2 × 5).
+        let mut b = fresh.clone();
+        b.screen(A, &[]).unwrap();
+        assert_eq!(b.bonus(), Some(A));
+        // Not more than 5; not the defender; not a Base it has not.
+        let mut b = fresh.clone();
+        assert!(b.screen(A, &[(id(A, 2), 4), (id(A, 1), 2)]).is_err());
+        assert!(b.screen(D, &[]).is_err());
+        assert!(b.screen(A, &[(Target::Base, 1)]).is_err());
+        // Screening 5: 5 against 5, no bonus.
+        b.screen(A, &[(id(A, 2), 4), (id(A, 1), 1)]).unwrap();
+        assert_eq!(b.bonus(), None);
+        assert_eq!(b.unscreened(A), 5);
+        // Screened ships neither fire nor can be fired upon.
+        assert_eq!(b.run(A), vec![0]);
+        assert_eq!(b.fireable(0), 5);
+        assert_eq!(b.fireable(1), 0);
+        volley(&mut b, id(D, 3), 10);
+        assert_eq!(asked(&b), 2);
+        assert_eq!(b.targets(2), vec![0]);
+        assert!(b.fire(2, id(A, 2), 1, &[1]).is_err());
+        volley(&mut b, id(A, 1), 10);
+        // Round 2: screening may change.
+        assert_eq!(b.round(), 2);
+        assert_eq!(b.ask(), Some(Ask::Screen { side: A, max_ships: 5 }));
+        assert_eq!(b.fighter(1).screened, 0);
+    }
+
+    #[test]
+    fn fleet_size_bonus_six_destroyers_against_three_scouts() {
+        let mut b = battle(vec![group(A, 1, Destroyer, 6), group(D, 2, Scout, 3)]);
+        b.screen(A, &[]).unwrap();
+        assert_eq!(b.bonus(), Some(A));
+        assert_eq!(b.to_hit(0, 1), 5);
+        assert_eq!(b.to_hit(1, 0), 3);
+        // Destroyers (D) before Scouts (E).
+        volley(&mut b, id(D, 2), 10);
+        let i = asked(&b);
+        assert_eq!(i, 1);
+        let shots = b.fire(i, id(A, 1), 3, &[1, 3, 4]).unwrap();
+        assert_eq!(shots.iter().map(|s| s.hit).collect::<Vec<_>>(), vec![true, true, false]);
+        assert_eq!(b.fighter(0).ships, 4);
+        // Round 2: 4 < 2 × 3, no bonus.
+        assert_eq!(b.ask(), Some(Ask::Screen { side: A, max_ships: 1 }));
+        b.screen(A, &[]).unwrap();
+        assert_eq!(b.bonus(), None);
+        assert_eq!(b.to_hit(0, 1), 4);
+    }
+
+    #[test]
+    fn firing_order_by_class_then_runs() {
+        let mut b = battle(vec![
+            group(A, 1, Battleship, 1),
+            group(A, 3, Cruiser, 1),
+            group(A, 5, Scout, 1),
+            group(D, 2, Battlecruiser, 1),
+            group(D, 4, Destroyer, 1),
+        ]);
+        b.screen(A, &[]).unwrap();
+        // BB (A), BC (B), CA (C), DD (D), SC (E).
+        assert_eq!(b.order(), vec![0, 3, 1, 4, 2]);
+        assert_eq!(b.run(A), vec![0]);
+        assert_eq!(b.run(D), Vec::<usize>::new());
+        assert!(b.fire(1, id(D, 2), 1, &[10]).is_err());
+        volley(&mut b, id(D, 2), 10);
+        assert_eq!(b.run(D), vec![3]);
+
+        // An enemy with nothing to do in between joins two stretches: a
+        // screened Cruiser does nothing in round 1.
+        let mut b = battle(vec![
+            group(A, 1, Battleship, 1),
+            group(A, 3, Destroyer, 1),
+            group(D, 2, Cruiser, 1),
+            group(D, 4, Scout, 3),
+        ]);
+        b.screen(D, &[(id(D, 2), 1)]).unwrap();
+        assert_eq!(b.order(), vec![0, 2, 1, 3]);
+        assert_eq!(b.run(A), vec![0, 1]);
+        // Either fighter of the run may act first.
+        volley_of(&mut b, 1, id(D, 4), 10);
+        volley_of(&mut b, 0, id(D, 4), 10);
+        assert_eq!(b.run(D), vec![3]);
+    }
+
+    fn volley_of(b: &mut Battle, fighter: usize, target: Target, die: u32) {
+        let n = b.fireable(fighter);
+        b.fire(fighter, target, n, &vec![die; n as usize]).unwrap();
+    }
+
+    #[test]
+    fn same_class_tactics_then_defender_first() {
+        let b = battle(vec![tech(group(A, 1, Cruiser, 1), 0, 0, 1), group(D, 2, Cruiser, 1)]);
+        assert_eq!(b.order(), vec![0, 1]);
+        let b = battle(vec![group(A, 1, Cruiser, 1), group(D, 2, Cruiser, 1)]);
+        assert_eq!(b.order(), vec![1, 0]);
+        assert_eq!(asked(&b), 1);
+    }
+
+    #[test]
+    fn asteroids_and_nebulae_make_everyone_class_e() {
+        // Asteroids: a DN with Tactics 0 fires after a Scout with Tactics 1,
+        // and its Attack technology counts 0.
+        let b = battle_in(
+            Terrain::Asteroids,
+            vec![
+                tech(group(A, 1, Dreadnaught, 1), 3, 0, 0),
+                tech(group(D, 2, Scout, 1), 0, 0, 1),
+            ],
+        );
+        assert_eq!(b.order(), vec![1, 0]);
+        assert_eq!(b.to_hit(0, 1), 6);
+        // Nebula: Defense technology counts 0; equal Tactics, defender first.
+        let b = battle_in(
+            Terrain::Nebula,
+            vec![
+                tech(group(A, 1, Scout, 1), 1, 0, 0),
+                tech(group(D, 2, Dreadnaught, 1), 0, 3, 0),
+            ],
+        );
+        assert_eq!(b.order(), vec![1, 0]);
+        assert_eq!(b.to_hit(0, 1), 3 + 1 - 3);
+    }
+
+    #[test]
+    fn cruiser_group_of_two_takes_two_hits() {
+        let mut b = battle(vec![group(A, 1, Battleship, 2), group(D, 2, Cruiser, 2)]);
+        let shot = b.fire(0, id(D, 2), 1, &[1]).unwrap()[0];
+        assert!(shot.hit && !shot.destroyed);
+        assert_eq!((b.fighter(1).ships, b.fighter(1).damage), (2, 1));
+        let shot = b.fire(0, id(D, 2), 1, &[1]).unwrap()[0];
+        assert!(shot.destroyed);
+        assert_eq!((b.fighter(1).ships, b.fighter(1).damage), (1, 0));
+        // The Cruiser destroyed had not fired: it does not fire.
+        assert_eq!(
+            b.ask(),
+            Some(Ask::Fire {
+                side: D,
+                fighter: 1,
+                ships: 1,
+                may_retreat: false
+            })
+        );
+    }
+
+    #[test]
+    fn destroyed_before_firing_does_not_fire() {
+        let mut b = battle(vec![group(A, 1, Destroyer, 2), group(D, 2, Scout, 2)]);
+        let shots = b.fire(0, id(D, 2), 2, &[1, 10]).unwrap();
+        assert_eq!(shots.len(), 2);
+        assert_eq!(asked(&b), 1);
+        assert_eq!(b.fireable(1), 1);
+        assert!(b.fire(1, id(A, 1), 2, &[1, 1]).is_err());
+    }
+
+    #[test]
+    fn shots_stop_when_the_target_is_gone() {
+        let mut b = battle(vec![
+            group(A, 1, Destroyer, 3),
+            group(D, 2, Scout, 1),
+            group(D, 3, Scout, 2),
+        ]);
+        let shots = b.fire(0, id(D, 2), 3, &[1, 1, 1]).unwrap();
+        assert_eq!(shots.len(), 1);
+        assert_eq!(b.fighter(1).ships, 0);
+        // Two Destroyers are left to be ordered again.
+        assert_eq!(
+            b.ask(),
+            Some(Ask::Fire {
+                side: A,
+                fighter: 0,
+                ships: 2,
+                may_retreat: false
+            })
+        );
+        assert!(b.fire(0, id(D, 2), 1, &[1]).is_err());
+        volley(&mut b, id(D, 3), 10);
+        assert_eq!(asked(&b), 2);
+    }
+
+    #[test]
+    fn battleship_survives_two_hits_and_is_repaired() {
+        let mut b = battle(vec![group(A, 1, Battleship, 1), group(D, 2, Scout, 1)]);
+        volley(&mut b, id(D, 2), 10);
+        volley(&mut b, id(A, 1), 1);
+        volley(&mut b, id(D, 2), 10);
+        volley(&mut b, id(A, 1), 1);
+        assert_eq!((b.fighter(0).ships, b.fighter(0).damage), (1, 2));
+        volley(&mut b, id(D, 2), 1);
+        assert_eq!(b.outcome().unwrap().winner, Some(A));
+        assert_eq!(
+            b.survivors(),
+            vec![Survivor {
+                side: A,
+                id: id(A, 1),
+                kind: Battleship,
+                ships: 1
+            }]
+        );
+    }
+
+    #[test]
+    fn retreat_only_from_round_two_and_never_bases() {
+        let mut b = battle(vec![group(A, 1, Cruiser, 2), group(D, 2, Cruiser, 1), base(D)]);
+        // Round 1: the Base (A), the defender's CA, the attacker's CA.
+        assert_eq!(
+            b.ask(),
+            Some(Ask::Fire {
+                side: D,
+                fighter: 2,
+                ships: 1,
+                may_retreat: false
+            })
+        );
+        assert!(b.retreat(2, 1).is_err());
+        volley(&mut b, id(A, 1), 10);
+        volley(&mut b, id(A, 1), 10);
+        assert_eq!(
+            b.ask(),
+            Some(Ask::Fire {
+                side: A,
+                fighter: 0,
+                ships: 2,
+                may_retreat: false
+            })
+        );
+        assert_eq!(b.retreat(0, 1), Err("retreat only from firing round 2".into()));
+        volley(&mut b, Target::Base, 10);
+        // Round 2.
+        assert_eq!(b.round(), 2);
+        assert!(!b.may_retreat(2));
+        assert!(b.retreat(2, 1).is_err());
+        volley(&mut b, id(A, 1), 10);
+        assert!(b.may_retreat(1));
+        assert!(b.hold(1).is_err(), "unscreened ships must fire or retreat");
+        let left = b.retreat(1, 1).unwrap();
+        assert_eq!(left.ships, 1);
+        assert!(left.whole);
+        assert!(b.may_retreat(0));
+        let left = b.retreat(0, 1).unwrap();
+        assert!(!left.whole);
+        assert_eq!(
+            b.ask(),
+            Some(Ask::Fire {
+                side: A,
+                fighter: 0,
+                ships: 1,
+                may_retreat: true
+            })
+        );
+        volley(&mut b, Target::Base, 10);
+        assert_eq!(b.round(), 3);
+    }
+
+    #[test]
+    fn part_of_a_group_retreats_damaged_ship_first() {
+        let mut b = battle(vec![group(A, 1, Cruiser, 3), group(D, 2, Cruiser, 3)]);
+        b.fire(1, id(A, 1), 3, &[1, 10, 10]).unwrap();
+        assert_eq!(b.fighter(0).damage, 1);
+        volley(&mut b, id(D, 2), 10);
+        volley(&mut b, id(A, 1), 10);
+        let left = b.retreat(0, 1).unwrap();
+        assert_eq!(
+            left,
+            Left {
+                side: A,
+                id: id(A, 1),
+                kind: Cruiser,
+                ships: 1,
+                damage: 1,
+                whole: false
+            }
+        );
+        assert_eq!((b.fighter(0).ships, b.fighter(0).damage), (2, 0));
+        assert_eq!(b.fireable(0), 2);
+    }
+
+    #[test]
+    fn screened_group_has_its_place_to_retreat_from_round_two() {
+        let mut b = battle(vec![
+            group(A, 1, Cruiser, 1),
+            group(D, 2, Destroyer, 1),
+            group(D, 3, Scout, 2),
+        ]);
+        b.screen(D, &[(id(D, 3), 1)]).unwrap();
+        // Round 1: the screened part waits; the rest fires (CA, DD, one SC).
+        volley(&mut b, id(D, 2), 10);
+        volley(&mut b, id(A, 1), 10);
+        assert_eq!(
+            b.ask(),
+            Some(Ask::Fire {
+                side: D,
+                fighter: 2,
+                ships: 1,
+                may_retreat: false
+            })
+        );
+        volley(&mut b, id(A, 1), 10);
+        assert_eq!(b.round(), 2);
+        b.screen(D, &[(id(D, 3), 2)]).unwrap();
+        volley(&mut b, id(D, 2), 10);
+        volley(&mut b, id(A, 1), 10);
+        // Round 2: the Scouts, all screened, may only retreat or stay.
+        assert_eq!(
+            b.ask(),
+            Some(Ask::Fire {
+                side: D,
+                fighter: 2,
+                ships: 0,
+                may_retreat: true
+            })
+        );
+        assert!(b.fire(2, id(A, 1), 1, &[1]).is_err());
+        let mut stay = b.clone();
+        stay.hold(2).unwrap();
+        assert_eq!(stay.round(), 3);
+        let left = b.retreat(2, 2).unwrap();
+        assert!(left.whole);
+        assert_eq!(b.fighter(2).screened, 0);
+        assert_eq!(b.round(), 3);
+    }
+
+    #[test]
+    fn unarmed_units_die_with_their_side() {
+        let mut b = Battle::new(
+            Hex::new(0, 0),
+            Terrain::Open,
+            vec![group(A, 1, Destroyer, 1), group(D, 2, Scout, 1)],
+            [vec![label(A, 7)], vec![label(D, 8), label(D, 9)]],
+        )
+        .unwrap();
+        volley(&mut b, id(D, 2), 1);
+        assert_eq!(
+            b.outcome(),
+            Some(&Outcome {
+                winner: Some(A),
+                destroyed: vec![label(D, 8), label(D, 9)]
+            })
+        );
+        assert!(b.fire(0, id(D, 2), 1, &[1]).is_err());
+
+        // A side with only unarmed units loses at once.
+        let b = Battle::new(
+            Hex::new(0, 0),
+            Terrain::Open,
+            vec![group(A, 1, Scout, 1)],
+            [vec![], vec![label(D, 8)]],
+        )
+        .unwrap();
+        assert_eq!(b.ask(), None);
+        assert_eq!(b.outcome().unwrap().destroyed, vec![label(D, 8)]);
+        // Neither side armed: nobody wins, nothing is destroyed.
+        let b = Battle::new(
+            Hex::new(0, 0),
+            Terrain::Open,
+            vec![],
+            [vec![label(A, 1)], vec![label(D, 8)]],
+        )
+        .unwrap();
+        assert_eq!(
+            b.outcome(),
+            Some(&Outcome {
+                winner: None,
+                destroyed: vec![]
+            })
+        );
+    }
+
+    #[test]
+    fn a_side_that_retreats_everything_loses_its_unarmed() {
+        let mut b = Battle::new(
+            Hex::new(0, 0),
+            Terrain::Open,
+            vec![group(A, 1, Cruiser, 1), group(D, 2, Cruiser, 1)],
+            [vec![label(A, 5)], vec![]],
+        )
+        .unwrap();
+        volley(&mut b, id(A, 1), 10);
+        volley(&mut b, id(D, 2), 10);
+        volley(&mut b, id(A, 1), 10);
+        b.retreat(0, 1).unwrap();
+        assert_eq!(
+            b.outcome(),
+            Some(&Outcome {
+                winner: Some(D),
+                destroyed: vec![label(A, 5)]
+            })
+        );
+    }
+
+    #[test]
+    fn new_checks_its_fighters() {
+        let hex = Hex::new(0, 0);
+        let none = || [vec![], vec![]];
+        assert!(Battle::new(hex, Terrain::Open, vec![group(A, 1, Scout, 7)], none()).is_err());
+        assert!(Battle::new(hex, Terrain::Open, vec![group(A, 1, Scout, 0)], none()).is_err());
+        assert!(Battle::new(hex, Terrain::Open, vec![group(A, 1, ColonyShip, 1)], none()).is_err());
+        assert!(Battle::new(
+            hex,
+            Terrain::Open,
+            vec![group(A, 1, Scout, 1), group(A, 1, Scout, 2)],
+            none()
+        )
+        .is_err());
+        let two_bases = Fighter { ships: 2, ..base(A) };
+        assert!(Battle::new(hex, Terrain::Open, vec![two_bases], none()).is_err());
+        assert!(Battle::new(hex, Terrain::Open, vec![yards(A, 4), base(D)], none()).is_ok());
+    }
+
+    #[test]
+    fn standing_target_focus_big_small() {
+        let mut b = battle(vec![
+            group(A, 1, Battleship, 1),
+            group(D, 2, Scout, 1),
+            group(D, 3, Cruiser, 2),
+            group(D, 4, Dreadnaught, 1),
+            group(D, 5, Destroyer, 1),
+            tech(group(D, 6, Cruiser, 1), 0, 1, 0),
+            group(D, 7, Battleship, 1),
+        ]);
+        b.screen(D, &[]).unwrap();
+        let pick = |b: &Battle, rule| b.fighter(choose_target(b, 0, rule).unwrap()).id;
+        // Nothing damaged: the highest to-hit (Scout and Destroyer at 5,
+        // no bonus for the BB's side), then hull (equal), then label.
+        assert_eq!(b.bonus(), Some(D));
+        assert_eq!(pick(&b, TargetRule::Focus), id(D, 2));
+        // One that has not fired yet before one that has.
+        b.fighters[1].fired = 1;
+        assert_eq!(pick(&b, TargetRule::Focus), id(D, 5));
+        // A damaged group first: the fewest more hits (CA 1 more, DN 2 more).
+        b.fighters[3].damage = 1;
+        assert_eq!(pick(&b, TargetRule::Focus), id(D, 4));
+        b.fighters[2].damage = 1;
+        assert_eq!(pick(&b, TargetRule::Focus), id(D, 3));
+        // Big: the largest hull (DN and BB, 3), then as focus (the damaged DN).
+        assert_eq!(pick(&b, TargetRule::Big), id(D, 4));
+        b.fighters[3].damage = 0;
+        // …then the higher to-hit: BB (defense 2) before DN (3).
+        assert_eq!(pick(&b, TargetRule::Big), id(D, 7));
+        // Small: the smallest hull (SC, DD), then as focus (DD not fired).
+        assert_eq!(pick(&b, TargetRule::Small), id(D, 5));
+        // Larger hull breaks a tie of to-hit: CA with Defense 1 (5 − 2 = 3)
+        // and BB (5 − 2 = 3): the BB.
+        let b = battle(vec![
+            group(A, 1, Battleship, 1),
+            tech(group(D, 6, Cruiser, 1), 0, 1, 0),
+            group(D, 7, Battleship, 1),
+        ]);
+        let b = {
+            let mut b = b;
+            b.screen(D, &[]).unwrap();
+            b
+        };
+        assert_eq!(b.to_hit(0, 1), b.to_hit(0, 2));
+        assert_eq!(pick(&b, TargetRule::Focus), id(D, 7));
+        assert_eq!(pick(&b, TargetRule::Small), id(D, 6));
+    }
+
+    #[test]
+    fn standing_retreat_outgunned_and_half() {
+        let mut b = battle(vec![group(A, 1, Cruiser, 2), group(D, 2, Cruiser, 6)]);
+        b.screen(D, &[]).unwrap();
+        volley(&mut b, id(A, 1), 10);
+        // Round 1: no retreat by any rule.
+        assert!(!choose_retreat(&b, 0, RetreatRule::Outgunned));
+        volley(&mut b, id(D, 2), 10);
+        b.screen(D, &[]).unwrap();
+        assert_eq!(b.bonus(), Some(D));
+        // Round 2: two hits destroy one Cruiser.
+        b.fire(1, id(A, 1), 6, &[1, 1, 10, 10, 10, 10]).unwrap();
+        assert_eq!(asked(&b), 0);
+        assert!(choose_retreat(&b, 0, RetreatRule::Outgunned));
+        assert!(!choose_retreat(&b, 0, RetreatRule::Never));
+        // Half: 1 left of 2 brought.
+        assert!(choose_retreat(&b, 0, RetreatRule::Half));
+        let ask = b.ask().unwrap();
+        let outgunned = Standing {
+            retreat: RetreatRule::Outgunned,
+            ..Standing::default()
+        };
+        assert_eq!(
+            outgunned.answer(&b, &ask, true),
+            Action::Retreat { fighter: 0, ships: 1 }
+        );
+        // No legal hex: it fires.
+        assert_eq!(
+            outgunned.answer(&b, &ask, false),
+            Action::Fire {
+                fighter: 0,
+                target: id(D, 2),
+                ships: 1
+            }
+        );
+        // Half with 2 of 3 brought left: stays.
+        let mut b = battle(vec![group(A, 1, Destroyer, 3), group(D, 2, Destroyer, 3)]);
+        volley(&mut b, id(A, 1), 10);
+        volley(&mut b, id(D, 2), 10);
+        b.fire(1, id(A, 1), 3, &[1, 10, 10]).unwrap();
+        assert!(!choose_retreat(&b, 0, RetreatRule::Half));
+        assert!(!choose_retreat(&b, 0, RetreatRule::Outgunned));
+    }
+
+    #[test]
+    fn standing_screen_weak_keeps_the_bonus() {
+        let fighters = |enemy: u32| {
+            vec![
+                group(A, 4, Cruiser, 1),
+                group(A, 1, Scout, 2),
+                tech(group(A, 2, Destroyer, 2), 1, 0, 0),
+                group(A, 3, Cruiser, 2),
+                group(D, 9, Scout, enemy),
+            ]
+        };
+        // 7 against 2: up to 5 may be screened, but 3 keep the bonus (4 ≥ 4).
+        let mut b = battle(fighters(2));
+        assert_eq!(b.ask(), Some(Ask::Screen { side: A, max_ships: 5 }));
+        // Lowest attack first: Scouts (3), then the Cruisers (4; the
+        // Destroyers use Attack 1: 5), the damaged group first.
+        b.fighters[0].damage = 1;
+        let weak = choose_screen(&b, A, ScreenRule::Weak);
+        assert_eq!(weak, vec![(id(A, 1), 2), (id(A, 4), 1)]);
+        assert_eq!(choose_screen(&b, A, ScreenRule::None), vec![]);
+        assert_eq!(choose_screen(&b, D, ScreenRule::Weak), vec![]);
+        b.screen(A, &weak).unwrap();
+        assert_eq!(b.bonus(), Some(A));
+        // 7 against 4: no bonus to keep, all 3 allowed.
+        let b = battle(fighters(4));
+        assert_eq!(
+            choose_screen(&b, A, ScreenRule::Weak),
+            vec![(id(A, 1), 2), (id(A, 3), 1)]
+        );
+        let weak = Standing {
+            screen: ScreenRule::Weak,
+            ..Standing::default()
+        };
+        assert_eq!(
+            weak.answer(&b, &b.ask().unwrap(), false),
+            Action::Screen(vec![(id(A, 1), 2), (id(A, 3), 1)])
+        );
+    }
+
+    #[test]
+    fn standing_defaults_and_words() {
+        let s = Standing::default();
+        assert!(!s.auto);
+        assert_eq!(
+            (s.target, s.retreat, s.screen, s.colonies),
+            (
+                TargetRule::Focus,
+                RetreatRule::Never,
+                ScreenRule::None,
+                ColonyRule::Fire
+            )
+        );
+        for r in TargetRule::ALL {
+            assert_eq!(TargetRule::parse(r.key()), Some(*r));
+        }
+        assert_eq!(RetreatRule::parse("Outgunned"), Some(RetreatRule::Outgunned));
+        assert_eq!(ScreenRule::parse("weak"), Some(ScreenRule::Weak));
+        assert_eq!(ColonyRule::parse("hold"), Some(ColonyRule::Hold));
+        assert_eq!(TargetRule::parse("biggest"), None);
+        let json = serde_json::to_string(&s).unwrap();
+        assert_eq!(serde_json::from_str::<Standing>(&json).unwrap(), s);
+        assert_eq!(Target::parse("base", Seat(0)), Some(Target::Base));
+        assert_eq!(Target::parse("yard", Seat(0)), Some(Target::Yards));
+        assert_eq!(Target::parse("17", Seat(1)), Some(id(D, 17)));
+        assert_eq!(id(D, 17).to_string(), "B17");
+    }
+
+    #[test]
+    fn colony_fire_steps_down() {
+        // A Scout with Attack 3 at a colony: 3 + 1, no bonus, defense 0.
+        assert_eq!(colony_fire_to_hit(3, 3, 1), 4);
+        assert_eq!(colony_fire_to_hit(5, 3, 3), 8);
+        // A Colony 5 hit three times: 3, 1, destroyed; a fourth ship does
+        // not fire.
+        let r = colony_volley(Worth::Colony(5), &[(4, 1), (4, 10), (4, 4)]);
+        assert_eq!(r.after, Some(Worth::Colony(1)));
+        assert_eq!(r.shots, vec![(1, true), (10, false), (4, true)]);
+        let r = colony_volley(Worth::Colony(5), &[(4, 1); 4]);
+        assert_eq!((r.after, r.shots.len()), (None, 3));
+        // A homeworld: 20, 15, 10, 5, destroyed. (The page's example says
+        // "five hits"; its colony table, and `Worth::hit`, take four.)
+        let r = colony_volley(Worth::Home(20), &[(-1, 1); 6]);
+        assert_eq!((r.after, r.shots.len()), (None, 4));
+        let r = colony_volley(Worth::Home(20), &[(-1, 1); 3]);
+        assert_eq!(r.after, Some(Worth::Home(5)));
+    }
+
+    /// A small LCG, for the random battles.
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn below(&mut self, n: u32) -> u32 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((self.0 >> 33) % n as u64) as u32
+        }
+
+        fn d10(&mut self) -> u32 {
+            self.below(10) + 1
+        }
+    }
+
+    fn random_battle(rng: &mut Lcg) -> Battle {
+        let terrain = [Terrain::Open, Terrain::Open, Terrain::Nebula, Terrain::Asteroids][rng.below(4) as usize];
+        let mut fighters = Vec::new();
+        for side in Side::BOTH {
+            for n in 0..rng.below(4) {
+                let kind = Kind::WARSHIPS[rng.below(6) as usize];
+                let f = group(side, n as u8 + 1, kind, rng.below(6) + 1);
+                fighters.push(tech(f, rng.below(4), rng.below(4), rng.below(4)));
+            }
+            if rng.below(3) == 0 {
+                fighters.push(tech(base(side), rng.below(4), rng.below(4), rng.below(4)));
+            }
+            if rng.below(3) == 0 {
+                fighters.push(tech(yards(side, rng.below(4) + 1), rng.below(4), 0, 0));
+            }
+        }
+        let unarmed = [vec![label(A, 50)], vec![label(D, 60)]];
+        Battle::new(Hex::new(0, 0), terrain, fighters, unarmed).unwrap()
+    }
+
+    /// A random legal answer to the battle's ask, with its dice.
+    fn random_action(b: &Battle, rng: &mut Lcg) -> (Action, Vec<u32>) {
+        match b.ask().unwrap() {
+            Ask::Screen { side, max_ships } => {
+                let mut left = rng.below(max_ships + 1);
+                let mut out = Vec::new();
+                for f in b
+                    .fighters()
+                    .iter()
+                    .filter(|f| f.side == side && f.ships > 0 && f.kind.is_warship())
+                {
+                    let n = rng.below(left.min(f.ships) + 1);
+                    if n > 0 {
+                        out.push((f.id, n));
+                    }
+                    left -= n;
+                }
+                (Action::Screen(out), vec![])
+            }
+            Ask::Fire { side, .. } => {
+                let run = b.run(side);
+                let i = run[rng.below(run.len() as u32) as usize];
+                let f = b.fighter(i);
+                if b.may_retreat(i) && rng.below(4) == 0 {
+                    let ships = rng.below(f.ships - f.fired) + 1;
+                    return (Action::Retreat { fighter: i, ships }, vec![]);
+                }
+                let can = b.fireable(i);
+                if can == 0 {
+                    return (Action::Hold { fighter: i }, vec![]);
+                }
+                let targets = b.targets(i);
+                let t = targets[rng.below(targets.len() as u32) as usize];
+                let ships = rng.below(can) + 1;
+                let dice = (0..ships).map(|_| rng.d10()).collect();
+                (
+                    Action::Fire {
+                        fighter: i,
+                        target: b.fighter(t).id,
+                        ships,
+                    },
+                    dice,
+                )
+            }
+        }
+    }
+
+    fn check_invariants(b: &Battle) {
+        for f in b.fighters() {
+            assert!(f.screened <= f.ships, "{f:?}");
+            assert!(f.fired <= f.unscreened(), "{f:?}");
+            assert!(f.damage < f.hull(), "{f:?}");
+            assert!(f.screened == 0 || f.kind.is_warship(), "{f:?}");
+        }
+        if let Some(Ask::Screen { side, max_ships }) = b.ask() {
+            assert!(max_ships > 0 && b.count(side) > b.count(side.other()));
+        }
+    }
+
+    #[test]
+    fn random_legal_battles_always_end_and_replay() {
+        let mut rng = Lcg(14);
+        for _ in 0..300 {
+            let start = random_battle(&mut rng);
+            let mut b = start.clone();
+            let mut log = Vec::new();
+            let mut steps = 0;
+            while b.ask().is_some() {
+                let (action, dice) = random_action(&b, &mut rng);
+                b.act(&action, &dice)
+                    .unwrap_or_else(|e| panic!("{action:?} {dice:?}: {e}\n{b:?}"));
+                check_invariants(&b);
+                log.push((action, dice));
+                steps += 1;
+                assert!(steps < 10_000, "the battle does not end: {b:?}");
+            }
+            let outcome = b.outcome().unwrap();
+            if let Some(w) = outcome.winner {
+                assert_eq!(b.count(w.other()), 0);
+                assert!(b.count(w) > 0);
+                assert_eq!(outcome.destroyed, b.unarmed(w.other()));
+            }
+            // The same calls with the same dice give the same battle.
+            let mut again = start.clone();
+            for (action, dice) in &log {
+                again.act(action, dice).unwrap();
+            }
+            assert_eq!(again, b);
+            // And it is stored and read back whole.
+            let json = serde_json::to_string(&b).unwrap();
+            assert_eq!(serde_json::from_str::<Battle>(&json).unwrap(), b);
+        }
+    }
+
+    #[test]
+    fn standing_orders_fight_whole_battles() {
+        let mut rng = Lcg(7);
+        for _ in 0..300 {
+            let mut b = random_battle(&mut rng);
+            let orders = Side::BOTH.map(|_| Standing {
+                auto: true,
+                target: TargetRule::ALL[rng.below(3) as usize],
+                retreat: RetreatRule::ALL[rng.below(3) as usize],
+                screen: ScreenRule::ALL[rng.below(2) as usize],
+                colonies: ColonyRule::Fire,
+            });
+            let mut steps = 0;
+            while let Some(ask) = b.ask() {
+                let action = orders[ask.side().index()].answer(&b, &ask, rng.below(2) == 0);
+                let dice: Vec<u32> = match action {
+                    Action::Fire { ships, .. } => (0..ships).map(|_| rng.d10()).collect(),
+                    _ => vec![],
+                };
+                b.act(&action, &dice)
+                    .unwrap_or_else(|e| panic!("{action:?}: {e}\n{b:?}"));
+                check_invariants(&b);
+                steps += 1;
+                assert!(steps < 10_000, "the battle does not end: {b:?}");
+            }
+        }
+    }
+}

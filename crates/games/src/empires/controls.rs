@@ -1,0 +1,151 @@
+//! How legal orders are offered as buttons and menus: moves grouped by
+//! counter (one menu each), a counter's other orders together, shots by
+//! firing group, sheet lines by matter (bid, research, purchases per hex),
+//! and the orders that end something (`end`, the sheet's ready) asked
+//! about while other orders are open.
+
+use super::orders::{Action, ScrapWhat, Written};
+use super::state::State;
+use super::view::{line_text, name};
+use orrery_engine::{Control, ControlStyle, Seat, SheetVerb};
+use crate::menu::sheet_control;
+
+fn control(label: String, group: impl Into<String>, style: ControlStyle, confirm: Option<String>) -> Control {
+    let label = if label.chars().count() > 80 {
+        label.chars().take(79).collect::<String>() + "…"
+    } else {
+        label
+    };
+    Control {
+        label,
+        group: group.into(),
+        style,
+        confirm,
+    }
+}
+
+/// Each of `actions` (the seat's legal orders, in the ruleset's order) as
+/// a control.
+pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String]) -> Vec<Control> {
+    let main_open = |a: &Action| {
+        actions
+            .iter()
+            .any(|x| x != a && !matches!(x, Action::End | Action::Ready | Action::Unready | Action::Clear | Action::Auto | Action::Remove(_)))
+    };
+    let movable = actions.iter().filter(|a| matches!(a, Action::Move { .. })).count();
+    let lines = state.sheet.lines_of(seat).unwrap_or(&[]);
+    let main = ControlStyle::Main;
+    actions
+        .iter()
+        .map(|a| match a {
+            Action::Move { units, path } => control(
+                format!("{} → {}", units.join(", "), path.join(", ")),
+                format!("Move {}", units.join(", ")),
+                main,
+                None,
+            ),
+            Action::Split { unit, ships } => control(format!("Split {ships} ship(s) off {unit}"), format!("Counter {unit}"), main, None),
+            Action::Merge { unit, into } => control(format!("Merge {unit} into {into}"), format!("Counter {unit}"), main, None),
+            Action::Colonize { unit } => control(format!("Colonize with {unit}"), format!("Counter {unit}"), main, None),
+            Action::Tow { unit } => control(format!("Tow with {unit}"), format!("Counter {unit}"), main, None),
+            Action::Upgrade { unit } => control(format!("Upgrade {unit}"), format!("Counter {unit}"), main, None),
+            Action::Peek { unit, at } => control(format!("{unit} peeks at {at}"), "Peek", main, None),
+            Action::Reveal { at } => control(format!("Reveal the marker of {at}"), "Peek", main, None),
+            Action::Scrap { what, .. } => {
+                let label = match what {
+                    ScrapWhat::Unit(u) => format!("Scrap {u}"),
+                    ScrapWhat::At { at, what } => format!("Scrap the {} at {at}", what.name()),
+                };
+                control(label, "Scrap", ControlStyle::Minor, None)
+            }
+            Action::End => control(
+                "End movement".into(),
+                "Turn",
+                ControlStyle::End,
+                main_open(a).then(|| {
+                    format!(
+                        "End your movement with {movable} move{} still open? Your combat follows.",
+                        if movable == 1 { "" } else { "s" }
+                    )
+                }),
+            ),
+            Action::Battle { at } => control(format!("Fight at {at}"), "Battle", main, None),
+            Action::Screen { unit, ships } => control(
+                match ships {
+                    Some(n) => format!("Screen {n} ship(s) of {unit}"),
+                    None => format!("Screen {unit}"),
+                },
+                "Screen",
+                main,
+                None,
+            ),
+            Action::Done => control("Done screening".into(), "Screen", ControlStyle::Minor, None),
+            Action::Fire { unit, at, ships } => control(
+                match ships {
+                    Some(n) => format!("{n} ship(s) of {unit} fire at {at}"),
+                    None => format!("{unit} fires at {at}"),
+                },
+                format!("Fire {unit}"),
+                main,
+                None,
+            ),
+            Action::Retreat { unit, to, ships } => control(
+                match ships {
+                    Some(n) => format!("{n} ship(s) of {unit} retreat to {to}"),
+                    None => format!("{unit} retreats to {to}"),
+                },
+                format!("Retreat {unit}"),
+                main,
+                None,
+            ),
+            Action::Hold { unit } => control(format!("{unit} holds its fire"), "Hold", ControlStyle::Minor, None),
+            Action::Auto => control("Auto: my standing orders".into(), "Combat", ControlStyle::Minor, None),
+            Action::Shift { dir } => control(
+                match dir {
+                    Some(d) => format!("Shift the stack {}", d.key()),
+                    None => "Shift it at random".into(),
+                },
+                "Shift",
+                main,
+                None,
+            ),
+            Action::First { player } => control(format!("{} plays first", name(names, *player)), "First player", main, None),
+            Action::Line { written, line } => {
+                let (label, group) = match written {
+                    Written::Bid { cp } => (format!("Bid {cp} CP"), "Bid".to_string()),
+                    Written::Research { tech } => {
+                        let next = state.empire(seat).levels.get(*tech) + 1;
+                        (
+                            format!("Research {} {next} ({} CP)", tech.name(), tech.cost(next).unwrap_or(0)),
+                            "Research".to_string(),
+                        )
+                    }
+                    Written::Buy { kind, at, ships, .. } => {
+                        let n = ships.unwrap_or(1);
+                        (
+                            format!("Buy {n} {} at {at} ({} CP)", kind.name(), kind.chart().cost * n),
+                            format!("Buy at {at}"),
+                        )
+                    }
+                    Written::Scrap(ScrapWhat::Unit(u)) => (format!("Scrap {u}"), "Scrap".to_string()),
+                    Written::Scrap(ScrapWhat::At { at, what }) => {
+                        (format!("Scrap the {} at {at}", what.name()), "Scrap".to_string())
+                    }
+                };
+                let label = match line {
+                    Some(n) => format!("Line {n}: {label}"),
+                    None => label,
+                };
+                control(label, group, main, None)
+            }
+            Action::Remove(n) => {
+                let text = lines.get(n - 1).map_or_else(String::new, |l| line_text(&state.board, l));
+                control(format!("✖ Line {n}: {text}"), "Remove a line", ControlStyle::Minor, None)
+            }
+            Action::Clear => sheet_control(SheetVerb::Clear, "economic", lines.len(), false),
+            Action::Ready => sheet_control(SheetVerb::Ready, "economic", lines.len(), main_open(a)),
+            Action::Unready => sheet_control(SheetVerb::Unready, "economic", lines.len(), false),
+            Action::Standing(_) => control("Set standing orders".into(), "Standing", ControlStyle::Minor, None),
+        })
+        .collect()
+}

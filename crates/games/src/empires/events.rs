@@ -1,0 +1,761 @@
+//! The past-tense events of a game of Space Empires 4X, and `apply`, the
+//! one place the state changes. Events are facts already checked: `apply`
+//! never fails and never decides. Events that drew from the game's RNG
+//! carry the generator as it is after the draw, and the dice they rolled,
+//! so replaying the log reproduces the game bit for bit.
+
+use super::basics::{Dir, Kind, Label, Levels, Marker, Tech, TurnNo, Worth};
+use super::combat::{Action as BattleAction, Battle, Standing, Target};
+use super::map::Board;
+use super::state::{Colony, Empire, Line, Options, Phase, Spot, State, Unit};
+use orrery_engine::{GameRng, Hex, OrderSheet, Outcome, Seat};
+use serde::{Deserialize, Serialize};
+
+/// What a player's Economic Phase came to (private to that player, except
+/// the bid, revealed with every bid at the end).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ledger {
+    pub seat: Seat,
+    pub colony_income: u32,
+    pub mineral_income: u32,
+    pub maintenance: u32,
+    pub bid: u32,
+    /// Research, equipment and purchases.
+    pub spent: u32,
+    /// CP carried over to the next phase (at most 30).
+    pub carried: u32,
+    /// CP lost to the cap.
+    pub lost: u32,
+    /// Levels after the phase (research and wrecks).
+    pub levels: Levels,
+    /// Space Wrecks rolled: (d10, the free level's category).
+    pub wrecks: Vec<(u32, Tech)>,
+    /// Counters scrapped.
+    pub scrapped: Vec<Label>,
+    /// Bases and Ship Yards scrapped, by hex.
+    pub scrapped_at: Vec<(Hex, Kind)>,
+    /// New counters: groups, decoys, Colony Ships and Miners.
+    pub bought: Vec<Unit>,
+    /// Ships added to existing groups: (group, ships).
+    pub added: Vec<(Label, u32)>,
+    /// Bases and Ship Yards bought, by hex.
+    pub built: Vec<(Hex, Kind)>,
+}
+
+/// Why units were destroyed outside a battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Doom {
+    /// Enemy unarmed units (or decoys) alone in a hex an armed ship entered.
+    Overrun,
+    /// Danger! (text 6.4).
+    Danger,
+    /// Scuttled by their owner (text 7.3.2).
+    Scrapped,
+    /// A battle was lost by their side (Colony Ships and Miners, text 5.4).
+    BattleLost,
+}
+
+/// Past-tense facts. The log stores these; the state is their fold.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Event {
+    /// The game was set up: the map with every marker face down, the
+    /// starting forces, the first round's player order.
+    SetUp {
+        players: u8,
+        options: Options,
+        board: Box<Board>,
+        spots: Vec<Spot>,
+        colonies: Vec<Colony>,
+        units: Vec<Unit>,
+        empires: Vec<Empire>,
+        order: Vec<Seat>,
+        rng: Box<GameRng>,
+    },
+    /// A round began with this player order.
+    RoundBegan { round: u32, order: Vec<Seat> },
+    /// A turn (1, 2, 3) began.
+    TurnBegan { turn: TurnNo },
+    /// A player's movement phase began. Their revealed counters at their
+    /// colonies were turned face down (`hidden`), and every face-down
+    /// counter of theirs in those hexes drew a new label (`relabelled`:
+    /// old, new).
+    MovementBegan {
+        seat: Seat,
+        hidden: Vec<Label>,
+        relabelled: Vec<(Label, Label)>,
+        rng: Box<GameRng>,
+    },
+    /// Counters moved together along `path` (the hexes entered, in order);
+    /// `stopped`: their move ended there. `shown`: the Move levels others
+    /// learned (text 9.9).
+    Moved {
+        units: Vec<Label>,
+        path: Vec<Hex>,
+        stopped: bool,
+        shown: Vec<(Label, u32)>,
+    },
+    /// Units destroyed outside a battle (`kinds`: what each was, told to
+    /// others only when the rules show it: an overrun).
+    Destroyed {
+        at: Hex,
+        units: Vec<Label>,
+        kinds: Vec<Kind>,
+        why: Doom,
+    },
+    /// Ships entering (or found in) a Black Hole rolled: per counter its
+    /// dice; a die of 7-10 destroyed one ship (text 6.3).
+    BlackHoleRolled {
+        at: Hex,
+        rolls: Vec<(Label, Vec<u32>)>,
+        rng: Box<GameRng>,
+    },
+    /// `ships` ships left group `from` as a new counter `new`.
+    Split {
+        from: Label,
+        new: Label,
+        ships: u32,
+        rng: Box<GameRng>,
+    },
+    /// Group `from` joined group `into`.
+    Merged { from: Label, into: Label },
+    /// A Colony Ship began a colony (now, or `queued` for the end of the
+    /// combat phase, if the hex is then free of enemies).
+    Colonized { unit: Label, at: Hex, barren: bool },
+    ColonizeQueued { unit: Label, at: Hex },
+    /// A queued colonization could not be carried out (the hex was not won).
+    ColonizeDropped { unit: Label, at: Hex },
+    /// A Miner took the marker of its hex in tow.
+    Towed { miner: Label, at: Hex, marker: Marker },
+    /// A Miner left its marker at a colony of its owner.
+    Deposited { miner: Label, at: Hex, marker: Marker },
+    /// A player looked at the face-down marker of `at` (the marker is told
+    /// to that player alone; others learn the hex).
+    Peeked { seat: Seat, unit: Label, at: Hex, marker: Marker },
+    /// A group began an upgrade at a yard, paying `cost` CP.
+    UpgradeOrdered { unit: Label, cost: u32 },
+    /// Upgrades finished at the end of the turn (`done`), or lost (`lost`).
+    UpgradesEnded {
+        done: Vec<(Label, Levels)>,
+        lost: Vec<Label>,
+    },
+    /// A Base or Ship Yard (one) was scuttled.
+    InstallationScrapped { at: Hex, what: Kind },
+    /// The active player ended their movement.
+    MovementEnded { seat: Seat },
+    /// The active player's combat phase began; `hexes`: where battles and
+    /// colony fire are due, in hex-name order.
+    CombatBegan { seat: Seat, hexes: Vec<Hex> },
+    /// A battle began at `at`: decoys removed and shown (`decoys`), every
+    /// counter turned face up.
+    BattleBegan {
+        at: Hex,
+        defender: Seat,
+        decoys: Vec<Label>,
+        battle: Box<Battle>,
+    },
+    /// A ship count of a group noted for screening (committed with
+    /// `Fought { Screen }` when the side is done or fires).
+    ScreenNoted { target: Target, ships: u32 },
+    /// One answer in the battle (screening, a volley, holding), with the
+    /// dice it rolled, one per ship that fired, in order.
+    Fought {
+        action: BattleAction,
+        dice: Vec<u32>,
+        /// The public account, worked out when it was decided.
+        said: String,
+        rng: Box<GameRng>,
+    },
+    /// Ships of fighter `fighter` retreated to `to` (`new`: the counter
+    /// they form when part of a group retreats).
+    Retreated {
+        fighter: usize,
+        ships: u32,
+        to: Hex,
+        new: Option<Label>,
+        said: String,
+        rng: Box<GameRng>,
+    },
+    /// The battle at `at` ended; `winner`'s units hold the hex; the loser's
+    /// Colony Ships and Miners there were destroyed (`lost`).
+    BattleEnded { at: Hex, winner: Seat, lost: Vec<Label> },
+    /// An armed group fired at the enemy colony of `at` (`dice` one per
+    /// ship); the colony is now `worth` (`None`: destroyed).
+    ColonyFired {
+        at: Hex,
+        unit: Label,
+        dice: Vec<u32>,
+        worth: Option<Worth>,
+        rng: Box<GameRng>,
+    },
+    /// The attacker turns to the enemy colony at `at` (no battle there).
+    ColonyFireBegan { at: Hex },
+    /// A group of the attacker will not fire at the colony of `at`.
+    ColonyHeld { at: Hex, unit: Label },
+    /// The attacker is done with the colony at `at` for this combat phase.
+    ColonyFireEnded { at: Hex },
+    /// A face-down marker was turned face up (exploration, or a peek
+    /// shown to all); one-time markers are removed (`removed`).
+    Explored { at: Hex, marker: Marker, removed: bool },
+    /// A Super Nova sent each unit back where it came from.
+    SentBack { moves: Vec<(Label, Hex)> },
+    /// Lost in Space: `shifter` owes the direction for the stack at `at`.
+    LostOwed { shifter: Seat, at: Hex },
+    /// The stack at `at` was shifted one hex (`rng`: after a direction
+    /// drawn at the deadline).
+    Shifted {
+        at: Hex,
+        dir: Dir,
+        to: Hex,
+        rng: Box<GameRng>,
+    },
+    /// The active player's turn ended.
+    PlayerTurnEnded { seat: Seat },
+    /// The Economic Phase began: every player owes a sheet. Space Wrecks
+    /// deposited at colonies not blockaded were rolled on the table (each:
+    /// its owner, the colony, the d10, the free level's category).
+    EconomicBegan {
+        round: u32,
+        wrecks: Vec<(Seat, Hex, u32, Tech)>,
+        rng: Box<GameRng>,
+    },
+    LineAdded { seat: Seat, line: Line },
+    LineReplaced { seat: Seat, n: usize, line: Line },
+    LineRemoved { seat: Seat, n: usize },
+    SheetCleared { seat: Seat },
+    SheetReady { seat: Seat, ready: bool },
+    /// Every sheet carried out at once (each ledger private to its seat).
+    EconomyCarriedOut { ledgers: Vec<Ledger>, rng: Box<GameRng> },
+    /// Colonies grew (text 7.7).
+    ColoniesGrew,
+    /// The bids, revealed; `winner` chooses the first player.
+    BidsRevealed { bids: Vec<(Seat, u32)>, winner: Seat },
+    /// Standing orders set (private).
+    StandingSet { seat: Seat, standing: Standing },
+    /// The game ended; every score revealed.
+    GameEnded { outcome: Outcome, scores: Vec<(Seat, u32)> },
+}
+
+impl Event {
+    /// The events a player may take back: those that revealed nothing and
+    /// drew nothing that matters (a quiet move, a split, a merge). A split
+    /// draws its new label from the generator, but taking it back restores
+    /// the generator, so splitting again draws the same label: nothing can
+    /// be fished for.
+    pub fn quiet(&self) -> bool {
+        match self {
+            Event::Moved { stopped, shown, .. } => !stopped && shown.is_empty(),
+            Event::Merged { .. } | Event::Split { .. } => true,
+            _ => false,
+        }
+    }
+}
+
+/// Apply one event.
+pub fn apply(s: &mut State, event: &Event) {
+    match event {
+        Event::SetUp {
+            players,
+            options,
+            board,
+            spots,
+            colonies,
+            units,
+            empires,
+            order,
+            rng,
+        } => {
+            s.players = *players;
+            s.options = options.clone();
+            s.board = (**board).clone();
+            s.spots = spots.clone();
+            s.colonies = colonies.clone();
+            s.units = units.clone();
+            s.empires = empires.clone();
+            s.order = order.clone();
+            s.rng = rng.clone();
+            s.round = 0;
+        }
+        Event::RoundBegan { round, order } => {
+            s.round = *round;
+            s.order = order.clone();
+        }
+        Event::TurnBegan { turn } => {
+            s.turn = *turn;
+            s.active = 0;
+        }
+        Event::MovementBegan {
+            seat,
+            hidden,
+            relabelled,
+            rng,
+        } => {
+            s.active = s.order.iter().position(|x| x == seat).unwrap_or(0);
+            s.phase = Phase::Movement;
+            s.empires[seat.index()].peeked_now.clear();
+            for u in s.units.iter_mut().filter(|u| u.owner() == *seat) {
+                u.moved = 0;
+                u.stopped = false;
+                u.came_from = None;
+                u.peeks = 0;
+                if hidden.contains(&u.label) {
+                    u.face_up = false;
+                }
+            }
+            relabel(s, relabelled);
+            s.rng = rng.clone();
+            s.boundaries += 1;
+        }
+        Event::Moved {
+            units,
+            path,
+            stopped,
+            shown,
+        } => {
+            for label in units {
+                if let Some(u) = s.unit_mut(*label) {
+                    let mut prev = u.hex;
+                    for h in path {
+                        u.came_from = Some(prev);
+                        prev = *h;
+                    }
+                    u.hex = prev;
+                    u.moved += path.len() as u32;
+                    u.stopped |= *stopped;
+                }
+            }
+            for (label, level) in shown {
+                if let Some(u) = s.unit_mut(*label) {
+                    u.move_shown = Some(*level);
+                }
+            }
+        }
+        Event::Destroyed { units, .. } => s.units.retain(|u| !units.contains(&u.label)),
+        Event::BlackHoleRolled { rolls, rng, .. } => {
+            for (label, dice) in rolls {
+                let lost = dice.iter().filter(|d| !super::basics::black_hole_survives(**d)).count() as u32;
+                if let Some(u) = s.unit_mut(*label) {
+                    u.ships = u.ships.saturating_sub(lost);
+                }
+            }
+            s.units.retain(|u| u.ships > 0);
+            s.rng = rng.clone();
+        }
+        Event::Split { from, new, ships, rng } => {
+            if let Some(u) = s.unit_mut(*from) {
+                u.ships -= ships;
+                let mut part = u.clone();
+                part.label = *new;
+                part.ships = *ships;
+                s.units.push(part);
+            }
+            s.rng = rng.clone();
+        }
+        Event::Merged { from, into } => {
+            if let Some(i) = s.units.iter().position(|u| u.label == *from) {
+                let gone = s.units.remove(i);
+                if let Some(u) = s.unit_mut(*into) {
+                    u.ships += gone.ships;
+                    u.moved = u.moved.max(gone.moved);
+                    u.stopped |= gone.stopped;
+                    u.face_up |= gone.face_up;
+                }
+            }
+        }
+        Event::Colonized { unit, at, barren } => {
+            let owner = unit.owner;
+            s.queued.retain(|(u, _)| u != unit);
+            s.units.retain(|u| u.label != *unit);
+            s.colonies.push(Colony {
+                hex: *at,
+                owner,
+                worth: Worth::New,
+                barren: *barren,
+                yards: 0,
+                new_yards: 0,
+                base: false,
+                deposits: Vec::new(),
+            });
+            s.colonies.sort_by_key(|c| Board::name_key(c.hex));
+        }
+        Event::ColonizeQueued { unit, at } => s.queued.push((*unit, *at)),
+        Event::ColonizeDropped { unit, .. } => s.queued.retain(|(u, _)| u != unit),
+        Event::Towed { miner, at, marker } => {
+            s.spots.retain(|p| p.hex != *at);
+            if let Some(u) = s.unit_mut(*miner) {
+                u.tow = Some(*marker);
+            }
+        }
+        Event::Deposited { miner, at, marker } => {
+            if let Some(u) = s.unit_mut(*miner) {
+                u.tow = None;
+            }
+            if let Some(c) = s.colony_mut(*at) {
+                c.deposits.push(*marker);
+            }
+        }
+        Event::Peeked { seat, unit, at, .. } => {
+            let e = &mut s.empires[seat.index()];
+            if !e.peeked.contains(at) {
+                e.peeked.push(*at);
+            }
+            if !e.peeked_now.contains(at) {
+                e.peeked_now.push(*at);
+            }
+            if let Some(u) = s.unit_mut(*unit) {
+                u.peeks += 1;
+            }
+        }
+        Event::UpgradeOrdered { unit, cost } => {
+            let owner = unit.owner;
+            s.empires[owner.index()].cp -= cost;
+            if let Some(u) = s.unit_mut(*unit) {
+                u.upgrading = true;
+            }
+        }
+        Event::UpgradesEnded { done, lost } => {
+            for (label, levels) in done {
+                if let Some(u) = s.unit_mut(*label) {
+                    u.levels = *levels;
+                    u.upgrading = false;
+                }
+            }
+            for label in lost {
+                if let Some(u) = s.unit_mut(*label) {
+                    u.upgrading = false;
+                }
+            }
+        }
+        Event::InstallationScrapped { at, what } => {
+            if let Some(c) = s.colony_mut(*at) {
+                match what {
+                    Kind::Base => c.base = false,
+                    _ => {
+                        c.yards = c.yards.saturating_sub(1);
+                        c.new_yards = c.new_yards.min(c.yards);
+                    }
+                }
+            }
+        }
+        Event::MovementEnded { .. } => {}
+        Event::CombatBegan { hexes, .. } => {
+            s.phase = Phase::Combat;
+            s.combat_due = hexes.clone();
+        }
+        Event::BattleBegan {
+            at,
+            defender,
+            decoys,
+            battle,
+        } => {
+            s.units.retain(|u| !decoys.contains(&u.label));
+            for u in s.units.iter_mut().filter(|u| u.hex == *at) {
+                u.face_up = true;
+            }
+            s.battle = Some(battle.clone());
+            s.defender = Some(*defender);
+            s.fighting = Some(*at);
+            s.screening.clear();
+        }
+        Event::ScreenNoted { target, ships } => s.screening.push((*target, *ships)),
+        Event::Fought { action, dice, rng, .. } => {
+            if let Some(b) = s.battle.as_mut() {
+                // Checked when decided: replaying it cannot fail.
+                let _ = b.act(action, dice);
+            }
+            if matches!(action, BattleAction::Screen(_)) {
+                s.screening.clear();
+            }
+            s.rng = rng.clone();
+            sync_battle(s);
+        }
+        Event::Retreated {
+            fighter,
+            ships,
+            to,
+            new,
+            rng,
+            ..
+        } => {
+            let mut moved = None;
+            if let Some(b) = s.battle.as_mut() {
+                let f = b.fighter(*fighter);
+                if let Target::Group(label) = f.id {
+                    moved = Some((label, f.ships == *ships));
+                }
+                let _ = b.retreat(*fighter, *ships);
+            }
+            if let Some((label, whole)) = moved {
+                if let Some(u) = s.unit_mut(label) {
+                    if whole {
+                        u.came_from = Some(u.hex);
+                        u.hex = *to;
+                    } else if let Some(new) = new {
+                        let mut part = u.clone();
+                        u.ships -= ships;
+                        part.label = *new;
+                        part.ships = *ships;
+                        part.came_from = Some(part.hex);
+                        part.hex = *to;
+                        s.units.push(part);
+                    }
+                }
+            }
+            s.rng = rng.clone();
+            sync_battle(s);
+        }
+        Event::BattleEnded { at, winner, lost } => {
+            sync_battle(s);
+            s.units.retain(|u| !lost.contains(&u.label));
+            s.battle = None;
+            s.defender = None;
+            // Colony fire follows at the hex if the attacker won it and an
+            // enemy colony is there.
+            let attacker = s.active_seat();
+            let enemy_colony = s.colony(*at).is_some_and(|c| Some(c.owner) != attacker);
+            if Some(*winner) == attacker && enemy_colony {
+                s.fighting = Some(*at);
+            } else {
+                s.fighting = None;
+                s.combat_due.retain(|h| h != at);
+            }
+        }
+        Event::ColonyFired {
+            at, unit, worth, rng, ..
+        } => {
+            match worth {
+                Some(w) => {
+                    if let Some(c) = s.colony_mut(*at) {
+                        c.worth = *w;
+                    }
+                }
+                None => destroy_colony(s, *at),
+            }
+            s.colony_fired.push(*unit);
+            s.rng = rng.clone();
+        }
+        Event::ColonyFireBegan { at } => s.fighting = Some(*at),
+        Event::ColonyHeld { unit, .. } => s.colony_fired.push(*unit),
+        Event::ColonyFireEnded { at } => {
+            s.fighting = None;
+            s.combat_due.retain(|h| h != at);
+        }
+        Event::Explored { at, marker, removed } => {
+            if *removed {
+                s.spots.retain(|p| p.hex != *at);
+            } else if let Some(p) = s.spot_mut(*at) {
+                p.face_up = true;
+                p.marker = *marker;
+            }
+            for e in s.empires.iter_mut() {
+                e.peeked.retain(|h| h != at);
+                e.peeked_now.retain(|h| h != at);
+            }
+        }
+        Event::SentBack { moves } => {
+            for (label, to) in moves {
+                if let Some(u) = s.unit_mut(*label) {
+                    u.hex = *to;
+                    u.stopped = true;
+                }
+            }
+        }
+        Event::LostOwed { shifter, at } => {
+            s.phase = Phase::Lost {
+                shifter: *shifter,
+                hex: *at,
+            }
+        }
+        Event::Shifted { at, to, rng, .. } => {
+            s.phase = Phase::Combat;
+            let active = s.active_seat();
+            for u in s.units.iter_mut().filter(|u| u.hex == *at && Some(u.owner()) == active) {
+                u.came_from = Some(*at);
+                u.hex = *to;
+            }
+            s.rng = rng.clone();
+        }
+        Event::PlayerTurnEnded { .. } => {
+            s.colony_fired.clear();
+            s.battle = None;
+            s.defender = None;
+            s.fighting = None;
+            s.combat_due.clear();
+        }
+        Event::EconomicBegan { wrecks, rng, .. } => {
+            s.phase = Phase::Economic;
+            s.sheet = OrderSheet::new(s.seats());
+            for (seat, hex, die, tech) in wrecks {
+                if let Some(c) = s.colony_mut(*hex) {
+                    if let Some(i) = c.deposits.iter().position(|m| *m == Marker::SpaceWreck) {
+                        c.deposits.remove(i);
+                    }
+                }
+                let e = &mut s.empires[seat.index()];
+                let level = e.levels.get(*tech) + 1;
+                e.levels.set(*tech, level);
+                e.wrecks.push((*die, *tech));
+            }
+            s.rng = rng.clone();
+            s.boundaries += 1;
+        }
+        Event::LineAdded { seat, line } => {
+            let _ = s.sheet.add(*seat, line.clone());
+        }
+        Event::LineReplaced { seat, n, line } => {
+            let _ = s.sheet.replace(*seat, *n, line.clone());
+        }
+        Event::LineRemoved { seat, n } => {
+            let _ = s.sheet.remove(*seat, *n);
+        }
+        Event::SheetCleared { seat } => {
+            let _ = s.sheet.clear(*seat);
+        }
+        Event::SheetReady { seat, ready } => {
+            let _ = s.sheet.set_ready(*seat, *ready);
+        }
+        Event::EconomyCarriedOut { ledgers, rng } => {
+            for l in ledgers {
+                carry_out_ledger(s, l);
+            }
+            s.sheet = OrderSheet::new([]);
+            s.rng = rng.clone();
+        }
+        Event::ColoniesGrew => {
+            for c in s.colonies.iter_mut() {
+                c.worth = c.worth.grown();
+                c.new_yards = 0;
+            }
+        }
+        Event::BidsRevealed { bids, winner } => {
+            for (seat, bid) in bids {
+                s.empires[seat.index()].last_bid = Some(*bid);
+            }
+            s.phase = Phase::First { chooser: *winner };
+            s.boundaries += 1;
+        }
+        Event::StandingSet { seat, standing } => s.empires[seat.index()].standing = *standing,
+        Event::GameEnded { outcome, .. } => {
+            s.outcome = Some(outcome.clone());
+            s.phase = Phase::Over;
+            s.battle = None;
+            for u in s.units.iter_mut() {
+                u.face_up = true;
+            }
+            for p in s.spots.iter_mut() {
+                p.face_up = true;
+            }
+            s.boundaries += 1;
+        }
+    }
+}
+
+/// New labels for counters (old, new).
+fn relabel(s: &mut State, pairs: &[(Label, Label)]) {
+    // Two passes, so a label may be reused within one shuffle.
+    let mut moved: Vec<(usize, Label)> = Vec::new();
+    for (old, new) in pairs {
+        if let Some(i) = s.units.iter().position(|u| u.label == *old) {
+            moved.push((i, *new));
+        }
+    }
+    for (i, new) in moved {
+        s.units[i].label = new;
+    }
+}
+
+/// Write a battle's ship counts back onto the units and colonies in its
+/// hex (groups reduced to 0 ships are gone; a colony's Base and Ship Yards
+/// follow their fighters).
+fn sync_battle(s: &mut State) {
+    let Some(b) = s.battle.clone() else { return };
+    let hex = b.hex();
+    for f in b.fighters() {
+        match f.id {
+            Target::Group(label) => {
+                if let Some(u) = s.units.iter_mut().find(|u| u.label == label && u.hex == hex) {
+                    u.ships = f.ships;
+                }
+            }
+            Target::Base => {
+                if let Some(c) = s.colony_mut(hex) {
+                    c.base = f.ships > 0;
+                }
+            }
+            Target::Yards => {
+                if let Some(c) = s.colony_mut(hex) {
+                    c.yards = f.ships;
+                    c.new_yards = c.new_yards.min(c.yards);
+                }
+            }
+        }
+    }
+    s.units.retain(|u| u.ships > 0);
+}
+
+/// A colony destroyed: its planet is free again (a Barren Planet if it
+/// was founded on one), its deposits lost (text 4.4.2, 6.7.3).
+fn destroy_colony(s: &mut State, at: Hex) {
+    if let Some(i) = s.colonies.iter().position(|c| c.hex == at) {
+        let c = s.colonies.remove(i);
+        let marker = if c.barren { Marker::Barren } else { Marker::Planet };
+        match s.spot_mut(at) {
+            Some(p) => {
+                p.marker = marker;
+                p.face_up = true;
+            }
+            None => {
+                s.spots.push(Spot {
+                    hex: at,
+                    marker,
+                    face_up: true,
+                    home: None,
+                });
+                s.spots.sort_by_key(|p| Board::name_key(p.hex));
+            }
+        }
+    }
+}
+
+/// One player's Economic Phase, as carried out.
+fn carry_out_ledger(s: &mut State, l: &Ledger) {
+    let seat = l.seat;
+    s.units.retain(|u| !l.scrapped.contains(&u.label));
+    for (hex, what) in &l.scrapped_at {
+        if let Some(c) = s.colony_mut(*hex) {
+            match what {
+                Kind::Base => c.base = false,
+                _ => c.yards = c.yards.saturating_sub(1),
+            }
+        }
+    }
+    let blockaded: Vec<Hex> = s
+        .colonies
+        .iter()
+        .filter(|c| c.owner == seat && s.blockaded(c))
+        .map(|c| c.hex)
+        .collect();
+    for c in s.colonies.iter_mut().filter(|c| c.owner == seat && !blockaded.contains(&c.hex)) {
+        c.deposits.clear();
+    }
+    let e = &mut s.empires[seat.index()];
+    e.cp = l.carried;
+    e.levels = l.levels;
+    e.wrecks.extend(l.wrecks.iter().copied());
+    for (label, n) in &l.added {
+        if let Some(u) = s.units.iter_mut().find(|u| u.label == *label) {
+            u.ships += n;
+        }
+    }
+    s.units.extend(l.bought.iter().cloned());
+    for (hex, what) in &l.built {
+        if let Some(c) = s.colony_mut(*hex) {
+            match what {
+                Kind::Base => c.base = true,
+                _ => {
+                    c.yards += 1;
+                    c.new_yards += 1;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! Space Empires 4X, the basic game: 2 to 4 players, a hex map of face-down
+//! System markers, face-down counters, three turns of movement, combat and
+//! exploration per player, then a simultaneous secret Economic Phase.
+//!
+//! The rules a player reads, and the specification, are in
+//! `docs/rules/empires.md`.
+//!
+//! The layers, bottom up:
+//!
+//! - [`basics`]: the charts as data (units, research, movement, yard
+//!   capacity, colony steps, markers, the wreck table), labels, directions.
+//! - [`map`]: the three maps (hexes, areas, homeworlds, names), the marker
+//!   mixes and their deal, and the maps' fairness tests.
+//! - [`combat`]: one battle at one hex as a pure state machine (dice passed
+//!   in), standing orders, colony fire.
+//! - [`state`]: the [`State`] and its parts; [`events`]: the past-tense
+//!   [`Event`]s and `apply`.
+//! - [`economy`]: the Economic Phase's arithmetic and the sheet's rules.
+//! - [`movement`]: the movement phase's orders.
+//! - [`orders`]: orders as text ([`Action`]), parse and unparse.
+//! - [`rules`]: who owes what, the legal orders, `decide`, and the game
+//!   carried on by itself between decisions.
+//! - [`view`]: what one viewer may see, events in words, prompts.
+//! - [`controls`]: legal orders as buttons and menus.
+//! - [`scene`]: the board picture, from a view.
+
+pub mod basics;
+pub mod combat;
+pub mod controls;
+pub mod economy;
+pub mod events;
+pub mod map;
+pub mod movement;
+pub mod orders;
+pub mod rules;
+pub mod scene;
+pub mod state;
+pub mod view;
+
+pub use events::Event;
+pub use orders::Action;
+pub use state::State;
+pub use view::View;
+
+use orrery_engine::{
+    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
+    SetupError, SheetVerb, Viewer,
+};
+use orrery_render::Scene;
+
+/// The Space Empires 4X ruleset.
+pub struct Empires;
+
+impl Ruleset for Empires {
+    const KEY: &'static str = "empires";
+    const NAME: &'static str = "Space Empires 4X";
+    const DECISION_KINDS: &'static [&'static str] = &["move", "combat", "lost", "economic", "first"];
+    const PRIVATE_BOARDS: bool = true;
+    const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/empires.md");
+    type State = State;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn player_counts() -> std::ops::RangeInclusive<u8> {
+        2..=4
+    }
+
+    fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
+        rules::setup(config)
+    }
+
+    fn empty() -> State {
+        State::empty()
+    }
+
+    fn pending(state: &State) -> Vec<Pending> {
+        rules::pending(state)
+    }
+
+    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+        rules::legal_actions(state, seat)
+    }
+
+    fn decide(state: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
+        rules::decide(state, seat, action)
+    }
+
+    fn apply(state: &mut State, event: &Event) {
+        events::apply(state, event)
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
+        view::narrate(event, viewer, names)
+    }
+
+    fn outcome(state: &State) -> Option<Outcome> {
+        state.outcome.clone()
+    }
+
+    fn phase(state: &State) -> PhaseInfo {
+        view::phase(state)
+    }
+
+    fn parse(line: &CommandLine) -> Result<Action, ParseError> {
+        orders::parse(line)
+    }
+
+    fn unparse(action: &Action) -> CommandLine {
+        orders::unparse(action)
+    }
+
+    fn commands() -> Vec<CommandSpec> {
+        orders::commands()
+    }
+
+    fn scene(view: &View, names: &[String]) -> Scene {
+        scene::scene(view, names)
+    }
+
+    fn default_action(state: &State, seat: Seat) -> Option<Action> {
+        rules::default_action(state, seat)
+    }
+
+    fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String]) -> Vec<Control> {
+        controls::controls(state, seat, actions, names)
+    }
+
+    fn any_time(action: &Action) -> bool {
+        matches!(action, Action::Standing(_))
+    }
+
+    fn takes_back(event: &Event) -> bool {
+        event.quiet()
+    }
+
+    fn sheet_verb(verb: SheetVerb) -> Option<Action> {
+        Some(Action::from_verb(verb))
+    }
+
+    fn sheet_lines(state: &State, seat: Seat, _names: &[String]) -> Option<Vec<String>> {
+        state.sheet.owes(seat).then(|| view::sheet_lines(state, seat))
+    }
+
+    fn complete_more(
+        state: &State,
+        seat: Seat,
+        command: &str,
+        option: &str,
+        filled: &[(String, String)],
+        partial: &str,
+    ) -> Vec<String> {
+        rules::complete_scrap(state, seat, command, option, filled, partial)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,490 @@
+//! The state of a game of Space Empires 4X and the parts it is made of:
+//! the board's markers, colonies (with their Ship Yards and Base), counters
+//! on the map, each player's private empire (CP, technology, standing
+//! orders), the round, turn and player order, and the phase the game waits
+//! in. What a viewer may see of it is `view`'s business; how it changes is
+//! the events' (`Event` and `apply`, below the types).
+//!
+//! Units: every counter on the map is a [`Unit`] with a [`Label`]: a group
+//! of 1 to 6 warships, a decoy (showing `ships` ships), a Colony Ship or a
+//! Miner (always `ships == 1`). Bases and Ship Yards are not counters: they
+//! belong to their [`Colony`] and are named by its hex.
+
+use super::basics::{Kind, Label, Levels, Marker, Tech, TurnNo, Worth, HOMEWORLD_CP};
+use orrery_engine::{GameRng, Hex, Outcome, Seat};
+use serde::{Deserialize, Serialize};
+
+/// The game's options as data (rules page, *Options*). Unknown keys are
+/// refused when the game is set up.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Options {
+    /// The game ends after the Economic Phase of this round and is scored.
+    pub rounds: u32,
+    /// Every player's standing orders start on fire at will.
+    pub auto_combat: bool,
+}
+
+pub const ROUNDS_DEFAULT: u32 = 12;
+pub const ROUNDS_RANGE: std::ops::RangeInclusive<u32> = 3..=40;
+
+/// Option keys of the advanced and optional rules: declared so that a game
+/// created now has a definite value, and accepted only as `false` until
+/// their rules are built.
+pub const FUTURE_KEYS: &[&str] = &[
+    "pipelines",
+    "carriers",
+    "point_defense",
+    "raiders",
+    "mines",
+    "aliens",
+    "instant_upgrade",
+    "slingshot",
+    "warp_points",
+    "doomsday",
+    "research_gearing",
+    "unpredictable_research",
+];
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            rounds: ROUNDS_DEFAULT,
+            auto_combat: false,
+        }
+    }
+}
+
+impl Options {
+    /// Read the options of `/game new … options:`; every wrong key or value
+    /// is named with what would be legal.
+    pub fn from_json(value: &serde_json::Value) -> Result<Options, String> {
+        let mut o = Options::default();
+        let Some(map) = value.as_object() else {
+            if value.is_null() {
+                return Ok(o);
+            }
+            return Err("options must be a JSON object, such as {\"rounds\": 15}".into());
+        };
+        for (key, v) in map {
+            match key.as_str() {
+                "rounds" => {
+                    let n = v
+                        .as_u64()
+                        .and_then(|n| u32::try_from(n).ok())
+                        .filter(|n| ROUNDS_RANGE.contains(n))
+                        .ok_or_else(|| {
+                            format!(
+                                "`rounds` must be a whole number from {} to {}, not {v}",
+                                ROUNDS_RANGE.start(),
+                                ROUNDS_RANGE.end()
+                            )
+                        })?;
+                    o.rounds = n;
+                }
+                "auto_combat" => {
+                    o.auto_combat = v
+                        .as_bool()
+                        .ok_or_else(|| format!("`auto_combat` must be true or false, not {v}"))?;
+                }
+                "rules" => match v.as_str() {
+                    Some("basic") => {}
+                    Some("advanced") => {
+                        return Err("`rules: advanced` is not available yet; the basic game is `rules: basic`".into())
+                    }
+                    _ => return Err(format!("`rules` must be \"basic\", not {v}")),
+                },
+                k if FUTURE_KEYS.contains(&k) => match v.as_bool() {
+                    Some(false) => {}
+                    _ => return Err(format!("`{k}` is not available yet: only `false` is accepted")),
+                },
+                other => {
+                    let mut known = vec!["rounds", "auto_combat", "rules"];
+                    known.extend(FUTURE_KEYS);
+                    return Err(format!("unknown option `{other}`; the options are {}", known.join(", ")));
+                }
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// A System marker on the map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Spot {
+    pub hex: Hex,
+    pub marker: Marker,
+    /// Turned face up (for everybody).
+    pub face_up: bool,
+    /// Whose home system it lies in (its back's colour); `None`: deep space.
+    pub home: Option<Seat>,
+}
+
+/// A colony, its Ship Yards and its Base.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Colony {
+    pub hex: Hex,
+    pub owner: Seat,
+    pub worth: Worth,
+    /// Founded on a Barren Planet (destroyed, it leaves a Barren Planet).
+    pub barren: bool,
+    pub yards: u32,
+    /// Yards bought this Economic Phase (they do not build yet).
+    pub new_yards: u32,
+    pub base: bool,
+    /// Minerals and Space Wrecks deposited here, collected in the next
+    /// Economic Phase in which the colony is not blockaded.
+    pub deposits: Vec<Marker>,
+}
+
+impl Colony {
+    pub fn is_home(&self) -> bool {
+        self.worth.is_home()
+    }
+}
+
+/// A counter on the map.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unit {
+    pub label: Label,
+    pub kind: Kind,
+    /// Ships in the group; for a decoy, the ships it shows.
+    pub ships: u32,
+    /// The technology it was built (or last upgraded) with.
+    pub levels: Levels,
+    pub hex: Hex,
+    /// Turned face up by a battle (Colony Ships and Miners always are).
+    pub face_up: bool,
+    /// Hexes moved this player turn.
+    pub moved: u32,
+    /// Its move ended this phase (entered an unexplored hex, a Nebula or
+    /// Asteroids, or enemy armed units).
+    pub stopped: bool,
+    /// The hex it entered its present hex from this turn (Super Nova).
+    pub came_from: Option<Hex>,
+    /// The Move level others have seen it use (text 9.9).
+    pub move_shown: Option<u32>,
+    /// A Miner's towed marker.
+    pub tow: Option<Marker>,
+    /// Ordered to upgrade this turn: may not move; gets the owner's levels
+    /// at the end of the turn if still at a yard.
+    pub upgrading: bool,
+    /// Peeks used this movement phase (a Cruiser group: one per ship).
+    pub peeks: u32,
+}
+
+impl Unit {
+    pub fn owner(&self) -> Seat {
+        self.label.owner
+    }
+
+    /// Has an attack strength (a warship group).
+    pub fn armed(&self) -> bool {
+        self.kind.armed()
+    }
+
+    /// Hexes it may move in `turn` at most, the owner's current Move level
+    /// `current` counting for decoys (text 4.1, 8.3.2).
+    pub fn allowance(&self, turn: TurnNo, current: u32) -> u32 {
+        if self.kind.slow() {
+            1
+        } else if self.kind == Kind::Decoy {
+            super::basics::moves(current, turn)
+        } else {
+            super::basics::moves(self.levels.moves, turn)
+        }
+    }
+
+    /// Maintenance a phase (text 7.3.1): hull × ships for warships.
+    pub fn maintenance(&self) -> u32 {
+        self.kind.chart().maintenance * self.ships
+    }
+}
+
+/// A player's private empire.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Empire {
+    /// CP carried over (private).
+    pub cp: u32,
+    pub levels: Levels,
+    pub standing: super::combat::Standing,
+    /// The bid of the last Economic Phase, once revealed (public).
+    pub last_bid: Option<u32>,
+    /// Free technology levels from Space Wrecks, as (die, tech), for the
+    /// owner's record (private).
+    pub wrecks: Vec<(u32, Tech)>,
+    /// Hexes whose face-down marker this player has looked at (private).
+    pub peeked: Vec<Hex>,
+    /// Of those, the hexes looked at in this player's current movement
+    /// phase: only these may be revealed (rules page, `reveal`) (private).
+    #[serde(default)]
+    pub peeked_now: Vec<Hex>,
+}
+
+/// What the game waits on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Phase {
+    /// Before the set-up event.
+    Setup,
+    /// The active player's movement phase (`move`).
+    Movement,
+    /// The active player's combat phase (`combat`); the battle, if one is
+    /// being fought, is `State::battle`.
+    Combat,
+    /// Lost in Space revealed: `shifter` owes `shift` for the stack at `hex`.
+    Lost { shifter: Seat, hex: Hex },
+    /// Every player's secret sheet (`economic`).
+    Economic,
+    /// The bid's winner chooses the first player of the next round.
+    First { chooser: Seat },
+    Over,
+}
+
+/// A line of an economic sheet, resolved against the state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Line {
+    Bid { cp: u32 },
+    Research { tech: Tech },
+    /// `ships` ships of a warship type in one new group (or `into` a group
+    /// of the same type and technology there); `ships` separate Colony
+    /// Ships or Miners; a decoy showing `ships`; a Base or a Ship Yard.
+    Buy { kind: Kind, at: Hex, ships: u32, into: Option<Label> },
+    Scrap { unit: Label },
+    ScrapAt { at: Hex, what: Kind },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub players: u8,
+    pub options: Options,
+    pub board: super::map::Board,
+    /// Every marker on the map, in hex-name order.
+    pub spots: Vec<Spot>,
+    pub colonies: Vec<Colony>,
+    pub units: Vec<Unit>,
+    pub empires: Vec<Empire>,
+    /// From 1.
+    pub round: u32,
+    /// 1, 2, 3 (and 4 for the Economic Phase, in labels).
+    pub turn: TurnNo,
+    /// This round's player order: a rotation of the seats.
+    pub order: Vec<Seat>,
+    /// Index in `order` of the active player (movement and combat).
+    pub active: usize,
+    pub phase: Phase,
+    pub sheet: orrery_engine::OrderSheet<Line>,
+    /// The battle being fought in the active player's combat phase.
+    pub battle: Option<Box<super::combat::Battle>>,
+    /// The other side of the battle being fought.
+    pub defender: Option<Seat>,
+    /// The hex the active player's combat is at now (a battle, or colony
+    /// fire after one or without one).
+    pub fighting: Option<Hex>,
+    /// Ships noted for screening this firing round, not yet committed.
+    pub screening: Vec<(super::combat::Target, u32)>,
+    /// Hexes where the active player's battles and colony fire are still
+    /// due this combat phase, in hex-name order.
+    pub combat_due: Vec<Hex>,
+    /// Groups that fired at a colony this combat phase (once each).
+    pub colony_fired: Vec<Label>,
+    /// Colonizations waiting for the end of the combat phase.
+    pub queued: Vec<(Label, Hex)>,
+    pub rng: Box<GameRng>,
+    pub outcome: Option<Outcome>,
+    /// Phase boundaries so far (the board is posted at each).
+    pub boundaries: u32,
+}
+
+impl State {
+    pub fn empty() -> State {
+        State {
+            players: 0,
+            options: Options::default(),
+            // Replaced by the set-up event; any map does until then.
+            board: super::map::Board::new(2).expect("the 2-player map exists"),
+            spots: Vec::new(),
+            colonies: Vec::new(),
+            units: Vec::new(),
+            empires: Vec::new(),
+            round: 0,
+            turn: 1,
+            order: Vec::new(),
+            active: 0,
+            phase: Phase::Setup,
+            sheet: orrery_engine::OrderSheet::new([]),
+            battle: None,
+            defender: None,
+            fighting: None,
+            screening: Vec::new(),
+            combat_due: Vec::new(),
+            colony_fired: Vec::new(),
+            queued: Vec::new(),
+            rng: Box::new(GameRng::seeded(0)),
+            outcome: None,
+            boundaries: 0,
+        }
+    }
+
+    pub fn seats(&self) -> impl Iterator<Item = Seat> {
+        (0..self.players).map(Seat)
+    }
+
+    /// The player whose movement and combat it is (not in the Economic
+    /// Phase).
+    pub fn active_seat(&self) -> Option<Seat> {
+        matches!(self.phase, Phase::Movement | Phase::Combat | Phase::Lost { .. })
+            .then(|| self.order.get(self.active).copied())
+            .flatten()
+    }
+
+    pub fn empire(&self, seat: Seat) -> &Empire {
+        &self.empires[seat.index()]
+    }
+
+    pub fn unit(&self, label: Label) -> Option<&Unit> {
+        self.units.iter().find(|u| u.label == label)
+    }
+
+    pub fn unit_mut(&mut self, label: Label) -> Option<&mut Unit> {
+        self.units.iter_mut().find(|u| u.label == label)
+    }
+
+    pub fn units_at(&self, hex: Hex) -> impl Iterator<Item = &Unit> {
+        self.units.iter().filter(move |u| u.hex == hex)
+    }
+
+    pub fn units_of(&self, seat: Seat) -> impl Iterator<Item = &Unit> {
+        self.units.iter().filter(move |u| u.owner() == seat)
+    }
+
+    pub fn spot(&self, hex: Hex) -> Option<&Spot> {
+        self.spots.iter().find(|s| s.hex == hex)
+    }
+
+    pub fn spot_mut(&mut self, hex: Hex) -> Option<&mut Spot> {
+        self.spots.iter_mut().find(|s| s.hex == hex)
+    }
+
+    /// The face-down marker at `hex`, if any.
+    pub fn unexplored(&self, hex: Hex) -> bool {
+        self.spot(hex).is_some_and(|s| !s.face_up)
+    }
+
+    /// The face-up marker at `hex`, if any.
+    pub fn terrain(&self, hex: Hex) -> Option<Marker> {
+        self.spot(hex).filter(|s| s.face_up).map(|s| s.marker)
+    }
+
+    pub fn colony(&self, hex: Hex) -> Option<&Colony> {
+        self.colonies.iter().find(|c| c.hex == hex)
+    }
+
+    pub fn colony_mut(&mut self, hex: Hex) -> Option<&mut Colony> {
+        self.colonies.iter_mut().find(|c| c.hex == hex)
+    }
+
+    pub fn colonies_of(&self, seat: Seat) -> impl Iterator<Item = &Colony> {
+        self.colonies.iter().filter(move |c| c.owner == seat)
+    }
+
+    /// Whether `seat` has armed units at `hex`: warship groups, or a
+    /// colony there with a Base or Ship Yards.
+    pub fn armed_at(&self, seat: Seat, hex: Hex) -> bool {
+        self.units_at(hex).any(|u| u.owner() == seat && u.armed())
+            || self
+                .colony(hex)
+                .is_some_and(|c| c.owner == seat && (c.base || c.yards > 0))
+    }
+
+    /// Other players than `seat` with units (or armed installations) at `hex`.
+    pub fn enemies_at(&self, seat: Seat, hex: Hex) -> Vec<Seat> {
+        let mut out: Vec<Seat> = self.units_at(hex).map(Unit::owner).filter(|o| *o != seat).collect();
+        if let Some(c) = self.colony(hex) {
+            if c.owner != seat && (c.base || c.yards > 0) {
+                out.push(c.owner);
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// A colony is blockaded by an enemy unit with an attack strength in
+    /// its hex (text 7.1).
+    pub fn blockaded(&self, colony: &Colony) -> bool {
+        self.units_at(colony.hex).any(|u| u.owner() != colony.owner && u.armed())
+    }
+
+    /// Draw a fresh label for `seat`: a number none of its counters on
+    /// the map uses.
+    pub fn fresh_label(&self, seat: Seat, rng: &mut GameRng) -> Label {
+        let used: Vec<Label> = self.units_of(seat).map(|u| u.label).collect();
+        draw_label(seat, &used, rng)
+    }
+
+    /// Counters of `kind` (warship types and decoys) `seat` has on the map.
+    pub fn counters_of(&self, seat: Seat, kind: Kind) -> usize {
+        self.units_of(seat).filter(|u| u.kind == kind).count()
+    }
+
+    /// Colony income a phase of `seat` (text 7.1): every colony not
+    /// blockaded.
+    pub fn colony_income(&self, seat: Seat) -> u32 {
+        self.colonies_of(seat)
+            .filter(|c| !self.blockaded(c))
+            .map(|c| c.worth.cp())
+            .sum()
+    }
+
+    /// Maintenance a phase of `seat` (text 7.3.1).
+    pub fn maintenance(&self, seat: Seat) -> u32 {
+        self.units_of(seat).map(Unit::maintenance).sum()
+    }
+
+    /// Hexes of `seat`'s colonies (for retreat distances).
+    pub fn colony_hexes(&self, seat: Seat) -> Vec<Hex> {
+        self.colonies_of(seat).map(|c| c.hex).collect()
+    }
+
+    /// Whether `seat` still has its homeworld.
+    pub fn has_homeworld(&self, seat: Seat) -> bool {
+        self.colonies_of(seat).any(Colony::is_home)
+    }
+
+    /// The score (rules page, *Winning*): homeworld 2 × CP, other colonies
+    /// 8 + CP, units on the map at chart cost (decoys 0), Bases and Ship
+    /// Yards at chart cost, technology above the start at chart cost, CP
+    /// carried over.
+    pub fn score(&self, seat: Seat) -> u32 {
+        let colonies: u32 = self
+            .colonies_of(seat)
+            .map(|c| {
+                let worth = if c.is_home() { 2 * c.worth.cp() } else { 8 + c.worth.cp() };
+                worth + c.yards * Kind::ShipYard.chart().cost + u32::from(c.base) * Kind::Base.chart().cost
+            })
+            .sum();
+        let units: u32 = self
+            .units_of(seat)
+            .filter(|u| u.kind != Kind::Decoy)
+            .map(|u| u.kind.chart().cost * u.ships)
+            .sum();
+        let e = self.empire(seat);
+        colonies + units + e.levels.value() + e.cp
+    }
+
+    /// The homeworld value at the start (text 2.7).
+    pub const HOMEWORLD: Worth = Worth::Home(HOMEWORLD_CP);
+}
+
+/// A label for `seat` whose number is not in `taken`, drawn with the game's
+/// generator. Set-up and purchases draw several at once; the one way labels
+/// are drawn, so that a replay draws the same.
+pub fn draw_label(seat: Seat, taken: &[Label], rng: &mut GameRng) -> Label {
+    let free: Vec<u8> = (1..=99u8)
+        .filter(|n| !taken.iter().any(|l| l.owner == seat && l.number == *n))
+        .collect();
+    // 6 types × 6 counters + 6 decoys and any number of Colony Ships and
+    // Miners: a player never has 99 counters in a real game; if one did,
+    // the label would repeat the first free number (1).
+    let number = free.get(rng.below(free.len().max(1) as u32) as usize).copied().unwrap_or(1);
+    Label { owner: seat, number }
+}

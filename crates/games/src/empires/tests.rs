@@ -1,0 +1,186 @@
+//! Unit tests of the Space Empires ruleset through the `Ruleset` contract:
+//! the set-up, whole random games, and the economy's worked examples.
+
+use super::basics::{Kind, Worth};
+use super::state::{Line, Phase};
+use super::*;
+use orrery_engine::{GameRng, Ruleset};
+
+fn start(players: u8, seed: u64) -> State {
+    Empires::fold(&Empires::setup(&GameConfig::new(players, seed)).unwrap())
+}
+
+/// Play random legal orders until the game ends (sheets marked ready a
+/// quarter of the time); the number of decisions.
+fn random_game(players: u8, seed: u64) -> (State, Vec<Event>, usize) {
+    let mut events = Empires::setup(&GameConfig::new(players, seed)).unwrap();
+    let mut st = Empires::fold(&events);
+    let mut rng = GameRng::seeded(seed ^ 0xe5);
+    let mut n = 0;
+    while st.outcome.is_none() {
+        assert!(n < 200_000, "seed {seed}: no end");
+        let pending = Empires::pending(&st);
+        let owing: Vec<_> = pending.iter().filter(|p| !p.submitted).collect();
+        assert!(!owing.is_empty(), "seed {seed}: nobody owes: {:?}", st.phase);
+        let p = owing[rng.below(owing.len() as u32) as usize];
+        let legal = Empires::legal_actions(&st, p.seat);
+        assert!(!legal.is_empty(), "seed {seed}: {} owes {} with no order", p.seat, p.kind);
+        let pick = if p.sheet && legal.contains(&Action::Ready) && rng.below(4) == 0 {
+            Action::Ready
+        } else {
+            rng.pick(&legal).unwrap().clone()
+        };
+        let new = Empires::decide(&st, p.seat, &pick).unwrap_or_else(|e| {
+            panic!(
+                "seed {seed}: legal `{}` refused: {e}",
+                Empires::unparse(&pick)
+            )
+        });
+        for e in &new {
+            Empires::apply(&mut st, e);
+        }
+        events.extend(new);
+        n += 1;
+    }
+    (st, events, n)
+}
+
+#[test]
+fn setup_as_recorded() {
+    let st = start(2, 1);
+    assert_eq!(st.colonies.len(), 2);
+    for c in &st.colonies {
+        assert_eq!(c.worth, Worth::Home(20));
+        assert_eq!(c.yards, 4);
+    }
+    for seat in [Seat(0), Seat(1)] {
+        let kinds: Vec<Kind> = st.units_of(seat).map(|u| u.kind).collect();
+        assert_eq!(kinds.iter().filter(|k| **k == Kind::Scout).count(), 3);
+        assert_eq!(kinds.iter().filter(|k| **k == Kind::ColonyShip).count(), 3);
+        assert_eq!(kinds.iter().filter(|k| **k == Kind::Miner).count(), 1);
+        assert_eq!(st.empire(seat).cp, 0);
+        assert!(st.units_of(seat).all(|u| u.hex == st.board.homeworld(seat)));
+    }
+    assert_eq!(st.phase, Phase::Movement);
+    assert_eq!(st.round, 1);
+    assert_eq!(st.spots.len(), 85 - 2);
+    assert!(st.spots.iter().all(|p| !p.face_up));
+}
+
+#[test]
+fn random_games_end_and_replay() {
+    for seed in 0..6u64 {
+        let players = 2 + (seed % 3) as u8;
+        let (st, events, n) = random_game(players, seed);
+        assert_eq!(Empires::fold(&events), st, "seed {seed}: replay differs");
+        assert!(Empires::pending(&st).is_empty());
+        assert!(n > 50, "seed {seed}: only {n} decisions");
+    }
+}
+
+#[test]
+fn first_economic_phase_pays_twenty_less_the_scouts() {
+    // Three turns of nothing but `end`, then the sheet: 20 - 3 = 17 CP.
+    let mut st = start(2, 3);
+    while st.phase != Phase::Economic {
+        let seat = Empires::pending(&st)[0].seat;
+        for e in Empires::decide(&st, seat, &Action::End).unwrap() {
+            Empires::apply(&mut st, &e);
+        }
+    }
+    let f = economy::Forecast::of(&st, Seat(0));
+    assert_eq!((f.colony_income, f.maintenance, f.available(0)), (20, 3, 17));
+    // A Ship Size 2 line and a Destroyer in the same phase: 10 + 9 = 19 > 17.
+    let home = st.board.homeworld(Seat(0));
+    let lines = vec![
+        Line::Research {
+            tech: basics::Tech::Size,
+        },
+        Line::Buy {
+            kind: Kind::Destroyer,
+            at: home,
+            ships: 1,
+            into: None,
+        },
+    ];
+    let err = economy::check(&st, Seat(0), &lines).unwrap_err();
+    assert!(err.contains("spends 19 CP; you have 17"), "{err}");
+    // Two Scouts: 12 CP and 2 hull points of the homeworld's 4.
+    let two = vec![Line::Buy {
+        kind: Kind::Scout,
+        at: home,
+        ships: 2,
+        into: None,
+    }];
+    assert_eq!(economy::check(&st, Seat(0), &two).unwrap().spent, 12);
+    let five = vec![Line::Buy {
+        kind: Kind::Scout,
+        at: home,
+        ships: 5,
+        into: None,
+    }];
+    assert!(economy::check(&st, Seat(0), &five).is_err());
+}
+
+/// Options (rules page, *Options*; plan 123): `rounds` from 3 to 40, the
+/// future keys accepted only as `false`, unknown keys refused, all at set-up.
+#[test]
+fn options_ranges_and_future_keys() {
+    let setup = |options: serde_json::Value| {
+        let mut config = GameConfig::new(2, 1);
+        config.options = options;
+        Empires::setup(&config).map(|events| Empires::fold(&events).options)
+    };
+    let ok = setup(serde_json::json!({"rounds": 3, "auto_combat": true, "rules": "basic"})).unwrap();
+    assert_eq!((ok.rounds, ok.auto_combat), (3, true));
+    assert_eq!(setup(serde_json::json!({"rounds": 40})).unwrap().rounds, 40);
+    assert_eq!(setup(serde_json::json!({})).unwrap().rounds, 12);
+    for bad in [
+        serde_json::json!({"rounds": 2}),
+        serde_json::json!({"rounds": 41}),
+        serde_json::json!({"rounds": "ten"}),
+        serde_json::json!({"rules": "advanced"}),
+        serde_json::json!({"carriers": true}),
+        serde_json::json!({"colour": "red"}),
+    ] {
+        assert!(setup(bad.clone()).is_err(), "{bad} was accepted");
+    }
+    let e = setup(serde_json::json!({"colour": "red"})).unwrap_err();
+    assert!(e.0.contains("unknown option `colour`"), "{}", e.0);
+    let e = setup(serde_json::json!({"mines": true})).unwrap_err();
+    assert!(e.0.contains("not available yet"), "{}", e.0);
+    for key in super::state::FUTURE_KEYS {
+        assert!(setup(serde_json::json!({ *key: false })).is_ok(), "{key}: false refused");
+    }
+    // Every player starts on fire at will with `auto_combat`.
+    let mut config = GameConfig::new(2, 1);
+    config.options = serde_json::json!({"auto_combat": true});
+    let st = Empires::fold(&Empires::setup(&config).unwrap());
+    assert!(st.empires.iter().all(|e| e.standing.auto));
+}
+
+#[test]
+fn scrap_is_completed_though_not_listed() {
+    let st = start(2, 1);
+    let Phase::Movement = st.phase else { panic!("{:?}", st.phase) };
+    let mover = st.active_seat().expect("a player moves first");
+    let other = Seat(1 - mover.0);
+    let all = Empires::complete_more(&st, mover, "scrap", "unit", &[], "");
+    // Every counter of the mover may be scrapped in its movement phase: 3
+    // Scouts, 3 Colony Ships and the Miner.
+    assert_eq!(all.len(), 7, "{all:?}");
+    for label in &all {
+        let line = CommandLine::new("scrap").arg("unit", label);
+        let action = Empires::parse(&line).unwrap();
+        assert!(Empires::decide(&st, mover, &action).is_ok(), "{line}");
+        assert!(!Empires::legal_actions(&st, mover).contains(&action), "scrap is not listed");
+    }
+    // What is typed narrows the values; the other player, not moving, gets
+    // none, nor does another option or order.
+    let first = &all[0];
+    let narrowed = Empires::complete_more(&st, mover, "scrap", "unit", &[], &first[..first.len() - 1]);
+    assert!(narrowed.contains(first) && narrowed.len() < all.len(), "{narrowed:?}");
+    assert!(Empires::complete_more(&st, other, "scrap", "unit", &[], "").is_empty());
+    assert!(Empires::complete_more(&st, mover, "move", "unit", &[], "").is_empty());
+    assert!(Empires::complete_more(&st, mover, "scrap", "at", &[], "").is_empty());
+}

@@ -1,0 +1,718 @@
+//! What one viewer may see (rules page, *What each player knows*), each
+//! event in words as that viewer may learn it, prompts, and where the game
+//! is.
+//!
+//! Public: the map, marker backs, revealed markers, colonies with their
+//! yards and bases, every counter's label and hex and whether it is face
+//! up, what face-up counters hold, Colony Ships and Miners (always face
+//! up) and what they tow, battles, the player order, who is ready, bids
+//! once revealed. A seat also sees what is under its own counters, its CP,
+//! levels, sheet, standing orders, peeks and wreck rolls. Nobody sees
+//! face-down markers or the RNG. At the end everything is shown.
+
+use super::basics::{Kind, Label, Levels, Marker, Tech, COUNTERS_PER_TYPE};
+use super::combat::{Battle, Standing};
+use super::economy::{self, Forecast};
+use super::events::{Doom, Event, Ledger};
+use super::map::Board;
+use super::rules::worth_words;
+use super::state::{Colony, Line, Phase, State};
+use orrery_engine::{Hex, Outcome, PhaseInfo, Seat, Viewer};
+use serde::Serialize;
+
+/// A hex's System marker as the viewer sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SpotView {
+    pub hex: Hex,
+    /// Whose home system's back it shows; `None`: deep space.
+    pub home: Option<Seat>,
+    /// The front, once turned face up.
+    pub marker: Option<Marker>,
+    /// The front the viewer looked at (a peek), while it is face down.
+    pub peeked: Option<Marker>,
+}
+
+/// A counter as the viewer sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CounterView {
+    pub label: Label,
+    pub hex: Hex,
+    pub face_up: bool,
+    /// What it is, when the viewer may know: its owner, or face up.
+    pub kind: Option<Kind>,
+    pub ships: Option<u32>,
+    pub levels: Option<Levels>,
+    pub tow: Option<Marker>,
+    /// Hexes moved this turn (movement is public).
+    pub moved: u32,
+    /// The Move level others have seen it use.
+    pub move_shown: Option<u32>,
+    /// Being upgraded (its owner only).
+    pub upgrading: bool,
+}
+
+/// A player as everybody sees them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerView {
+    pub seat: Seat,
+    pub homeworld: Option<u32>,
+    pub colonies: usize,
+    pub colony_cp: u32,
+    pub counters: usize,
+    /// The highest levels shown so far on the map (face-up groups, Move
+    /// levels seen), per category: attack, defense, tactics, move.
+    pub shown: [u32; 4],
+    pub last_bid: Option<u32>,
+    /// Owes an economic sheet: whether it is ready.
+    pub ready: Option<bool>,
+}
+
+/// What only the viewing seat knows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Own {
+    pub seat: Seat,
+    pub cp: u32,
+    pub levels: Levels,
+    pub standing: Standing,
+    pub colony_income: u32,
+    pub mineral_income: u32,
+    pub maintenance: u32,
+    /// Its economic sheet while it owes one, and what it spends.
+    pub sheet: Vec<Line>,
+    pub spent: u32,
+    pub available: u32,
+    pub wrecks: Vec<(u32, Tech)>,
+    /// Yard hexes and the hull points they build this phase.
+    pub yards: Vec<(Hex, u32)>,
+    /// Free counters per warship type and decoys.
+    pub free: Vec<(Kind, usize)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct View {
+    pub viewer: Viewer,
+    pub board: Board,
+    pub round: u32,
+    pub rounds: u32,
+    pub turn: u8,
+    pub phase: String,
+    pub economic: bool,
+    pub order: Vec<Seat>,
+    pub active: Option<Seat>,
+    pub players: Vec<PlayerView>,
+    pub spots: Vec<SpotView>,
+    pub colonies: Vec<Colony>,
+    pub counters: Vec<CounterView>,
+    pub battle: Option<Battle>,
+    pub own: Option<Own>,
+    pub outcome: Option<Outcome>,
+    /// Every score, once the game is over.
+    pub scores: Vec<(Seat, u32)>,
+}
+
+pub fn view(s: &State, viewer: Viewer) -> View {
+    let over = s.outcome.is_some();
+    let sees = |owner: Seat| over || viewer.sees_secrets_of(owner);
+    let me = viewer.seat();
+    let spots = s
+        .spots
+        .iter()
+        .map(|p| SpotView {
+            hex: p.hex,
+            home: p.home,
+            marker: (p.face_up || over).then_some(p.marker),
+            peeked: me
+                .filter(|m| !p.face_up && s.empire(*m).peeked.contains(&p.hex))
+                .map(|_| p.marker),
+        })
+        .collect();
+    let counters = s
+        .units
+        .iter()
+        .map(|u| {
+            let known = sees(u.owner()) || u.face_up;
+            CounterView {
+                label: u.label,
+                hex: u.hex,
+                face_up: u.face_up,
+                kind: known.then_some(u.kind),
+                ships: known.then_some(u.ships),
+                levels: known.then_some(u.levels),
+                tow: u.tow,
+                moved: u.moved,
+                move_shown: u.move_shown,
+                upgrading: sees(u.owner()) && u.upgrading,
+            }
+        })
+        .collect();
+    let players = s
+        .seats()
+        .map(|seat| {
+            let mut shown = [0; 4];
+            for u in s.units_of(seat) {
+                if u.face_up && u.kind.is_warship() {
+                    shown[0] = shown[0].max(u.levels.attack);
+                    shown[1] = shown[1].max(u.levels.defense);
+                    shown[2] = shown[2].max(u.levels.tactics);
+                    shown[3] = shown[3].max(u.levels.moves);
+                }
+                if let Some(m) = u.move_shown {
+                    shown[3] = shown[3].max(m);
+                }
+            }
+            PlayerView {
+                seat,
+                homeworld: s.colonies_of(seat).find(|c| c.is_home()).map(|c| c.worth.cp()),
+                colonies: s.colonies_of(seat).filter(|c| !c.is_home()).count(),
+                colony_cp: s.colonies_of(seat).map(|c| c.worth.cp()).sum(),
+                counters: s.units_of(seat).count(),
+                shown,
+                last_bid: s.empire(seat).last_bid,
+                ready: (s.phase == Phase::Economic && s.sheet.owes(seat)).then(|| s.sheet.is_ready(seat)),
+            }
+        })
+        .collect();
+    let own = me.filter(|m| m.index() < s.empires.len()).map(|seat| own(s, seat));
+    View {
+        viewer,
+        board: s.board.clone(),
+        round: s.round,
+        rounds: s.options.rounds,
+        turn: s.turn,
+        phase: phase(s).label,
+        economic: matches!(s.phase, Phase::Economic | Phase::First { .. }),
+        order: s.order.clone(),
+        active: s.active_seat(),
+        players,
+        spots,
+        colonies: s.colonies.clone(),
+        counters,
+        battle: s.battle.as_deref().cloned(),
+        own,
+        outcome: s.outcome.clone(),
+        scores: if over {
+            s.seats().map(|seat| (seat, s.score(seat))).collect()
+        } else {
+            Vec::new()
+        },
+    }
+}
+
+fn own(s: &State, seat: Seat) -> Own {
+    let e = s.empire(seat);
+    let f = Forecast::of(s, seat);
+    let sheet: Vec<Line> = s.sheet.lines_of(seat).unwrap_or(&[]).to_vec();
+    let totals = economy::check(s, seat, &sheet).unwrap_or_default();
+    Own {
+        seat,
+        cp: e.cp,
+        levels: e.levels,
+        standing: e.standing,
+        colony_income: f.colony_income,
+        mineral_income: f.mineral_income,
+        maintenance: f.maintenance,
+        available: if s.phase == Phase::Economic {
+            totals.available
+        } else {
+            f.available(0)
+        },
+        spent: totals.spent,
+        sheet,
+        wrecks: e.wrecks.clone(),
+        yards: s
+            .colonies_of(seat)
+            .filter(|c| c.yards > 0)
+            .map(|c| (c.hex, economy::capacity_at(s, seat, c.hex, e.levels.yard)))
+            .collect(),
+        free: Kind::WARSHIPS
+            .into_iter()
+            .chain([Kind::Decoy])
+            .map(|k| (k, COUNTERS_PER_TYPE.saturating_sub(s.counters_of(seat, k))))
+            .collect(),
+    }
+}
+
+// ---------------------------------------------------------------- words
+
+/// A seat's name (its number when `names` lacks it).
+pub(super) fn name(names: &[String], seat: Seat) -> String {
+    names.get(seat.index()).cloned().unwrap_or_else(|| seat.to_string())
+}
+
+fn and_list(items: &[String]) -> String {
+    crate::menu::and_list(items)
+}
+
+fn labels(ls: &[Label]) -> String {
+    and_list(&ls.iter().map(Label::to_string).collect::<Vec<_>>())
+}
+
+fn hex_list(b: &Board, hs: &[Hex]) -> String {
+    and_list(&hs.iter().map(|h| b.name(*h)).collect::<Vec<_>>())
+}
+
+/// Where the game is, for errors: "bob's movement (round 3, turn 2)".
+pub fn phase_words(s: &State) -> String {
+    match &s.phase {
+        Phase::Setup => "set-up".into(),
+        Phase::Movement => format!("the active player's movement (round {}, turn {})", s.round, s.turn),
+        Phase::Combat => format!("the active player's combat (round {}, turn {})", s.round, s.turn),
+        Phase::Lost { .. } => "Lost in Space: a stack waits to be shifted".into(),
+        Phase::Economic => format!("the Economic Phase of round {}", s.round),
+        Phase::First { .. } => "the choice of the next round's first player".into(),
+        Phase::Over => "the end of the game".into(),
+    }
+}
+
+pub fn phase(s: &State) -> PhaseInfo {
+    let head = format!("Round {} · Turn {}", s.round, s.turn);
+    let (label, turn) = match &s.phase {
+        Phase::Setup => ("Set-up".to_string(), None),
+        Phase::Movement => (format!("{head} · movement"), s.active_seat()),
+        Phase::Combat => {
+            let at = match (&s.battle, s.fighting) {
+                (Some(b), _) => format!(" at {}, firing round {}", s.board.name(b.hex()), b.round().max(1)),
+                (None, Some(h)) => format!(" at {} (colony fire)", s.board.name(h)),
+                _ => String::new(),
+            };
+            (format!("{head} · combat{at}"), s.active_seat())
+        }
+        Phase::Lost { hex, .. } => (format!("{head} · Lost in Space at {}", s.board.name(*hex)), s.active_seat()),
+        Phase::Economic => (format!("Round {} · Economic Phase", s.round), None),
+        Phase::First { chooser } => (format!("Round {} · player order", s.round), Some(*chooser)),
+        Phase::Over => ("Game over".into(), None),
+    };
+    PhaseInfo {
+        number: s.boundaries,
+        label,
+        turn,
+    }
+}
+
+/// What `seat` is asked now, in words (no names: the service adds them).
+pub fn prompt(s: &State, seat: Seat) -> String {
+    match &s.phase {
+        Phase::Movement => {
+            let mine: Vec<String> = s
+                .units_of(seat)
+                .filter(|u| super::movement::movable(s, u).is_ok())
+                .map(|u| format!("{} at {} ({} left)", u.label, s.board.name(u.hex), super::movement::left(s, u)))
+                .collect();
+            format!(
+                "Turn {}: move your counters (`move`), then `end`. Able to move: {}.",
+                s.turn,
+                if mine.is_empty() { "none".into() } else { mine.join(", ") }
+            )
+        }
+        Phase::Combat => combat_prompt(s),
+        Phase::Lost { hex, .. } => format!(
+            "A stack is Lost in Space at {}: shift it one hex (`shift dir:n|ne|se|s|sw|nw`).",
+            s.board.name(*hex)
+        ),
+        Phase::Economic => {
+            let f = Forecast::of(s, seat);
+            let lines = s.sheet.lines_of(seat).unwrap_or(&[]);
+            let totals = economy::check(s, seat, lines).unwrap_or_default();
+            format!(
+                "Economic Phase: income {} (colonies) + {} (minerals) − maintenance {} → {} CP to spend \
+                 ({} carried over). This sheet spends {}; at most {} carry over. Write `bid`, `research`, \
+                 `buy` lines, then `/game ready`.",
+                f.colony_income,
+                f.mineral_income,
+                f.maintenance,
+                totals.available,
+                f.carried,
+                totals.spent,
+                super::basics::CARRY_OVER_CAP
+            )
+        }
+        Phase::First { .. } => "You won the bid: choose who plays first next round (`first player:NAME`).".into(),
+        Phase::Setup | Phase::Over => String::new(),
+    }
+}
+
+fn combat_prompt(s: &State) -> String {
+    match &s.battle {
+        Some(b) => {
+            let mut t = format!("Battle at {}, firing round {}. ", s.board.name(b.hex()), b.round().max(1));
+            match b.ask() {
+                Some(super::combat::Ask::Screen { max_ships, .. }) => t.push_str(&format!(
+                    "You may screen up to {max_ships} ship(s) (`screen`), then `done`, or fire at once."
+                )),
+                Some(super::combat::Ask::Fire { side, .. }) => {
+                    let run: Vec<String> = b
+                        .run(side)
+                        .into_iter()
+                        .map(|i| {
+                            let f = b.fighter(i);
+                            let shots: Vec<String> = b
+                                .targets(i)
+                                .into_iter()
+                                .map(|t| format!("{} {}", b.fighter(t).id, b.to_hit(i, t)))
+                                .collect();
+                            format!("{} ×{} (to-hit: {})", f.id, b.fireable(i), shots.join(", "))
+                        })
+                        .collect();
+                    t.push_str(&format!("Your turn to fire: {}. `fire`, `retreat`, or `auto`.", run.join("; ")));
+                }
+                None => {}
+            }
+            t
+        }
+        None => match s.fighting {
+            Some(at) => format!(
+                "The enemy colony at {} may be fired on: `fire unit:LABEL at:colony` or `hold unit:LABEL` (or `auto`).",
+                s.board.name(at)
+            ),
+            None => {
+                format!(
+                    "Choose your next battle: {} (`battle at:HEX`, or `auto`).",
+                    hex_list(&s.board, &s.combat_due)
+                )
+            }
+        },
+    }
+}
+
+/// The seat's economic sheet, one line each in words.
+pub fn sheet_lines(s: &State, seat: Seat) -> Vec<String> {
+    s.sheet
+        .lines_of(seat)
+        .unwrap_or(&[])
+        .iter()
+        .map(|l| line_text(&s.board, l))
+        .collect()
+}
+
+pub fn line_text(b: &Board, l: &Line) -> String {
+    match l {
+        Line::Bid { cp } => format!("bid {cp} CP"),
+        Line::Research { tech } => format!("research {}", tech.name()),
+        Line::Buy {
+            kind,
+            at,
+            ships,
+            into: None,
+        } => format!("buy {ships} × {} at {}", kind.name(), b.name(*at)),
+        Line::Buy {
+            kind,
+            at,
+            ships,
+            into: Some(g),
+        } => format!("buy {ships} × {} at {} into {g}", kind.name(), b.name(*at)),
+        Line::Scrap { unit } => format!("scrap {unit}"),
+        Line::ScrapAt { at, what } => format!("scrap the {} at {}", what.name(), b.name(*at)),
+    }
+}
+
+/// The event as `viewer` may learn of it. Hexes are named on the map of
+/// the game's player count, which is the number of `names` (the platform
+/// passes every seat's name).
+pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
+    let board = Board::new(names.len().clamp(2, 4) as u8)?;
+    let b = &board;
+    let me = |seat: Seat| viewer.seat() == Some(seat);
+    let n = |seat: Seat| name(names, seat);
+    Some(match event {
+        Event::SetUp {
+            players, options, order, ..
+        } => format!(
+            "Space Empires 4X begins: {players} players, at most {} rounds. Player order: {}.",
+            options.rounds,
+            and_list(&order.iter().map(|s| n(*s)).collect::<Vec<_>>())
+        ),
+        Event::RoundBegan { round, order } => format!(
+            "Round {round}. Player order: {}.",
+            and_list(&order.iter().map(|s| n(*s)).collect::<Vec<_>>())
+        ),
+        Event::TurnBegan { turn } => format!("Turn {turn}."),
+        Event::MovementBegan {
+            seat,
+            hidden,
+            relabelled,
+            ..
+        } => {
+            let mut t = format!("{}'s movement.", n(*seat));
+            if !hidden.is_empty() {
+                t.push_str(&format!(" {} turned face down again at their colonies", labels(hidden)));
+                if me(*seat) {
+                    let pairs: Vec<String> = relabelled.iter().map(|(a, b)| format!("{a} → {b}")).collect();
+                    t.push_str(&format!(" (new labels: {})", pairs.join(", ")));
+                } else {
+                    t.push_str(" and the counters there drew new labels");
+                }
+                t.push('.');
+            }
+            t
+        }
+        Event::Moved {
+            units,
+            path,
+            stopped,
+            shown,
+        } => {
+            let mut t = format!("{} moved to {}", labels(units), hex_list(b, path));
+            if *stopped {
+                t.push_str(" and stopped");
+            }
+            t.push('.');
+            for (l, level) in shown {
+                t.push_str(&format!(" {l} moves at Move {level}."));
+            }
+            t
+        }
+        Event::Destroyed { at, units, kinds, why } => {
+            let owner = units.first().map(|l| l.owner);
+            // An overrun shows what was destroyed (text 4.3, 8.3.2); what
+            // Danger! or a scrap took is told to its owner only.
+            let told = match why {
+                Doom::Overrun | Doom::BattleLost => true,
+                Doom::Danger | Doom::Scrapped => owner.is_some_and(me),
+            };
+            let what: Vec<String> = units
+                .iter()
+                .zip(kinds)
+                .map(|(l, k)| if told { format!("{l} ({})", k.name()) } else { l.to_string() })
+                .collect();
+            let why = match why {
+                Doom::Overrun => "overrun",
+                Doom::Danger => "Danger!",
+                Doom::Scrapped => "scrapped",
+                Doom::BattleLost => "lost with the battle",
+            };
+            format!("At {}: {} destroyed ({why}).", b.name(*at), and_list(&what))
+        }
+        Event::BlackHoleRolled { at, rolls, .. } => {
+            let parts: Vec<String> = rolls
+                .iter()
+                .map(|(l, d)| {
+                    let lost = super::movement::black_hole_losses(d);
+                    format!(
+                        "{l} rolls {} ({} lost)",
+                        d.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
+                        lost
+                    )
+                })
+                .collect();
+            format!("The Black Hole at {} (7-10 destroys a ship): {}.", b.name(*at), parts.join("; "))
+        }
+        Event::Split { from, new, ships, .. } => {
+            if me(from.owner) {
+                format!("{ships} ship(s) of {from} split off as {new}.")
+            } else {
+                format!("{from} split: a new counter {new}.")
+            }
+        }
+        Event::Merged { from, into } => format!("{from} merged into {into}."),
+        Event::Colonized { unit, at, .. } => format!("{} colonized {} ({unit}).", n(unit.owner), b.name(*at)),
+        Event::ColonizeQueued { unit, at } => {
+            format!("{unit} will colonize {} at the end of combat if the hex is won.", b.name(*at))
+        }
+        Event::ColonizeDropped { unit, at } => format!("{unit} could not colonize {}.", b.name(*at)),
+        Event::Towed { miner, at, marker } => format!("{miner} took the {} of {} in tow.", marker.name(), b.name(*at)),
+        Event::Deposited { miner, at, marker } => {
+            format!("{miner} left its {} at the colony of {}.", marker.name(), b.name(*at))
+        }
+        Event::Peeked { seat, unit, at, marker } => {
+            if me(*seat) {
+                format!("{unit} looked at {}: {}.", b.name(*at), marker.name())
+            } else {
+                format!("{} looked at the marker of {}.", n(*seat), b.name(*at))
+            }
+        }
+        Event::UpgradeOrdered { unit, cost } if me(unit.owner) => {
+            format!("{unit} is being upgraded ({cost} CP); it may not move this turn.")
+        }
+        Event::UpgradesEnded { done, lost } => {
+            let mine_done: Vec<Label> = done.iter().map(|(l, _)| *l).filter(|l| me(l.owner)).collect();
+            let mine_lost: Vec<Label> = lost.iter().copied().filter(|l| me(l.owner)).collect();
+            if mine_done.is_empty() && mine_lost.is_empty() {
+                return None;
+            }
+            let mut t = String::new();
+            if !mine_done.is_empty() {
+                t.push_str(&format!("Upgraded: {}.", labels(&mine_done)));
+            }
+            if !mine_lost.is_empty() {
+                t.push_str(&format!(" Upgrades lost (moved or no yard): {}.", labels(&mine_lost)));
+            }
+            t.trim().to_string()
+        }
+        Event::InstallationScrapped { at, what } => format!("The {} at {} was scrapped.", what.name(), b.name(*at)),
+        Event::MovementEnded { seat } => format!("{} ends their movement.", n(*seat)),
+        Event::CombatBegan { seat, hexes } => {
+            if hexes.is_empty() {
+                return None;
+            }
+            format!("{}'s combat: {}.", n(*seat), hex_list(b, hexes))
+        }
+        Event::BattleBegan {
+            at,
+            defender,
+            decoys,
+            battle,
+        } => {
+            let mut t = format!("Battle at {} against {}.", b.name(*at), n(*defender));
+            if !decoys.is_empty() {
+                t.push_str(&format!(" Decoys removed: {}.", labels(decoys)));
+            }
+            let lines: Vec<String> = battle
+                .fighters()
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{} {} ×{} (A{} D{} T{})",
+                        f.id,
+                        f.kind.chart().code,
+                        f.ships,
+                        f.attack_tech,
+                        f.defense_tech,
+                        f.tactics
+                    )
+                })
+                .collect();
+            t.push_str(&format!(" Revealed: {}.", lines.join(", ")));
+            t
+        }
+        Event::ScreenNoted { target, ships } if me(self_owner(target)) => {
+            format!("Noted: screen {ships} ship(s) of {target}.")
+        }
+        Event::Fought { said, .. } | Event::Retreated { said, .. } => {
+            if said.is_empty() {
+                return None;
+            }
+            said.clone()
+        }
+        Event::BattleEnded { at, winner, lost } => {
+            let mut t = format!("The battle at {} is over: {} holds the hex.", b.name(*at), n(*winner));
+            if !lost.is_empty() {
+                t.push_str(&format!(" Destroyed with their side: {}.", labels(lost)));
+            }
+            t
+        }
+        Event::ColonyFired { at, unit, dice, worth, .. } => format!(
+            "{unit} fires at the colony of {}: {} → {}.",
+            b.name(*at),
+            dice.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
+            worth.map_or("destroyed".to_string(), worth_words)
+        ),
+        Event::Explored { at, marker, .. } => format!("{} explored: {}.", b.name(*at), marker.name()),
+        Event::SentBack { moves } => {
+            let parts: Vec<String> = moves.iter().map(|(l, h)| format!("{l} to {}", b.name(*h))).collect();
+            format!("The Super Nova sends them back: {}.", parts.join(", "))
+        }
+        Event::LostOwed { shifter, at } => format!(
+            "Lost in Space at {}: {} shifts the stack one hex.",
+            b.name(*at),
+            n(*shifter)
+        ),
+        Event::Shifted { at, dir, to, .. } => {
+            format!("The stack at {} drifts {} to {}.", b.name(*at), dir.key(), b.name(*to))
+        }
+        Event::EconomicBegan { round, wrecks, .. } => {
+            let mut t = format!("Round {round}: the Economic Phase. Everyone writes a sheet.");
+            for (_, hex, die, tech) in wrecks.iter().filter(|w| me(w.0)) {
+                t.push_str(&format!(
+                    " Space Wreck at {}: d10 {die}, a free level of {}.",
+                    b.name(*hex),
+                    tech.name()
+                ));
+            }
+            t
+        }
+        Event::LineAdded { seat, line } if me(*seat) => format!("Line added: {}.", line_text(b, line)),
+        Event::LineReplaced { seat, n: k, line } if me(*seat) => {
+            format!("Line {k} replaced: {}.", line_text(b, line))
+        }
+        Event::LineRemoved { seat, n: k } if me(*seat) => format!("Line {k} removed."),
+        Event::SheetCleared { seat } if me(*seat) => "Your sheet is empty.".into(),
+        Event::SheetReady { seat, ready } if me(*seat) => {
+            if *ready {
+                "Your sheet is ready.".into()
+            } else {
+                "Your sheet is no longer ready.".into()
+            }
+        }
+        Event::EconomyCarriedOut { ledgers, .. } => {
+            let mut parts = vec!["The sheets are carried out.".to_string()];
+            for l in ledgers {
+                parts.push(ledger_words(b, l, me(l.seat), &n(l.seat)));
+            }
+            parts.retain(|p| !p.is_empty());
+            parts.join(" ")
+        }
+        Event::ColoniesGrew => "Colonies grow.".into(),
+        Event::BidsRevealed { bids, winner } => {
+            let parts: Vec<String> = bids.iter().map(|(s, b)| format!("{} {b}", n(*s))).collect();
+            format!("Bids: {}. {} chooses the first player.", parts.join(", "), n(*winner))
+        }
+        Event::StandingSet { seat, standing } if me(*seat) => format!(
+            "Standing orders: auto {}, target {}, retreat {}, screen {}, colonies {}.",
+            if standing.auto { "on" } else { "off" },
+            standing.target.key(),
+            standing.retreat.key(),
+            standing.screen.key(),
+            standing.colonies.key()
+        ),
+        Event::GameEnded { outcome, scores } => {
+            let who = match outcome {
+                Outcome::Winner { seat, reason } => format!("{} wins: {reason}.", n(*seat)),
+                Outcome::Shared { seats, reason } => format!(
+                    "{} share the win: {reason}.",
+                    and_list(&seats.iter().map(|s| n(*s)).collect::<Vec<_>>())
+                ),
+                Outcome::AllLose { reason } => format!("Everyone loses: {reason}."),
+            };
+            let sc: Vec<String> = scores.iter().map(|(s, p)| format!("{} {p}", n(*s))).collect();
+            if sc.is_empty() {
+                who
+            } else {
+                format!("{who} Scores: {}.", sc.join(", "))
+            }
+        }
+        _ => return None,
+    })
+}
+
+fn self_owner(t: &super::combat::Target) -> Seat {
+    match t {
+        super::combat::Target::Group(l) => l.owner,
+        _ => Seat(u8::MAX),
+    }
+}
+
+/// A ledger in words: everything for its owner; for others what the map
+/// shows (new counters, installations, scrapped counters).
+fn ledger_words(b: &Board, l: &Ledger, mine: bool, who: &str) -> String {
+    let mut parts = Vec::new();
+    if mine {
+        parts.push(format!(
+            "You: income {} + minerals {} − maintenance {}, bid {}, spent {} in all; {} CP carried over{}.",
+            l.colony_income,
+            l.mineral_income,
+            l.maintenance,
+            l.bid,
+            l.spent,
+            l.carried,
+            if l.lost > 0 { format!(" ({} lost to the cap)", l.lost) } else { String::new() }
+        ));
+    }
+    let mut new_at: Vec<(Hex, usize)> = Vec::new();
+    for u in &l.bought {
+        match new_at.iter_mut().find(|(h, _)| *h == u.hex) {
+            Some(slot) => slot.1 += 1,
+            None => new_at.push((u.hex, 1)),
+        }
+    }
+    if !new_at.is_empty() {
+        let items: Vec<String> = new_at.iter().map(|(h, k)| format!("{k} at {}", b.name(*h))).collect();
+        parts.push(format!("{who}: new counters {}.", items.join(", ")));
+    }
+    for (h, k) in &l.built {
+        parts.push(format!("{who}: a {} at {}.", k.name(), b.name(*h)));
+    }
+    if !l.scrapped.is_empty() {
+        parts.push(format!("{who} scrapped {}.", labels(&l.scrapped)));
+    }
+    parts.join(" ")
+}

@@ -1,0 +1,1048 @@
+//! Orders, who owes what, legality, and the automatic flow of the game.
+//!
+//! `decide` works on a scratch copy of the state: every event it emits is
+//! applied at once with [`super::state::apply`], so the automatic follow-up
+//! (battles, end of turn, next turn, production, token moves) is computed
+//! from exactly the state the log will fold to.
+
+use super::board::{home_stars, Star, LAST_SQUARE};
+use super::cards::{self, Card};
+use super::state::{apply, BattleStep, Event, Options, Stage, State, Token, STARTING_SHIPS};
+use orrery_engine::{CommandLine, GameConfig, Outcome, ParseError, Pending, Rejection, Seat, SetupError};
+use serde::{Deserialize, Serialize};
+
+/// A typed order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Action {
+    /// `depart from:STAR ships:N [to:STAR]`
+    Depart { from: Star, ships: u32, to: Option<Star> },
+    /// `arrive token:K at:STAR` (K is 1-based)
+    Arrive { token: u8, at: Star },
+    /// `end`
+    End,
+    /// `card name:CARD`
+    Card { card: Card },
+    /// `losses n:X`
+    Losses { n: u32 },
+    /// `retreat ships:N`
+    Retreat { ships: u32 },
+}
+
+pub const USAGE_DEPART: &str = "depart from:STAR ships:N [to:STAR in the same sector]";
+pub const USAGE_ARRIVE: &str = "arrive token:K at:STAR";
+pub const USAGE_END: &str = "end";
+pub const USAGE_CARD: &str = "card name:CARD";
+pub const USAGE_LOSSES: &str = "losses n:X";
+pub const USAGE_RETREAT: &str = "retreat ships:N";
+
+/// Why an order is not legal now (converted to a [`Rejection`]).
+#[derive(Debug, thiserror::Error)]
+pub enum Illegal {
+    #[error("nothing is asked of you right now")]
+    NotPending(Seat),
+    #[error("you owe a {owed} decision now, not that")]
+    WrongDecision { seat: Seat, owed: &'static str },
+    #[error("departures are over for this turn: a fleet has already arrived (departures come before arrivals)")]
+    DeparturesOver,
+    #[error("a fleet needs at least 1 ship")]
+    NoShips,
+    #[error("you have {have} ship(s) at {star}, not {asked}")]
+    NotEnoughShips { star: String, have: u32, asked: u32 },
+    #[error("{}", no_free_token(*lost))]
+    NoFreeToken { lost: u8 },
+    #[error("{to} is not in {sector}, the sector of {from}: a journey to another sector departs without `to:` and arrives later")]
+    NotSameSector { from: String, to: String, sector: String },
+    #[error("a fleet cannot journey from {0} to itself")]
+    SameStar(String),
+    #[error("warp tokens are numbered 1 to 5")]
+    NoSuchToken,
+    #[error("warp token {0} is not on the hyperspace track")]
+    TokenNotFlying(u8),
+    #[error(
+        "warp token {token} is on square {square}, but {star} is {count} sector(s) from its departure sector {from}"
+    )]
+    WrongCount {
+        token: u8,
+        square: u8,
+        star: String,
+        count: u8,
+        from: String,
+    },
+    #[error("you do not hold the {0} card")]
+    CardNotInHand(Card),
+    #[error("losses must be from 0 to {0}, the ships of the losing fleet")]
+    LossesOutOfRange(u32),
+    #[error("you can retreat 0 to {0} ship(s)")]
+    RetreatOutOfRange(u32),
+}
+
+/// "all 5 warp tokens are in use this turn", counting tokens lost in space.
+fn no_free_token(lost: u8) -> String {
+    let tokens = super::state::TOKENS;
+    match lost {
+        0 => format!("all {tokens} warp tokens are in use this turn"),
+        n if n >= tokens => format!("you have no warp tokens left: all {tokens} were lost in space"),
+        n => format!(
+            "all {} of your warp tokens are in use this turn ({n} lost in space)",
+            tokens - n
+        ),
+    }
+}
+
+fn reject(illegal: Illegal, legal: Vec<Action>) -> Rejection {
+    Rejection::illegal(
+        illegal.to_string(),
+        legal.iter().map(|a| unparse(a).to_string()).collect(),
+    )
+}
+
+fn perr(message: impl Into<String>, usage: &str) -> ParseError {
+    ParseError {
+        message: message.into(),
+        usage: usage.to_string(),
+    }
+}
+
+fn star_arg(line: &CommandLine, key: &str, usage: &str) -> Result<Star, ParseError> {
+    let raw = line.required(key, usage)?;
+    Star::by_name(raw).ok_or_else(|| perr(format!("unknown star `{raw}`"), usage))
+}
+
+/// Text to typed action (shape only).
+pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
+    match line.name.as_str() {
+        "depart" => {
+            line.only(&["from", "ships", "to"], USAGE_DEPART)?;
+            let from = star_arg(line, "from", USAGE_DEPART)?;
+            let ships = line.number("ships", USAGE_DEPART)?;
+            let to = match line.get("to") {
+                Some(_) => Some(star_arg(line, "to", USAGE_DEPART)?),
+                None => None,
+            };
+            Ok(Action::Depart { from, ships, to })
+        }
+        "arrive" => {
+            line.only(&["token", "at"], USAGE_ARRIVE)?;
+            let token = line.number("token", USAGE_ARRIVE)?;
+            let at = star_arg(line, "at", USAGE_ARRIVE)?;
+            let token = u8::try_from(token)
+                .ok()
+                .filter(|t| (1..=super::state::TOKENS).contains(t))
+                .ok_or_else(|| perr("warp tokens are numbered 1 to 5", USAGE_ARRIVE))?;
+            Ok(Action::Arrive { token, at })
+        }
+        "end" => {
+            line.only(&[], USAGE_END)?;
+            Ok(Action::End)
+        }
+        "card" => {
+            line.only(&["name"], USAGE_CARD)?;
+            let raw = line.required("name", USAGE_CARD)?;
+            let card = Card::by_name(raw).ok_or_else(|| {
+                let names: Vec<&str> = Card::ALL.iter().map(|c| c.name()).collect();
+                perr(
+                    format!("unknown card `{raw}` (the cards are {})", names.join(", ")),
+                    USAGE_CARD,
+                )
+            })?;
+            Ok(Action::Card { card })
+        }
+        "losses" => {
+            line.only(&["n"], USAGE_LOSSES)?;
+            Ok(Action::Losses {
+                n: line.number("n", USAGE_LOSSES)?,
+            })
+        }
+        "retreat" => {
+            line.only(&["ships"], USAGE_RETREAT)?;
+            Ok(Action::Retreat {
+                ships: line.number("ships", USAGE_RETREAT)?,
+            })
+        }
+        other => Err(perr(
+            format!("unknown command `{other}`"),
+            "depart | arrive | end | card | losses | retreat",
+        )),
+    }
+}
+
+/// Typed action to canonical text.
+pub fn unparse(action: &Action) -> CommandLine {
+    match action {
+        Action::Depart { from, ships, to } => {
+            let line = CommandLine::new("depart").arg("from", from.name()).arg("ships", ships);
+            match to {
+                Some(t) => line.arg("to", t.name()),
+                None => line,
+            }
+        }
+        Action::Arrive { token, at } => CommandLine::new("arrive").arg("token", token).arg("at", at.name()),
+        Action::End => CommandLine::new("end"),
+        Action::Card { card } => CommandLine::new("card").arg("name", card.name()),
+        Action::Losses { n } => CommandLine::new("losses").arg("n", n),
+        Action::Retreat { ships } => CommandLine::new("retreat").arg("ships", ships),
+    }
+}
+
+/// Parse `config.options`.
+pub fn parse_options(value: &serde_json::Value) -> Result<Options, SetupError> {
+    let options: Options = match value {
+        serde_json::Value::Null => Options::default(),
+        v => serde_json::from_value(v.clone()).map_err(|e| SetupError(format!("bad Hyperspace options: {e}")))?,
+    };
+    if !(1..=200).contains(&options.rounds) {
+        return Err(SetupError(format!(
+            "`rounds` must be from 1 to 200, not {}",
+            options.rounds
+        )));
+    }
+    Ok(options)
+}
+
+/// The set-up events, up to the first turn.
+pub fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
+    if !(2..=4).contains(&config.players) {
+        return Err(SetupError(format!(
+            "Hyperspace is for 2 to 4 players, not {}",
+            config.players
+        )));
+    }
+    let options = parse_options(&config.options)?;
+    let homes = home_stars(config.players);
+    let mut s = State::empty();
+    let mut ev = Vec::new();
+    emit(
+        &mut s,
+        &mut ev,
+        Event::GameSetUp {
+            players: config.players,
+            options,
+            homes: homes.clone(),
+        },
+    );
+    for (i, home) in homes.iter().enumerate() {
+        emit(
+            &mut s,
+            &mut ev,
+            Event::ShipsPlaced {
+                seat: Seat(i as u8),
+                star: *home,
+                ships: STARTING_SHIPS,
+            },
+        );
+    }
+    begin_turn(&mut s, &mut ev, Seat(0), 1);
+    advance(&mut s, &mut ev);
+    Ok(ev)
+}
+
+fn emit(state: &mut State, events: &mut Vec<Event>, event: Event) {
+    apply(state, &event);
+    events.push(event);
+}
+
+/// Who owes what.
+pub fn pending(state: &State) -> Vec<Pending> {
+    if state.outcome.is_some() {
+        return Vec::new();
+    }
+    match &state.stage {
+        Stage::Moving { departures_open } => vec![Pending {
+            seat: state.active,
+            kind: "turn".into(),
+            prompt: if *departures_open {
+                "Your turn: depart fleets, arrive warp tokens, then `end` to fight any battles.".into()
+            } else {
+                "Your turn: arrive more warp tokens, or `end` to fight any battles.".into()
+            },
+            secret: false,
+            submitted: false,
+            sheet: false,
+        }],
+        Stage::Battle(b) => match &b.step {
+            BattleStep::Cards { picks } => picks
+                .submitted()
+                .into_iter()
+                .map(|(seat, submitted)| Pending {
+                    seat,
+                    kind: "combat-card".into(),
+                    prompt: format!("Battle at {}: pick a combat card in secret (`card name:CARD`).", b.star.label()),
+                    secret: true,
+                    submitted,
+                    sheet: false,
+                })
+                .collect(),
+            BattleStep::Losses { victor, loser } => vec![Pending {
+                seat: *victor,
+                kind: "losses".into(),
+                prompt: format!(
+                    "You won the combat at {}: choose losses from 0 to {} (`losses n:X`); the loser loses X ships, you lose X-1 (none at 0).",
+                    b.star.label(),
+                    state.ships_at(b.star, *loser)
+                ),
+                secret: false,
+                submitted: false,
+                sheet: false,
+            }],
+            BattleStep::Retreat { seat, .. } => vec![Pending {
+                seat: *seat,
+                kind: "retreat".into(),
+                prompt: format!(
+                    "Retreat from {}? `retreat ships:N` (0 to {}; 0 stays).",
+                    b.star.label(),
+                    state.ships_at(b.star, *seat)
+                ),
+                secret: false,
+                submitted: false,
+                sheet: false,
+            }],
+            BattleStep::Resolved => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+fn pending_kind(state: &State, seat: Seat) -> Option<&'static str> {
+    if state.outcome.is_some() {
+        return None;
+    }
+    match &state.stage {
+        Stage::Moving { .. } if seat == state.active => Some("turn"),
+        Stage::Battle(b) => match &b.step {
+            BattleStep::Cards { picks } if picks.owes(seat) => Some("combat-card"),
+            BattleStep::Losses { victor, .. } if *victor == seat => Some("losses"),
+            BattleStep::Retreat { seat: s, .. } if *s == seat => Some("retreat"),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn departure_actions(state: &State, seat: Seat) -> Vec<Action> {
+    let mut out = Vec::new();
+    if state.seat(seat).and_then(|s| s.free_token()).is_none() {
+        return out;
+    }
+    for star in Star::all() {
+        let n = state.ships_at(star, seat);
+        for ships in 1..=n {
+            out.push(Action::Depart {
+                from: star,
+                ships,
+                to: None,
+            });
+            out.push(Action::Depart {
+                from: star,
+                ships,
+                to: Some(star.sibling()),
+            });
+        }
+    }
+    out
+}
+
+pub fn arrival_actions(state: &State, seat: Seat) -> Vec<Action> {
+    let mut out = Vec::new();
+    let Some(me) = state.seat(seat) else { return out };
+    for (i, t) in me.tokens.iter().enumerate() {
+        if let Token::Flight { square, from, .. } = t {
+            if *square == 0 {
+                continue;
+            }
+            for star in Star::all() {
+                if from.distance(star.sector()) == *square {
+                    out.push(Action::Arrive {
+                        token: i as u8 + 1,
+                        at: star,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn card_actions(state: &State, seat: Seat) -> Vec<Action> {
+    let mut hand = state.seat(seat).map(|s| s.hand.clone()).unwrap_or_default();
+    hand.sort();
+    hand.dedup();
+    hand.into_iter().map(|card| Action::Card { card }).collect()
+}
+
+/// Every legal action for `seat` now.
+pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+    match (pending_kind(state, seat), &state.stage) {
+        (Some("turn"), Stage::Moving { departures_open }) => {
+            let mut out = if *departures_open {
+                departure_actions(state, seat)
+            } else {
+                Vec::new()
+            };
+            out.extend(arrival_actions(state, seat));
+            out.push(Action::End);
+            out
+        }
+        (Some("combat-card"), _) => card_actions(state, seat),
+        (Some("losses"), Stage::Battle(b)) => {
+            if let BattleStep::Losses { loser, .. } = b.step {
+                (0..=state.ships_at(b.star, loser))
+                    .map(|n| Action::Losses { n })
+                    .collect()
+            } else {
+                Vec::new()
+            }
+        }
+        (Some("retreat"), Stage::Battle(b)) => (0..=state.ships_at(b.star, seat))
+            .map(|ships| Action::Retreat { ships })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The legal departures summarised: one per star (with all its ships), and
+/// same-sector journeys.
+fn departure_hints(state: &State, seat: Seat) -> Vec<Action> {
+    let mut out = Vec::new();
+    for star in Star::all() {
+        let n = state.ships_at(star, seat);
+        if n > 0 {
+            out.push(Action::Depart {
+                from: star,
+                ships: n,
+                to: None,
+            });
+        }
+    }
+    for star in Star::all() {
+        let n = state.ships_at(star, seat);
+        if n > 0 {
+            out.push(Action::Depart {
+                from: star,
+                ships: n,
+                to: Some(star.sibling()),
+            });
+        }
+    }
+    out
+}
+
+/// Validate and turn into events, with the automatic follow-up.
+pub fn decide(state: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
+    if state.outcome.is_some() {
+        return Err(Rejection::GameOver);
+    }
+    let Some(kind) = pending_kind(state, seat) else {
+        let waiting = crate::waiting_seats(&pending(state));
+        return Err(Rejection::NotYourDecision { seat, waiting });
+    };
+    let wrong = || reject(Illegal::WrongDecision { seat, owed: kind }, legal_actions(state, seat));
+    let mut s = state.clone();
+    let mut ev = Vec::new();
+    match (kind, action) {
+        ("turn", Action::Depart { from, ships, to }) => depart(&mut s, &mut ev, seat, *from, *ships, *to)?,
+        ("turn", Action::Arrive { token, at }) => arrive(&mut s, &mut ev, seat, *token, *at)?,
+        ("turn", Action::End) => emit(&mut s, &mut ev, Event::MovementEnded { seat }),
+        ("combat-card", Action::Card { card }) => pick_card(&mut s, &mut ev, seat, *card)?,
+        ("losses", Action::Losses { n }) => take_losses(&mut s, &mut ev, *n)?,
+        ("retreat", Action::Retreat { ships }) => retreat(&mut s, &mut ev, seat, *ships)?,
+        _ => return Err(wrong()),
+    }
+    advance(&mut s, &mut ev);
+    Ok(ev)
+}
+
+fn depart(
+    s: &mut State,
+    ev: &mut Vec<Event>,
+    seat: Seat,
+    from: Star,
+    ships: u32,
+    to: Option<Star>,
+) -> Result<(), Rejection> {
+    let departures_open = matches!(s.stage, Stage::Moving { departures_open: true });
+    if !departures_open {
+        return Err(reject(Illegal::DeparturesOver, legal_actions(s, seat)));
+    }
+    let Some(token) = s.seat(seat).and_then(|m| m.free_token()) else {
+        let lost = s.seat(seat).map_or(0, |m| m.lost_tokens());
+        return Err(reject(Illegal::NoFreeToken { lost }, legal_actions(s, seat)));
+    };
+    let token = token as u8 + 1;
+    if ships == 0 {
+        return Err(reject(Illegal::NoShips, departure_hints(s, seat)));
+    }
+    let have = s.ships_at(from, seat);
+    if have < ships {
+        return Err(reject(
+            Illegal::NotEnoughShips {
+                star: from.label(),
+                have,
+                asked: ships,
+            },
+            departure_hints(s, seat),
+        ));
+    }
+    match to {
+        None => emit(
+            s,
+            ev,
+            Event::FleetDeparted {
+                seat,
+                token,
+                from,
+                ships,
+                sector: from.sector(),
+            },
+        ),
+        Some(to) if to == from => {
+            return Err(reject(
+                Illegal::SameStar(from.label()),
+                vec![Action::Depart {
+                    from,
+                    ships,
+                    to: Some(from.sibling()),
+                }],
+            ))
+        }
+        Some(to) if to.sector() != from.sector() => {
+            return Err(reject(
+                Illegal::NotSameSector {
+                    from: from.name().into(),
+                    to: to.label(),
+                    sector: from.sector().name(),
+                },
+                vec![
+                    Action::Depart {
+                        from,
+                        ships,
+                        to: Some(from.sibling()),
+                    },
+                    Action::Depart { from, ships, to: None },
+                ],
+            ))
+        }
+        Some(to) => emit(
+            s,
+            ev,
+            Event::FleetJumped {
+                seat,
+                token,
+                from,
+                to,
+                ships,
+            },
+        ),
+    }
+    Ok(())
+}
+
+fn arrive(s: &mut State, ev: &mut Vec<Event>, seat: Seat, token: u8, at: Star) -> Result<(), Rejection> {
+    let arrivals = arrival_actions(s, seat);
+    let Some(t) = (token as usize)
+        .checked_sub(1)
+        .and_then(|i| s.seat(seat).and_then(|m| m.tokens.get(i)))
+    else {
+        return Err(reject(Illegal::NoSuchToken, arrivals));
+    };
+    let Token::Flight { square, ships, from } = t.clone() else {
+        return Err(reject(Illegal::TokenNotFlying(token), arrivals));
+    };
+    let count = from.distance(at.sector());
+    if square == 0 || count != square {
+        let for_token: Vec<Action> = arrivals
+            .iter()
+            .filter(|a| matches!(a, Action::Arrive { token: k, .. } if *k == token))
+            .cloned()
+            .collect();
+        return Err(reject(
+            Illegal::WrongCount {
+                token,
+                square,
+                star: at.label(),
+                count,
+                from: from.name(),
+            },
+            if for_token.is_empty() { arrivals } else { for_token },
+        ));
+    }
+    emit(
+        s,
+        ev,
+        Event::FleetArrived {
+            seat,
+            token,
+            star: at,
+            ships,
+            square,
+        },
+    );
+    Ok(())
+}
+
+fn pick_card(s: &mut State, ev: &mut Vec<Event>, seat: Seat, card: Card) -> Result<(), Rejection> {
+    if !s.seat(seat).is_some_and(|m| m.hand.contains(&card)) {
+        return Err(reject(Illegal::CardNotInHand(card), card_actions(s, seat)));
+    }
+    emit(s, ev, Event::CombatCardPicked { seat, card });
+    let Some(b) = s.battle().cloned() else { return Ok(()) };
+    let BattleStep::Cards { picks } = &b.step else {
+        return Ok(());
+    };
+    let (Some(ac), Some(dc)) = (picks.pick_of(b.attacker).copied(), picks.pick_of(b.defender).copied()) else {
+        return Ok(());
+    };
+    if !picks.all_in() {
+        return Ok(());
+    }
+    let a_ships = s.ships_at(b.star, b.attacker);
+    let d_ships = s.ships_at(b.star, b.defender);
+    let result = cards::resolve(a_ships, ac, d_ships, dc);
+    emit(
+        s,
+        ev,
+        Event::CombatCardsRevealed {
+            star: b.star,
+            attacker: b.attacker,
+            attacker_card: ac,
+            attacker_total: result.attacker_total,
+            defender: b.defender,
+            defender_card: dc,
+            defender_total: result.defender_total,
+        },
+    );
+    for p in [b.attacker, b.defender] {
+        if let Some(m) = s.seat(p) {
+            if m.hand.is_empty() {
+                let cards = cards::redraw(&m.played);
+                emit(s, ev, Event::HandRecycled { seat: p, cards });
+            }
+        }
+    }
+    let (victor, loser) = if result.attacker_wins {
+        (b.attacker, b.defender)
+    } else {
+        (b.defender, b.attacker)
+    };
+    emit(
+        s,
+        ev,
+        Event::CombatWon {
+            star: b.star,
+            victor,
+            loser,
+            reason: result.reason,
+        },
+    );
+    Ok(())
+}
+
+fn losses_event(s: &State, n: u32) -> Option<Event> {
+    let b = s.battle()?;
+    let BattleStep::Losses { victor, loser } = b.step else {
+        return None;
+    };
+    let victor_lost = n.saturating_sub(1).min(s.ships_at(b.star, victor));
+    Some(Event::LossesTaken {
+        star: b.star,
+        victor,
+        loser,
+        chosen: n,
+        loser_lost: n,
+        victor_lost,
+    })
+}
+
+fn take_losses(s: &mut State, ev: &mut Vec<Event>, n: u32) -> Result<(), Rejection> {
+    let Some(b) = s.battle() else { return Ok(()) };
+    let BattleStep::Losses { victor, loser } = b.step else {
+        return Ok(());
+    };
+    let max = s.ships_at(b.star, loser);
+    if n > max {
+        return Err(reject(Illegal::LossesOutOfRange(max), legal_actions(s, victor)));
+    }
+    if let Some(e) = losses_event(s, n) {
+        emit(s, ev, e);
+    }
+    Ok(())
+}
+
+fn retreat(s: &mut State, ev: &mut Vec<Event>, seat: Seat, ships: u32) -> Result<(), Rejection> {
+    let Some(b) = s.battle() else { return Ok(()) };
+    let star = b.star;
+    let have = s.ships_at(star, seat);
+    if ships > have {
+        return Err(reject(Illegal::RetreatOutOfRange(have), legal_actions(s, seat)));
+    }
+    if ships == 0 {
+        emit(s, ev, Event::RetreatDeclined { seat, star });
+        return Ok(());
+    }
+    let Some(token) = s.seat(seat).and_then(|m| m.free_token()) else {
+        // Unreachable: a retreat is only offered with a free token.
+        emit(s, ev, Event::RetreatDeclined { seat, star });
+        return Ok(());
+    };
+    emit(
+        s,
+        ev,
+        Event::FleetRetreated {
+            seat,
+            star,
+            ships,
+            token: token as u8 + 1,
+            sector: star.sector(),
+        },
+    );
+    Ok(())
+}
+
+/// The next battle of the active player's battle step: the first star (in
+/// board order) where the active player and an enemy both have ships; the
+/// defender is the first such enemy clockwise from the active player.
+pub fn next_battle(s: &State) -> Option<(Star, Seat)> {
+    let me = s.active;
+    let n = s.seats.len();
+    for star in Star::all() {
+        if s.ships_at(star, me) == 0 {
+            continue;
+        }
+        for k in 1..n {
+            let other = Seat(((me.index() + k) % n) as u8);
+            if s.ships_at(star, other) > 0 {
+                return Some((star, other));
+            }
+        }
+    }
+    None
+}
+
+/// Run the automatic steps until a decision is owed or the game is over.
+pub fn advance(s: &mut State, ev: &mut Vec<Event>) {
+    // Each pass either returns or emits at least one event; the loop is
+    // bounded by the game's own termination (and a hard cap, for safety).
+    for _ in 0..10_000 {
+        if s.outcome.is_some() {
+            return;
+        }
+        match s.stage.clone() {
+            Stage::NotStarted | Stage::Over | Stage::Moving { .. } => return,
+            Stage::Battle(b) => match b.step {
+                BattleStep::Cards { .. } | BattleStep::Retreat { .. } => return,
+                BattleStep::Losses { loser, .. } => {
+                    // No ship left to lose: the only choice is 0. Take it at
+                    // once. (Against a lone ship the victor still chooses:
+                    // 0 spares it, 1 destroys it.)
+                    if s.ships_at(b.star, loser) == 0 {
+                        match losses_event(s, 0) {
+                            Some(e) => emit(s, ev, e),
+                            None => return,
+                        }
+                    } else {
+                        return;
+                    }
+                }
+                BattleStep::Resolved => {
+                    let a = s.ships_at(b.star, b.attacker);
+                    let d = s.ships_at(b.star, b.defender);
+                    if a > 0 && d > 0 {
+                        emit(
+                            s,
+                            ev,
+                            Event::CombatRenewed {
+                                star: b.star,
+                                combat: b.combat + 1,
+                                attacker_ships: a,
+                                defender_ships: d,
+                            },
+                        );
+                    } else {
+                        let holder = if a > 0 {
+                            Some(b.attacker)
+                        } else if d > 0 {
+                            Some(b.defender)
+                        } else {
+                            None
+                        };
+                        emit(s, ev, Event::BattleEnded { star: b.star, holder });
+                    }
+                }
+            },
+            Stage::Resolving => match next_battle(s) {
+                Some((star, defender)) => {
+                    let attacker = s.active;
+                    emit(
+                        s,
+                        ev,
+                        Event::BattleBegan {
+                            star,
+                            attacker,
+                            defender,
+                            attacker_ships: s.ships_at(star, attacker),
+                            defender_ships: s.ships_at(star, defender),
+                        },
+                    );
+                }
+                None => end_turn(s, ev),
+            },
+            Stage::TurnOver => next_turn(s, ev),
+        }
+    }
+}
+
+/// Home-star captures and recoveries, eliminations, then `TurnEnded`.
+fn end_turn(s: &mut State, ev: &mut Vec<Event>) {
+    check_homes(s, ev);
+    check_eliminations(s, ev);
+    let seat = s.active;
+    emit(s, ev, Event::TurnEnded { seat });
+}
+
+/// A home star is captured when an enemy has ships there and its owner
+/// none; it is recovered when its owner is the only one with ships there.
+pub fn check_homes(s: &mut State, ev: &mut Vec<Event>) {
+    for owner in s.seat_ids().collect::<Vec<_>>() {
+        let (home, captured_by, eliminated) = {
+            let m = &s.seats[owner.index()];
+            (m.home, m.captured_by, m.eliminated)
+        };
+        if eliminated {
+            continue;
+        }
+        let mine = s.ships_at(home, owner);
+        let enemies: Vec<Seat> = s.occupants(home).into_iter().filter(|o| *o != owner).collect();
+        match captured_by {
+            None => {
+                if mine == 0 {
+                    if let Some(by) = enemies.first() {
+                        emit(
+                            s,
+                            ev,
+                            Event::HomeStarCaptured {
+                                owner,
+                                star: home,
+                                by: *by,
+                            },
+                        );
+                    }
+                }
+            }
+            Some(holder) => {
+                if mine > 0 && enemies.is_empty() {
+                    emit(s, ev, Event::HomeStarRecovered { owner, star: home });
+                } else if mine == 0 && enemies.len() == 1 && enemies[0] != holder {
+                    emit(
+                        s,
+                        ev,
+                        Event::HomeStarCaptured {
+                            owner,
+                            star: home,
+                            by: enemies[0],
+                        },
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A player with no ships anywhere (stars or warp tokens) and a captured
+/// home star is out.
+pub fn check_eliminations(s: &mut State, ev: &mut Vec<Event>) {
+    for seat in s.seat_ids().collect::<Vec<_>>() {
+        let m = &s.seats[seat.index()];
+        if !m.eliminated && m.captured_by.is_some() && s.total_ships(seat) == 0 {
+            emit(s, ev, Event::PlayerEliminated { seat });
+        }
+    }
+}
+
+fn alive(s: &State) -> Vec<Seat> {
+    s.seat_ids().filter(|x| !s.seats[x.index()].eliminated).collect()
+}
+
+/// Does `seat` meet the conquest condition: its own home star held, and a
+/// rival's captured home star where it has ships?
+pub fn conquers(s: &State, seat: Seat) -> Option<Star> {
+    let me = s.seat(seat)?;
+    if me.eliminated || me.captured_by.is_some() {
+        return None;
+    }
+    s.seat_ids()
+        .filter(|o| *o != seat)
+        .map(|o| &s.seats[o.index()])
+        .find(|o| o.captured_by.is_some() && s.ships_at(o.home, seat) > 0)
+        .map(|o| o.home)
+}
+
+/// Final scores and the outcome by score (tie-break: total ships; then a
+/// shared win).
+pub fn outcome_by_score(s: &State, reason: &str) -> (Outcome, Vec<u32>) {
+    let scores: Vec<u32> = s.seat_ids().map(|x| s.score(x)).collect();
+    let contenders = alive(s);
+    let pool = if contenders.is_empty() {
+        s.seat_ids().collect()
+    } else {
+        contenders
+    };
+    let key = |x: &Seat| (scores[x.index()], s.total_ships(*x));
+    let best = pool.iter().map(key).max().unwrap_or((0, 0));
+    let winners: Vec<Seat> = pool.iter().copied().filter(|x| key(x) == best).collect();
+    let outcome = if winners.len() == 1 {
+        Outcome::Winner {
+            seat: winners[0],
+            reason: reason.to_string(),
+        }
+    } else {
+        Outcome::Shared {
+            seats: winners,
+            reason: reason.to_string(),
+        }
+    };
+    (outcome, scores)
+}
+
+fn end_game(s: &mut State, ev: &mut Vec<Event>, outcome: Outcome) {
+    let scores = s.seat_ids().map(|x| s.score(x)).collect();
+    emit(s, ev, Event::GameEnded { outcome, scores });
+}
+
+/// After `TurnEnded`: check for a winner, then begin the next player's turn.
+fn next_turn(s: &mut State, ev: &mut Vec<Event>) {
+    let living = alive(s);
+    if living.len() == 1 {
+        let seat = living[0];
+        end_game(
+            s,
+            ev,
+            Outcome::Winner {
+                seat,
+                reason: "last player standing".into(),
+            },
+        );
+        return;
+    }
+    if living.is_empty() {
+        let (outcome, scores) = outcome_by_score(s, "every fleet was destroyed; highest score");
+        emit(s, ev, Event::GameEnded { outcome, scores });
+        return;
+    }
+    let n = s.seats.len();
+    let cur = s.active.index();
+    let Some(next) = (1..=n).map(|k| (cur + k) % n).find(|i| !s.seats[*i].eliminated) else {
+        return;
+    };
+    let round = if next <= cur { s.round + 1 } else { s.round };
+    if round > s.options.rounds {
+        let (outcome, scores) = outcome_by_score(
+            s,
+            &format!("round limit ({} rounds) reached; highest score", s.options.rounds),
+        );
+        emit(s, ev, Event::GameEnded { outcome, scores });
+        return;
+    }
+    begin_turn(s, ev, Seat(next as u8), round);
+}
+
+/// `TurnBegan`, the conquest check, production, and token movement.
+fn begin_turn(s: &mut State, ev: &mut Vec<Event>, seat: Seat, round: u32) {
+    let production = round % 2 == 0;
+    let turn = s.turn + 1;
+    emit(
+        s,
+        ev,
+        Event::TurnBegan {
+            seat,
+            round,
+            turn,
+            production,
+        },
+    );
+    if let Some(star) = conquers(s, seat) {
+        let reason = format!("conquest: held their own home star and {}", star.name());
+        end_game(s, ev, Outcome::Winner { seat, reason });
+        return;
+    }
+    let Some(me) = s.seat(seat) else { return };
+    let home = me.home;
+    if production && me.captured_by.is_none() {
+        let ships = s.pairs(seat);
+        if ships > 0 {
+            emit(
+                s,
+                ev,
+                Event::ShipsProduced {
+                    seat,
+                    star: home,
+                    ships,
+                },
+            );
+        }
+    }
+    let flying: Vec<u8> = s.seats[seat.index()]
+        .tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| matches!(t, Token::Flight { .. }))
+        .map(|(i, _)| i as u8 + 1)
+        .collect();
+    if !flying.is_empty() {
+        emit(s, ev, Event::WarpTokensAdvanced { seat, tokens: flying });
+        let lost: Vec<(u8, u32, super::board::Sector)> = s.seats[seat.index()]
+            .tokens
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| match t {
+                Token::Flight { square, ships, from } if *square > LAST_SQUARE => Some((i as u8 + 1, *ships, *from)),
+                _ => None,
+            })
+            .collect();
+        for (token, ships, from) in lost {
+            emit(
+                s,
+                ev,
+                Event::WarpTokenLost {
+                    seat,
+                    token,
+                    ships,
+                    from,
+                },
+            );
+        }
+    }
+    // Nothing left to command: out of the game at once.
+    let m = &s.seats[seat.index()];
+    if m.captured_by.is_some() && s.total_ships(seat) == 0 {
+        emit(s, ev, Event::PlayerEliminated { seat });
+        emit(s, ev, Event::TurnEnded { seat });
+    }
+}
+
+/// The action for a missed deadline.
+pub fn default_action(state: &State, seat: Seat) -> Option<Action> {
+    match pending_kind(state, seat)? {
+        "turn" => Some(Action::End),
+        "combat-card" => {
+            let b = state.battle()?;
+            if let BattleStep::Cards { picks } = &b.step {
+                if picks.has_submitted(seat) {
+                    return None;
+                }
+            }
+            let hand = &state.seat(seat)?.hand;
+            hand.iter()
+                .min_by_key(|c| (c.strength(), **c))
+                .map(|card| Action::Card { card: *card })
+        }
+        "losses" => {
+            let b = state.battle()?;
+            let BattleStep::Losses { victor, loser } = b.step else {
+                return None;
+            };
+            let n = state.ships_at(b.star, loser).min(state.ships_at(b.star, victor)).max(1);
+            Some(Action::Losses { n })
+        }
+        "retreat" => Some(Action::Retreat { ships: 0 }),
+        _ => None,
+    }
+}

@@ -1,0 +1,458 @@
+//! The game systems Orrery hosts, and the enum that dispatches to them.
+//!
+//! Each system implements [`Ruleset`]. Code above the engine (service,
+//! store, transports) works with [`GameKind`], [`AnyState`] and
+//! [`AnyEvent`], which dispatch to the typed rulesets; the logic itself is
+//! written once, generically, in the `generic_*` functions below.
+
+pub mod draw;
+pub mod menu;
+mod replay;
+pub mod scenario;
+
+pub use replay::{PlatformEvent, Replay, Rewind};
+
+use orrery_engine::{
+    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
+    SetupError, SheetVerb, Viewer,
+};
+use orrery_render::Scene;
+use serde::{Deserialize, Serialize};
+
+/// Declares the registry from one line per game system, `module::Ruleset`:
+/// the module (`crates/games/src/<module>/`), the enums' variants (named after the
+/// ruleset type; their serde tag is that name in lowercase, which must equal
+/// [`Ruleset::KEY`]: a test checks it), the [`Registered`] impls,
+/// [`GameKind::ALL`] and the dispatch macros `with_kind!`, `with_state!` and
+/// `with_event!`. Everything else about a game comes from its [`Ruleset`].
+macro_rules! games {
+    ($($module:ident :: $R:ident),+ $(,)?) => {
+        games!(@emit ($) $($module::$R),+);
+    };
+    // `$d` is a literal `$`, for the macros this one defines.
+    (@emit ($d:tt) $($module:ident :: $R:ident),+) => {
+        $(pub mod $module;)+
+
+        /// Which game system.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        pub enum GameKind {
+            $($R,)+
+        }
+
+        /// The typed state of a game of any system.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "game", content = "state", rename_all = "lowercase")]
+        pub enum AnyState {
+            $($R(<$module::$R as Ruleset>::State),)+
+        }
+
+        /// One logged event of a game of any system.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "game", content = "event", rename_all = "lowercase")]
+        pub enum AnyEvent {
+            $($R(<$module::$R as Ruleset>::Event),)+
+            /// An entry of the platform's own (a roll-back); see [`Replay`].
+            Platform(PlatformEvent),
+        }
+
+        $(
+            impl Registered for $module::$R {
+                const KIND: GameKind = GameKind::$R;
+                fn wrap_state(state: Self::State) -> AnyState {
+                    AnyState::$R(state)
+                }
+                fn wrap_event(event: Self::Event) -> AnyEvent {
+                    AnyEvent::$R(event)
+                }
+                fn unwrap_event(event: &AnyEvent) -> Option<&Self::Event> {
+                    match event {
+                        AnyEvent::$R(e) => Some(e),
+                        _ => None,
+                    }
+                }
+            }
+        )+
+
+        impl GameKind {
+            /// Every registered game system, in registry order.
+            pub const ALL: &'static [GameKind] = &[$(GameKind::$R),+];
+        }
+
+        /// Run `$body` with `$T` bound to the ruleset type of a [`GameKind`].
+        macro_rules! with_kind {
+            ($d kind:expr, $d T:ident => $d body:expr) => {
+                match $d kind {
+                    $(GameKind::$R => {
+                        type $d T = $module::$R;
+                        $d body
+                    })+
+                }
+            };
+        }
+
+        /// Run `$body` with `$T` bound to the ruleset and `$s` to the typed
+        /// state.
+        macro_rules! with_state {
+            ($d state:expr, $d T:ident, $d s:ident => $d body:expr) => {
+                match $d state {
+                    $(AnyState::$R($d s) => {
+                        type $d T = $module::$R;
+                        $d body
+                    })+
+                }
+            };
+        }
+
+        /// Run `$body` with `$T` bound to the ruleset and `$e` to the typed
+        /// event of a ruleset entry, or `$platform` with `$p` bound to a
+        /// platform entry.
+        macro_rules! with_event {
+            ($d event:expr, $d T:ident, $d e:ident => $d body:expr, $d p:ident => $d platform:expr) => {
+                match $d event {
+                    $(AnyEvent::$R($d e) => {
+                        type $d T = $module::$R;
+                        $d body
+                    })+
+                    AnyEvent::Platform($d p) => $d platform,
+                }
+            };
+        }
+    };
+}
+
+// The registry. Adding a game: its folder under `crates/games/src/`, one line here,
+// its rules page (`Ruleset::RULES_PAGE`) and its scenarios.
+games! {
+    hyperspace::Hyperspace,
+    starlanes::Starlanes,
+    solar::Solar,
+    spectrum::Spectrum,
+    empires::Empires,
+}
+
+/// An order that was not accepted: either it could not be read, or it was
+/// read but is not legal now. Both explain themselves.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ActionError {
+    #[error("I couldn't read that order: {0}")]
+    Parse(#[from] ParseError),
+    #[error("That order isn't legal now: {0}")]
+    Rejected(#[from] Rejection),
+}
+
+/// An event from another game system reached this state (the log is
+/// corrupt), or a platform entry reached [`AnyState::apply`], which only
+/// [`Replay`] can fold.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("event of game `{event}` cannot apply to a `{state}` game")]
+pub struct WrongGame {
+    pub state: &'static str,
+    pub event: &'static str,
+}
+
+/// Ties a ruleset to its enum variants.
+pub trait Registered: Ruleset {
+    const KIND: GameKind;
+    fn wrap_state(state: Self::State) -> AnyState;
+    fn wrap_event(event: Self::Event) -> AnyEvent;
+    fn unwrap_event(event: &AnyEvent) -> Option<&Self::Event>;
+}
+
+impl GameKind {
+    pub fn key(self) -> &'static str {
+        with_kind!(self, R => R::KEY)
+    }
+
+    pub fn name(self) -> &'static str {
+        with_kind!(self, R => R::NAME)
+    }
+
+    pub fn from_key(key: &str) -> Option<GameKind> {
+        let key = key.trim().to_ascii_lowercase();
+        GameKind::ALL.iter().copied().find(|k| k.key() == key)
+    }
+
+    pub fn player_counts(self) -> std::ops::RangeInclusive<u8> {
+        with_kind!(self, R => R::player_counts())
+    }
+
+    pub fn commands(self) -> Vec<CommandSpec> {
+        with_kind!(self, R => R::commands())
+    }
+
+    /// The set-up events of a new game.
+    pub fn setup(self, config: &GameConfig) -> Result<Vec<AnyEvent>, SetupError> {
+        with_kind!(self, R => {
+            let counts = R::player_counts();
+            if !counts.contains(&config.players) {
+                return Err(SetupError(format!(
+                    "{} is for {} to {} players, not {}",
+                    R::NAME,
+                    counts.start(),
+                    counts.end(),
+                    config.players
+                )));
+            }
+            Ok(R::setup(config)?.into_iter().map(R::wrap_event).collect())
+        })
+    }
+
+    pub fn empty(self) -> AnyState {
+        with_kind!(self, R => R::wrap_state(R::empty()))
+    }
+
+    /// State = fold of events.
+    pub fn fold<'a>(self, events: impl IntoIterator<Item = &'a AnyEvent>) -> Result<AnyState, WrongGame> {
+        let mut state = self.empty();
+        for e in events {
+            state.apply(e)?;
+        }
+        Ok(state)
+    }
+}
+
+impl GameKind {
+    /// Every kind of decision ([`Pending::kind`]) the game's ruleset asks for
+    /// ([`Ruleset::DECISION_KINDS`]).
+    pub fn decision_kinds(self) -> &'static [&'static str] {
+        with_kind!(self, R => R::DECISION_KINDS)
+    }
+
+    /// The order that makes the sheet edit `verb`, for a game with order
+    /// sheets ([`Ruleset::sheet_verb`]); `None` when the game has none.
+    pub fn sheet_command(self, verb: SheetVerb) -> Option<CommandLine> {
+        with_kind!(self, R => R::sheet_verb(verb).map(|a| R::unparse(&a)))
+    }
+
+    /// Whether each seat gets its own board at every phase boundary
+    /// ([`Ruleset::PRIVATE_BOARDS`]).
+    pub fn private_boards(self) -> bool {
+        with_kind!(self, R => R::PRIVATE_BOARDS)
+    }
+
+    /// The game's rules page, Markdown ([`Ruleset::RULES_PAGE`]).
+    pub fn rules_page(self) -> &'static str {
+        with_kind!(self, R => R::RULES_PAGE)
+    }
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl AnyState {
+    pub fn kind(&self) -> GameKind {
+        with_state!(self, R, _s => R::KIND)
+    }
+
+    pub fn pending(&self) -> Vec<Pending> {
+        with_state!(self, R, s => R::pending(s))
+    }
+
+    /// Every legal order for `seat`, as canonical command lines.
+    pub fn legal_commands(&self, seat: Seat) -> Vec<CommandLine> {
+        with_state!(self, R, s => R::legal_actions(s, seat).iter().map(R::unparse).collect())
+    }
+
+    /// Every legal order for `seat` with how it is offered to a person
+    /// (see [`Ruleset::control`]), in the ruleset's order; `names` are the
+    /// seats' display names.
+    pub fn legal_controls(&self, seat: Seat, names: &[String]) -> Vec<(CommandLine, Control)> {
+        with_state!(self, R, s => {
+            let actions = R::legal_actions(s, seat);
+            let controls = R::controls(s, seat, &actions, names);
+            actions.iter().map(R::unparse).zip(controls).collect()
+        })
+    }
+
+    /// Autocomplete values beyond the legal orders' own (see
+    /// [`Ruleset::complete_more`]).
+    pub fn complete_more(
+        &self,
+        seat: Seat,
+        command: &str,
+        option: &str,
+        filled: &[(String, String)],
+        partial: &str,
+    ) -> Vec<String> {
+        with_state!(self, R, s => R::complete_more(s, seat, command, option, filled, partial))
+    }
+
+    /// Parse and decide an order. Changes nothing.
+    pub fn decide(&self, seat: Seat, line: &CommandLine) -> Result<Vec<AnyEvent>, ActionError> {
+        with_state!(self, R, s => generic_decide::<R>(s, seat, line))
+    }
+
+    pub fn apply(&mut self, event: &AnyEvent) -> Result<(), WrongGame> {
+        let kind = self.kind();
+        with_state!(self, R, s => {
+            let e = R::unwrap_event(event).ok_or(WrongGame { state: kind.key(), event: event.key() })?;
+            R::apply(s, e);
+            Ok(())
+        })
+    }
+
+    /// The viewer's view as JSON (for tests, the CLI and debugging).
+    pub fn view_json(&self, viewer: Viewer) -> serde_json::Value {
+        with_state!(self, R, s => serde_json::to_value(R::view(s, viewer)).expect("views serialize"))
+    }
+
+    /// The board as `viewer` may see it. Built from the view only.
+    pub fn scene(&self, viewer: Viewer, names: &[String]) -> Scene {
+        with_state!(self, R, s => R::scene(&R::view(s, viewer), names))
+    }
+
+    /// Whether `line` is an order a seat may give while the game does not
+    /// wait on it ([`Ruleset::any_time`]).
+    pub fn any_time(&self, line: &CommandLine) -> bool {
+        with_state!(self, R, _s => R::parse(line).is_ok_and(|a| R::any_time(&a)))
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        with_state!(self, R, s => R::outcome(s))
+    }
+
+    pub fn phase(&self) -> PhaseInfo {
+        with_state!(self, R, s => R::phase(s))
+    }
+
+    /// The seat's order sheet in words, while it owes one
+    /// ([`Ruleset::sheet_lines`]).
+    pub fn sheet_lines(&self, seat: Seat, names: &[String]) -> Option<Vec<String>> {
+        with_state!(self, R, s => R::sheet_lines(s, seat, names))
+    }
+
+    pub fn default_command(&self, seat: Seat) -> Option<CommandLine> {
+        with_state!(self, R, s => R::default_action(s, seat).map(|a| R::unparse(&a)))
+    }
+}
+
+impl AnyEvent {
+    /// The game system of a ruleset entry; `None` for a platform entry.
+    pub fn kind(&self) -> Option<GameKind> {
+        with_event!(self, R, _e => Some(R::KIND), _p => None)
+    }
+
+    /// The `game` tag of the entry ("hyperspace", ..., "platform").
+    pub fn key(&self) -> &'static str {
+        self.kind().map_or("platform", GameKind::key)
+    }
+
+    /// Whether an action with this event may be taken back by its player
+    /// (see [`Ruleset::takes_back`]). Platform entries never may.
+    pub fn takes_back(&self) -> bool {
+        with_event!(self, R, e => R::takes_back(e), _p => false)
+    }
+
+    /// The event in a sentence, as `viewer` may learn of it.
+    pub fn narrate(&self, viewer: Viewer, names: &[String]) -> Option<String> {
+        with_event!(self, R, e => R::narrate(e, viewer, names), p => Some(p.narrate(names)))
+    }
+}
+
+/// Parse, check the seat owes a decision, then let the ruleset decide.
+pub fn generic_decide<R: Registered>(
+    state: &R::State,
+    seat: Seat,
+    line: &CommandLine,
+) -> Result<Vec<AnyEvent>, ActionError> {
+    if R::outcome(state).is_some() {
+        return Err(Rejection::GameOver.into());
+    }
+    let action = R::parse(line)?;
+    let pending = R::pending(state);
+    if !R::any_time(&action) && !pending.iter().any(|p| p.seat == seat) {
+        let waiting = waiting_seats(&pending);
+        return Err(Rejection::NotYourDecision { seat, waiting }.into());
+    }
+    Ok(R::decide(state, seat, &action)?
+        .into_iter()
+        .map(R::wrap_event)
+        .collect())
+}
+
+/// The seats `pending` holds, once each, in order.
+pub fn waiting_seats(pending: &[Pending]) -> Vec<Seat> {
+    let mut seats: Vec<Seat> = pending.iter().map(|p| p.seat).collect();
+    seats.dedup();
+    seats
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The database and the logs store the serde tag; commands and
+    /// `from_key` use `Ruleset::KEY`. They are one name, for every game.
+    #[test]
+    fn every_games_key_is_its_serde_tag() {
+        assert!(!GameKind::ALL.is_empty());
+        for &kind in GameKind::ALL {
+            let key = kind.key();
+            assert_eq!(
+                serde_json::to_value(kind).unwrap(),
+                json!(key),
+                "{kind:?}: GameKind tag"
+            );
+            assert_eq!(serde_json::from_value::<GameKind>(json!(key)).unwrap(), kind);
+            assert_eq!(GameKind::from_key(key), Some(kind));
+
+            let state = kind.empty();
+            assert_eq!(state.kind(), kind);
+            let stored = serde_json::to_value(&state).unwrap();
+            assert_eq!(stored["game"], json!(key), "{kind:?}: AnyState tag");
+            let text = serde_json::to_string(&state).unwrap();
+            assert_eq!(serde_json::from_str::<AnyState>(&text).unwrap(), state);
+
+            let players = *kind.player_counts().start();
+            let events = kind.setup(&GameConfig::new(players, 7)).unwrap();
+            assert!(!events.is_empty(), "{kind:?}: a set-up has events");
+            for event in &events {
+                assert_eq!(event.kind(), Some(kind));
+                assert_eq!(event.key(), key);
+                let stored = serde_json::to_value(event).unwrap();
+                assert_eq!(stored["game"], json!(key), "{kind:?}: AnyEvent tag");
+                // Read back from text, as the store does.
+                let text = serde_json::to_string(event).unwrap();
+                assert_eq!(&serde_json::from_str::<AnyEvent>(&text).unwrap(), event);
+            }
+        }
+        let platform = AnyEvent::Platform(PlatformEvent::RolledBack {
+            to_seq: 3,
+            why: Rewind::Undo,
+            undone: 1,
+        });
+        assert_eq!(serde_json::to_value(&platform).unwrap()["game"], json!("platform"));
+        assert_eq!(platform.kind(), None);
+    }
+
+    #[test]
+    fn keys_are_unique_and_every_game_has_a_page_and_decisions() {
+        let keys: std::collections::BTreeSet<&str> = GameKind::ALL.iter().map(|k| k.key()).collect();
+        assert_eq!(keys.len(), GameKind::ALL.len());
+        assert!(!keys.contains("platform"), "`platform` is the platform's own tag");
+        for &kind in GameKind::ALL {
+            assert!(
+                kind.rules_page().starts_with(&format!("# {}\n", kind.name())),
+                "{kind:?}: the rules page starts with its title"
+            );
+            assert!(!kind.decision_kinds().is_empty());
+        }
+    }
+
+    #[test]
+    fn an_event_of_another_game_does_not_apply() {
+        let [a, b, ..] = GameKind::ALL else { return };
+        let event = b
+            .setup(&GameConfig::new(*b.player_counts().start(), 1))
+            .unwrap()
+            .remove(0);
+        let mut state = a.empty();
+        let err = state.apply(&event).unwrap_err();
+        assert_eq!((err.state, err.event), (a.key(), b.key()));
+    }
+}

@@ -1,0 +1,165 @@
+//! Solar Crisis: 2 to 5 players run Earth-based empires along a line of
+//! planets from Mercury to the Kuiper Belt over three periods. They fly
+//! troops out, claim tiles (mines, factories, money, cards, trophies) with
+//! dice and combat points, fight over rivals' mines, and keep every
+//! planet's crisis under control; the most victory points wins, unless the
+//! robots of Earth rebel or the aliens reach Earth, and everyone loses.
+//!
+//! The rules a player reads, and the specification, are in
+//! `docs/rules/solar.md`.
+//!
+//! The layers, bottom up:
+//!
+//! - [`board`], [`tiles`], [`cards`]: the game's static data (players,
+//!   periods and phases; the planets, their VP, tiles per period, crises
+//!   and the alien path; units and pieces; the 55 bag tiles and 3 Alien
+//!   tiles; the 40-card deck and the 4 own cards), pinned to the rules
+//!   page by the tests.
+//! - [`state`]: the [`state::State`], the past-tense [`state::Event`]s,
+//!   the total [`state::apply`], [`state::setup`] (the page's *Set-up*)
+//!   and [`state::open_period`] (Phases 1 and 2).
+//! - [`rules`]: the orders of the Player Actions phase (`move`, `claim`,
+//!   `pay`, `giveup`, `buy`, `pass`), their text form, who owes what
+//!   ([`rules::pending`]), [`rules::legal_actions`] and [`rules::decide`],
+//!   which plays on to the next decision.
+//! - [`crises`]: Phase 4 (the crisis dice, every planet's crisis,
+//!   Mercury's powers, losses, the invasion), Phase 5 (income), Phase 6,
+//!   the next period, the scoring and the outcome (a winner, a shared win,
+//!   or everyone losing).
+//! - [`play`]: `play card:NAME [options]` for every card, Double Time's
+//!   `end`, Espionage's `take`, and the hand limit's `discard`.
+//! - [`view`]: what one viewer may see (hands only to their holder), each
+//!   event in words as that viewer may learn it, and where the game is.
+//! - [`controls`]: how legal orders are offered as buttons and menus, and
+//!   which actions can be taken back.
+//! - [`scene`]: the board picture, from a view.
+
+pub mod board;
+pub mod cards;
+pub mod controls;
+pub mod crises;
+pub mod play;
+pub mod rules;
+pub mod scene;
+pub mod state;
+#[cfg(test)]
+mod testkit;
+pub mod tiles;
+pub mod view;
+
+pub use rules::Action;
+pub use state::{Event, Options, State};
+pub use view::View;
+
+use orrery_engine::{
+    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
+    SetupError, Viewer,
+};
+use orrery_render::Scene;
+
+/// The Solar Crisis ruleset.
+pub struct Solar;
+
+impl Ruleset for Solar {
+    const KEY: &'static str = "solar";
+    const NAME: &'static str = "Solar Crisis";
+    const DECISION_KINDS: &'static [&'static str] = &["turn", "pay", "take", "discard", "power", "lose"];
+    const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/solar.md");
+    type State = State;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+
+    fn player_counts() -> std::ops::RangeInclusive<u8> {
+        board::PlayerCount::MIN..=board::PlayerCount::MAX
+    }
+
+    /// The page's *Set-up*, then the opening of period 1 up to the First
+    /// Player's first turn: a new game waits on its first decision.
+    fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
+        let mut events = state::setup(config)?;
+        let set_up = Self::fold(&events);
+        events.extend(state::open_period(&set_up));
+        Ok(events)
+    }
+
+    fn empty() -> State {
+        State::empty()
+    }
+
+    fn pending(state: &State) -> Vec<Pending> {
+        rules::pending(state)
+    }
+
+    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+        rules::legal_actions(state, seat)
+    }
+
+    fn decide(state: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
+        rules::decide(state, seat, action)
+    }
+
+    fn apply(state: &mut State, event: &Event) {
+        state::apply(state, event)
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
+        view::narrate(event, viewer, names)
+    }
+
+    fn outcome(state: &State) -> Option<Outcome> {
+        state.outcome.clone()
+    }
+
+    fn phase(state: &State) -> PhaseInfo {
+        view::phase(state)
+    }
+
+    fn parse(line: &CommandLine) -> Result<Action, ParseError> {
+        rules::parse(line)
+    }
+
+    fn unparse(action: &Action) -> CommandLine {
+        rules::unparse(action)
+    }
+
+    fn commands() -> Vec<CommandSpec> {
+        rules::commands()
+    }
+
+    fn scene(view: &View, names: &[String]) -> Scene {
+        scene::scene(view, names)
+    }
+
+    fn default_action(state: &State, seat: Seat) -> Option<Action> {
+        rules::default_action(state, seat)
+    }
+
+    fn control(state: &State, seat: Seat, action: &Action, names: &[String]) -> Control {
+        controls::control(state, seat, action, names)
+    }
+
+    fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String]) -> Vec<Control> {
+        controls::controls(state, seat, actions, names)
+    }
+
+    fn takes_back(event: &Event) -> bool {
+        controls::takes_back(event)
+    }
+}
+
+/// The rules page as plain text for the tests: Markdown emphasis (`*`)
+/// and code marks (`` ` ``) dropped, every run of white space (line breaks
+/// and indents too) one space. A wrapped sentence reads as one line.
+#[cfg(test)]
+pub(crate) fn page() -> String {
+    const PAGE: &str = include_str!("../../../../docs/rules/solar.md");
+    PAGE.replace(['*', '`'], "")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}

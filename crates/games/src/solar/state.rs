@@ -1,0 +1,1770 @@
+//! The state of a game of Solar Crisis, its events, and how an event
+//! changes the state (`docs/rules/solar.md`).
+//!
+//! The state is purely the fold of the events: [`apply`] is infallible,
+//! deterministic and total (it tolerates odd events, such as a scenario's
+//! unvalidated `given:` lines, without panicking). [`setup`] gives the
+//! events of the page's *Set-up*; [`open_period`] those of Phases 1 and 2.
+//!
+//! **Randomness.** The game's [`GameRng`] lives in the state. Every event
+//! that drew from it (a shuffle, a roll, a random steal) carries the
+//! generator *as it was after the draw*, and [`apply`] stores it: the fold
+//! of the log reproduces the stream bit for bit and `apply` never draws.
+//! The bag and the deck are shuffled when they are formed and drawn from
+//! the front, so a draw needs no randomness of its own; their order is in
+//! the state (and in the shuffle events) but is nobody's to see: views and
+//! narration leave it out, as they leave out the hands.
+
+use super::board::{
+    Phase, Piece, Planet, PlayerCount, UnitKind, BUY_LIMIT, CARDS_DEALT, DEFAULT_ROUND_LIMIT, DICE, DIE_FACES,
+    HAND_LIMIT, HOME, MOVE_RANGE, PERIODS, START_FACTORIES, START_INFANTRY, START_MONEY, START_SPACESHIPS,
+};
+use super::cards::{self, CardId, CardKind, Timing, OWN_CARDS};
+use super::tiles::{AlienTile, TileId, TileKind, TileRef};
+use orrery_engine::{GameConfig, GameRng, Outcome, Seat, SetupError};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+// ---------------------------------------------------------------------------
+// Options
+
+/// The lowest `round_limit`.
+pub const MIN_ROUND_LIMIT: u32 = 4;
+/// The highest `round_limit`.
+pub const MAX_ROUND_LIMIT: u32 = 30;
+
+/// Ruleset options (`config.options`), as the page's *Options* section
+/// lists them: `{"round_limit": 12, "auto_losses": true}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Options {
+    /// "from the round after this one, a Player Actions phase allows only
+    /// `pass`" (default 10, 4–30).
+    pub round_limit: u32,
+    /// "when true, nobody is asked about crisis losses ...; the bot uses
+    /// the loss order" (default false).
+    pub auto_losses: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            round_limit: DEFAULT_ROUND_LIMIT,
+            auto_losses: false,
+        }
+    }
+}
+
+impl Options {
+    /// Reads `config.options`: `null` or `{}` for the defaults; unknown
+    /// keys and values out of range are refused, with what is allowed.
+    pub fn parse(value: &serde_json::Value) -> Result<Options, SetupError> {
+        let mut options = Options::default();
+        let map = match value {
+            serde_json::Value::Null => return Ok(options),
+            serde_json::Value::Object(map) => map,
+            other => {
+                return Err(SetupError(format!(
+                    "Solar Crisis options must be an object such as {{\"round_limit\": 12, \"auto_losses\": true}}, \
+                     not {other}"
+                )))
+            }
+        };
+        for (key, v) in map {
+            match key.as_str() {
+                "round_limit" => {
+                    options.round_limit = v
+                        .as_u64()
+                        .filter(|n| (u64::from(MIN_ROUND_LIMIT)..=u64::from(MAX_ROUND_LIMIT)).contains(n))
+                        .and_then(|n| u32::try_from(n).ok())
+                        .ok_or_else(|| {
+                            SetupError(format!(
+                                "the Solar Crisis option round_limit must be a whole number from {MIN_ROUND_LIMIT} \
+                                 to {MAX_ROUND_LIMIT}, not {v}"
+                            ))
+                        })?;
+                }
+                "auto_losses" => {
+                    options.auto_losses = v.as_bool().ok_or_else(|| {
+                        SetupError(format!(
+                            "the Solar Crisis option auto_losses must be true or false, not {v}"
+                        ))
+                    })?;
+                }
+                _ => {
+                    return Err(SetupError(format!(
+                        "unknown Solar Crisis option `{key}` (the options are round_limit and auto_losses)"
+                    )))
+                }
+            }
+        }
+        Ok(options)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Dice
+
+/// One die as rolled: "faces **skull, 1, 2, 3, 4, 5**. A skull counts as
+/// **0**." Serialized as its value (0 = skull).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "u8", into = "u8")]
+pub struct Die(u8);
+
+/// A die value that no face shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a die shows skull (0) or 1 to 5, not {0}")]
+pub struct BadDie(pub u8);
+
+impl Die {
+    /// The skull face (value 0).
+    pub const SKULL: Die = Die(0);
+
+    /// `None` for a value no face shows.
+    pub fn new(value: u8) -> Option<Die> {
+        DIE_FACES.contains(&u32::from(value)).then_some(Die(value))
+    }
+
+    /// One roll from the game's generator.
+    pub fn roll(rng: &mut GameRng) -> Die {
+        let face = rng.below(DIE_FACES.len() as u32) as usize;
+        let value = DIE_FACES.get(face).copied().unwrap_or(0);
+        Die(u8::try_from(value).unwrap_or(0))
+    }
+
+    /// The value: a skull counts as 0.
+    pub fn value(self) -> u32 {
+        u32::from(self.0)
+    }
+
+    /// Whether the die shows the skull (a casualty, or a crisis die kept).
+    pub fn is_skull(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl TryFrom<u8> for Die {
+    type Error = BadDie;
+    fn try_from(value: u8) -> Result<Die, BadDie> {
+        Die::new(value).ok_or(BadDie(value))
+    }
+}
+
+impl From<Die> for u8 {
+    fn from(die: Die) -> u8 {
+        die.0
+    }
+}
+
+/// "skull", "1" ... "5".
+impl fmt::Display for Die {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_skull() {
+            f.write_str("skull")
+        } else {
+            write!(f, "{}", self.0)
+        }
+    }
+}
+
+/// "Every roll ... is of this many dice": the three dice, numbered die 1, 2, 3.
+pub type Dice = [Die; DICE];
+
+/// Rolls the three dice.
+pub fn roll_dice(rng: &mut GameRng) -> Dice {
+    [Die::roll(rng), Die::roll(rng), Die::roll(rng)]
+}
+
+/// The sum of the dice (skull 0): the first-player roll and the damage to Earth.
+pub fn dice_total(dice: &Dice) -> u32 {
+    dice.iter().map(|d| d.value()).sum()
+}
+
+/// "**highest die − lowest die** (skull = 0; the middle die is dropped)":
+/// the dice part of a claim's cost.
+pub fn dice_spread(dice: &Dice) -> u32 {
+    let hi = dice.iter().map(|d| d.value()).max().unwrap_or(0);
+    let lo = dice.iter().map(|d| d.value()).min().unwrap_or(0);
+    hi - lo
+}
+
+/// Skulls among the dice ("the dropped middle die counts too").
+pub fn skulls(dice: &Dice) -> u32 {
+    dice.iter().filter(|d| d.is_skull()).count() as u32
+}
+
+// ---------------------------------------------------------------------------
+// Units and holdings
+
+/// A number of units of each type.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
+pub struct UnitCounts {
+    /// Infantry.
+    pub infantry: u32,
+    /// Spaceships.
+    pub spaceship: u32,
+    /// Tanks.
+    pub tank: u32,
+}
+
+impl UnitCounts {
+    /// No units.
+    pub const NONE: UnitCounts = UnitCounts {
+        infantry: 0,
+        spaceship: 0,
+        tank: 0,
+    };
+
+    /// `n` units of one type.
+    pub fn of(kind: UnitKind, n: u32) -> UnitCounts {
+        let mut u = UnitCounts::NONE;
+        *u.get_mut(kind) = n;
+        u
+    }
+
+    /// So many infantry, spaceships and tanks.
+    pub fn new(infantry: u32, spaceship: u32, tank: u32) -> UnitCounts {
+        UnitCounts {
+            infantry,
+            spaceship,
+            tank,
+        }
+    }
+
+    /// The count of one type.
+    pub fn get(self, kind: UnitKind) -> u32 {
+        match kind {
+            UnitKind::Infantry => self.infantry,
+            UnitKind::Spaceship => self.spaceship,
+            UnitKind::Tank => self.tank,
+        }
+    }
+
+    /// The count of one type, to change.
+    pub fn get_mut(&mut self, kind: UnitKind) -> &mut u32 {
+        match kind {
+            UnitKind::Infantry => &mut self.infantry,
+            UnitKind::Spaceship => &mut self.spaceship,
+            UnitKind::Tank => &mut self.tank,
+        }
+    }
+
+    /// All units, of every type.
+    pub fn total(self) -> u32 {
+        UnitKind::ALL.iter().map(|&k| self.get(k)).fold(0, u32::saturating_add)
+    }
+
+    /// Combat points (infantry 1, spaceship 1, tank 2): what they pay, or
+    /// a Tension claim's defence.
+    pub fn cp(self) -> u32 {
+        UnitKind::ALL
+            .iter()
+            .map(|&k| self.get(k).saturating_mul(k.cp()))
+            .fold(0, u32::saturating_add)
+    }
+
+    /// No unit at all.
+    pub fn is_empty(self) -> bool {
+        self.total() == 0
+    }
+
+    /// Both counts added, type by type.
+    pub fn plus(self, other: UnitCounts) -> UnitCounts {
+        let mut u = self;
+        for k in UnitKind::ALL {
+            *u.get_mut(k) = self.get(k).saturating_add(other.get(k));
+        }
+        u
+    }
+
+    /// `other` taken away, type by type, never below 0.
+    pub fn minus(self, other: UnitCounts) -> UnitCounts {
+        let mut u = self;
+        for k in UnitKind::ALL {
+            *u.get_mut(k) = self.get(k).saturating_sub(other.get(k));
+        }
+        u
+    }
+
+    /// Whether every count is at least `other`'s.
+    pub fn covers(self, other: UnitCounts) -> bool {
+        UnitKind::ALL.iter().all(|&k| self.get(k) >= other.get(k))
+    }
+}
+
+/// "3 infantry, 1 spaceship", "no units".
+impl fmt::Display for UnitCounts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = UnitKind::ALL
+            .iter()
+            .filter(|&&k| self.get(k) > 0)
+            .map(|&k| {
+                let n = self.get(k);
+                match (k, n) {
+                    (UnitKind::Infantry, _) | (_, 1) => format!("{n} {}", k.name()),
+                    _ => format!("{n} {}s", k.name()),
+                }
+            })
+            .collect();
+        if parts.is_empty() {
+            f.write_str("no units")
+        } else {
+            f.write_str(&parts.join(", "))
+        }
+    }
+}
+
+/// What one colour has at one planet: units in orbit (ready) and on the
+/// surface (spent), mines and factories.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Holdings {
+    /// "Units in orbit are ready".
+    pub orbit: UnitCounts,
+    /// "units on the surface are spent".
+    pub surface: UnitCounts,
+    /// Mines here.
+    pub mines: u32,
+    /// Factories here.
+    pub factories: u32,
+}
+
+impl Holdings {
+    /// Units in orbit and on the surface.
+    pub fn units(&self) -> UnitCounts {
+        self.orbit.plus(self.surface)
+    }
+
+    /// Mines or factories.
+    pub fn pieces(&self, piece: Piece) -> u32 {
+        match piece {
+            Piece::Mine => self.mines,
+            Piece::Factory => self.factories,
+        }
+    }
+
+    fn pieces_mut(&mut self, piece: Piece) -> &mut u32 {
+        match piece {
+            Piece::Mine => &mut self.mines,
+            Piece::Factory => &mut self.factories,
+        }
+    }
+
+    /// "Income on a planet" = £3 per mine + £2 per factory.
+    pub fn income(&self) -> u32 {
+        Piece::ALL
+            .iter()
+            .map(|&p| self.pieces(p).saturating_mul(p.income()))
+            .fold(0, u32::saturating_add)
+    }
+
+    /// Nothing at all here (no units, no pieces).
+    pub fn is_empty(&self) -> bool {
+        self.units().is_empty() && self.mines == 0 && self.factories == 0
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Seats and planets
+
+/// One player (one colour).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatState {
+    /// Money, public, never below £0.
+    pub money: u32,
+    /// The hand, **oldest gain first**: the deadline default of a discard
+    /// is "the most recently gained cards, the last one first". Own cards
+    /// are in it too (they are the same for every colour). Secret.
+    pub hand: Vec<CardId>,
+    /// Units, mines and factories per planet (a planet with nothing is absent).
+    pub planets: BTreeMap<Planet, Holdings>,
+    /// Kept Big Game, Crisis and Alien tiles, for scoring.
+    pub kept: Vec<TileRef>,
+    /// Pass cubes taken this period.
+    pub cubes_taken: u32,
+}
+
+impl SeatState {
+    /// What the colour has at `planet`.
+    pub fn at(&self, planet: Planet) -> Holdings {
+        self.planets.get(&planet).copied().unwrap_or_default()
+    }
+
+    fn at_mut(&mut self, planet: Planet) -> &mut Holdings {
+        self.planets.entry(planet).or_default()
+    }
+
+    /// Drops planets where nothing is left, so equal positions are equal states.
+    fn tidy(&mut self) {
+        self.planets.retain(|_, h| !h.is_empty());
+    }
+
+    /// Units of one type on the board (orbit and surface, every planet).
+    pub fn units_on_board(&self, kind: UnitKind) -> u32 {
+        self.planets
+            .values()
+            .map(|h| h.units().get(kind))
+            .fold(0, u32::saturating_add)
+    }
+
+    /// Mines or factories on the board.
+    pub fn pieces_on_board(&self, piece: Piece) -> u32 {
+        self.planets
+            .values()
+            .map(|h| h.pieces(piece))
+            .fold(0, u32::saturating_add)
+    }
+
+    /// The own cards in the hand (stolen ones included).
+    pub fn own_cards_held(&self) -> Vec<CardId> {
+        self.hand.iter().copied().filter(|c| c.is_own()).collect()
+    }
+
+    /// VP from kept tiles: Big Game 1, Crisis 1, Alien 2.
+    pub fn tile_vp(&self) -> u32 {
+        self.kept.iter().map(|t| t.kind().gain().vp()).sum()
+    }
+}
+
+/// One planet of the board.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PlanetState {
+    /// Face-up bag tiles here, by number.
+    pub tiles: Vec<TileId>,
+    /// Flipped by a level-4+ crisis: for the rest of the game.
+    pub flipped: bool,
+    /// An alien was destroyed here: aliens never enter it again.
+    pub cleared: bool,
+}
+
+/// A Tension claim's target: a rival's piece on the claimed planet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TensionTarget {
+    /// The defender.
+    pub seat: Seat,
+    /// The piece taken over.
+    pub piece: Piece,
+}
+
+/// A claim of a defended, Tension or Alien tile in progress (declared, then
+/// rolled; the claimant owes `pay` or `giveup`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claim {
+    /// The claimant.
+    pub seat: Seat,
+    /// Where the tile is.
+    pub planet: Planet,
+    /// The tile claimed (a bag tile or an Alien tile).
+    pub tile: TileRef,
+    /// A Tension claim's target.
+    pub target: Option<TensionTarget>,
+    /// The defence value as declared (a Tension claim: the defender's units).
+    pub defence: u32,
+    /// The dice, once rolled (rerolls replace a die).
+    pub dice: Option<Dice>,
+    /// Claim Benefits played for this claim, in order.
+    pub cards: Vec<CardId>,
+}
+
+impl Claim {
+    /// The defence that counts: halved (rounded down) by Infiltrators.
+    pub fn effective_defence(&self) -> u32 {
+        if self.cards.contains(&CardId::Infiltrators) {
+            self.defence / 2
+        } else {
+            self.defence
+        }
+    }
+
+    /// "Cost in combat points (CP) = highest die − lowest die + the defence
+    /// value"; with Perfect Plan the dice add nothing.
+    pub fn cost(&self) -> u32 {
+        let dice = match (&self.dice, self.cards.contains(&CardId::PerfectPlan)) {
+            (Some(d), false) => dice_spread(d),
+            _ => 0,
+        };
+        dice.saturating_add(self.effective_defence())
+    }
+
+    /// CP the played cards add (Mercenaries +2, Orbital Bombardment +3,
+    /// Trophy Hunters +4, Elite Troops +3; each copy counts).
+    pub fn card_cp(&self) -> u32 {
+        self.cards.iter().map(|c| c.params().cp).fold(0, u32::saturating_add)
+    }
+
+    /// Casualties: one per skull, less what the cards cancel.
+    pub fn casualties(&self) -> u32 {
+        let cancelled = self
+            .cards
+            .iter()
+            .map(|c| c.params().fewer_casualties)
+            .fold(0, u32::saturating_add);
+        self.dice.as_ref().map_or(0, skulls).saturating_sub(cancelled)
+    }
+}
+
+/// The turn in progress in Phase 3.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnState {
+    /// Whose turn it is.
+    pub seat: Seat,
+    /// Actions taken this turn (the one action, then Double Time's).
+    pub actions_taken: u32,
+    /// Every card played this turn, in order.
+    pub played: Vec<CardId>,
+    /// Move Benefits waiting for this turn's next Move.
+    pub move_benefits: Vec<CardId>,
+    /// Buy Benefits waiting for this turn's next Buy.
+    pub buy_benefits: Vec<CardId>,
+    /// A rolled claim in progress.
+    pub claim: Option<Claim>,
+    /// Espionage: the rival whose hand the player sees and takes a card from.
+    pub espionage: Option<Seat>,
+}
+
+impl TurnState {
+    fn new(seat: Seat) -> TurnState {
+        TurnState {
+            seat,
+            actions_taken: 0,
+            played: Vec::new(),
+            move_benefits: Vec::new(),
+            buy_benefits: Vec::new(),
+            claim: None,
+            espionage: None,
+        }
+    }
+
+    /// Actions this turn may have: 1, plus one per Double Time played.
+    pub fn actions_allowed(&self) -> u32 {
+        let extra = self.played.iter().filter(|&&c| c == CardId::DoubleTime).count() as u32;
+        1 + extra
+    }
+
+    /// The next Move's range: 2, or 3 with Afterburners or Rapid
+    /// Deployment ("range ... permissions do not add up").
+    pub fn move_range(&self) -> u32 {
+        self.move_benefits
+            .iter()
+            .filter_map(|c| c.params().move_range)
+            .max()
+            .unwrap_or(MOVE_RANGE)
+    }
+
+    /// Whether the next Move may take ready tanks (Heavy Lift, Rapid Deployment).
+    pub fn move_takes_tanks(&self) -> bool {
+        self.move_benefits.iter().any(|c| c.params().moves_tanks)
+    }
+
+    /// The next Buy's most units: 2, or 3 with War Bonds.
+    pub fn buy_limit(&self) -> u32 {
+        self.buy_benefits
+            .iter()
+            .filter_map(|c| c.params().buy_limit)
+            .max()
+            .unwrap_or(BUY_LIMIT)
+    }
+
+    /// £ off each unit of the next Buy (War Bonds; two count twice).
+    pub fn buy_discount(&self) -> u32 {
+        self.buy_benefits
+            .iter()
+            .map(|c| c.params().discount)
+            .fold(0, u32::saturating_add)
+    }
+}
+
+/// How a seat must choose losses in a crisis (the `lose` order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LossKind {
+    /// Military units, and a piece for each unit it cannot lose (Venus
+    /// level 2–3; the damage to Earth).
+    UnitsThenPieces,
+    /// Mines or factories only (Earth and Mars level 2–3; Titan pirates).
+    Pieces,
+}
+
+/// Losses one seat owes and must choose (or the loss order chooses).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LossDemand {
+    /// Who owes the losses.
+    pub seat: Seat,
+    /// How many things.
+    pub count: u32,
+    /// Units first, or pieces only.
+    pub kind: LossKind,
+    /// Where they may come from, in the loss order's preference.
+    pub planets: Vec<Planet>,
+}
+
+/// The Mercury leader's powers, offered in a crisis phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MercuryOffer {
+    /// The Mercury leader.
+    pub seat: Seat,
+    /// Mercury's crisis level: 1 gives power A, 2 A and B, 3+ all three.
+    pub level: u32,
+}
+
+/// A roll for the First Player marker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatRoll {
+    /// Who rolled.
+    pub seat: Seat,
+    /// The three dice.
+    pub dice: Dice,
+}
+
+// ---------------------------------------------------------------------------
+// The state
+
+/// The whole game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// 0 before set-up, then 2 to 5.
+    pub players: u8,
+    /// The seed the game was set up with.
+    pub seed: u64,
+    pub options: Options,
+    /// The game's generator, as after the last draw.
+    pub rng: Box<GameRng>,
+    /// 0 during set-up, then 1 to 3.
+    pub period: u32,
+    /// The phase of the period; `None` during set-up and between periods.
+    pub phase: Option<Phase>,
+    /// The round of the Player Actions phase (0 before its first turn).
+    pub round: u32,
+    /// Who holds the First Player marker.
+    pub first_player: Option<Seat>,
+    /// The turn in progress (Phase 3 only).
+    pub turn: Option<TurnState>,
+    pub seats: Vec<SeatState>,
+    /// Every planet, in planet order.
+    pub planets: BTreeMap<Planet, PlanetState>,
+    /// The bag: the tiles still in it, in draw order (first drawn first).
+    /// Its contents are public, its order nobody's.
+    pub bag: Vec<TileId>,
+    /// Bag tiles that left the game (discarded after a claim, by a card,
+    /// on Ganymede, by a flip or an alien).
+    pub discarded_tiles: Vec<TileId>,
+    /// The deck, in draw order (first drawn first). Nobody's to see.
+    pub deck: Vec<CardId>,
+    /// The discard pile, face up, oldest first.
+    pub discard: Vec<CardId>,
+    /// Where each Alien tile on the board stands.
+    pub aliens: BTreeMap<AlienTile, Planet>,
+    /// The invasion has happened ("once per game").
+    pub invaded: bool,
+    /// Pass cubes left on the Pass card.
+    pub pass_cubes: u32,
+    /// Crisis dice on skull-marked Crisis tiles (Phase 4).
+    pub crisis_dice: BTreeMap<TileId, u32>,
+    /// The crisis levels set in Phase 4 step 3.
+    pub crisis_levels: BTreeMap<Planet, u32>,
+    /// The planet whose crisis is being resolved.
+    pub crisis: Option<Planet>,
+    /// Mercury's powers, offered and not yet used or declined.
+    pub mercury: Option<MercuryOffer>,
+    /// Crisis losses still to be chosen.
+    pub losses: Vec<LossDemand>,
+    /// How the game ended, once it has.
+    pub outcome: Option<Outcome>,
+    /// Final VP per seat, once scored (empty when everyone lost).
+    pub final_vp: Vec<u32>,
+    /// Boundaries passed: a phase begun, a round of the Player Actions
+    /// phase begun, the game ended. The service posts a board at each.
+    #[serde(default)]
+    pub boundaries: u32,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State::empty()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Events
+
+/// Why money changed hands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MoneyReason {
+    /// The £12 of set-up.
+    SetUp,
+    /// A Windfall tile.
+    Windfall,
+    /// A card's effect (Trade Deal, Reserve Funds...) or price (Saboteurs).
+    Card(CardId),
+    /// Units bought.
+    Purchase,
+    /// A Mercury power.
+    MercuryPower,
+    /// Space Pirates!
+    Pirates,
+}
+
+/// The action a turn's action was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ActionKind {
+    /// `move` (with or without a claim).
+    Move,
+    /// `claim`.
+    Claim,
+    /// `buy`.
+    Buy,
+    /// An Action card.
+    Card,
+    /// `pass`.
+    Pass,
+}
+
+/// Past-tense facts; the state is their fold. Seats are 0-based in JSON.
+/// Events that drew from the generator carry it as it was after the draw.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Event {
+    /// A game was set up: colours taken (each hand holds the 4 own cards),
+    /// the 55 tiles in the bag and the 40 cards in the deck (unshuffled),
+    /// the generator seeded.
+    GameSetUp {
+        players: PlayerCount,
+        seed: u64,
+        options: Options,
+    },
+    /// The deck was shuffled into this order.
+    DeckShuffled { order: Vec<CardId>, rng: Box<GameRng> },
+    /// The bag was shuffled into this draw order.
+    BagShuffled { order: Vec<TileId>, rng: Box<GameRng> },
+    /// Cards were dealt from the deck at set-up (secret: the seat's own).
+    CardsDealt { seat: Seat, cards: Vec<CardId> },
+    /// A round of first-player rolls (re-rolls are among the tied only).
+    FirstPlayerRolled { rolls: Vec<SeatRoll>, rng: Box<GameRng> },
+    /// The First Player marker was taken (the roll, or the last Pass cube).
+    FirstPlayerMarkerTaken { seat: Seat },
+    /// A period began (1 to 3).
+    PeriodBegan { period: u32 },
+    /// A phase of the period began.
+    PhaseBegan { phase: Phase },
+    /// The Pass cubes were placed (the ones taken are returned first).
+    PassCubesPlaced { cubes: u32 },
+    /// Tiles were discarded from a planet (Ganymede's Crisis tiles, Crisis
+    /// Team, Emergency Powers): they leave the game.
+    TilesDiscarded { planet: Planet, tiles: Vec<TileId> },
+    /// Tiles were drawn from the bag and placed face up (Phase 2, Survey).
+    TilesDrawn { planet: Planet, tiles: Vec<TileId> },
+    /// A round of the Player Actions phase began.
+    RoundBegan { round: u32 },
+    /// A seat's turn began.
+    TurnBegan { seat: Seat },
+    /// The seat took an action (Move and Buy Benefits are used up by theirs).
+    ActionTaken { seat: Seat, action: ActionKind },
+    /// The seat took a Pass cube (the card drawn is its own event).
+    Passed { seat: Seat },
+    /// Overtime: a cube taken this period (from `from`'s) went back on the Pass card.
+    PassCubeReturned { seat: Seat, from: Seat },
+    /// Cards were drawn from the deck (secret: the seat's own).
+    CardsDrawn { seat: Seat, cards: Vec<CardId> },
+    /// The empty deck was made from the shuffled discard pile.
+    DeckReshuffled { order: Vec<CardId>, rng: Box<GameRng> },
+    /// A card was played: a deck card goes to the discard pile, an own card
+    /// leaves the game. Its effects are their own events.
+    CardPlayed { seat: Seat, card: CardId },
+    /// Cards were discarded face up (the hand limit).
+    CardsDiscarded { seat: Seat, cards: Vec<CardId> },
+    /// Espionage: the seat saw `target`'s hand and owes a pick.
+    HandRevealed { seat: Seat, target: Seat },
+    /// A chosen card was taken from a rival's hand (Espionage).
+    CardTaken { seat: Seat, from: Seat, card: CardId },
+    /// A random card was taken from a rival's hand (Mercury power A).
+    CardStolen {
+        seat: Seat,
+        from: Seat,
+        card: CardId,
+        rng: Box<GameRng>,
+    },
+    /// Money taken from the bank.
+    MoneyGained {
+        seat: Seat,
+        amount: u32,
+        reason: MoneyReason,
+    },
+    /// Money paid to the bank (never below £0).
+    MoneyPaid {
+        seat: Seat,
+        amount: u32,
+        reason: MoneyReason,
+    },
+    /// Units placed from the supply in orbit, ready.
+    UnitsPlaced {
+        seat: Seat,
+        planet: Planet,
+        units: UnitCounts,
+    },
+    /// Ready units moved, arriving in orbit.
+    UnitsMoved {
+        seat: Seat,
+        from: Planet,
+        to: Planet,
+        units: UnitCounts,
+    },
+    /// Ready units went to the surface (a claim's payment).
+    UnitsSpent {
+        seat: Seat,
+        planet: Planet,
+        units: UnitCounts,
+    },
+    /// Units were destroyed, back to the supply.
+    UnitsLost {
+        seat: Seat,
+        planet: Planet,
+        ready: UnitCounts,
+        spent: UnitCounts,
+    },
+    /// Phase 6: every unit on a surface went back into orbit.
+    UnitsReturnedToOrbit,
+    /// A mine or factory was put on a planet.
+    PieceGained { seat: Seat, planet: Planet, piece: Piece },
+    /// A mine or factory was removed, back to the supply.
+    PieceLost { seat: Seat, planet: Planet, piece: Piece },
+    /// A rolled claim was declared.
+    ClaimDeclared {
+        seat: Seat,
+        planet: Planet,
+        tile: TileRef,
+        target: Option<TensionTarget>,
+        defence: u32,
+    },
+    /// The claim's dice.
+    ClaimRolled { seat: Seat, dice: Dice, rng: Box<GameRng> },
+    /// Recalibrate: die 1, 2 or 3 was rerolled.
+    DieRerolled {
+        seat: Seat,
+        die: u8,
+        value: Die,
+        rng: Box<GameRng>,
+    },
+    /// A bag tile was claimed: kept (Big Game, Crisis) or discarded.
+    TileClaimed { seat: Seat, planet: Planet, tile: TileId },
+    /// An Alien tile was claimed: kept for 2 VP, the planet cleared.
+    AlienDestroyed {
+        seat: Seat,
+        alien: AlienTile,
+        planet: Planet,
+    },
+    /// The rolled claim ended (paid or given up).
+    ClaimEnded { seat: Seat, succeeded: bool },
+    /// Agitators: a Crisis tile moved to an adjacent planet.
+    TileMoved { tile: TileId, from: Planet, to: Planet },
+    /// Phase 4: the crisis dice.
+    CrisisRolled { dice: Dice, rng: Box<GameRng> },
+    /// The kept skulls went on these skull-marked tiles (one entry per die).
+    CrisisDicePlaced { tiles: Vec<TileId> },
+    /// Every planet's crisis level for this phase.
+    CrisisLevelsSet { levels: BTreeMap<Planet, u32> },
+    /// The crisis of this planet is resolved now.
+    CrisisResolving { planet: Planet, level: u32 },
+    /// Mercury's leader may use powers.
+    MercuryPowersOffered { seat: Seat, level: u32 },
+    /// Mercury's leader used or declined the powers.
+    MercuryPowersEnded { seat: Seat },
+    /// Seats owe crisis losses.
+    LossesDemanded { demands: Vec<LossDemand> },
+    /// The seat's losses were taken (the losses are their own events).
+    LossesTaken { seat: Seat },
+    /// The damage to Earth was rolled (Moon or Mars flipped).
+    DamageRolled {
+        planet: Planet,
+        dice: Dice,
+        damage: u32,
+        rng: Box<GameRng>,
+    },
+    /// Everything on a planet was removed: units, mines, factories and
+    /// bag tiles (a flip, the invasion, an alien arriving).
+    PlanetWiped { planet: Planet },
+    /// A planet flipped, for the rest of the game.
+    PlanetFlipped { planet: Planet },
+    /// An Alien tile was placed (the invasion).
+    AlienPlaced { alien: AlienTile, planet: Planet },
+    /// An Alien tile advanced along the alien path.
+    AlienMoved { alien: AlienTile, from: Planet, to: Planet },
+    /// Phase 4 step 5: the dice were taken back.
+    CrisisDiceReturned,
+    /// Phase 5: income.
+    IncomePaid { seat: Seat, amount: u32 },
+    /// A period ended.
+    PeriodEnded { period: u32 },
+    /// The game ended. `vp` per seat when scored; empty when everyone lost.
+    GameEnded { outcome: Outcome, vp: Vec<u32> },
+}
+
+// ---------------------------------------------------------------------------
+// Queries
+
+impl State {
+    /// The state before any event.
+    pub fn empty() -> State {
+        State {
+            players: 0,
+            seed: 0,
+            options: Options::default(),
+            rng: Box::new(GameRng::seeded(0)),
+            period: 0,
+            phase: None,
+            round: 0,
+            first_player: None,
+            turn: None,
+            seats: Vec::new(),
+            planets: Planet::ALL.iter().map(|&p| (p, PlanetState::default())).collect(),
+            bag: Vec::new(),
+            discarded_tiles: Vec::new(),
+            deck: Vec::new(),
+            discard: Vec::new(),
+            aliens: BTreeMap::new(),
+            invaded: false,
+            pass_cubes: 0,
+            crisis_dice: BTreeMap::new(),
+            crisis_levels: BTreeMap::new(),
+            crisis: None,
+            mercury: None,
+            losses: Vec::new(),
+            outcome: None,
+            final_vp: Vec::new(),
+            boundaries: 0,
+        }
+    }
+
+    /// The player count, once set up.
+    pub fn player_count(&self) -> Option<PlayerCount> {
+        PlayerCount::new(self.players)
+    }
+
+    /// Every seat, in seat order.
+    pub fn seat_ids(&self) -> impl Iterator<Item = Seat> {
+        Seat::all(self.seats.len())
+    }
+
+    /// One colour; `None` for a seat the game does not have.
+    pub fn seat(&self, seat: Seat) -> Option<&SeatState> {
+        self.seats.get(seat.index())
+    }
+
+    fn seat_mut(&mut self, seat: Seat) -> Option<&mut SeatState> {
+        self.seats.get_mut(seat.index())
+    }
+
+    /// What `seat` has at `planet` (nothing for an unknown seat).
+    pub fn holdings(&self, seat: Seat, planet: Planet) -> Holdings {
+        self.seat(seat).map(|s| s.at(planet)).unwrap_or_default()
+    }
+
+    /// `seat`'s units at `planet`, orbit and surface.
+    pub fn units_at(&self, seat: Seat, planet: Planet) -> UnitCounts {
+        self.holdings(seat, planet).units()
+    }
+
+    /// `seat`'s ready units (in orbit) at `planet`.
+    pub fn ready_units(&self, seat: Seat, planet: Planet) -> UnitCounts {
+        self.holdings(seat, planet).orbit
+    }
+
+    /// `seat`'s spent units (on the surface) at `planet`.
+    pub fn spent_units(&self, seat: Seat, planet: Planet) -> UnitCounts {
+        self.holdings(seat, planet).surface
+    }
+
+    /// `seat`'s income on `planet`: £3 per mine + £2 per factory.
+    pub fn income_on(&self, seat: Seat, planet: Planet) -> u32 {
+        self.holdings(seat, planet).income()
+    }
+
+    /// `seat`'s Phase 5 income: every mine and factory anywhere.
+    pub fn income(&self, seat: Seat) -> u32 {
+        Planet::ALL
+            .iter()
+            .map(|&p| self.income_on(seat, p))
+            .fold(0, u32::saturating_add)
+    }
+
+    /// The seats with the highest income on `planet`, if it is more than £0
+    /// ("Highest income needs more than £0"). Several on a tie.
+    pub fn income_leaders(&self, planet: Planet) -> Vec<Seat> {
+        let best = self.seat_ids().map(|s| self.income_on(s, planet)).max().unwrap_or(0);
+        if best == 0 {
+            return Vec::new();
+        }
+        self.seat_ids().filter(|&s| self.income_on(s, planet) == best).collect()
+    }
+
+    /// `seat`'s money (public).
+    pub fn money(&self, seat: Seat) -> u32 {
+        self.seat(seat).map_or(0, |s| s.money)
+    }
+
+    /// Cards in `seat`'s hand (public).
+    pub fn hand_size(&self, seat: Seat) -> u32 {
+        self.seat(seat).map_or(0, |s| s.hand.len() as u32)
+    }
+
+    /// Cards `seat` must discard to get down to the hand limit.
+    pub fn over_hand_limit(&self, seat: Seat) -> u32 {
+        self.hand_size(seat).saturating_sub(HAND_LIMIT)
+    }
+
+    /// Units of one type `seat` has in the supply ("can never have more than").
+    pub fn units_in_supply(&self, seat: Seat, kind: UnitKind) -> u32 {
+        let used = self.seat(seat).map_or(0, |s| s.units_on_board(kind));
+        kind.limit().saturating_sub(used)
+    }
+
+    /// Mines or factories `seat` has in the supply.
+    pub fn pieces_in_supply(&self, seat: Seat, piece: Piece) -> u32 {
+        let used = self.seat(seat).map_or(0, |s| s.pieces_on_board(piece));
+        piece.limit().saturating_sub(used)
+    }
+
+    /// Mines plus factories `seat` has on the board (the second tie-break).
+    pub fn pieces_on_board(&self, seat: Seat) -> u32 {
+        self.seat(seat).map_or(0, |s| {
+            s.pieces_on_board(Piece::Mine) + s.pieces_on_board(Piece::Factory)
+        })
+    }
+
+    /// Planets where `seat` has at least one mine or factory (Tax Collection).
+    pub fn planets_with_pieces(&self, seat: Seat) -> Vec<Planet> {
+        Planet::ALL
+            .into_iter()
+            .filter(|&p| {
+                let h = self.holdings(seat, p);
+                h.mines + h.factories > 0
+            })
+            .collect()
+    }
+
+    /// Pass cubes left on the Pass card.
+    pub fn cubes_left(&self) -> u32 {
+        self.pass_cubes
+    }
+
+    /// Pass cubes taken this period, by everyone.
+    pub fn cubes_taken(&self) -> u32 {
+        self.seats.iter().map(|s| s.cubes_taken).sum()
+    }
+
+    /// The planet's state (every planet is present).
+    pub fn planet(&self, planet: Planet) -> PlanetState {
+        self.planets.get(&planet).cloned().unwrap_or_default()
+    }
+
+    fn planet_mut(&mut self, planet: Planet) -> &mut PlanetState {
+        self.planets.entry(planet).or_default()
+    }
+
+    /// Face-up bag tiles on `planet`, by number.
+    pub fn tiles_at(&self, planet: Planet) -> Vec<TileId> {
+        self.planets.get(&planet).map(|p| p.tiles.clone()).unwrap_or_default()
+    }
+
+    /// Where a bag tile lies face up, if it does.
+    pub fn tile_planet(&self, tile: TileId) -> Option<Planet> {
+        self.planets
+            .iter()
+            .find(|(_, p)| p.tiles.contains(&tile))
+            .map(|(&planet, _)| planet)
+    }
+
+    /// Whether `planet` has flipped.
+    pub fn is_flipped(&self, planet: Planet) -> bool {
+        self.planets.get(&planet).is_some_and(|p| p.flipped)
+    }
+
+    /// Whether an alien was destroyed on `planet`.
+    pub fn is_cleared(&self, planet: Planet) -> bool {
+        self.planets.get(&planet).is_some_and(|p| p.cleared)
+    }
+
+    /// The Alien tile on `planet`, if any.
+    pub fn alien_at(&self, planet: Planet) -> Option<AlienTile> {
+        self.aliens.iter().find(|(_, &p)| p == planet).map(|(&a, _)| a)
+    }
+
+    /// Whether Phase 2 places tiles on `planet`: not flipped, no Alien tile.
+    pub fn takes_tiles(&self, planet: Planet) -> bool {
+        !self.is_flipped(planet) && self.alien_at(planet).is_none()
+    }
+
+    /// Crisis tiles on `planet`.
+    pub fn crisis_tiles_at(&self, planet: Planet) -> Vec<TileId> {
+        self.tiles_at(planet)
+            .into_iter()
+            .filter(|t| t.kind() == TileKind::Crisis)
+            .collect()
+    }
+
+    /// "Crisis level of each planet = its Crisis tiles + the dice on it",
+    /// as the board stands now.
+    pub fn crisis_level(&self, planet: Planet) -> u32 {
+        self.crisis_tiles_at(planet)
+            .iter()
+            .map(|t| 1 + self.crisis_dice.get(t).copied().unwrap_or(0))
+            .sum()
+    }
+
+    /// The skull-marked Crisis tiles on the board in the order crisis dice
+    /// take them: planet order, then tile number.
+    pub fn skull_marked_tiles(&self) -> Vec<TileId> {
+        Planet::ALL
+            .iter()
+            .flat_map(|&p| self.crisis_tiles_at(p))
+            .filter(|t| t.skull_marked())
+            .collect()
+    }
+
+    /// Seats from the First Player clockwise ("player order").
+    pub fn turn_order(&self) -> Vec<Seat> {
+        let n = self.seats.len();
+        let first = self.first_player.map_or(0, Seat::index);
+        (0..n)
+            .filter_map(|i| u8::try_from((first + i) % n).ok())
+            .map(Seat)
+            .collect()
+    }
+
+    /// The seat after `seat`, clockwise.
+    pub fn next_seat(&self, seat: Seat) -> Seat {
+        let n = self.seats.len().max(1);
+        Seat(u8::try_from((seat.index() + 1) % n).unwrap_or(0))
+    }
+
+    /// Whose turn it is.
+    pub fn turn_seat(&self) -> Option<Seat> {
+        self.turn.as_ref().map(|t| t.seat)
+    }
+
+    /// The rolled claim in progress.
+    pub fn claim(&self) -> Option<&Claim> {
+        self.turn.as_ref().and_then(|t| t.claim.as_ref())
+    }
+
+    /// Whether the round limit allows only `pass` now ("From round 11").
+    pub fn passing_only(&self) -> bool {
+        self.phase == Some(Phase::PlayerActions) && self.round > self.options.round_limit
+    }
+
+    /// Whether `seat` may still be asked about `planet`'s crisis losses.
+    pub fn owes_losses(&self, seat: Seat) -> Option<&LossDemand> {
+        self.losses.iter().find(|d| d.seat == seat)
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Apply
+
+/// Takes the most recently gained copy of `card` out of `cards`.
+fn take_latest(cards: &mut Vec<CardId>, card: CardId) -> bool {
+    match cards.iter().rposition(|&c| c == card) {
+        Some(i) => {
+            cards.remove(i);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Takes the first copy of `item` out of `items`.
+fn take_first<T: PartialEq>(items: &mut Vec<T>, item: &T) -> bool {
+    match items.iter().position(|x| x == item) {
+        Some(i) => {
+            items.remove(i);
+            true
+        }
+        None => false,
+    }
+}
+
+/// A card leaving a hand face up: deck cards go on the discard pile, own
+/// cards leave the game.
+fn to_discard_pile(discard: &mut Vec<CardId>, card: CardId) {
+    if !card.is_own() {
+        discard.push(card);
+    }
+}
+
+impl State {
+    fn remove_tile(&mut self, planet: Planet, tile: TileId) {
+        take_first(&mut self.planet_mut(planet).tiles, &tile);
+        self.crisis_dice.remove(&tile);
+    }
+
+    fn add_tile(&mut self, planet: Planet, tile: TileId) {
+        let tiles = &mut self.planet_mut(planet).tiles;
+        if !tiles.contains(&tile) {
+            tiles.push(tile);
+            tiles.sort();
+        }
+    }
+
+    fn gain_cards(&mut self, seat: Seat, cards: &[CardId]) {
+        for &card in cards {
+            take_first(&mut self.deck, &card);
+        }
+        if let Some(s) = self.seat_mut(seat) {
+            s.hand.extend_from_slice(cards);
+        }
+    }
+
+    fn move_card(&mut self, from: Seat, to: Seat, card: CardId) {
+        let taken = self.seat_mut(from).is_some_and(|s| take_latest(&mut s.hand, card));
+        if taken {
+            if let Some(s) = self.seat_mut(to) {
+                s.hand.push(card);
+            }
+        }
+    }
+
+    fn with_holdings(&mut self, seat: Seat, planet: Planet, f: impl FnOnce(&mut Holdings)) {
+        if let Some(s) = self.seat_mut(seat) {
+            f(s.at_mut(planet));
+            s.tidy();
+        }
+    }
+}
+
+/// Apply one event. Infallible and total: counts saturate, unknown seats
+/// and missing cards or tiles are ignored.
+pub fn apply(state: &mut State, event: &Event) {
+    match event {
+        Event::GameSetUp { players, seed, options } => {
+            *state = State::empty();
+            state.players = players.get();
+            state.seed = *seed;
+            state.options = options.clone();
+            *state.rng = GameRng::seeded(*seed);
+            state.seats = (0..players.get())
+                .map(|_| SeatState {
+                    hand: OWN_CARDS.to_vec(),
+                    ..SeatState::default()
+                })
+                .collect();
+            state.bag = TileId::all().collect();
+            state.deck = cards::deck();
+        }
+        Event::DeckShuffled { order, rng } => {
+            state.deck = order.clone();
+            state.rng = rng.clone();
+        }
+        Event::BagShuffled { order, rng } => {
+            state.bag = order.clone();
+            state.rng = rng.clone();
+        }
+        Event::CardsDealt { seat, cards } | Event::CardsDrawn { seat, cards } => {
+            state.gain_cards(*seat, cards);
+        }
+        Event::FirstPlayerRolled { rng, .. } => {
+            state.rng = rng.clone();
+        }
+        Event::FirstPlayerMarkerTaken { seat } => {
+            state.first_player = Some(*seat);
+        }
+        Event::PeriodBegan { period } => {
+            state.period = *period;
+            state.phase = None;
+            state.round = 0;
+            state.turn = None;
+        }
+        Event::PhaseBegan { phase } => {
+            state.boundaries += 1;
+            state.phase = Some(*phase);
+            state.turn = None;
+            if *phase == Phase::PlayerActions {
+                state.round = 0;
+            }
+        }
+        Event::PassCubesPlaced { cubes } => {
+            state.pass_cubes = *cubes;
+            for s in &mut state.seats {
+                s.cubes_taken = 0;
+            }
+        }
+        Event::TilesDiscarded { planet, tiles } => {
+            for &tile in tiles {
+                state.remove_tile(*planet, tile);
+                state.discarded_tiles.push(tile);
+            }
+        }
+        Event::TilesDrawn { planet, tiles } => {
+            for &tile in tiles {
+                take_first(&mut state.bag, &tile);
+                state.add_tile(*planet, tile);
+            }
+        }
+        Event::RoundBegan { round } => {
+            // Round 1 begins with its phase: one boundary.
+            if *round > 1 {
+                state.boundaries += 1;
+            }
+            state.round = *round;
+        }
+        Event::TurnBegan { seat } => {
+            state.turn = Some(TurnState::new(*seat));
+        }
+        Event::ActionTaken { action, .. } => {
+            if let Some(t) = &mut state.turn {
+                t.actions_taken = t.actions_taken.saturating_add(1);
+                match action {
+                    ActionKind::Move => t.move_benefits.clear(),
+                    ActionKind::Buy => t.buy_benefits.clear(),
+                    ActionKind::Claim | ActionKind::Card | ActionKind::Pass => {}
+                }
+            }
+        }
+        Event::Passed { seat } => {
+            state.pass_cubes = state.pass_cubes.saturating_sub(1);
+            if let Some(s) = state.seat_mut(*seat) {
+                s.cubes_taken = s.cubes_taken.saturating_add(1);
+            }
+        }
+        Event::PassCubeReturned { from, .. } => {
+            state.pass_cubes = state.pass_cubes.saturating_add(1);
+            if let Some(s) = state.seat_mut(*from) {
+                s.cubes_taken = s.cubes_taken.saturating_sub(1);
+            }
+        }
+        Event::DeckReshuffled { order, rng } => {
+            for card in order {
+                take_first(&mut state.discard, card);
+            }
+            state.deck.extend_from_slice(order);
+            state.rng = rng.clone();
+        }
+        Event::CardPlayed { seat, card } => {
+            let played = state.seat_mut(*seat).is_some_and(|s| take_latest(&mut s.hand, *card));
+            if played {
+                to_discard_pile(&mut state.discard, *card);
+            }
+            if let Some(t) = state.turn.as_mut().filter(|t| t.seat == *seat) {
+                t.played.push(*card);
+                match card.kind() {
+                    CardKind::Benefit(Timing::Move) => t.move_benefits.push(*card),
+                    CardKind::Benefit(Timing::Buy) => t.buy_benefits.push(*card),
+                    CardKind::Benefit(Timing::Claim) => {
+                        if let Some(c) = &mut t.claim {
+                            c.cards.push(*card);
+                        }
+                    }
+                    CardKind::FreeAction | CardKind::Action => {}
+                }
+            }
+        }
+        Event::CardsDiscarded { seat, cards } => {
+            for &card in cards {
+                if state.seat_mut(*seat).is_some_and(|s| take_latest(&mut s.hand, card)) {
+                    to_discard_pile(&mut state.discard, card);
+                }
+            }
+        }
+        Event::HandRevealed { seat, target } => {
+            if let Some(t) = state.turn.as_mut().filter(|t| t.seat == *seat) {
+                t.espionage = Some(*target);
+            }
+        }
+        Event::CardTaken { seat, from, card } => {
+            state.move_card(*from, *seat, *card);
+            if let Some(t) = state.turn.as_mut().filter(|t| t.seat == *seat) {
+                t.espionage = None;
+            }
+        }
+        Event::CardStolen { seat, from, card, rng } => {
+            state.move_card(*from, *seat, *card);
+            state.rng = rng.clone();
+        }
+        Event::MoneyGained { seat, amount, .. } => {
+            if let Some(s) = state.seat_mut(*seat) {
+                s.money = s.money.saturating_add(*amount);
+            }
+        }
+        Event::MoneyPaid { seat, amount, .. } => {
+            if let Some(s) = state.seat_mut(*seat) {
+                s.money = s.money.saturating_sub(*amount);
+            }
+        }
+        Event::UnitsPlaced { seat, planet, units } => {
+            state.with_holdings(*seat, *planet, |h| h.orbit = h.orbit.plus(*units));
+        }
+        Event::UnitsMoved { seat, from, to, units } => {
+            let moving = state.ready_units(*seat, *from);
+            let moved = UnitCounts::NONE.plus(*units).minus(units.minus(moving));
+            state.with_holdings(*seat, *from, |h| h.orbit = h.orbit.minus(moved));
+            state.with_holdings(*seat, *to, |h| h.orbit = h.orbit.plus(moved));
+        }
+        Event::UnitsSpent { seat, planet, units } => {
+            state.with_holdings(*seat, *planet, |h| {
+                let spent = units.minus(units.minus(h.orbit));
+                h.orbit = h.orbit.minus(spent);
+                h.surface = h.surface.plus(spent);
+            });
+        }
+        Event::UnitsLost {
+            seat,
+            planet,
+            ready,
+            spent,
+        } => {
+            state.with_holdings(*seat, *planet, |h| {
+                h.orbit = h.orbit.minus(*ready);
+                h.surface = h.surface.minus(*spent);
+            });
+        }
+        Event::UnitsReturnedToOrbit => {
+            for s in &mut state.seats {
+                for h in s.planets.values_mut() {
+                    h.orbit = h.orbit.plus(h.surface);
+                    h.surface = UnitCounts::NONE;
+                }
+            }
+        }
+        Event::PieceGained { seat, planet, piece } => {
+            state.with_holdings(*seat, *planet, |h| {
+                let n = h.pieces_mut(*piece);
+                *n = n.saturating_add(1);
+            });
+        }
+        Event::PieceLost { seat, planet, piece } => {
+            state.with_holdings(*seat, *planet, |h| {
+                let n = h.pieces_mut(*piece);
+                *n = n.saturating_sub(1);
+            });
+        }
+        Event::ClaimDeclared {
+            seat,
+            planet,
+            tile,
+            target,
+            defence,
+        } => {
+            if let Some(t) = state.turn.as_mut().filter(|t| t.seat == *seat) {
+                t.claim = Some(Claim {
+                    seat: *seat,
+                    planet: *planet,
+                    tile: *tile,
+                    target: *target,
+                    defence: *defence,
+                    dice: None,
+                    cards: Vec::new(),
+                });
+            }
+        }
+        Event::ClaimRolled { seat, dice, rng } => {
+            if let Some(c) = state
+                .turn
+                .as_mut()
+                .and_then(|t| t.claim.as_mut())
+                .filter(|c| c.seat == *seat)
+            {
+                c.dice = Some(*dice);
+            }
+            state.rng = rng.clone();
+        }
+        Event::DieRerolled { seat, die, value, rng } => {
+            if let Some(c) = state
+                .turn
+                .as_mut()
+                .and_then(|t| t.claim.as_mut())
+                .filter(|c| c.seat == *seat)
+            {
+                if let Some(d) = c
+                    .dice
+                    .as_mut()
+                    .and_then(|dice| usize::from(*die).checked_sub(1).and_then(|i| dice.get_mut(i)))
+                {
+                    *d = *value;
+                }
+            }
+            state.rng = rng.clone();
+        }
+        Event::TileClaimed { seat, planet, tile } => {
+            state.remove_tile(*planet, *tile);
+            if tile.kind().gain().keeps_tile() {
+                if let Some(s) = state.seat_mut(*seat) {
+                    s.kept.push(TileRef::Bag(*tile));
+                }
+            } else {
+                state.discarded_tiles.push(*tile);
+            }
+        }
+        Event::AlienDestroyed { seat, alien, planet } => {
+            state.aliens.remove(alien);
+            state.planet_mut(*planet).cleared = true;
+            if let Some(s) = state.seat_mut(*seat) {
+                s.kept.push(TileRef::Alien(*alien));
+            }
+        }
+        Event::ClaimEnded { seat, .. } => {
+            if let Some(t) = state.turn.as_mut().filter(|t| t.seat == *seat) {
+                t.claim = None;
+            }
+        }
+        Event::TileMoved { tile, from, to } => {
+            let dice = state.crisis_dice.get(tile).copied();
+            if take_first(&mut state.planet_mut(*from).tiles, tile) {
+                state.add_tile(*to, *tile);
+                if let Some(d) = dice {
+                    state.crisis_dice.insert(*tile, d);
+                }
+            }
+        }
+        Event::CrisisRolled { rng, .. } | Event::DamageRolled { rng, .. } => {
+            state.rng = rng.clone();
+        }
+        Event::CrisisDicePlaced { tiles } => {
+            for &tile in tiles {
+                let n = state.crisis_dice.entry(tile).or_insert(0);
+                *n = n.saturating_add(1);
+            }
+        }
+        Event::CrisisLevelsSet { levels } => {
+            state.crisis_levels = levels.clone();
+        }
+        Event::CrisisResolving { planet, .. } => {
+            state.crisis = Some(*planet);
+        }
+        Event::MercuryPowersOffered { seat, level } => {
+            state.mercury = Some(MercuryOffer {
+                seat: *seat,
+                level: *level,
+            });
+        }
+        Event::MercuryPowersEnded { .. } => {
+            state.mercury = None;
+        }
+        Event::LossesDemanded { demands } => {
+            for d in demands {
+                state.losses.retain(|x| x.seat != d.seat);
+                state.losses.push(d.clone());
+            }
+        }
+        Event::LossesTaken { seat } => {
+            state.losses.retain(|d| d.seat != *seat);
+        }
+        Event::PlanetWiped { planet } => {
+            for s in &mut state.seats {
+                s.planets.remove(planet);
+            }
+            let tiles = std::mem::take(&mut state.planet_mut(*planet).tiles);
+            for tile in tiles {
+                state.crisis_dice.remove(&tile);
+                state.discarded_tiles.push(tile);
+            }
+        }
+        Event::PlanetFlipped { planet } => {
+            state.planet_mut(*planet).flipped = true;
+        }
+        Event::AlienPlaced { alien, planet } => {
+            state.aliens.insert(*alien, *planet);
+            state.invaded = true;
+        }
+        Event::AlienMoved { alien, to, .. } => {
+            if let Some(at) = state.aliens.get_mut(alien) {
+                *at = *to;
+            }
+        }
+        Event::CrisisDiceReturned => {
+            state.crisis_dice.clear();
+            state.crisis_levels.clear();
+            state.crisis = None;
+            state.mercury = None;
+            state.losses.clear();
+        }
+        Event::IncomePaid { seat, amount } => {
+            if let Some(s) = state.seat_mut(*seat) {
+                s.money = s.money.saturating_add(*amount);
+            }
+        }
+        Event::PeriodEnded { .. } => {
+            state.phase = None;
+            state.turn = None;
+        }
+        Event::GameEnded { outcome, vp } => {
+            state.boundaries += 1;
+            state.outcome = Some(outcome.clone());
+            state.final_vp = vp.clone();
+            state.turn = None;
+            state.losses.clear();
+            state.mercury = None;
+        }
+    }
+}
+
+/// Folds events onto the empty state.
+pub fn fold<'a>(events: impl IntoIterator<Item = &'a Event>) -> State {
+    let mut state = State::empty();
+    for e in events {
+        apply(&mut state, e);
+    }
+    state
+}
+
+// ---------------------------------------------------------------------------
+// Set-up and the opening of a period
+
+/// Rolls for the First Player marker until one is highest: "every player
+/// rolls 3 dice; the highest total (skull = 0) takes the First Player
+/// marker. Tied highest players roll again, among themselves only".
+/// A tie is re-rolled at most this many times; should it still stand (it
+/// never does in practice), the first of the tied seats in seat order takes
+/// the marker, so set-up always ends.
+const MAX_FIRST_PLAYER_ROLLS: usize = 1000;
+
+fn roll_for_first_player(rng: &mut GameRng, seats: Vec<Seat>, events: &mut Vec<Event>) -> Seat {
+    let mut contenders = seats;
+    for _ in 0..MAX_FIRST_PLAYER_ROLLS {
+        let rolls: Vec<SeatRoll> = contenders
+            .iter()
+            .map(|&seat| SeatRoll {
+                seat,
+                dice: roll_dice(rng),
+            })
+            .collect();
+        events.push(Event::FirstPlayerRolled {
+            rolls: rolls.clone(),
+            rng: Box::new(rng.clone()),
+        });
+        let best = rolls.iter().map(|r| dice_total(&r.dice)).max().unwrap_or(0);
+        contenders = rolls
+            .iter()
+            .filter(|r| dice_total(&r.dice) == best)
+            .map(|r| r.seat)
+            .collect();
+        if contenders.len() <= 1 {
+            break;
+        }
+    }
+    contenders.first().copied().unwrap_or(Seat(0))
+}
+
+/// The events of the page's *Set-up*: colours and own cards; 4 infantry and
+/// 2 spaceships in Earth orbit, 1 factory on Earth and £12 each; the 40
+/// deck cards shuffled and 2 dealt to each player; the 55 tiles in the bag
+/// in random order; the First Player marker rolled for. Every random draw
+/// comes from the generator seeded with `config.seed`.
+pub fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
+    let players = PlayerCount::new(config.players).ok_or_else(|| {
+        SetupError(format!(
+            "Solar Crisis is for {} to {} players, not {}",
+            PlayerCount::MIN,
+            PlayerCount::MAX,
+            config.players
+        ))
+    })?;
+    let options = Options::parse(&config.options)?;
+    let mut rng = GameRng::seeded(config.seed);
+    let seats: Vec<Seat> = Seat::all(usize::from(players.get())).collect();
+    let mut events = vec![Event::GameSetUp {
+        players,
+        seed: config.seed,
+        options,
+    }];
+    // 2. Units, factory and money.
+    for &seat in &seats {
+        events.push(Event::UnitsPlaced {
+            seat,
+            planet: HOME,
+            units: UnitCounts::new(START_INFANTRY, START_SPACESHIPS, 0),
+        });
+        for _ in 0..START_FACTORIES {
+            events.push(Event::PieceGained {
+                seat,
+                planet: HOME,
+                piece: Piece::Factory,
+            });
+        }
+        events.push(Event::MoneyGained {
+            seat,
+            amount: START_MONEY,
+            reason: MoneyReason::SetUp,
+        });
+    }
+    // 3. The deck, shuffled; 2 cards each.
+    let mut deck = cards::deck();
+    rng.shuffle(&mut deck);
+    events.push(Event::DeckShuffled {
+        order: deck.clone(),
+        rng: Box::new(rng.clone()),
+    });
+    let mut next = deck.into_iter();
+    for &seat in &seats {
+        let cards: Vec<CardId> = next.by_ref().take(CARDS_DEALT as usize).collect();
+        events.push(Event::CardsDealt { seat, cards });
+    }
+    // 4. The bag.
+    let mut bag: Vec<TileId> = TileId::all().collect();
+    rng.shuffle(&mut bag);
+    events.push(Event::BagShuffled {
+        order: bag,
+        rng: Box::new(rng.clone()),
+    });
+    // 6. The First Player.
+    let first = roll_for_first_player(&mut rng, seats, &mut events);
+    events.push(Event::FirstPlayerMarkerTaken { seat: first });
+    Ok(events)
+}
+
+/// The events that open the next period, up to its first turn: Phase 1
+/// (the Pass cubes), Phase 2 (Ganymede's Crisis tiles discarded, then tiles
+/// drawn for each planet in planet order, skipping flipped planets and
+/// planets with an Alien tile, until the bag runs out) and the start of
+/// Phase 3 (round 1, the First Player's turn). No randomness: the bag is
+/// in draw order. Nothing after period 3, or once the game is over.
+pub fn open_period(state: &State) -> Vec<Event> {
+    let Some(players) = state.player_count() else {
+        return Vec::new();
+    };
+    let period = state.period + 1;
+    if period > PERIODS || state.is_over() {
+        return Vec::new();
+    }
+    let mut events = vec![
+        Event::PeriodBegan { period },
+        Event::PhaseBegan {
+            phase: Phase::PlacePassCubes,
+        },
+        Event::PassCubesPlaced {
+            cubes: players.pass_cubes(),
+        },
+        Event::PhaseBegan { phase: Phase::Tiles },
+    ];
+    let ganymede = state.crisis_tiles_at(Planet::Ganymede);
+    if !ganymede.is_empty() {
+        events.push(Event::TilesDiscarded {
+            planet: Planet::Ganymede,
+            tiles: ganymede,
+        });
+    }
+    let mut bag = state.bag.iter().copied();
+    for planet in Planet::ALL {
+        if !state.takes_tiles(planet) {
+            continue;
+        }
+        let tiles: Vec<TileId> = bag.by_ref().take(planet.tiles_per_period(players) as usize).collect();
+        if !tiles.is_empty() {
+            events.push(Event::TilesDrawn { planet, tiles });
+        }
+    }
+    events.push(Event::PhaseBegan {
+        phase: Phase::PlayerActions,
+    });
+    events.push(Event::RoundBegan { round: 1 });
+    if let Some(&first) = state.turn_order().first() {
+        events.push(Event::TurnBegan { seat: first });
+    }
+    events
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,351 @@
+//! What one viewer may see, each event in words as that viewer may learn
+//! it, and where the war is.
+//!
+//! Public: the map, planets' colours and owners, incomes, alliances,
+//! factions, runs at 25+, who is ready. A seat also sees its points,
+//! sheet, alliance settings, declaration, jump chart, its own ships (dark
+//! ones too) and the non-dark ships its sensors reach. Nobody sees the jump
+//! table, others' points, sheets or settings, dark ships of others, or
+//! ships out of sensor range.
+
+use super::basics::{Colour, ShipId, Space};
+use super::ships::Ship;
+use super::state::{Event, Faction, Order, Section, State};
+use orrery_engine::{Outcome, PhaseInfo, Seat, Viewer};
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlanetView {
+    pub name: String,
+    pub space: Space,
+    pub colour: Colour,
+    pub owner: Option<Seat>,
+}
+
+/// A player as everyone sees them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerView {
+    pub colour: Colour,
+    pub planets: usize,
+    pub income: u32,
+    /// Turn-beginnings in a row at 25+.
+    pub run: u32,
+    /// Owes a sheet now, and whether it is ready.
+    pub sheet: Option<bool>,
+    pub out: bool,
+}
+
+/// What only the viewing seat knows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Own {
+    pub seat: Seat,
+    pub points: u32,
+    /// The running section's sheet.
+    pub sheet: Vec<Order>,
+    /// Yes/no to each seat (own entry false).
+    pub settings: Vec<bool>,
+    pub declared: Option<Faction>,
+    pub chart: Vec<(Space, Space)>,
+    /// The spaces the seat's sensors reach.
+    pub sensed: Vec<Space>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct View {
+    pub viewer: Viewer,
+    pub players: Vec<PlayerView>,
+    pub planets: Vec<PlanetView>,
+    pub turn: u32,
+    pub turn_limit: u32,
+    pub section: Section,
+    pub alliances: Vec<(Seat, Seat)>,
+    pub factions: Vec<Faction>,
+    /// Ships the viewer sees: its own (dark ones too) and others' its
+    /// sensors reach. None in the public view.
+    pub ships: Vec<Ship>,
+    pub own: Option<Own>,
+    pub outcome: Option<Outcome>,
+}
+
+/// The spaces `seat`'s sensors reach: within range of its non-dark ships
+/// (1 + sensor units) and its planets (1).
+pub fn sensed(state: &State, seat: Seat) -> Vec<Space> {
+    let mut eyes: Vec<(Space, u32)> = state
+        .ships_of(seat)
+        .filter_map(|x| x.sensor_range().map(|r| (x.at, r)))
+        .collect();
+    for (i, p) in state.planets.iter().enumerate() {
+        if p.owner == Some(seat) {
+            eyes.push((state.map.planets[i].space, 1));
+        }
+    }
+    super::map::all_spaces()
+        .into_iter()
+        .filter(|sp| eyes.iter().any(|(at, r)| super::map::sensor_sees(*at, *r, *sp)))
+        .collect()
+}
+
+/// Whether `seat` sees `ship` now.
+pub fn sees(seat: Seat, ship: &Ship, sensed: &[Space]) -> bool {
+    ship.owner == seat || (!ship.dark && sensed.contains(&ship.at))
+}
+
+pub fn view(state: &State, viewer: Viewer) -> View {
+    let ready = state.sheet.ready();
+    let players = state
+        .seats()
+        .map(|s| PlayerView {
+            colour: state.colour(s),
+            planets: state.planets_of(s),
+            income: state.income(s),
+            run: state.runs[s.index()],
+            sheet: ready.iter().find(|(x, _)| *x == s).map(|(_, r)| *r),
+            out: state.out[s.index()],
+        })
+        .collect();
+    let planets = state
+        .planets
+        .iter()
+        .zip(&state.map.planets)
+        .map(|(now, p)| PlanetView {
+            name: p.name.clone(),
+            space: p.space,
+            colour: now.colour,
+            owner: now.owner,
+        })
+        .collect();
+    let (ships, own) = match viewer {
+        Viewer::Seat(seat) if seat.index() < state.players as usize => {
+            let sensed = sensed(state, seat);
+            let ships = state
+                .ships
+                .iter()
+                .filter(|x| sees(seat, x, &sensed))
+                .cloned()
+                .collect();
+            let own = Own {
+                seat,
+                points: state.points[seat.index()],
+                sheet: state.sheet.lines_of(seat).unwrap_or(&[]).to_vec(),
+                settings: state.settings[seat.index()].clone(),
+                declared: state.declared.iter().find(|d| d.members.first() == Some(&seat)).cloned(),
+                chart: state.charts[seat.index()].clone(),
+                sensed,
+            };
+            (ships, Some(own))
+        }
+        _ => (Vec::new(), None),
+    };
+    View {
+        viewer,
+        players,
+        planets,
+        turn: state.turn,
+        turn_limit: state.turn_limit,
+        section: state.section,
+        alliances: state.alliances.clone(),
+        factions: state.factions.clone(),
+        ships,
+        own,
+        outcome: state.outcome.clone(),
+    }
+}
+
+pub fn phase(state: &State) -> PhaseInfo {
+    PhaseInfo {
+        number: state.boundaries,
+        label: format!("Turn {} · {}", state.turn, state.section.name()),
+        turn: None,
+    }
+}
+
+fn name(names: &[String], seat: Seat) -> String {
+    names.get(seat.index()).cloned().unwrap_or_else(|| seat.to_string())
+}
+
+fn and_list(items: &[String]) -> String {
+    crate::menu::and_list(items)
+}
+
+/// An order in words, for its seat.
+pub fn order_text(order: &Order, names: &[String]) -> String {
+    match order {
+        Order::Scrap { ship } => format!("scrap {ship}"),
+        Order::Repair { ship, points: None } => format!("repair {ship}"),
+        Order::Repair {
+            ship,
+            points: Some(p),
+        } => format!("repair {ship} ({p} points at most)"),
+        Order::Hide { ship } => format!("hide {ship}"),
+        Order::Build { class, name, .. } => format!("build a {} at {name} ({} points)", class.name(), class.cost()),
+        Order::Move { ship, path } => format!("move {ship}: {path}"),
+        Order::Fire {
+            ship,
+            target,
+            shots: None,
+        } => format!("{ship} fires all its shots at {target}"),
+        Order::Fire {
+            ship,
+            target,
+            shots: Some(n),
+        } => format!("{ship} fires {n} at {target}"),
+        Order::Terraform { name, colour, .. } => format!("terraform {name} to {colour}"),
+        Order::Ally { player, yes: true } => format!("ally with {}", name(names, *player)),
+        Order::Ally { player, yes: false } => format!("no alliance with {}", name(names, *player)),
+        Order::Faction { with, empire } => {
+            let v: Vec<String> = with.iter().map(|s| name(names, *s)).collect();
+            format!("declare {} with {}", if *empire { "an empire" } else { "a faction" }, and_list(&v))
+        }
+    }
+}
+
+/// The seat's sheet, one numbered line each, in words.
+pub fn sheet_lines(state: &State, seat: Seat, names: &[String]) -> Vec<String> {
+    state
+        .sheet
+        .lines_of(seat)
+        .unwrap_or(&[])
+        .iter()
+        .enumerate()
+        .map(|(i, o)| format!("{}. {}", i + 1, order_text(o, names)))
+        .collect()
+}
+
+fn is(viewer: Viewer, seat: Seat) -> bool {
+    viewer == Viewer::Seat(seat)
+}
+
+fn ship_list(ids: &[ShipId]) -> String {
+    let v: Vec<String> = ids.iter().map(|i| i.to_string()).collect();
+    and_list(&v)
+}
+
+/// The event as `viewer` may learn of it.
+pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
+    match event {
+        Event::WarBegan { players, turn_limit, .. } => {
+            Some(format!("The war begins: {players} players, {turn_limit} turns at most."))
+        }
+        Event::LineAdded { seat, order } if is(viewer, *seat) => {
+            Some(format!("Line added: {}", order_text(order, names)))
+        }
+        Event::LineReplaced { seat, line, order } if is(viewer, *seat) => {
+            Some(format!("Line {line} replaced: {}", order_text(order, names)))
+        }
+        Event::LineRemoved { seat, line } if is(viewer, *seat) => Some(format!("Line {line} removed.")),
+        Event::SheetCleared { seat } if is(viewer, *seat) => Some("Your sheet is empty.".into()),
+        Event::SheetReady { seat } if is(viewer, *seat) => Some("Your sheet is ready.".into()),
+        Event::SheetUnready { seat } if is(viewer, *seat) => Some("Your sheet is no longer ready.".into()),
+        Event::LineDropped(d) if is(viewer, d.seat) => Some(format!(
+            "Line {} ({}) was dropped: {}.",
+            d.line,
+            order_text(&d.order, names),
+            d.why
+        )),
+        Event::TurnBegan { turn } => Some(format!("Turn {turn} begins.")),
+        Event::RunsCounted { runs } => {
+            let at: Vec<String> = runs
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| **r > 0)
+                .map(|(i, r)| format!("{} ({r})", name(names, Seat(i as u8))))
+                .collect();
+            (!at.is_empty()).then(|| format!("Holding 25+ planets, turns in a row: {}.", and_list(&at)))
+        }
+        Event::FactionFormed { faction } => Some(format!(
+            "A {} forms: {}.",
+            if faction.empire { "empire" } else { "faction" },
+            members(&faction.members, names)
+        )),
+        Event::FactionHeld { members: m } => Some(format!("The faction of {} holds.", members(m, names))),
+        Event::FactionDissolved { members: m, why } => {
+            Some(format!("The faction of {} dissolves: {why}.", members(m, names)))
+        }
+        Event::DeclarationFailed { by, why } if is(viewer, *by) => Some(format!("Your declaration failed: {why}.")),
+        Event::IncomeCollected { seat, points } if is(viewer, *seat) => Some(format!("You collect {points} points.")),
+        Event::SectionOpened { .. } => None,
+        Event::ShipScrapped { owner, ship, unpaid } if is(viewer, *owner) => Some(if *unpaid {
+            format!("{ship} was scrapped: its maintenance could not be paid.")
+        } else {
+            format!("{ship} scrapped.")
+        }),
+        Event::MaintenancePaid { seat, points } if is(viewer, *seat) => {
+            Some(format!("You pay {points} points of maintenance."))
+        }
+        Event::ShipRepaired { owner, ship, units } if is(viewer, *owner) => {
+            let v: Vec<&str> = units.iter().map(|u| u.name()).collect();
+            Some(format!("{ship} repaired: {} ({} points).", v.join(", "), units.len()))
+        }
+        Event::ShipHidden { owner, ship } if is(viewer, *owner) => Some(format!("{ship} goes dark.")),
+        Event::ShipBuilt { owner, ship, class, .. } if is(viewer, *owner) => {
+            Some(format!("{ship} {} built.", class.name()))
+        }
+        Event::ShipMoved {
+            owner,
+            ship,
+            stopped,
+            jumps,
+            ..
+        } if is(viewer, *owner) => {
+            let mut t = format!("{ship} moved");
+            if !jumps.is_empty() {
+                t.push_str(&format!(" (charted {} jump{})", jumps.len(), if jumps.len() == 1 { "" } else { "s" }));
+            }
+            if *stopped {
+                t.push_str(", stopped short by a stationary ship");
+            }
+            t.push('.');
+            Some(t)
+        }
+        Event::ShipStayed { owner, ship } if is(viewer, *owner) => Some(format!("{ship} is under way but stays.")),
+        Event::ShotsFired { seats, result, .. } if matches!(viewer, Viewer::Seat(s) if seats.contains(&s)) => {
+            let hits = result.shots.iter().filter(|s| s.hit).count();
+            let n = result.shots.len();
+            let mut t = format!(
+                "Combat: {n} shot{}, {hits} hit{}.",
+                if n == 1 { "" } else { "s" },
+                if hits == 1 { "" } else { "s" }
+            );
+            if !result.destroyed.is_empty() {
+                t.push_str(&format!(" Destroyed: {}.", ship_list(&result.destroyed)));
+            }
+            if !result.darkened.is_empty() {
+                t.push_str(&format!(" Gone dark: {}.", ship_list(&result.darkened)));
+            }
+            Some(t)
+        }
+        Event::PlanetTaken { name: planet, owner, .. } => Some(match owner {
+            Some(o) => format!("{planet} is taken by {}.", name(names, *o)),
+            None => format!("{planet} is unowned now."),
+        }),
+        Event::Terraformed { name, colour, .. } => Some(format!("{name} is terraformed to {colour}.")),
+        Event::AllianceSet { seat, player, yes } if is(viewer, *seat) => Some(format!(
+            "Your alliance setting for {}: {}.",
+            name(names, *player),
+            if *yes { "yes" } else { "no" }
+        )),
+        Event::AlliancesFormed { alliances } => Some(if alliances.is_empty() {
+            "No alliances next turn.".into()
+        } else {
+            let v: Vec<String> = alliances
+                .iter()
+                .map(|(a, b)| format!("{}–{}", name(names, *a), name(names, *b)))
+                .collect();
+            format!("Allies next turn: {}.", and_list(&v))
+        }),
+        Event::FactionDeclared { faction } if is(viewer, faction.members[0]) => Some(format!(
+            "You declare a {} with {}; it is checked at the beginning of next turn.",
+            if faction.empire { "empire" } else { "faction" },
+            members(&faction.members[1..], names)
+        )),
+        Event::SeatOut { seat } => Some(format!("{} is out of the war.", name(names, *seat))),
+        Event::WarEnded { outcome } => Some(format!("The war is over: {}.", outcome.reason())),
+        _ => None,
+    }
+}
+
+fn members(m: &[Seat], names: &[String]) -> String {
+    let v: Vec<String> = m.iter().map(|s| name(names, *s)).collect();
+    and_list(&v)
+}
+

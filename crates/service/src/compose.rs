@@ -1,0 +1,764 @@
+//! Turning accepted events into messages. Every text and board here is
+//! built from a viewer's narration or view: public posts from the public
+//! one, DMs from the recipient's own.
+//!
+//! The channel has one post per phase ([`Slot::Phase`]): the public board
+//! as the phase began, then the phase's narration, added line by line as
+//! it is played, and a footer saying whom the game waits on and by when.
+//! The post that begins a phase alerts exactly the players it waits on.
+//! Each seat has one live prompt ([`Slot::Prompt`]): posted when a new
+//! decision is asked of it, edited while that decision changes, closed
+//! (controls removed, a line saying what happened) when it is answered by
+//! any path.
+
+use super::advance::Advance;
+use super::message::{Act, BoardRef, Choice, Op, OutMessage, Slot};
+use super::text::Text;
+use orrery_engine::{CommandLine, ControlStyle, Outcome, Pending, PhaseInfo, Seat, Viewer};
+use orrery_games::AnyState;
+use orrery_store::{DeadlineRow, GameRow, SeatRow};
+
+/// When the decisions asked now are due.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Due {
+    At(i64),
+    /// The clock is stopped with this much time left (ms).
+    Paused(i64),
+    /// No deadline runs (the game is over, or the host decides).
+    Open,
+}
+
+impl Due {
+    pub fn of(deadline: Option<&DeadlineRow>) -> Due {
+        match deadline {
+            Some(d) => match d.paused_remaining {
+                Some(left) => Due::Paused(left),
+                None => Due::At(d.due_at),
+            },
+            None => Due::Open,
+        }
+    }
+
+    /// "by <moment>", "the clock is paused (3 h left)", "no deadline".
+    pub fn text(self) -> Text {
+        match self {
+            Due::At(ms) => Text::plain("by ").time(ms),
+            Due::Paused(left) => Text::plain(format!(
+                "the clock is paused ({} left)",
+                super::settings::format_duration(left)
+            )),
+            Due::Open => Text::plain("no deadline"),
+        }
+    }
+}
+
+/// What made the game move, for the lines that close old prompts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Cause {
+    /// The game's set-up.
+    Start,
+    /// A player's order (by a button or typed).
+    Order { seat: Seat, line: CommandLine },
+    /// The deadline passed (or the host forced it): drafts and defaults.
+    Deadline,
+    /// Drafts went in together (auto-resolve off, all ready).
+    Drafts,
+    /// A host tool ("replaced a player", "put a seat in civil disorder").
+    Host(String),
+    /// A player took back their own last order.
+    TakeBack { seat: Seat },
+}
+
+/// Everything an announcement is composed from.
+pub(super) struct Ctx<'a> {
+    pub row: &'a GameRow,
+    pub seats: &'a [SeatRow],
+    pub adv: &'a Advance,
+    /// When what is now asked is due.
+    pub due: Due,
+    pub cause: Cause,
+    /// Public lines said about this change beyond the events' narration
+    /// (defaults played, drafts refused), added to the current phase post.
+    pub notes: Vec<Text>,
+}
+
+fn names_of(seats: &[SeatRow]) -> Vec<String> {
+    seats.iter().map(|s| s.name.clone()).collect()
+}
+
+fn name_of(names: &[String], seat: Seat) -> String {
+    names.get(seat.index()).cloned().unwrap_or_else(|| seat.to_string())
+}
+
+/// "**Starlanes** game 3 · Phase 12 · Round 4 · alice's turn".
+pub(super) fn phase_header(row: &GameRow, phase: &PhaseInfo, names: &[String]) -> Text {
+    Text::new().strong(row.kind.name()).then(format!(
+        " game {} · Phase {} · {}",
+        row.id,
+        phase.number,
+        phase.title(names)
+    ))
+}
+
+/// A player who asked not to be alerted (their reminders are muted).
+fn quiet(s: &SeatRow) -> bool {
+    s.reminders.as_deref().is_some_and(<[i64]>::is_empty)
+}
+
+/// Who the game waits on, by name (mentioned where the transport can),
+/// and by when: the footer of a phase post. Returns the players it alerts:
+/// those who owe and have not answered, unless automatic or quiet.
+pub(super) fn waiting_footer(pending: &[Pending], seats: &[SeatRow], due: Due) -> (Text, Vec<orrery_engine::UserId>) {
+    let mut pings = Vec::new();
+    if pending.is_empty() {
+        return (Text::new(), pings);
+    }
+    let mut text = Text::plain("Waiting on: ");
+    for (i, p) in pending.iter().enumerate() {
+        if i > 0 {
+            text.push_str(", ");
+        }
+        let seat = seats.iter().find(|s| s.seat == p.seat);
+        match seat {
+            Some(s) if !s.automatic() => {
+                text.append(Text::new().mention(s.user, s.name.clone()));
+                if !p.submitted && !quiet(s) && !pings.contains(&s.user) {
+                    pings.push(s.user);
+                }
+            }
+            Some(s) => text.push_str(&format!("{} (civil disorder)", s.name)),
+            None => text.push_str(&p.seat.to_string()),
+        }
+        let done = if p.submitted { ", ✓ in" } else { "" };
+        text.push_str(&format!(" ({}{done})", p.kind));
+    }
+    text.push_str(" · ");
+    text.append(due.text());
+    (text, pings)
+}
+
+/// The public narration of `events`, one line each.
+fn narration(events: &[orrery_games::AnyEvent], names: &[String]) -> Vec<String> {
+    events.iter().filter_map(|e| e.narrate(Viewer::Public, names)).collect()
+}
+
+fn lines(parts: &[String], notes: &[Text]) -> Text {
+    let mut t = Text::new();
+    for (i, l) in parts.iter().enumerate() {
+        if i > 0 {
+            t.push('\n');
+        }
+        t.push_str(l);
+    }
+    for n in notes {
+        if !t.is_empty() {
+            t.push('\n');
+        }
+        t.append(n.clone());
+    }
+    t
+}
+
+/// Compose what must be announced after the context's events.
+pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
+    let Ctx {
+        row,
+        seats,
+        adv,
+        due,
+        cause,
+        notes,
+    } = ctx;
+    let names = names_of(seats);
+    let phase_slot = Slot::Phase { game: row.id };
+    let (before, state, events) = (&adv.before, &adv.state, &adv.events);
+    let starting = *cause == Cause::Start;
+    let mut boundaries = adv.boundaries.clone();
+    if starting && boundaries.is_empty() {
+        boundaries.push((adv.seq(), state.phase()));
+    }
+    let pending = state.pending();
+    let outcome = state.outcome().filter(|_| before.outcome().is_none());
+    let mut out = Vec::new();
+
+    // The events of each phase: before the first boundary (the phase that
+    // was running), then after each boundary.
+    let cut = |seq: i64| (seq - adv.base_seq).clamp(0, events.len() as i64) as usize;
+    let mut segments: Vec<&[orrery_games::AnyEvent]> = Vec::new();
+    let mut from = 0;
+    for (seq, _) in &boundaries {
+        let to = cut(*seq);
+        segments.push(&events[from..to]);
+        from = to;
+    }
+    segments.push(&events[from..]);
+    let public = |i: usize| {
+        if starting {
+            Vec::new()
+        } else {
+            narration(segments[i], &names)
+        }
+    };
+
+    // The running phase's post: its new lines, and its footer.
+    let (footer, pings) = waiting_footer(&pending, seats, *due);
+    if boundaries.is_empty() {
+        let new_lines = lines(&public(0), notes);
+        let (old_footer, _) = waiting_footer(&before.pending(), seats, *due);
+        if !new_lines.is_empty() || old_footer != footer || outcome.is_some() {
+            let mut m = OutMessage::to_channel(row.channel_id, new_lines).in_slot(phase_slot, Op::Append);
+            m.footer = Some(if outcome.is_some() { Text::new() } else { footer.clone() });
+            out.push(m);
+        }
+        // Seats the game now waits on that it did not before are alerted.
+        let was: Vec<Seat> = before
+            .pending()
+            .iter()
+            .filter(|p| !p.submitted)
+            .map(|p| p.seat)
+            .collect();
+        // A player who un-readies their own sheet knows it already.
+        let actor = match cause {
+            Cause::Order { seat, .. } => Some(*seat),
+            _ => None,
+        };
+        let newly: Vec<&Pending> = pending
+            .iter()
+            .filter(|p| !p.submitted && !was.contains(&p.seat) && Some(p.seat) != actor)
+            .collect();
+        let alert: Vec<&SeatRow> = newly
+            .iter()
+            .filter_map(|p| seats.iter().find(|s| s.seat == p.seat && !s.automatic() && !quiet(s)))
+            .collect();
+        if !alert.is_empty() && outcome.is_none() {
+            let mut text = Text::plain("🔔 ");
+            for (i, s) in alert.iter().enumerate() {
+                if i > 0 {
+                    text.push_str(", ");
+                }
+                text.append(Text::new().mention(s.user, s.name.clone()));
+            }
+            let kinds: Vec<&str> = newly.iter().map(|p| p.kind.as_str()).collect();
+            text.push_str(&format!(": game {} waits on you ({}), ", row.id, kinds.join(", ")));
+            text.append(due.text());
+            text.push('.');
+            let mut m = OutMessage::to_channel(row.channel_id, text);
+            m.pings = alert.iter().map(|s| s.user).collect();
+            out.push(m);
+        }
+    } else {
+        let closing = lines(&public(0), &[]);
+        if !closing.is_empty() || !starting {
+            let mut m = OutMessage::to_channel(row.channel_id, closing).in_slot(phase_slot, Op::Append);
+            m.footer = Some(Text::new());
+            out.push(m);
+        }
+        // Phases that began and ended within this one change get no post
+        // of their own: the last one's post tells all that followed the
+        // first boundary, on the board of the phase now running.
+        let (seq, phase) = boundaries.last().expect("not empty");
+        let mut text = phase_header(row, phase, &names);
+        let said: Vec<String> = (1..segments.len()).flat_map(public).collect();
+        let body = lines(&said, notes);
+        if !body.is_empty() {
+            text.push('\n');
+            text.append(body);
+        }
+        let mut m = OutMessage {
+            board: Some(BoardRef {
+                game: row.id,
+                viewer: Viewer::Public,
+                seq: *seq,
+            }),
+            ..OutMessage::to_channel(row.channel_id, text)
+        }
+        .in_slot(phase_slot, Op::Post);
+        if let Some(o) = &outcome {
+            m.text.push('\n');
+            m.text.append(outcome_line(o, &names));
+            m.game_over = true;
+        } else {
+            m.footer = Some(footer.clone());
+            m.pings = pings.clone();
+        }
+        out.push(m);
+    }
+    // A game that ends without a new phase still gets its one result post
+    // with the final board.
+    if let (Some(o), true) = (&outcome, boundaries.is_empty()) {
+        out.push(
+            OutMessage {
+                board: Some(BoardRef {
+                    game: row.id,
+                    viewer: Viewer::Public,
+                    seq: adv.seq(),
+                }),
+                game_over: true,
+                ..OutMessage::to_channel(row.channel_id, outcome_line(o, &names))
+            }
+            .in_slot(phase_slot, Op::Post),
+        );
+    }
+
+    // Fog games: each seat's own board as each phase begins (on its new
+    // prompt when it gets one, else in a DM of its own), and at the end.
+    let private_seq = if !row.kind.private_boards() {
+        None
+    } else if outcome.is_some() {
+        Some(adv.seq())
+    } else {
+        boundaries.last().map(|(seq, _)| *seq)
+    };
+    let private_board = |seat: Seat| {
+        private_seq.map(|seq| BoardRef {
+            game: row.id,
+            viewer: Viewer::Seat(seat),
+            seq,
+        })
+    };
+
+    // Each seat's prompt.
+    let before_pending = before.pending();
+    for s in seats.iter().filter(|s| !s.vacant) {
+        let was = before_pending.iter().find(|p| p.seat == s.seat);
+        let now = pending.iter().find(|p| p.seat == s.seat).filter(|_| outcome.is_none());
+        let own = own_lines(events, s.seat, &names);
+        let acted = match cause {
+            Cause::Order { seat, line } if *seat == s.seat => Some(label_of(before, *seat, line, &names)),
+            _ => None,
+        };
+        let slot = Slot::Prompt {
+            game: row.id,
+            seat: s.seat,
+        };
+        let fresh = now.is_some_and(|p| new_prompt(was, p, starting || !boundaries.is_empty(), acted.is_some()));
+        let mut told = false;
+        let mut boarded = false;
+        match now {
+            Some(p) if fresh => {
+                if was.is_some() || !starting {
+                    out.push(close(s, slot, closing_line(cause, acted.as_deref(), s.seat)));
+                }
+                let mut m = prompt(row, state, p, s, seats, *due);
+                // What happened to this seat leads the new prompt and stays
+                // there while the prompt is edited (its sheet written).
+                let lead: Vec<String> = acted
+                    .iter()
+                    .map(|l| format!("✅ You chose: {l}"))
+                    .chain(own.iter().cloned())
+                    .collect();
+                m.lead = (!lead.is_empty()).then(|| Text::plain(lead.join("\n")));
+                m.choices.extend(take_back_choice(ctx, s.seat));
+                m.board = private_board(s.seat);
+                out.push(m);
+                told = true;
+                boarded = true;
+            }
+            Some(p) => {
+                let changed = was != Some(p) || acted.is_some() || !own.is_empty() || !boundaries.is_empty();
+                if changed {
+                    let mut m = prompt(row, state, p, s, seats, *due);
+                    if let (Some(line), true) = (&ctx_line(cause, s.seat), p.submitted) {
+                        for c in m.choices.iter_mut() {
+                            c.current = c.act == Act::Order && &c.command == line;
+                        }
+                    }
+                    prepend(&mut m.text, &own, acted.as_deref());
+                    m.choices.extend(take_back_choice(ctx, s.seat));
+                    m.op = Op::Update;
+                    out.push(m);
+                    told = true;
+                }
+            }
+            None if was.is_some() => {
+                let mut note = closing_line(cause, acted.as_deref(), s.seat);
+                if !own.is_empty() {
+                    note = Text::plain(own.join("\n")).then("\n").and(note);
+                }
+                out.push(close(s, slot, note));
+                told = true;
+            }
+            None => {}
+        }
+        if let (Some(board), false) = (private_board(s.seat), boarded) {
+            let phase = state.phase();
+            let mut text = phase_header(row, &phase, &names);
+            text.push_str(if outcome.is_some() {
+                "\nYour board at the end of the game."
+            } else {
+                "\nYour board: nothing is asked of you in this section."
+            });
+            if !told && !own.is_empty() && !starting {
+                text.push('\n');
+                text.push_str(&own.join("\n"));
+                told = true;
+            }
+            out.push(OutMessage {
+                board: Some(board),
+                ..OutMessage::to_dm(s.user, text)
+            });
+        }
+        // What only this seat may learn, when no prompt carries it.
+        if !told && !own.is_empty() && !starting {
+            out.push(OutMessage::to_dm(
+                s.user,
+                Text::new()
+                    .strong(row.kind.name())
+                    .then(format!(" game {} (", row.id))
+                    .channel(row.channel_id)
+                    .then(format!("): {}", own.join("\n"))),
+            ));
+        }
+    }
+    out
+}
+
+/// Whether a seat that owes `now` is sent a new prompt (its old one
+/// closed) rather than its live one updated in place: when a phase begins
+/// (`new_phase`, or the game starting), when the decision is new or of
+/// another kind, when it had already submitted, or when what it is asked
+/// changed by something other than its own order (`acted`). A seat that
+/// has submitted and waits on others keeps its prompt.
+fn new_prompt(was: Option<&Pending>, now: &Pending, new_phase: bool, acted: bool) -> bool {
+    !now.submitted
+        && (new_phase
+            || was.is_none_or(|w| {
+                w.kind != now.kind || (w.submitted && !(now.sheet && acted)) || (w.prompt != now.prompt && !acted)
+            }))
+}
+
+fn ctx_line(cause: &Cause, seat: Seat) -> Option<CommandLine> {
+    match cause {
+        Cause::Order { seat: s, line } if *s == seat => Some(line.clone()),
+        _ => None,
+    }
+}
+
+/// The phase post's footer and the owing seats' prompts after the
+/// deadline moved (paused, resumed, extended): they say by when, so they
+/// are edited to stay true.
+pub(super) fn deadline_moved(row: &GameRow, seats: &[SeatRow], state: &AnyState, due: Due) -> Vec<OutMessage> {
+    let pending = state.pending();
+    let (footer, _) = waiting_footer(&pending, seats, due);
+    let mut m = OutMessage::to_channel(row.channel_id, Text::new()).in_slot(Slot::Phase { game: row.id }, Op::Append);
+    m.footer = Some(footer);
+    let mut out = vec![m];
+    for p in &pending {
+        if let Some(s) = seats.iter().find(|s| s.seat == p.seat && !s.vacant) {
+            let mut prompt = prompt(row, state, p, s, seats, due);
+            prompt.op = Op::Update;
+            out.push(prompt);
+        }
+    }
+    out
+}
+
+/// The lines of `events` only `seat` learns (its own secrets).
+fn own_lines(events: &[orrery_games::AnyEvent], seat: Seat, names: &[String]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| {
+            let mine = e.narrate(Viewer::Seat(seat), names)?;
+            (e.narrate(Viewer::Public, names).as_deref() != Some(mine.as_str())).then_some(mine)
+        })
+        .collect()
+}
+
+fn prepend(text: &mut Text, own: &[String], acted: Option<&str>) {
+    let mut head = Text::new();
+    if let Some(label) = acted {
+        head.push_str(&format!("✅ You chose: {label}\n"));
+    }
+    for l in own {
+        head.push_str(l);
+        head.push('\n');
+    }
+    if !head.is_empty() {
+        *text = head.and(std::mem::take(text));
+    }
+}
+
+/// How the order `line` of `seat` read as a control, at `state`.
+pub(super) fn label_of(state: &AnyState, seat: Seat, line: &CommandLine, names: &[String]) -> String {
+    state
+        .legal_controls(seat, names)
+        .into_iter()
+        .find(|(c, _)| c == line)
+        .map_or_else(|| line.to_string(), |(_, control)| control.label)
+}
+
+/// The line that closes an older prompt of `seat`: what happened to it.
+fn closing_line(cause: &Cause, acted: Option<&str>, seat: Seat) -> Text {
+    if let Some(label) = acted {
+        return Text::plain(format!("✅ You chose: {label}"));
+    }
+    match cause {
+        Cause::Deadline => Text::plain("⏰ Closed: the deadline passed and the game moved on."),
+        Cause::Drafts => Text::plain("✅ Your draft went in with everyone's."),
+        Cause::Host(what) => Text::plain(format!("Closed: the host {what}.")),
+        Cause::TakeBack { seat: s } if *s == seat => Text::plain("↩ You took this back."),
+        _ => Text::plain("Closed: the game moved on."),
+    }
+}
+
+fn close(seat: &SeatRow, slot: Slot, note: Text) -> OutMessage {
+    OutMessage::to_dm(seat.user, note).in_slot(slot, Op::Close)
+}
+
+/// A "Take back" control for `seat` when its order just given may be
+/// taken back: every event of it allows it, and it is still this seat's
+/// turn, openly and alone.
+fn take_back_choice(ctx: &Ctx, seat: Seat) -> Option<Choice> {
+    let Cause::Order { seat: s, .. } = &ctx.cause else {
+        return None;
+    };
+    let pending = ctx.adv.state.pending();
+    let ok = *s == seat
+        && !ctx.adv.events.is_empty()
+        && ctx.adv.events.iter().all(|e| e.takes_back())
+        && pending.iter().any(|p| p.seat == seat && !p.secret)
+        && pending.iter().all(|p| p.seat == seat || p.submitted);
+    ok.then(|| Choice::act(ctx.row.id, Act::TakeBack, "↩ Take back"))
+}
+
+/// A seat's prompt: the game and phase, what is asked, by when, where the
+/// game is played, and a control for each legal order (plus one to see
+/// the seat's own board). Posted into the seat's prompt slot.
+pub(super) fn prompt(
+    row: &GameRow,
+    state: &AnyState,
+    p: &Pending,
+    seat: &SeatRow,
+    seats: &[SeatRow],
+    due: Due,
+) -> OutMessage {
+    let names = names_of(seats);
+    let mut text = phase_header(row, &state.phase(), &names);
+    text.push('\n');
+    text.push_str(&p.prompt);
+    if let Some(lines) = state.sheet_lines(p.seat, &names) {
+        if lines.is_empty() {
+            text.push_str("\nYour sheet is empty.");
+        } else {
+            text.push_str(&format!("\nYour sheet ({}):", lines.len()));
+            for l in lines {
+                text.push('\n');
+                text.push_str(&l);
+            }
+        }
+    }
+    if p.sheet {
+        text.push_str(if p.submitted {
+            "\n✅ Your sheet is ready. Editing it, or Un-ready, takes that back while others still write."
+        } else {
+            "\nWrite lines with the game's orders (`line:N` replaces line N); mark the sheet ready when it is done. At the deadline it counts as it stands."
+        });
+    } else if p.submitted {
+        text.push_str("\nYour choice is in (marked ✓). You can change it until everyone has chosen.");
+    }
+    let footer = Text::plain("⏳ Due ")
+        .and(due.text())
+        .then(" · played in ")
+        .channel(row.channel_id);
+    let mut choices: Vec<Choice> = state
+        .legal_controls(p.seat, &names)
+        .into_iter()
+        .map(|(command, control)| Choice {
+            label: control.label,
+            game: row.id,
+            command,
+            style: control.style,
+            group: control.group,
+            confirm: control.confirm,
+            current: false,
+            act: Act::Order,
+        })
+        .collect();
+    choices.sort_by_key(|c| style_rank(c.style));
+    choices.push(Choice::act(row.id, Act::Board, "🗺 My board"));
+    OutMessage {
+        footer: Some(footer),
+        choices,
+        ..OutMessage::to_dm(seat.user, text)
+    }
+    .in_slot(
+        Slot::Prompt {
+            game: row.id,
+            seat: p.seat,
+        },
+        Op::Post,
+    )
+}
+
+/// The minor choices come after the main ones, the ending ones last.
+fn style_rank(style: ControlStyle) -> u8 {
+    match style {
+        ControlStyle::Main => 0,
+        ControlStyle::Minor => 1,
+        ControlStyle::End => 2,
+    }
+}
+
+pub fn waiting_line(pending: &[Pending], names: &[String]) -> String {
+    if pending.is_empty() {
+        return "nobody".into();
+    }
+    pending
+        .iter()
+        .map(|p| {
+            let name = name_of(names, p.seat);
+            let done = if p.submitted { ", submitted" } else { "" };
+            format!("{name} ({}{done})", p.kind)
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn outcome_line(outcome: &Outcome, names: &[String]) -> Text {
+    let name = |s: &Seat| name_of(names, *s);
+    match outcome {
+        Outcome::Winner { seat, reason } => Text::plain("🏆 Game over: ")
+            .strong(name(seat))
+            .then(format!(" wins — {reason}")),
+        Outcome::Shared { seats, reason } => Text::plain(format!(
+            "🏆 Game over: shared victory for {} — {reason}",
+            seats.iter().map(name).collect::<Vec<_>>().join(" and ")
+        )),
+        Outcome::AllLose { reason } => Text::plain(format!("💀 Game over: everyone loses — {reason}")),
+    }
+}
+
+impl super::Service {
+    /// When the decisions of `row` are due now, as its deadline row says.
+    pub(super) async fn due_of(&self, row: &GameRow) -> Result<Due, super::ServiceError> {
+        Ok(Due::of(self.store.deadline(row.id).await?.as_ref()))
+    }
+
+    /// When the decisions are due after a change that sets `change`.
+    pub(super) async fn due_after(
+        &self,
+        row: &GameRow,
+        change: &orrery_store::DeadlineChange,
+    ) -> Result<Due, super::ServiceError> {
+        use orrery_store::DeadlineChange as D;
+        Ok(match change {
+            D::Set(d) | D::Update(d, _) => match d.paused_remaining {
+                Some(left) => Due::Paused(left),
+                None => Due::At(d.due_at),
+            },
+            D::Clear => Due::Open,
+            D::Keep | D::Reminded(_) => self.due_of(row).await?,
+        })
+    }
+
+    /// The asker's pending prompt in a game again, with its controls,
+    /// privately (a button's menu of one group, `/game prompt`).
+    pub(super) async fn my_prompt(
+        &self,
+        actor: &super::Actor,
+        game: Option<orrery_engine::GameId>,
+    ) -> Result<super::Reply, super::ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        let seats = self.store.seats(row.id).await?;
+        let Some(seat) = seats.iter().find(|s| s.played_by(actor.user)) else {
+            return super::user_err(format!("You are not playing in game {}.", row.id));
+        };
+        let state = self.state_of(&row)?;
+        let Some(p) = state.pending().into_iter().find(|p| p.seat == seat.seat) else {
+            return super::user_err(format!(
+                "Game {} is not waiting on you right now; it waits on {}.",
+                row.id,
+                waiting_line(&state.pending(), &names_of(&seats))
+            ));
+        };
+        let due = self.due_of(&row).await?;
+        let m = prompt(&row, &state, &p, seat, &seats, due);
+        Ok(super::Reply {
+            text: m.full_text(),
+            ephemeral: true,
+            board: None,
+            choices: m.choices,
+            only_ack: false,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn owes(kind: &str, prompt: &str, submitted: bool) -> Pending {
+        Pending {
+            seat: Seat(0),
+            kind: kind.into(),
+            prompt: prompt.into(),
+            secret: false,
+            submitted,
+            sheet: false,
+        }
+    }
+
+    #[test]
+    fn every_outcome_has_its_result_line() {
+        let names = vec!["alice".to_string(), "bob".to_string()];
+        let line = |o: Outcome| outcome_line(&o, &names).to_plain();
+        assert_eq!(
+            line(Outcome::Winner {
+                seat: Seat(1),
+                reason: "6 VP".into()
+            }),
+            "🏆 Game over: bob wins — 6 VP"
+        );
+        assert_eq!(
+            line(Outcome::Shared {
+                seats: vec![Seat(0), Seat(1)],
+                reason: "tied".into()
+            }),
+            "🏆 Game over: shared victory for alice and bob — tied"
+        );
+        let all_lose = Outcome::AllLose {
+            reason: "the robots of Earth rebelled".into(),
+        };
+        assert!(all_lose.winners().is_empty());
+        assert_eq!(
+            line(all_lose),
+            "💀 Game over: everyone loses — the robots of Earth rebelled"
+        );
+    }
+
+    #[test]
+    fn a_prompt_is_new_only_when_the_question_is() {
+        let turn = owes("turn", "Move or end", false);
+        // A new decision, or one begun with the phase: a new prompt.
+        assert!(new_prompt(None, &turn, false, false));
+        assert!(new_prompt(Some(&turn), &turn, true, false));
+        assert!(new_prompt(
+            Some(&owes("losses", "Move or end", false)),
+            &turn,
+            false,
+            false
+        ));
+        // The same decision after one's own order: the prompt is updated,
+        // even though what it asks changed.
+        assert!(!new_prompt(Some(&turn), &turn, false, true));
+        assert!(!new_prompt(Some(&owes("turn", "Before", false)), &turn, false, true));
+        // Changed by someone else's order: asked anew.
+        assert!(new_prompt(Some(&owes("turn", "Before", false)), &turn, false, false));
+        // A pick already made: the prompt stays, marked, while others pick.
+        let picked = owes("combat-card", "Pick", true);
+        assert!(!new_prompt(
+            Some(&owes("combat-card", "Pick", false)),
+            &picked,
+            false,
+            true
+        ));
+        assert!(!new_prompt(Some(&picked), &picked, true, false));
+        // Owed again after a submission (a revealed tie, a new round).
+        assert!(new_prompt(
+            Some(&picked),
+            &owes("combat-card", "Pick", false),
+            false,
+            false
+        ));
+    }
+}

@@ -1,0 +1,518 @@
+//! Delivering the outbox through any [`Transport`], oldest first, one
+//! target's messages in order, and keeping live messages (a seat's prompt,
+//! a phase's post: see [`Slot`]) edited in place as [`Op`] says.
+
+use super::private::Route;
+use super::{Op, OutMessage, Service, Slot, SystemClock, Target};
+use crate::Clock as _;
+use orrery_store::{LiveRow, OutboxRow};
+use std::future::Future;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// Where a transport put a message: the channel (for a private message,
+/// the DM channel) and the message's id there. What a later edit needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Posted {
+    pub channel: u64,
+    pub message: u64,
+}
+
+/// What became of one outbox message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Delivery {
+    /// Delivered, and where it landed when the transport can say (a
+    /// message it cannot say where it put cannot be edited later: a slot's
+    /// next message is then posted anew).
+    Sent(Option<Posted>),
+    /// The destination will never accept it (a user with DMs closed, a
+    /// deleted channel, a deleted message to edit). Recorded and taken off
+    /// the queue, so it cannot hold back later messages.
+    Undeliverable(String),
+    /// The user refuses DMs from the bot (closed to server members, or the
+    /// bot blocked). Kept off the queue like [`Delivery::Undeliverable`];
+    /// the player's seat is marked and the game's channel told once.
+    Refused(String),
+}
+
+/// A seat's private thread to open: in the game's `channel`, called
+/// `name`, with `member` (the player) and the bot in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadPlace {
+    pub channel: u64,
+    pub name: String,
+    pub member: orrery_engine::UserId,
+}
+
+/// What became of opening a private thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opened {
+    /// The thread's channel id: messages to `Target::Channel(id)` land in it.
+    Thread(u64),
+    /// The transport has no threads (the terminal): private messages go as
+    /// direct messages.
+    Unsupported,
+    /// It can never be opened as asked (no permission, the channel gone).
+    Refused(String),
+}
+
+/// Sends outbox messages somewhere. `id` is the outbox row id: stable
+/// across retries, so transports can use it as an idempotency key (Discord:
+/// the message nonce). An `Err` is a passing failure: the message stays
+/// queued and is retried.
+pub trait Transport: Sync {
+    /// Post `message` (with `png`, the drawing of its board, if any).
+    /// Whoever is in `message.pings` is alerted, nobody else.
+    fn send(
+        &self,
+        id: i64,
+        message: &OutMessage,
+        png: Option<&[u8]>,
+    ) -> impl Future<Output = anyhow::Result<Delivery>> + Send;
+
+    /// Change the message posted at `at` to show `message`: its full text
+    /// ([`OutMessage::full_text`]) and its choices (none: the controls are
+    /// removed). With `png` the attachment is replaced; without it the
+    /// message keeps the one it has. An edit alerts nobody.
+    ///
+    /// `message` is the whole message as it is to look now; its `op` says
+    /// why: [`Op::Update`] (a new version of the message), [`Op::Append`]
+    /// (lines added to its text), [`Op::Close`] (its controls removed, and
+    /// a last line added unless the text is unchanged: a newer post in the
+    /// slot retiring it).
+    fn edit(
+        &self,
+        id: i64,
+        at: &Posted,
+        message: &OutMessage,
+        png: Option<&[u8]>,
+    ) -> impl Future<Output = anyhow::Result<Delivery>> + Send;
+
+    /// Open a private thread for one player (see [`ThreadPlace`]). An
+    /// `Err` is a passing failure, tried again with the message. Transports
+    /// without threads keep this default.
+    fn open_thread(&self, place: &ThreadPlace) -> impl Future<Output = anyhow::Result<Opened>> + Send {
+        let _ = place;
+        std::future::ready(Ok(Opened::Unsupported))
+    }
+}
+
+/// How long a delivery pass holds the rows it claims (wall clock): past
+/// it, another process may take them (the holder is taken for dead).
+pub const CLAIM_LEASE: Duration = Duration::from_secs(60);
+
+/// A claimed row is only sent while at least this much of its lease is
+/// left, so that a send is over before anyone else may take the row.
+const CLAIM_MARGIN: Duration = Duration::from_secs(20);
+
+/// A send with no answer by then is given up as a passing failure: the row
+/// is sent again by a later pass, under the same nonce (a post that did get
+/// through is not posted twice). One stuck request then holds up neither
+/// its target nor the pass for good, and every send ends inside its claim's
+/// lease (see [`CLAIM_MARGIN`]).
+pub const SEND_TIMEOUT: Duration = CLAIM_MARGIN;
+
+/// How many rows a pass claims at a time.
+const CLAIM_BATCH: i64 = 16;
+
+/// The wall clock, for claims: leases are about processes being alive,
+/// not game time (which tests move with the injected clock).
+fn lease_now() -> i64 {
+    SystemClock.now_ms()
+}
+
+impl Service {
+    /// Deliver queued messages through `transport` until nothing more can
+    /// be claimed. Returns how many were sent. See [`Service::deliver_until`].
+    pub async fn deliver<T: Transport>(&self, transport: &T) -> anyhow::Result<usize> {
+        self.deliver_until(transport, &CancellationToken::new()).await
+    }
+
+    /// Deliver queued messages through `transport`, oldest first, until
+    /// nothing more can be claimed or `stop` is cancelled (checked between
+    /// messages: a message being sent is finished and marked). Returns how
+    /// many were sent.
+    ///
+    /// Rows are claimed first ([`orrery_store::Store::claim_outbox`]), so
+    /// any number of passes, in this process or others sharing the
+    /// database, may run at once without sending a message twice. Messages
+    /// to one target, and the messages of one live slot, keep their order:
+    /// a row is claimed only when every older row of its target and slot
+    /// is delivered. After a passing failure the row stays claimed by this
+    /// pass until the pass ends, so later messages to its target wait for
+    /// the next pass, while other targets go on.
+    ///
+    /// A message with a [`Slot`] acts on the slot's live message as its
+    /// [`Op`] says; one without is posted.
+    pub async fn deliver_until<T: Transport>(&self, transport: &T, stop: &CancellationToken) -> anyhow::Result<usize> {
+        let pass = self.passes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let by = format!("{}/{pass}", self.worker);
+        let result = self.deliver_claimed(transport, stop, &by).await;
+        // Rows that failed, or were claimed but not reached, are given back.
+        let released = self.store.release_outbox(&by).await;
+        let sent = result?;
+        released?;
+        Ok(sent)
+    }
+
+    async fn deliver_claimed<T: Transport>(
+        &self,
+        transport: &T,
+        stop: &CancellationToken,
+        by: &str,
+    ) -> anyhow::Result<usize> {
+        let lease = CLAIM_LEASE.as_millis() as i64;
+        let margin = CLAIM_MARGIN.as_millis() as i64;
+        let mut sent = 0;
+        loop {
+            if stop.is_cancelled() {
+                return Ok(sent);
+            }
+            let now = lease_now();
+            let batch = self.store.claim_outbox(by, now, now + lease, CLAIM_BATCH).await?;
+            if batch.is_empty() {
+                return Ok(sent);
+            }
+            for row in batch {
+                if stop.is_cancelled() {
+                    return Ok(sent);
+                }
+                if row.claimed_until.is_some_and(|until| lease_now() > until - margin) {
+                    // Too little of the lease is left to send safely: given
+                    // back at the end of the pass, claimed afresh by the next.
+                    return Ok(sent);
+                }
+                if self.deliver_row(transport, &row).await? {
+                    sent += 1;
+                }
+            }
+        }
+    }
+
+    /// Deliver one claimed row and mark it. Returns whether it was sent; a
+    /// passing failure is recorded and leaves the row undelivered.
+    async fn deliver_row<T: Transport>(&self, transport: &T, row: &OutboxRow) -> anyhow::Result<bool> {
+        let now = self.now_ms();
+        let msg: OutMessage = match serde_json::from_value(row.payload.clone()) {
+            Ok(m) => m,
+            Err(e) => {
+                self.store
+                    .mark_failed(row.id, &format!("unreadable payload: {e}"), now)
+                    .await?;
+                self.store.mark_delivered(row.id, now).await?;
+                return Ok(false);
+            }
+        };
+        let route = self.private_route(row.game_id, &msg.target).await?;
+        let refused = matches!(route, Route::Held);
+        let send = async {
+            match &route {
+                // Kept, not sent: the player reads it with /game board.
+                Route::Held => Ok(Delivery::Refused("held: the player's DMs are closed".into())),
+                Route::Direct => self.deliver_one(transport, row.id, &msg).await,
+                Route::Thread(place) => self.deliver_in_thread(transport, row.id, place, &msg).await,
+            }
+        };
+        let outcome = tokio::time::timeout(self.send_timeout, send)
+            .await
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("no answer within {:?}", self.send_timeout)));
+        match outcome {
+            Ok(Delivery::Sent(_)) => {
+                self.store.mark_delivered(row.id, self.now_ms()).await?;
+                Ok(true)
+            }
+            Ok(Delivery::Undeliverable(why)) => {
+                self.store
+                    .mark_failed(row.id, &format!("undeliverable: {why}"), now)
+                    .await?;
+                self.store.mark_delivered(row.id, self.now_ms()).await?;
+                Ok(false)
+            }
+            Ok(Delivery::Refused(why)) => {
+                self.store.mark_failed(row.id, &format!("refused: {why}"), now).await?;
+                self.store.mark_delivered(row.id, self.now_ms()).await?;
+                if !refused {
+                    if let (Some(game), Target::Dm(user)) = (row.game_id, &msg.target) {
+                        self.refuse_dms(game, *user).await?;
+                    }
+                }
+                Ok(false)
+            }
+            Err(e) => {
+                // Still claimed by this pass: its target waits for the next.
+                self.store.mark_failed(row.id, &format!("{e:#}"), now).await?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// One message to where its target says: a slot's live message acted
+    /// on, or a post.
+    pub(super) async fn deliver_one<T: Transport>(
+        &self,
+        transport: &T,
+        id: i64,
+        msg: &OutMessage,
+    ) -> anyhow::Result<Delivery> {
+        match msg.slot {
+            Some(slot) => self.deliver_live(transport, id, slot, msg).await,
+            None => self.post(transport, id, msg).await,
+        }
+    }
+
+    /// Post `msg`, its board drawn. A board that cannot be drawn must not
+    /// hold the message back.
+    async fn post<T: Transport>(&self, transport: &T, id: i64, msg: &OutMessage) -> anyhow::Result<Delivery> {
+        let png = match &msg.board {
+            Some(b) => match self.render(b).await {
+                Ok(png) => Some(png),
+                Err(e) => {
+                    tracing::error!(outbox = id, "board could not be rendered: {e:#}");
+                    None
+                }
+            },
+            None => None,
+        };
+        transport.send(id, msg, png.as_deref()).await
+    }
+
+    /// Post `msg` and make it `slot`'s live message (when the transport
+    /// says where it put it).
+    async fn post_live<T: Transport>(
+        &self,
+        transport: &T,
+        id: i64,
+        slot: Slot,
+        msg: &OutMessage,
+    ) -> anyhow::Result<Delivery> {
+        let delivery = self.post(transport, id, msg).await?;
+        if let Delivery::Sent(Some(at)) = delivery {
+            self.record(slot, at, msg, id).await?;
+        }
+        Ok(delivery)
+    }
+
+    async fn record(&self, slot: Slot, at: Posted, shown: &OutMessage, id: i64) -> anyhow::Result<()> {
+        self.store
+            .put_live_message(&LiveRow {
+                game_id: slot.game(),
+                slot: slot.key(),
+                channel_id: at.channel,
+                message_id: at.message,
+                payload: serde_json::to_value(shown)?,
+                outbox_id: Some(id),
+                updated_at: self.now_ms(),
+            })
+            .await?;
+        Ok(())
+    }
+
+    /// One message acting on its slot's live message.
+    async fn deliver_live<T: Transport>(
+        &self,
+        transport: &T,
+        id: i64,
+        slot: Slot,
+        msg: &OutMessage,
+    ) -> anyhow::Result<Delivery> {
+        let key = slot.key();
+        let live = match self.store.live_message(slot.game(), &key).await? {
+            Some(row) => match serde_json::from_value::<OutMessage>(row.payload.clone()) {
+                Ok(shown) => Some((row, shown)),
+                Err(e) => {
+                    tracing::warn!(
+                        game = slot.game().0,
+                        slot = key,
+                        "forgetting an unreadable live message: {e}"
+                    );
+                    self.store.remove_live_message(slot.game(), &key).await?;
+                    None
+                }
+            },
+            None => None,
+        };
+        let Some((row, shown)) = live else {
+            return match msg.op {
+                Op::Close => Ok(Delivery::Sent(None)),
+                Op::Post | Op::Update | Op::Append => self.post_live(transport, id, slot, msg).await,
+            };
+        };
+        let at = Posted {
+            channel: row.channel_id,
+            message: row.message_id,
+        };
+        if row.outbox_id == Some(id) {
+            // Applied already: the delivery stopped before marking it.
+            return Ok(Delivery::Sent(Some(at)));
+        }
+        match msg.op {
+            Op::Post => {
+                self.retire(transport, id, slot, &at, &shown).await?;
+                self.post_live(transport, id, slot, msg).await
+            }
+            Op::Update | Op::Append if shown.target != msg.target => {
+                // The slot changed hands (a new player took the seat): the
+                // old message is retired where it is, the new one posted.
+                self.retire(transport, id, slot, &at, &shown).await?;
+                self.post_live(transport, id, slot, msg).await
+            }
+            Op::Update | Op::Append => {
+                let now = if msg.op == Op::Update {
+                    updated(&shown, msg)
+                } else {
+                    appended(&shown, msg)
+                };
+                match transport.edit(id, &at, &now, None).await? {
+                    Delivery::Sent(_) => {
+                        self.record(slot, at, &now, id).await?;
+                        Ok(Delivery::Sent(Some(at)))
+                    }
+                    Delivery::Undeliverable(why) | Delivery::Refused(why) => {
+                        // Gone (deleted by someone): show it anew.
+                        tracing::warn!(
+                            outbox = id,
+                            slot = key,
+                            "live message cannot be edited, posting it anew: {why}"
+                        );
+                        self.store.remove_live_message(slot.game(), &key).await?;
+                        self.post_live(transport, id, slot, &now).await
+                    }
+                }
+            }
+            Op::Close => {
+                let now = closed(&shown, msg);
+                let delivery = transport.edit(id, &at, &now, None).await?;
+                self.store.remove_live_message(slot.game(), &key).await?;
+                Ok(delivery)
+            }
+        }
+    }
+
+    /// A newer post takes `slot`: the live message loses its controls and
+    /// otherwise stays as it is. If it cannot be edited any more, it is
+    /// only forgotten.
+    async fn retire<T: Transport>(
+        &self,
+        transport: &T,
+        id: i64,
+        slot: Slot,
+        at: &Posted,
+        shown: &OutMessage,
+    ) -> anyhow::Result<()> {
+        let mut now = shown.clone();
+        now.choices.clear();
+        now.op = Op::Close;
+        if let Delivery::Undeliverable(why) | Delivery::Refused(why) = transport.edit(id, at, &now, None).await? {
+            tracing::warn!(
+                outbox = id,
+                slot = slot.key(),
+                "the slot's last message could not be closed: {why}"
+            );
+        }
+        self.store.remove_live_message(slot.game(), &slot.key()).await?;
+        Ok(())
+    }
+}
+
+/// `shown` replaced by `msg`: text, footer and choices (and the lead, when
+/// `msg` has one); the board stays.
+fn updated(shown: &OutMessage, msg: &OutMessage) -> OutMessage {
+    OutMessage {
+        target: shown.target.clone(),
+        text: msg.text.clone(),
+        board: shown.board.clone(),
+        choices: msg.choices.clone(),
+        game_over: shown.game_over || msg.game_over,
+        lead: msg.lead.clone().or_else(|| shown.lead.clone()),
+        footer: msg.footer.clone(),
+        slot: msg.slot,
+        op: Op::Update,
+        pings: Vec::new(),
+    }
+}
+
+/// `msg`'s text added to `shown`'s as new lines, its footer replacing
+/// `shown`'s when given; choices and board stay.
+fn appended(shown: &OutMessage, msg: &OutMessage) -> OutMessage {
+    OutMessage {
+        target: shown.target.clone(),
+        text: with_line(shown, msg),
+        board: shown.board.clone(),
+        choices: shown.choices.clone(),
+        game_over: shown.game_over || msg.game_over,
+        lead: shown.lead.clone(),
+        footer: msg.footer.clone().or_else(|| shown.footer.clone()),
+        slot: msg.slot,
+        op: Op::Append,
+        pings: Vec::new(),
+    }
+}
+
+/// `shown` closed: its text with `msg`'s as a last line, no controls, the
+/// footer `msg`'s (who was awaited is over), the board kept.
+fn closed(shown: &OutMessage, msg: &OutMessage) -> OutMessage {
+    OutMessage {
+        target: shown.target.clone(),
+        text: with_line(shown, msg),
+        board: shown.board.clone(),
+        choices: Vec::new(),
+        game_over: shown.game_over || msg.game_over,
+        lead: shown.lead.clone(),
+        footer: msg.footer.clone(),
+        slot: msg.slot,
+        op: Op::Close,
+        pings: Vec::new(),
+    }
+}
+
+fn with_line(shown: &OutMessage, msg: &OutMessage) -> super::Text {
+    let mut text = shown.text.clone();
+    if !msg.text.is_empty() {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.append(msg.text.clone());
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Slot, Text};
+    use orrery_engine::UserId;
+
+    #[test]
+    fn a_prompt_edited_in_place_keeps_what_it_told() {
+        let game = orrery_engine::GameId(1);
+        let slot = Slot::Prompt {
+            game,
+            seat: orrery_engine::Seat(0),
+        };
+        let mut shown = OutMessage::to_dm(UserId(7), "Your combat sheet is empty.").in_slot(slot, Op::Post);
+        shown.lead = Some(Text::plain("Combat: 2 shots, 1 hit."));
+        shown.footer = Some(Text::plain("Due soon"));
+        assert_eq!(
+            shown.full_text(),
+            Text::plain("Combat: 2 shots, 1 hit.\nYour combat sheet is empty.\nDue soon")
+        );
+        // The seat writes a line: the prompt is updated without a lead.
+        let edit = OutMessage::to_dm(UserId(7), "Your sheet (1): fire").in_slot(slot, Op::Update);
+        let now = updated(&shown, &edit);
+        assert_eq!(now.lead, shown.lead);
+        assert_eq!(
+            now.full_text(),
+            Text::plain("Combat: 2 shots, 1 hit.\nYour sheet (1): fire")
+        );
+        // Closed, it still reads what it told.
+        let close = OutMessage::to_dm(UserId(7), "Closed.").in_slot(slot, Op::Close);
+        assert!(closed(&now, &close)
+            .full_text()
+            .to_string()
+            .starts_with("Combat: 2 shots, 1 hit."));
+        // An update that brings its own lead replaces it.
+        let mut next = edit.clone();
+        next.lead = Some(Text::plain("Gone dark: R14."));
+        assert_eq!(updated(&now, &next).lead, next.lead);
+    }
+}

@@ -1,0 +1,473 @@
+//! The transport-agnostic service: an actor and a request in, a reply out,
+//! and channel posts / DMs queued in the outbox in the same transaction as
+//! the events they announce. Discord, the terminal playtest and the tests
+//! all drive this same code.
+
+// The one path every change takes, and the values it is built from.
+mod advance;
+mod commit;
+mod compose;
+mod message;
+mod text;
+// Requests, by concern.
+mod drafts;
+pub mod grammar;
+mod host_clock;
+mod lobby;
+mod naming;
+mod orders;
+mod players;
+mod private;
+mod reading;
+mod rewind;
+mod rules_page;
+mod scheduling;
+mod seats;
+mod settings;
+mod sheets;
+mod spectators;
+// Running it.
+mod clock;
+mod delivery;
+pub mod runtime;
+pub mod slash;
+
+pub use clock::{Clock, FileClock, ManualClock, SystemClock};
+pub use delivery::{Delivery, Opened, Posted, ThreadPlace, Transport};
+pub use message::{Act, BoardRef, Choice, Op, OutMessage, Reply, Slot, Target};
+pub use naming::{find_seat, name_list, phase_choices, seat_choices, section_choices, SeatRef};
+pub use orders::{complete_from, players_as_seats};
+pub use reading::compose_outcome;
+pub use rules_page::{rules_intro, rules_section, rules_sections, section_names};
+pub use scheduling::TickReport;
+pub use settings::{
+    format_duration, parse_duration, parse_kind_deadlines, parse_private, parse_time_of_day, Missed, Settings,
+    SettingsChange, TimeOfDay, ALL_KINDS, HOUR_MS,
+};
+pub use text::{readable_time, relative_time, utc_date_time, Span, Text};
+
+use orrery_engine::{CommandLine, GameId, SheetVerb, UserId};
+use orrery_games::{AnyState, GameKind};
+use orrery_store::{GameRow, GameStatus, SeatRow, Store, StoreError};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Who is asking, and where they spoke.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Actor {
+    pub user: UserId,
+    /// Display name, used for seats.
+    pub name: String,
+    pub place: Place,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A guild (or group) channel.
+    Channel { channel: u64, guild: Option<u64> },
+    /// A direct message with the bot.
+    Dm,
+}
+
+/// Everything a person can ask of Orrery.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
+    /// Open a lobby in this channel; the host takes the first seat.
+    New {
+        kind: GameKind,
+        seed: Option<u64>,
+        options: Option<serde_json::Value>,
+        /// Where private messages go (`None`: by DM, the default); the
+        /// host can change it in the lobby with `/host settings private:`.
+        private: Option<orrery_store::PrivateTo>,
+    },
+    Join {
+        game: Option<GameId>,
+    },
+    Leave {
+        game: Option<GameId>,
+    },
+    Start {
+        game: Option<GameId>,
+    },
+    Status {
+        game: Option<GameId>,
+    },
+    Board {
+        game: Option<GameId>,
+    },
+    /// A player whose DMs were refused opened them: private messages go
+    /// by DM again.
+    Dms {
+        game: Option<GameId>,
+    },
+    /// Where a seat's private messages go: DMs or a private thread in the
+    /// game's channel. `seat: None`: the asker's own; else the host's
+    /// choice for a seat.
+    Private {
+        game: Option<GameId>,
+        seat: Option<SeatRef>,
+        to: orrery_store::PrivateTo,
+    },
+    /// A game's rules: the introduction and the list of sections, or
+    /// one `section` (a heading of its rules page) whole.
+    Rules {
+        kind: Option<GameKind>,
+        game: Option<GameId>,
+        section: Option<String>,
+    },
+    /// The board after phase `phase` (default: the current board). Any
+    /// number: the service answers one the game never reached with its range.
+    History {
+        game: Option<GameId>,
+        phase: Option<u64>,
+    },
+    /// A game order, such as `depart from:Algol ships:5`; `kind` is the
+    /// game system whose command gave it (`/starlanes …`), if any.
+    Order {
+        game: Option<GameId>,
+        kind: Option<GameKind>,
+        line: CommandLine,
+    },
+    /// Show the settings (empty change, anyone) or change them (host).
+    Settings {
+        game: Option<GameId>,
+        change: SettingsChange,
+    },
+    /// Host: stop the deadline clock.
+    Pause {
+        game: Option<GameId>,
+    },
+    /// Host: restart the deadline clock with the time that was left.
+    Resume {
+        game: Option<GameId>,
+    },
+    /// Host: push the current deadline back by `by_ms`.
+    Extend {
+        game: Option<GameId>,
+        by_ms: i64,
+    },
+    /// Host: resolve the current phase now, applying defaults.
+    Force {
+        game: Option<GameId>,
+    },
+    /// Host: a new player takes `seat` (and gets its private view by DM).
+    Replace {
+        game: Option<GameId>,
+        seat: SeatRef,
+        user: UserId,
+        name: String,
+    },
+    /// Host: remove the player of `seat` (in play the seat stays, vacant
+    /// and in civil disorder, until replaced).
+    Kick {
+        game: Option<GameId>,
+        seat: SeatRef,
+    },
+    /// Host: civil disorder on or off for `seat` (defaults every phase).
+    Disorder {
+        game: Option<GameId>,
+        seat: SeatRef,
+        on: bool,
+    },
+    /// Host: undo the last action (a new log entry; nothing is deleted).
+    Undo {
+        game: Option<GameId>,
+    },
+    /// Host: roll back to the start of phase `phase` (any number, as for `History`).
+    Rollback {
+        game: Option<GameId>,
+        phase: u64,
+    },
+    /// Follow a game's public boards by DM.
+    Watch {
+        game: Option<GameId>,
+    },
+    Unwatch {
+        game: Option<GameId>,
+    },
+    /// The public log of the current phase.
+    Log {
+        game: Option<GameId>,
+    },
+    /// Every open game the asker plays in: phase, what it waits on (and
+    /// whether on them), the deadline.
+    MyGames,
+    /// A seated player's own reminders: no options shows them; `mute`
+    /// true mutes, false goes back to the game's points; `points` sets
+    /// their own (ms before the deadline).
+    Reminders {
+        game: Option<GameId>,
+        mute: Option<bool>,
+        points: Option<Vec<i64>>,
+    },
+    /// Mark the asker's order sheet ready, or their draft final
+    /// (auto-resolve off).
+    Ready {
+        game: Option<GameId>,
+    },
+    /// Another edit of the asker's order sheet: un-ready, clear, remove a
+    /// line.
+    Sheet {
+        game: Option<GameId>,
+        verb: SheetVerb,
+    },
+    /// A player takes back their own last order, in their own turn, when
+    /// it revealed nothing and drew nothing random.
+    TakeBack {
+        game: Option<GameId>,
+    },
+    /// The asker's pending prompt again, with its controls (privately).
+    Prompt {
+        game: Option<GameId>,
+    },
+}
+
+/// A request that was not carried out. `User` errors explain themselves
+/// and are shown only to the asker; nothing changed.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error("{}", .0.to_plain())]
+    User(Text),
+    #[error("Game {0} is busy with another action. Please try again in a moment.")]
+    Busy(GameId),
+    #[error("internal error: {0:#}")]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<StoreError> for ServiceError {
+    fn from(e: StoreError) -> Self {
+        ServiceError::Internal(e.into())
+    }
+}
+
+fn user_err<T>(msg: impl Into<Text>) -> Result<T, ServiceError> {
+    Err(ServiceError::User(msg.into()))
+}
+
+/// How long a second action on the same game waits before it is told the
+/// game is busy.
+const LOCK_WAIT: Duration = Duration::from_secs(10);
+
+pub struct Service {
+    store: Store,
+    clock: Arc<dyn Clock>,
+    locks: Mutex<HashMap<GameId, Arc<tokio::sync::Mutex<()>>>>,
+    /// This service's name in outbox claims (process id and a random
+    /// part), unique among the processes sharing the database.
+    worker: String,
+    /// Delivery passes started, to name each pass's claims.
+    passes: std::sync::atomic::AtomicU64,
+    /// How long a send may go unanswered ([`delivery::SEND_TIMEOUT`]).
+    send_timeout: std::time::Duration,
+}
+
+impl Service {
+    pub fn new(store: Store, clock: Arc<dyn Clock>) -> Self {
+        use std::hash::BuildHasher;
+        let random = std::collections::hash_map::RandomState::new().hash_one(std::process::id());
+        Service {
+            store,
+            clock,
+            locks: Mutex::new(HashMap::new()),
+            worker: format!("{}-{:08x}", std::process::id(), random as u32),
+            passes: std::sync::atomic::AtomicU64::new(0),
+            send_timeout: delivery::SEND_TIMEOUT,
+        }
+    }
+
+    /// The same service, giving up on a send unanswered after `timeout`
+    /// (tests use a short one).
+    pub fn with_send_timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.send_timeout = timeout;
+        self
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    /// Handle one request. On error nothing was changed.
+    pub async fn handle(&self, actor: &Actor, request: Request) -> Result<Reply, ServiceError> {
+        match request {
+            Request::New {
+                kind,
+                seed,
+                options,
+                private,
+            } => self.new_game(actor, kind, seed, options, private).await,
+            Request::Join { game } => self.join(actor, game).await,
+            Request::Leave { game } => self.leave(actor, game).await,
+            Request::Start { game } => self.start(actor, game).await,
+            Request::Status { game } => self.status(actor, game).await,
+            Request::Board { game } => self.board(actor, game).await,
+            Request::Dms { game } => self.dms_open(actor, game).await,
+            Request::Private { game, seat: None, to } => self.move_private(actor, game, None, to).await,
+            Request::Private {
+                game,
+                seat: Some(seat),
+                to,
+            } => {
+                let seat = self.seat_named(actor, game, &seat).await?;
+                self.move_private(actor, game, Some(seat), to).await
+            }
+            Request::Rules { kind, game, section } => self.rules(actor, kind, game, section).await,
+            Request::History { game, phase } => self.history(actor, game, phase).await,
+            Request::Order { game, kind, line } => self.order(actor, game, kind, line).await,
+            Request::Settings { game, change } => self.change_settings(actor, game, change).await,
+            Request::Pause { game } => self.pause(actor, game).await,
+            Request::Resume { game } => self.resume(actor, game).await,
+            Request::Extend { game, by_ms } => self.extend(actor, game, by_ms).await,
+            Request::Force { game } => self.force(actor, game).await,
+            Request::Replace { game, seat, user, name } => {
+                let seat = self.seat_named(actor, game, &seat).await?;
+                self.replace(actor, game, seat, user, name).await
+            }
+            Request::Kick { game, seat } => {
+                let seat = self.seat_named(actor, game, &seat).await?;
+                self.kick(actor, game, seat).await
+            }
+            Request::Disorder { game, seat, on } => {
+                let seat = self.seat_named(actor, game, &seat).await?;
+                self.disorder(actor, game, seat, on).await
+            }
+            Request::Undo { game } => self.rewind(actor, game, orrery_games::Rewind::Undo).await,
+            Request::Rollback { game, phase } => {
+                // A phase past u32 was never reached: the rewind answers with the game's range.
+                let phase = u32::try_from(phase).unwrap_or(u32::MAX);
+                self.rewind(actor, game, orrery_games::Rewind::Phase { phase }).await
+            }
+            Request::Watch { game } => self.watch(actor, game).await,
+            Request::Unwatch { game } => self.unwatch(actor, game).await,
+            Request::Log { game } => self.phase_log(actor, game).await,
+            Request::MyGames => self.my_games(actor).await,
+            Request::Reminders { game, mute, points } => self.reminders(actor, game, mute, points).await,
+            Request::Ready { game } => self.ready(actor, game).await,
+            Request::Sheet { game, verb } => self.sheet_edit(actor, game, verb).await,
+            Request::TakeBack { game } => self.take_back(actor, game).await,
+            Request::Prompt { game } => self.my_prompt(actor, game).await,
+        }
+    }
+
+    /// Serialize writers per game within this process. The store's
+    /// optimistic lock catches writers in other processes.
+    async fn lock(&self, game: GameId) -> Result<tokio::sync::OwnedMutexGuard<()>, ServiceError> {
+        let m = {
+            let mut locks = self.locks.lock().expect("lock map poisoned");
+            locks.entry(game).or_default().clone()
+        };
+        tokio::time::timeout(LOCK_WAIT, m.lock_owned())
+            .await
+            .map_err(|_| ServiceError::Busy(game))
+    }
+
+    /// The game a request refers to: the one named, or the only one that
+    /// fits where the actor spoke.
+    async fn resolve(&self, actor: &Actor, game: Option<GameId>) -> Result<GameRow, ServiceError> {
+        if let Some(id) = game {
+            let Some(row) = self.store.game(id).await? else {
+                return user_err(format!("There is no game {id}."));
+            };
+            if let Place::Channel { channel, .. } = actor.place {
+                if row.channel_id != channel && self.thread_of(actor, channel).await? != Some(row.id) {
+                    return user_err(
+                        Text::plain(format!("Game {id} is played in "))
+                            .channel(row.channel_id)
+                            .then(", not in this channel."),
+                    );
+                }
+            }
+            if !self.may_read_in_dm(actor, &row).await? {
+                return user_err(format!(
+                    "You are not playing in game {id}, nor watching it. In DMs you can only use your own games; see /mygames."
+                ));
+            }
+            return Ok(row);
+        }
+        let candidates: Vec<GameRow> = match actor.place {
+            Place::Channel { channel, .. } => {
+                let mut here = self.store.games_in_channel(channel).await?;
+                if here.is_empty() {
+                    if let Some(game) = self.thread_of(actor, channel).await? {
+                        here.extend(self.store.game(game).await?);
+                    }
+                }
+                here
+            }
+            Place::Dm => {
+                let mut mine = self.store.games_of_user(actor.user).await?;
+                for g in self.store.watched_by(actor.user).await? {
+                    if !mine.iter().any(|m| m.id == g.id) {
+                        mine.push(g);
+                    }
+                }
+                mine
+            }
+        };
+        let live: Vec<&GameRow> = candidates
+            .iter()
+            .filter(|g| matches!(g.status, GameStatus::Lobby | GameStatus::Active))
+            .collect();
+        match live.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => {
+                // Fall back to the most recent finished game, for status/board.
+                if let Some(last) = candidates.iter().max_by_key(|g| g.id) {
+                    return Ok(last.clone());
+                }
+                match actor.place {
+                    Place::Channel { .. } => user_err("There is no game in this channel. Start one with `/game new`."),
+                    Place::Dm => user_err("You are not in any game. Join one in its channel with `/game join`."),
+                }
+            }
+            many => user_err(format!(
+                "There are several games here ({}); say which with the `game` option.",
+                many.iter()
+                    .map(|g| format!("{} {}", g.id, g.kind.name()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+
+    /// The game whose seat's private thread `channel` is, if it is one.
+    /// Only that seat's player may act there (others who can see the
+    /// thread, such as moderators, are refused).
+    async fn thread_of(&self, actor: &Actor, channel: u64) -> Result<Option<GameId>, ServiceError> {
+        let Some((game, seat)) = self.store.thread_seat(channel).await? else {
+            return Ok(None);
+        };
+        let seats = self.store.seats(game).await?;
+        match seats.iter().find(|s| s.seat == seat) {
+            Some(s) if s.played_by(actor.user) => Ok(Some(game)),
+            Some(s) => user_err(format!(
+                "This is {}'s private thread for game {game}: only they can act here.",
+                s.name
+            )),
+            None => Ok(None),
+        }
+    }
+
+    fn names(seats: &[SeatRow]) -> Vec<String> {
+        seats.iter().map(|s| s.name.clone()).collect()
+    }
+
+    /// An active game's state, or an internal error.
+    pub(crate) fn state_of(&self, row: &GameRow) -> Result<AnyState, ServiceError> {
+        row.state
+            .clone()
+            .ok_or_else(|| anyhow::anyhow!("active game {} has no state", row.id).into())
+    }
+
+    async fn reload(&self, id: GameId) -> Result<GameRow, ServiceError> {
+        self.store
+            .game(id)
+            .await?
+            .ok_or_else(|| ServiceError::User(format!("There is no game {id}.").into()))
+    }
+}

@@ -1,0 +1,215 @@
+//! The lobby: opening a game in a channel, joining and leaving it, and
+//! starting it (its set-up events, first board and first deadline in one
+//! commit).
+
+use super::advance::Advance;
+use super::settings::Settings;
+use super::{compose, user_err, Actor, Place, Reply, Service, ServiceError, Text};
+use orrery_engine::{GameConfig, GameId};
+use orrery_games::GameKind;
+use orrery_store::{Commit, DeadlineChange, GameStatus, NewGame, PrivateTo};
+
+pub(super) fn started_word(status: GameStatus) -> &'static str {
+    match status {
+        GameStatus::Lobby => "not started",
+        GameStatus::Active => "started",
+        GameStatus::Finished => "finished",
+        GameStatus::Abandoned => "been closed",
+    }
+}
+
+/// A fresh seed for a new game: the process's random hasher keys (drawn
+/// once per process by the standard library) over the clock's time. The
+/// engine never draws OS randomness; the platform picks the seed once and
+/// stores it in the game's config.
+pub(super) fn random_seed(now_ms: i64) -> u64 {
+    use std::hash::BuildHasher;
+    std::collections::hash_map::RandomState::new().hash_one(now_ms)
+}
+
+impl Service {
+    pub(super) async fn new_game(
+        &self,
+        actor: &Actor,
+        kind: GameKind,
+        seed: Option<u64>,
+        options: Option<serde_json::Value>,
+        private: Option<PrivateTo>,
+    ) -> Result<Reply, ServiceError> {
+        let Place::Channel { channel, guild } = actor.place else {
+            return user_err("Games live in a channel: run `/game new` in the channel where you want to play.");
+        };
+        let existing = self.store.games_in_channel(channel).await?;
+        if let Some(g) = existing
+            .iter()
+            .find(|g| matches!(g.status, GameStatus::Lobby | GameStatus::Active))
+        {
+            return user_err(format!(
+                "This channel already has game {} ({}, {}). One game per channel: finish it or use another channel.",
+                g.id,
+                g.kind.name(),
+                g.status.as_str()
+            ));
+        }
+        let seed = seed.unwrap_or_else(|| random_seed(self.now_ms()));
+        let mut config = GameConfig::new(0, seed);
+        if let Some(options) = options {
+            config.options = options;
+        }
+        // Check the options now, so a typo is caught before anyone joins.
+        let probe = GameConfig {
+            players: *kind.player_counts().start(),
+            ..config.clone()
+        };
+        kind.setup(&probe)
+            .map_err(|e| ServiceError::User(format!("Those options don't work: {e}").into()))?;
+        // `{}` reads as the default settings; only a choice is written.
+        let settings = match private {
+            Some(p) if p != Settings::default().private => serde_json::to_value(Settings {
+                private: p,
+                ..Settings::default()
+            })
+            .map_err(anyhow::Error::from)?,
+            _ => serde_json::json!({}),
+        };
+        let now = self.now_ms();
+        let id = self
+            .store
+            .create_game(NewGame {
+                kind,
+                channel_id: channel,
+                guild_id: guild,
+                host: actor.user,
+                config,
+                settings,
+                now_ms: now,
+            })
+            .await?;
+        self.store.add_seat(id, actor.user, &actor.name).await?;
+        let counts = kind.player_counts();
+        let private = match private {
+            Some(PrivateTo::Thread) => "\nPrivate messages (hands, secret orders, private boards) go to a private thread per player in this channel.",
+            _ => "",
+        };
+        Ok(Reply::public(Text::new().strong(kind.name()).then(format!(
+            " game {id} is open. {} is hosting and has taken seat 1.\nJoin with `/game join`; the host starts with `/game start` ({} to {} players).{private}",
+            actor.name,
+            counts.start(),
+            counts.end()
+        ))))
+    }
+
+    pub(super) async fn join(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        let _guard = self.lock(row.id).await?;
+        let row = self.reload(row.id).await?;
+        if row.status != GameStatus::Lobby {
+            return user_err(format!(
+                "Game {} has already {}; you can't join now.",
+                row.id,
+                started_word(row.status)
+            ));
+        }
+        let seats = self.store.seats(row.id).await?;
+        if seats.iter().any(|s| s.user == actor.user) {
+            return user_err(format!("You are already seated in game {}.", row.id));
+        }
+        let max = *row.kind.player_counts().end() as usize;
+        if seats.len() >= max {
+            return user_err(format!("Game {} is full ({max} players).", row.id));
+        }
+        let seat = self.store.add_seat(row.id, actor.user, &actor.name).await?;
+        Ok(Reply::public(format!(
+            "{} joined game {} in {} ({} seated).",
+            actor.name,
+            row.id,
+            seat,
+            seats.len() + 1
+        )))
+    }
+
+    pub(super) async fn leave(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        let _guard = self.lock(row.id).await?;
+        let row = self.reload(row.id).await?;
+        let seats = self.store.seats(row.id).await?;
+        if !seats.iter().any(|s| s.user == actor.user) {
+            return user_err(format!("You are not seated in game {}.", row.id));
+        }
+        if row.status != GameStatus::Lobby {
+            return user_err(format!(
+                "Game {} has already {}; seats can't be left once play begins. Ask the host to replace you.",
+                row.id,
+                started_word(row.status)
+            ));
+        }
+        let now = self.now_ms();
+        if row.host == actor.user {
+            self.store.set_status(row.id, GameStatus::Abandoned, now).await?;
+            return Ok(Reply::public(format!(
+                "{} (the host) left, so game {} was closed.",
+                actor.name, row.id
+            )));
+        }
+        self.store.remove_seat(row.id, actor.user).await?;
+        Ok(Reply::public(format!("{} left game {}.", actor.name, row.id)))
+    }
+
+    pub(super) async fn start(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        let _guard = self.lock(row.id).await?;
+        let row = self.reload(row.id).await?;
+        if row.host != actor.user {
+            return user_err(format!("Only the host of game {} can start it.", row.id));
+        }
+        if row.status != GameStatus::Lobby {
+            return user_err(format!("Game {} has already {}.", row.id, started_word(row.status)));
+        }
+        let seats = self.store.seats(row.id).await?;
+        let counts = row.kind.player_counts();
+        let n = seats.len() as u8;
+        if !counts.contains(&n) {
+            return user_err(format!(
+                "{} needs {} to {} players; {} seated. Others can join with `/game join`.",
+                row.kind.name(),
+                counts.start(),
+                counts.end(),
+                n
+            ));
+        }
+        let config = GameConfig {
+            players: n,
+            ..row.config.clone()
+        };
+        let events = row
+            .kind
+            .setup(&config)
+            .map_err(|e| ServiceError::User(format!("Set-up failed: {e}").into()))?;
+        let names = Self::names(&seats);
+        let mut adv = Advance::new(&row.kind.empty(), 0);
+        adv.push(events);
+        let settings = Settings::of(&row);
+        let deadline = match adv.state.outcome() {
+            None => DeadlineChange::Set(self.deadline_for(&settings, &adv.state)),
+            Some(_) => DeadlineChange::Keep,
+        };
+        let intro = Text::plain(format!(
+            "The game has begun. Players, in seat order: {}.",
+            names.join(", ")
+        ));
+        let outbox = compose::after_action(&compose::Ctx {
+            row: &row,
+            seats: &seats,
+            adv: &adv,
+            due: self.due_after(&row, &deadline).await?,
+            cause: compose::Cause::Start,
+            notes: vec![intro],
+        });
+        let snapshots = adv.snapshots();
+        let commit = Commit::start(row.id, config, adv.events, adv.state, self.now_ms())
+            .with_snapshots(snapshots)
+            .with_deadline(deadline);
+        self.commit(commit, &outbox).await?;
+        Ok(Reply::private(format!("Game {} started.", row.id)))
+    }
+}

@@ -1,0 +1,345 @@
+//! Players' orders: parse, decide, and commit (with what automatic seats
+//! then owe and the next deadline); autocomplete from the legal orders.
+
+use super::advance::Advance;
+use super::settings::Settings;
+use super::{compose, user_err, Actor, Place, Reply, Service, ServiceError, Text};
+use orrery_engine::{CommandLine, GameId, ParamKind, Seat, Viewer};
+use orrery_games::{ActionError, AnyState, GameKind};
+use orrery_store::{Commit, DeadlineChange, GameStatus};
+
+/// Option values for `command`'s `option` among `legal`, consistent with
+/// the options already `filled`, starting with `partial` (any case).
+pub fn complete_from(
+    legal: &[CommandLine],
+    command: &str,
+    option: &str,
+    filled: &[(String, String)],
+    partial: &str,
+) -> Vec<String> {
+    let partial = partial.to_lowercase();
+    let mut out: Vec<String> = Vec::new();
+    for c in legal.iter().filter(|c| c.name == command) {
+        let consistent = filled
+            .iter()
+            .filter(|(k, v)| k != option && !v.is_empty())
+            .all(|(k, v)| c.get(k).is_none_or(|cv| cv.eq_ignore_ascii_case(v)));
+        if !consistent {
+            continue;
+        }
+        if let Some(v) = c.get(option) {
+            if v.to_lowercase().starts_with(&partial) && !out.iter().any(|o| o == v) {
+                out.push(v.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The options of `line` that name a player ([`ParamKind::Player`]).
+fn player_options(kind: GameKind, line: &CommandLine) -> Vec<&'static str> {
+    kind.commands()
+        .into_iter()
+        .filter(|c| c.name == line.name)
+        .flat_map(|c| c.params)
+        .filter(|p| p.kind == ParamKind::Player)
+        .map(|p| p.name)
+        .collect()
+}
+
+/// `line` with every player named in a player option ([`ParamKind::Player`])
+/// as the seat number the ruleset reads: a name (any case, `@` before it
+/// allowed) or a seat number. `names` are the seats'. An unknown player is
+/// refused with the players' names.
+pub fn players_as_seats(kind: GameKind, line: &CommandLine, names: &[String]) -> Result<CommandLine, String> {
+    let options = player_options(kind, line);
+    let mut out = line.clone();
+    for (key, value) in out.args.iter_mut() {
+        if !options.contains(&key.as_str()) {
+            continue;
+        }
+        let (who, rest) = match value.split_once('/') {
+            Some((who, rest)) => (who.trim().to_string(), Some(rest.to_string())),
+            None => (value.trim().to_string(), None),
+        };
+        let bare = who.trim_start_matches('@');
+        let seat = match who.parse::<usize>() {
+            Ok(n) => Some(n),
+            Err(_) => names.iter().position(|n| n.eq_ignore_ascii_case(bare)).map(|i| i + 1),
+        };
+        let Some(seat) = seat else {
+            return Err(format!(
+                "`{key}:{who}`: there is no player called {who} in this game; the players are {}.",
+                orrery_games::menu::and_list(names)
+            ));
+        };
+        *value = match rest {
+            Some(rest) => format!("{seat}/{rest}"),
+            None => seat.to_string(),
+        };
+    }
+    Ok(out)
+}
+
+/// Autocomplete values of a player option with the player's name in place
+/// of the seat number the ruleset writes (`2/tank/mars` → `bob/tank/mars`).
+fn seats_as_players(values: Vec<String>, names: &[String]) -> Vec<String> {
+    values
+        .into_iter()
+        .map(|v| {
+            let (who, rest) = match v.split_once('/') {
+                Some((who, rest)) => (who.to_string(), Some(rest.to_string())),
+                None => (v.clone(), None),
+            };
+            match who
+                .parse::<usize>()
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+                .and_then(|i| names.get(i))
+            {
+                Some(name) => match rest {
+                    Some(rest) => format!("{name}/{rest}"),
+                    None => name.clone(),
+                },
+                None => v,
+            }
+        })
+        .collect()
+}
+
+pub(super) fn explain(e: &ActionError, state: &AnyState, seat: Seat, names: &[String]) -> String {
+    match e {
+        ActionError::Parse(_) => {
+            let mut s = e.to_string();
+            let legal = state.legal_commands(seat);
+            if !legal.is_empty() {
+                let names: Vec<&str> = {
+                    let mut v: Vec<&str> = legal.iter().map(|c| c.name.as_str()).collect();
+                    v.dedup();
+                    v
+                };
+                s.push_str(&format!("\nOrders you can give now: {}.", names.join(", ")));
+            }
+            s
+        }
+        ActionError::Rejected(orrery_engine::Rejection::NotYourDecision { .. }) => {
+            format!(
+                "Nothing is asked of you right now; the game is waiting on {}.",
+                super::compose::waiting_line(&state.pending(), names)
+            )
+        }
+        ActionError::Rejected(_) => e.to_string(),
+    }
+}
+
+impl Service {
+    pub(super) async fn order(
+        &self,
+        actor: &Actor,
+        game: Option<GameId>,
+        kind: Option<GameKind>,
+        line: CommandLine,
+    ) -> Result<Reply, ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        super::grammar::check_order_kind(&row, kind, actor.place == Place::Dm)?;
+        let seats = self.store.seats(row.id).await?;
+        let Some(seat) = seats.iter().find(|s| s.played_by(actor.user)).map(|s| s.seat) else {
+            return user_err(format!(
+                "You are not playing in game {}; only its players can give orders.",
+                row.id
+            ));
+        };
+        let line =
+            players_as_seats(row.kind, &line, &Self::names(&seats)).map_err(|why| ServiceError::User(why.into()))?;
+        let _guard = self.lock(row.id).await?;
+        let row = self.reload(row.id).await?;
+        let state = match (&row.status, &row.state) {
+            (GameStatus::Lobby, _) => {
+                return user_err(format!(
+                    "Game {} hasn't started yet; the host starts it with `/game start`.",
+                    row.id
+                ))
+            }
+            (GameStatus::Finished, _) => return user_err(format!("Game {} is over.", row.id)),
+            (GameStatus::Abandoned, _) => return user_err(format!("Game {} was closed.", row.id)),
+            (_, None) => return Err(anyhow::anyhow!("active game {} has no state", row.id).into()),
+            (_, Some(s)) => s.clone(),
+        };
+        // Auto-resolve off: a secret choice is kept as a draft.
+        let settings = Settings::of(&row);
+        if let Some(reply) = self.draft_if_held(&row, &seats, &state, &settings, seat, &line).await? {
+            return Ok(reply);
+        }
+        let events = match state.decide(seat, &line) {
+            Ok(events) => events,
+            Err(e) => {
+                return Err(ServiceError::User(
+                    explain(&e, &state, seat, &Self::names(&seats)).into(),
+                ))
+            }
+        };
+        let mut adv = Advance::new(&state, row.seq);
+        adv.push(events.clone());
+        // Seats in civil disorder play what they now owe, in the same commit.
+        let played = super::seats::autoplay(&mut adv, &seats, !settings.auto_resolve);
+        // A new phase (or step) begins: its deadline, in the same transaction.
+        let deadline = self
+            .next_deadline(&settings, &adv.before, &adv.state)
+            .map_or(DeadlineChange::Keep, DeadlineChange::Set);
+        let due = self.due_after(&row, &deadline).await?;
+        let notes = super::seats::autoplay_line(&played, &seats)
+            .into_iter()
+            .map(Text::from)
+            .collect();
+        let outbox = compose::after_action(&compose::Ctx {
+            row: &row,
+            seats: &seats,
+            adv: &adv,
+            due,
+            cause: compose::Cause::Order {
+                seat,
+                line: line.clone(),
+            },
+            notes,
+        });
+        let names = Self::names(&seats);
+        let label = compose::label_of(&state, seat, &line, &names);
+        let commit = Commit::new(row.id, row.seq, self.now_ms())
+            .with_snapshots(adv.snapshots())
+            .with_events(adv.events, adv.state)
+            .with_deadline(deadline);
+        self.commit(commit, &outbox).await?;
+        let mut text = format!("Sent: {label}");
+        // Only what the channel post does not already say: the actor's secrets.
+        let own: Vec<String> = events
+            .iter()
+            .filter_map(|e| {
+                let mine = e.narrate(Viewer::Seat(seat), &names)?;
+                (e.narrate(Viewer::Public, &names).as_deref() != Some(mine.as_str())).then_some(mine)
+            })
+            .collect();
+        if !own.is_empty() {
+            text.push('\n');
+            text.push_str(&own.join("\n"));
+        }
+        // The acknowledgement is private: secret picks must stay so, and
+        // public orders are announced by the channel post; the prompt's
+        // edit says it too.
+        let mut reply = Reply::private(text);
+        reply.only_ack = true;
+        Ok(reply)
+    }
+
+    /// Values for one option of an order, built from the legal orders of
+    /// the actor's seat, consistent with the options already filled in.
+    pub async fn complete(
+        &self,
+        actor: &Actor,
+        game: Option<GameId>,
+        command: &str,
+        option: &str,
+        filled: &[(String, String)],
+        partial: &str,
+    ) -> Result<Vec<String>, ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        let seats = self.store.seats(row.id).await?;
+        let (Some(state), Some(seat)) = (
+            &row.state,
+            seats.iter().find(|s| s.played_by(actor.user)).map(|s| s.seat),
+        ) else {
+            return Ok(vec![]);
+        };
+        let names = Self::names(&seats);
+        let player = |o: &str| {
+            row.kind
+                .commands()
+                .iter()
+                .filter(|c| c.name == command)
+                .flat_map(|c| c.params.iter())
+                .any(|p| p.name == o && p.kind == ParamKind::Player)
+        };
+        // Filled player options are names: the legal orders hold numbers.
+        let filled: Vec<(String, String)> = filled
+            .iter()
+            .map(|(k, v)| {
+                if player(k) && !v.is_empty() {
+                    let mut one = CommandLine::new(command);
+                    one.args.push((k.clone(), v.clone()));
+                    let v = players_as_seats(row.kind, &one, &names)
+                        .ok()
+                        .and_then(|l| l.get(k).map(str::to_string))
+                        .unwrap_or_else(|| v.clone());
+                    (k.clone(), v)
+                } else {
+                    (k.clone(), v.clone())
+                }
+            })
+            .collect();
+        let legal = state.legal_commands(seat);
+        let mut values = if player(option) {
+            // Match what is typed against the names, not the numbers.
+            let all = seats_as_players(complete_from(&legal, command, option, &filled, ""), &names);
+            let typed = partial.to_lowercase();
+            all.into_iter()
+                .filter(|v| v.to_lowercase().starts_with(&typed))
+                .collect()
+        } else {
+            complete_from(&legal, command, option, &filled, partial)
+        };
+        for v in state.complete_more(seat, command, option, &filled, partial) {
+            if !values.contains(&v) {
+                values.push(v);
+            }
+        }
+        Ok(values)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names() -> Vec<String> {
+        vec!["alice".into(), "Bob the Bold".into(), "carol".into()]
+    }
+
+    #[test]
+    fn players_are_read_by_name_or_number() {
+        let read = |text: &str| {
+            players_as_seats(GameKind::Solar, &CommandLine::parse(text).unwrap(), &names()).map(|l| l.to_string())
+        };
+        assert_eq!(
+            read("play card:espionage player:carol").unwrap(),
+            "play card:espionage player:3"
+        );
+        assert_eq!(
+            read("play card:espionage player:\"bob the bold\"").unwrap(),
+            "play card:espionage player:2"
+        );
+        assert_eq!(
+            read("claim tile:12 player:Carol piece:mine").unwrap(),
+            "claim tile:12 player:3 piece:mine"
+        );
+        assert_eq!(read("power kill:@Carol/tank/mars").unwrap(), "power kill:3/tank/mars");
+        assert_eq!(read("power steal:1").unwrap(), "power steal:1");
+        // Options that do not name a player are left alone.
+        assert_eq!(
+            read("move from:earth to:mars ships:1").unwrap(),
+            "move from:earth to:mars ships:1"
+        );
+        let e = read("power steal:dave").unwrap_err();
+        assert!(
+            e.contains("no player called dave") && e.contains("alice, Bob the Bold and carol"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn autocomplete_offers_names_for_players() {
+        let values = vec!["2".to_string(), "3/tank/mars".to_string(), "9".to_string()];
+        assert_eq!(
+            seats_as_players(values, &names()),
+            ["Bob the Bold", "carol/tank/mars", "9"]
+        );
+    }
+}

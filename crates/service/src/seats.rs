@@ -1,0 +1,314 @@
+//! Seats changing hands in play: the host replaces, kicks or puts a seat
+//! in civil disorder; automatic seats play their defaults.
+//!
+//! Civil disorder: a seat in disorder (or vacant after a kick) has its
+//! decisions made by the ruleset's defaults as soon as it owes them, in the
+//! same commit as the action that made it owe them. When every seat is
+//! automatic nothing is played on its own: the deadline's defaults (or the
+//! host) move the game on, one phase at a time.
+
+use super::advance::Advance;
+use super::settings::Settings;
+use super::{compose, user_err, Actor, OutMessage, Reply, Service, ServiceError, Text};
+use orrery_engine::{CommandLine, GameId, Seat, UserId, Viewer};
+use orrery_games::AnyState;
+use orrery_store::{Commit, DeadlineChange, GameRow, GameStatus, SeatChange, SeatRow};
+
+/// At most this many default decisions are played for automatic seats in
+/// one go (a safety net; a phase needs far fewer).
+pub(super) const AUTOPLAY_LIMIT: usize = 1000;
+
+/// Play the defaults of automatic seats (civil disorder, vacant) that owe
+/// a decision, until none does, adding their events to `adv`. Returns what
+/// was played for whom (`secret`: the choice was hidden). Nothing is
+/// played when no seat is played by a person.
+///
+/// `drafting` (the game's auto-resolve is off): an automatic seat's secret
+/// choice waits while a player still owes theirs in the same step (they
+/// are drafting: submitting now would resolve the step under them); it is
+/// played once every player is in (their drafts submitted), or at the
+/// deadline.
+pub(super) fn autoplay(adv: &mut Advance, seats: &[SeatRow], drafting: bool) -> Vec<(Seat, CommandLine, bool)> {
+    let mut played = Vec::new();
+    if seats.iter().all(SeatRow::automatic) {
+        return played;
+    }
+    let automatic = |seat: Seat| seats.iter().any(|s| s.seat == seat && s.automatic());
+    for _ in 0..AUTOPLAY_LIMIT {
+        if adv.state.outcome().is_some() {
+            break;
+        }
+        let pending = adv.state.pending();
+        let players_drafting = drafting && pending.iter().any(|q| q.secret && !q.submitted && !automatic(q.seat));
+        let next = pending
+            .into_iter()
+            .filter(|p| !p.submitted && automatic(p.seat) && !(p.secret && players_drafting))
+            .find_map(|p| adv.state.default_command(p.seat).map(|c| (p, c)));
+        let Some((p, cmd)) = next else { break };
+        match adv.play(p.seat, &cmd) {
+            Ok(()) => played.push((p.seat, cmd, p.secret)),
+            Err(e) => {
+                tracing::warn!(seat = %p.seat, "civil-disorder default refused: {e}");
+                break;
+            }
+        }
+    }
+    played
+}
+
+/// One public line about what was played for automatic seats.
+pub(super) fn autoplay_line(played: &[(Seat, CommandLine, bool)], seats: &[SeatRow]) -> Option<String> {
+    if played.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> = played
+        .iter()
+        .map(|(seat, cmd, secret)| {
+            let name = seats
+                .iter()
+                .find(|s| s.seat == *seat)
+                .map_or_else(|| seat.to_string(), |s| s.name.clone());
+            if *secret {
+                format!("{name}: a secret choice")
+            } else {
+                format!("{name}: `{cmd}`")
+            }
+        })
+        .collect();
+    Some(format!("🤖 Civil disorder, defaults played — {}.", parts.join("; ")))
+}
+
+impl Service {
+    /// The seat a host tool names, checked to exist.
+    pub(super) fn seat_row<'a>(row: &GameRow, seats: &'a [SeatRow], seat: Seat) -> Result<&'a SeatRow, ServiceError> {
+        seats.iter().find(|s| s.seat == seat).ok_or_else(|| {
+            ServiceError::User(format!("Game {} has no {seat}; its seats are 1 to {}.", row.id, seats.len()).into())
+        })
+    }
+
+    /// Host: a new player takes a seat and gets its private view by DM.
+    pub(super) async fn replace(
+        &self,
+        actor: &Actor,
+        game: Option<GameId>,
+        seat: Seat,
+        user: UserId,
+        name: String,
+    ) -> Result<Reply, ServiceError> {
+        let (_guard, row) = self.hosted_in_play(actor, game, "replace a player").await?;
+        let seats = self.store.seats(row.id).await?;
+        let old = Self::seat_row(&row, &seats, seat)?.clone();
+        if let Some(other) = seats.iter().find(|s| s.user == user && s.seat != seat) {
+            return user_err(format!(
+                "{name} already has {} in game {}; a player can't hold two seats.",
+                other.seat, row.id
+            ));
+        }
+        if old.played_by(user) {
+            return user_err(format!("{name} already plays {seat} in game {}.", row.id));
+        }
+        let state = self.state_of(&row)?;
+        let mut new_seats = seats.clone();
+        if let Some(s) = new_seats.iter_mut().find(|s| s.seat == seat) {
+            s.user = user;
+            s.name = name.clone();
+            s.vacant = false;
+            s.disorder = false;
+            s.reminders = None;
+        }
+        let was = if old.vacant {
+            format!("{}'s seat (vacant)", old.name)
+        } else {
+            format!("{}'s seat", old.name)
+        };
+        let mut out = vec![OutMessage::to_channel(
+            row.channel_id,
+            format!("🔁 The host gave {was} in game {} to {name}.", row.id),
+        )];
+        if !old.vacant {
+            out.push(OutMessage::to_dm(
+                old.user,
+                format!("The host gave your seat in game {} to {name}.", row.id),
+            ));
+        }
+        // The new player's private view of the game as it stands, and what
+        // they owe now.
+        out.push(OutMessage {
+            board: Some(super::BoardRef {
+                game: row.id,
+                viewer: Viewer::Seat(seat),
+                seq: row.seq,
+            }),
+            ..OutMessage::to_dm(
+                user,
+                Text::plain(format!("You now play {}'s seat in ", old.name))
+                    .strong(row.kind.name())
+                    .then(format!(" game {} (", row.id))
+                    .channel(row.channel_id)
+                    .then(format!(
+                        "). This is your view of the board · Phase {} · {}",
+                        state.phase().number,
+                        state.phase().title(&Self::names(&new_seats))
+                    )),
+            )
+        });
+        let new_row = new_seats.iter().find(|s| s.seat == seat).expect("seat exists");
+        let due = self.due_of(&row).await?;
+        for p in state.pending().iter().filter(|p| p.seat == seat && !p.submitted) {
+            out.push(compose::prompt(&row, &state, p, new_row, &new_seats, due));
+        }
+        let change = SeatChange {
+            player: Some((user, name.clone())),
+            disorder: Some(false),
+            vacant: Some(false),
+            ..SeatChange::new(seat)
+        };
+        self.commit(Commit::new(row.id, row.seq, self.now_ms()).with_seat(change), &out)
+            .await?;
+        Ok(Reply::private(format!("{name} now plays {seat} in game {}.", row.id)))
+    }
+
+    /// Host: remove a player. In the lobby the seat goes; in play it stays,
+    /// vacant and in civil disorder, until the host replaces the player.
+    pub(super) async fn kick(&self, actor: &Actor, game: Option<GameId>, seat: Seat) -> Result<Reply, ServiceError> {
+        let row = self.hosted(actor, game, "kick a player").await?;
+        let _guard = self.lock(row.id).await?;
+        let row = self.reload(row.id).await?;
+        let seats = self.store.seats(row.id).await?;
+        let target = Self::seat_row(&row, &seats, seat)?.clone();
+        if target.user == row.host && !target.vacant {
+            return user_err("The host can't kick themselves; to end the game for everyone, ask the players.");
+        }
+        match row.status {
+            GameStatus::Lobby => {
+                self.store.remove_seat(row.id, target.user).await?;
+                return Ok(Reply::public(format!(
+                    "The host removed {} from game {}.",
+                    target.name, row.id
+                )));
+            }
+            GameStatus::Active => {}
+            _ => return user_err(format!("Game {} is over.", row.id)),
+        }
+        if target.vacant {
+            return user_err(format!("{seat} of game {} is already vacant.", row.id));
+        }
+        let state = self.state_of(&row)?;
+        let mut new_seats = seats.clone();
+        if let Some(s) = new_seats.iter_mut().find(|s| s.seat == seat) {
+            s.vacant = true;
+            s.disorder = true;
+        }
+        let mut notes = vec![format!(
+            "🚪 The host removed {} from game {}: {seat} is vacant and in civil disorder (defaults every phase) until the host replaces the player with `/host replace`.",
+            target.name, row.id
+        )];
+        let extra = vec![OutMessage::to_dm(
+            target.user,
+            format!("The host removed you from game {}.", row.id),
+        )];
+        let change = SeatChange {
+            vacant: Some(true),
+            disorder: Some(true),
+            ..SeatChange::new(seat)
+        };
+        self.play_automatic(&row, &state, &new_seats, change, &mut notes, extra)
+            .await?;
+        Ok(Reply::private(notes.join("\n")))
+    }
+
+    /// Host: put a seat in civil disorder (its defaults are played at once,
+    /// every phase) or take it out.
+    pub(super) async fn disorder(
+        &self,
+        actor: &Actor,
+        game: Option<GameId>,
+        seat: Seat,
+        on: bool,
+    ) -> Result<Reply, ServiceError> {
+        let (_guard, row) = self.hosted_in_play(actor, game, "set civil disorder").await?;
+        let seats = self.store.seats(row.id).await?;
+        let target = Self::seat_row(&row, &seats, seat)?.clone();
+        if target.vacant && !on {
+            return user_err(format!(
+                "{seat} of game {} has no player; give it one with `/host replace` instead.",
+                row.id
+            ));
+        }
+        if target.disorder == on {
+            return user_err(format!(
+                "{seat} ({}) of game {} is {} in civil disorder.",
+                target.name,
+                row.id,
+                if on { "already" } else { "not" }
+            ));
+        }
+        let state = self.state_of(&row)?;
+        let mut new_seats = seats.clone();
+        if let Some(s) = new_seats.iter_mut().find(|s| s.seat == seat) {
+            s.disorder = on;
+        }
+        let mut notes = vec![if on {
+            format!(
+                "🤖 The host put {seat} ({}) of game {} in civil disorder: its defaults are played every phase.",
+                target.name, row.id
+            )
+        } else {
+            format!(
+                "The host took {seat} ({}) of game {} out of civil disorder: {} plays again.",
+                target.name, row.id, target.name
+            )
+        }];
+        let change = SeatChange {
+            disorder: Some(on),
+            ..SeatChange::new(seat)
+        };
+        self.play_automatic(&row, &state, &new_seats, change, &mut notes, vec![])
+            .await?;
+        Ok(Reply::private(notes.join("\n")))
+    }
+
+    /// Write a seat change, playing what automatic seats owe now, with the
+    /// notes and the usual announcements.
+    pub(super) async fn play_automatic(
+        &self,
+        row: &GameRow,
+        state: &AnyState,
+        seats: &[SeatRow],
+        change: SeatChange,
+        notes: &mut Vec<String>,
+        extra: Vec<OutMessage>,
+    ) -> Result<(), ServiceError> {
+        let settings = Settings::of(row);
+        let drafting = !settings.auto_resolve;
+        let mut adv = Advance::new(state, row.seq);
+        let played = autoplay(&mut adv, seats, drafting);
+        if let Some(line) = autoplay_line(&played, seats) {
+            notes.push(line);
+        }
+        let deadline = self
+            .next_deadline(&settings, &adv.before, &adv.state)
+            .map_or(DeadlineChange::Keep, DeadlineChange::Set);
+        let mut out = extra;
+        out.extend(compose::after_action(&compose::Ctx {
+            row,
+            seats,
+            adv: &adv,
+            due: self.due_after(row, &deadline).await?,
+            cause: compose::Cause::Host("changed a seat".into()),
+            notes: notes.iter().map(|n| Text::from(n.as_str())).collect(),
+        }));
+        let commit = Commit::new(row.id, row.seq, self.now_ms())
+            .with_seat(change)
+            .with_snapshots(adv.snapshots())
+            .with_events(adv.events, adv.state)
+            .with_deadline(deadline);
+        self.commit(commit, &out).await?;
+        if drafting {
+            // The seat that just became automatic may have been the last
+            // one the drafts were waiting for.
+            self.submit_drafts_if_all_ready(row.id).await?;
+        }
+        Ok(())
+    }
+}

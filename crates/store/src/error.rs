@@ -1,0 +1,75 @@
+//! The store's typed errors.
+
+use super::GameStatus;
+use orrery_engine::{GameId, Seat, UserId};
+
+/// What can go wrong in a store call, typed so callers can react: reload
+/// and retry on [`StoreError::Conflict`], tell the user on
+/// [`StoreError::AlreadySeated`], and so on.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Optimistic-lock failure: someone else appended to the game's log
+    /// first. `expected` is the sequence number the caller based its events
+    /// on, `actual` the game's last sequence number now. Reload and retry.
+    #[error("the game moved on while this was decided (expected event {expected}, the log is at {actual})")]
+    Conflict {
+        /// The `expected_seq` the caller passed.
+        expected: i64,
+        /// The last sequence number in the store.
+        actual: i64,
+    },
+    /// The game (or the seat, or the outbox row…) does not exist. The
+    /// string says what was looked for.
+    #[error("{0} not found")]
+    NotFound(String),
+    /// The user already sits at this game.
+    #[error("user {user} is already seated in game {game} ({seat})")]
+    AlreadySeated {
+        /// The game.
+        game: GameId,
+        /// The user.
+        user: UserId,
+        /// Where they sit.
+        seat: Seat,
+    },
+    /// The operation is not allowed in the game's current status (seating
+    /// outside the lobby, starting a started game, appending to a finished
+    /// one).
+    #[error("game {game} is {actual}, not {expected}")]
+    WrongStatus {
+        /// The game.
+        game: GameId,
+        /// The status the operation needs.
+        expected: GameStatus,
+        /// The status the game has.
+        actual: GameStatus,
+    },
+    /// A compare-and-set precondition of a [`super::Commit`] failed: the
+    /// deadline (or the drafts) it was decided on changed meanwhile. Nothing
+    /// was written; the change is no longer due.
+    #[error("{0}")]
+    Moved(String),
+    /// The database failed.
+    #[error("database error: {0}")]
+    Db(#[from] sqlx::Error),
+    /// Stored data that does not parse (JSON, an unknown game kind or
+    /// status, an out-of-range seat), or a value that would not serialize.
+    #[error("corrupt data in the store: {0}")]
+    Corrupt(String),
+}
+
+impl StoreError {
+    /// Is this an optimistic-lock conflict (worth a reload and retry)?
+    pub fn is_conflict(&self) -> bool {
+        matches!(self, StoreError::Conflict { .. })
+    }
+}
+
+/// Shorthand for results of store calls.
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// Did the statement fail on a UNIQUE or PRIMARY KEY constraint? Works for
+/// both backends: the Any driver passes the driver's own error through.
+pub(crate) fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
+}

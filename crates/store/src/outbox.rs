@@ -1,0 +1,278 @@
+//! The outbox: messages waiting to be delivered by the transport.
+//!
+//! Messages caused by events are queued by [`Store::commit`] in the same
+//! transaction as the events; messages that are not (lobby posts) go
+//! through [`Store::enqueue`]. A delivery pass claims rows
+//! ([`Store::claim_outbox`]), sends them, and marks each row.
+//!
+//! # Claims: several processes, one outbox
+//!
+//! Several processes may deliver the same outbox (one PostgreSQL database
+//! shared by several bot processes). A row is sent only by whoever holds
+//! its claim: `claimed_by` (a delivery pass's name) and `claimed_until` (the
+//! end of a lease, wall-clock unix milliseconds). A claim is taken in one
+//! short statement: on PostgreSQL with `SELECT … FOR UPDATE SKIP LOCKED`, so
+//! two processes claiming at once take different rows and neither waits; on
+//! SQLite the same statement runs in a `BEGIN IMMEDIATE` transaction, which
+//! the single writer serializes. A delivered row is never claimed again. A
+//! row whose lease ran out (its process died mid-pass) can be claimed
+//! again, and is then sent again: the outbox row id, sent as the message's
+//! nonce, lets the transport drop that resend (Discord with
+//! `enforce_nonce`), and a live message remembers the row that last shaped
+//! it.
+//!
+//! # Order: lanes
+//!
+//! Messages to one target must arrive in order, and the edits of one live
+//! message must be applied in order. Each row has two *lanes*: its target
+//! and its live slot (none for a plain message), the payload's `target`
+//! and `slot` fields as JSON text (the service's contract; the store only
+//! compares them). **A row can be claimed only while no older undelivered
+//! row shares a lane with it**, whoever holds that older row or whether
+//! anyone does: it is the head of each of its lanes. So a process holding
+//! one message of a target means nobody else holds a later one of that
+//! target; the later one becomes claimable only once the older one is
+//! delivered (or given up as undeliverable). The slot lane matters when a
+//! seat changes hands: the slot's messages then go to two targets, and
+//! must still be applied in order. Rows of different lanes are
+//! independent: one slow or failing target does not hold back another.
+//! A row whose payload has no lanes (unreadable) is independent of all.
+
+use super::error::{StoreError, StoreResult};
+use super::types::{outbox_from_row, to_json};
+use super::{Backend, OutboxRow, Store, WriteTx};
+use orrery_engine::GameId;
+
+/// The columns [`outbox_from_row`] reads.
+const OUTBOX_COLS: &str = "id, game_id, payload, attempts, created_at, last_error, claimed_until";
+
+/// A row about to be queued: its payload as text, and its lanes.
+pub(crate) struct NewOutboxRow {
+    payload: String,
+    target_lane: Option<String>,
+    slot_lane: Option<String>,
+}
+
+impl NewOutboxRow {
+    /// The row for `payload`, its lanes read from its `target` and `slot`.
+    pub(crate) fn of(payload: &serde_json::Value) -> StoreResult<NewOutboxRow> {
+        Ok(NewOutboxRow {
+            payload: to_json("outbox payload", payload)?,
+            target_lane: lane(payload, "target"),
+            slot_lane: lane(payload, "slot"),
+        })
+    }
+
+    /// Insert it in `tx`. Returns its id.
+    pub(crate) async fn insert(&self, tx: &mut WriteTx, game: Option<GameId>, now_ms: i64) -> StoreResult<i64> {
+        let row = sqlx::query(
+            "INSERT INTO outbox (game_id, created_at, payload, target_lane, slot_lane)
+             VALUES ($1, $2, $3, $4, $5) RETURNING id",
+        )
+        .bind(game.map(|g| g.0))
+        .bind(now_ms)
+        .bind(self.payload.as_str())
+        .bind(self.target_lane.as_deref())
+        .bind(self.slot_lane.as_deref())
+        .fetch_one(&mut **tx)
+        .await?;
+        Ok(sqlx::Row::try_get(&row, 0)?)
+    }
+}
+
+/// A payload's lane `field` as compact JSON text (`{"Channel":5}`); none
+/// when the field is missing or null. The migration that added lanes
+/// computes the same text in SQL for rows queued before it.
+fn lane(payload: &serde_json::Value, field: &str) -> Option<String> {
+    match payload.get(field) {
+        None | Some(serde_json::Value::Null) => None,
+        Some(v) => Some(v.to_string()),
+    }
+}
+
+impl Store {
+    /// Queue messages not tied to events (lobby posts, notices), oldest
+    /// first in the given order. One transaction. Returns their ids.
+    pub async fn enqueue(
+        &self,
+        game: Option<GameId>,
+        payloads: &[serde_json::Value],
+        now_ms: i64,
+    ) -> StoreResult<Vec<i64>> {
+        let rows = payloads.iter().map(NewOutboxRow::of).collect::<StoreResult<Vec<_>>>()?;
+        let mut tx = self.begin_write().await?;
+        let mut ids = Vec::with_capacity(rows.len());
+        for row in rows {
+            ids.push(row.insert(&mut tx, game, now_ms).await?);
+        }
+        tx.commit().await?;
+        Ok(ids)
+    }
+
+    /// Up to `limit` undelivered messages, oldest first (including ones
+    /// whose earlier attempts failed, and claimed ones: the caller decides
+    /// when to give up, from [`OutboxRow::attempts`]). For reading; a
+    /// delivery claims rows with [`Store::claim_outbox`].
+    pub async fn undelivered(&self, limit: i64) -> StoreResult<Vec<OutboxRow>> {
+        self.undelivered_after(i64::MIN, limit).await
+    }
+
+    /// Like [`Store::undelivered`], but only rows with an id above
+    /// `after_id`: lets a reader walk the whole queue.
+    pub async fn undelivered_after(&self, after_id: i64, limit: i64) -> StoreResult<Vec<OutboxRow>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {OUTBOX_COLS} FROM outbox WHERE delivered_at IS NULL AND id > $1 ORDER BY id LIMIT $2"
+        ))
+        .bind(after_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(outbox_from_row).collect()
+    }
+
+    /// Claim up to `limit` undelivered rows for `by` until `until_ms`
+    /// (wall clock): rows nobody holds, or whose claim ran out before
+    /// `now_ms`, and only the head of each of their lanes (see the module
+    /// docs: no older undelivered row shares a target or a slot with them).
+    /// Oldest first. No two of the rows share a lane, so they may be sent
+    /// in any order. One short transaction; on PostgreSQL rows that another
+    /// process is claiming at this moment are skipped, not waited for.
+    pub async fn claim_outbox(&self, by: &str, now_ms: i64, until_ms: i64, limit: i64) -> StoreResult<Vec<OutboxRow>> {
+        // The lane rule is the two NOT EXISTS: an older undelivered row in
+        // the same target lane or the same slot lane, held by anyone or by
+        // nobody, keeps this row back.
+        let pick = "SELECT r.id FROM outbox r
+             WHERE r.delivered_at IS NULL
+               AND (r.claimed_until IS NULL OR r.claimed_until < $3)
+               AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.target_lane = r.target_lane
+                               AND o.delivered_at IS NULL AND o.id < r.id)
+               AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.slot_lane = r.slot_lane
+                               AND o.delivered_at IS NULL AND o.id < r.id)
+             ORDER BY r.id LIMIT $4";
+        let sql = match self.backend {
+            // The pick is a materialized CTE, run once: as an `IN (…)`
+            // subquery PostgreSQL may run it again per row, and with SKIP
+            // LOCKED a rerun can pick other rows (more than the limit). A
+            // row changed by another claimer between this statement's
+            // snapshot and its lock is re-read and checked again.
+            Backend::Postgres => {
+                let cols = OUTBOX_COLS
+                    .split(", ")
+                    .map(|c| format!("outbox.{c}"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                format!(
+                    "WITH picked AS MATERIALIZED ({pick} FOR UPDATE OF r SKIP LOCKED)
+                     UPDATE outbox SET claimed_by = $1, claimed_until = $2 FROM picked
+                     WHERE outbox.id = picked.id AND outbox.delivered_at IS NULL
+                     RETURNING {cols}"
+                )
+            }
+            // One writer at a time: the transaction below holds SQLite's
+            // write lock from the start (BEGIN IMMEDIATE).
+            Backend::Sqlite => format!(
+                "UPDATE outbox SET claimed_by = $1, claimed_until = $2 WHERE id IN ({pick}) RETURNING {OUTBOX_COLS}"
+            ),
+        };
+        let mut tx = self.begin_write().await?;
+        let rows = sqlx::query(&sql)
+            .bind(by)
+            .bind(until_ms)
+            .bind(now_ms)
+            .bind(limit)
+            .fetch_all(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        let mut rows = rows.iter().map(outbox_from_row).collect::<StoreResult<Vec<_>>>()?;
+        rows.sort_by_key(|r| r.id);
+        Ok(rows)
+    }
+
+    /// Give up every claim `by` holds on undelivered rows, so that anyone
+    /// (`by` too) may claim them again at once. Returns how many.
+    pub async fn release_outbox(&self, by: &str) -> StoreResult<u64> {
+        let _turn = self.write_turn().await;
+        let n = sqlx::query(
+            "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
+             WHERE claimed_by = $1 AND delivered_at IS NULL",
+        )
+        .bind(by)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(n)
+    }
+
+    /// Give up every claim on undelivered rows, whoever holds it. For a
+    /// process starting as the only one (no shards configured): claims left
+    /// are those of a process that died, whose leases need not be waited
+    /// out. Returns how many.
+    pub async fn release_all_claims(&self) -> StoreResult<u64> {
+        let _turn = self.write_turn().await;
+        let n = sqlx::query(
+            "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
+             WHERE delivered_at IS NULL AND claimed_until IS NOT NULL",
+        )
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(n)
+    }
+
+    /// Record a successful delivery (counts as an attempt). The row is no
+    /// longer [`Store::undelivered`], and its claim ends (`claimed_by` stays,
+    /// saying who delivered it).
+    pub async fn mark_delivered(&self, id: i64, now_ms: i64) -> StoreResult<()> {
+        let _turn = self.write_turn().await;
+        let n = sqlx::query(
+            "UPDATE outbox SET delivered_at = $2, last_attempt_at = $2, attempts = attempts + 1,
+             claimed_until = NULL WHERE id = $1",
+        )
+        .bind(id)
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        found(n, id)
+    }
+
+    /// Record a failed delivery attempt and its error. The row stays
+    /// undelivered (and claimed, if it was), with `attempts` one higher.
+    pub async fn mark_failed(&self, id: i64, error: &str, now_ms: i64) -> StoreResult<()> {
+        let _turn = self.write_turn().await;
+        let n = sqlx::query(
+            "UPDATE outbox SET attempts = attempts + 1, last_error = $2, last_attempt_at = $3 WHERE id = $1",
+        )
+        .bind(id)
+        .bind(error)
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        found(n, id)
+    }
+}
+
+fn found(rows_affected: u64, id: i64) -> StoreResult<()> {
+    if rows_affected == 0 {
+        Err(StoreError::NotFound(format!("outbox message {id}")))
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn lanes_are_compact_json_of_target_and_slot() {
+        let p = json!({"target": {"Channel": 5}, "slot": {"Prompt": {"game": 1, "seat": 0}}, "text": []});
+        assert_eq!(lane(&p, "target").as_deref(), Some(r#"{"Channel":5}"#));
+        assert_eq!(lane(&p, "slot").as_deref(), Some(r#"{"Prompt":{"game":1,"seat":0}}"#));
+        let plain = json!({"target": {"Dm": 7}, "slot": null});
+        assert_eq!(lane(&plain, "slot"), None);
+        assert_eq!(lane(&json!({}), "target"), None);
+    }
+}
