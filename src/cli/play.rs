@@ -222,7 +222,9 @@ fn indent(text: &str) -> String {
 pub async fn run(opts: PlayOptions) -> anyhow::Result<()> {
     let store = Store::connect(&opts.db).await?;
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
-    let service = Service::new(store.clone(), clock.clone());
+    // The terminal is the only reader of its database: claims of a crashed
+    // run are void.
+    let service = Service::new(store.clone(), clock.clone()).sole_process();
     let terminal = Terminal::new(opts.out.clone(), clock);
     for (i, n) in NAMES.iter().enumerate() {
         terminal

@@ -298,7 +298,14 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         }
         None => Arc::new(SystemClock),
     };
-    let service = Arc::new(Service::new(store.clone(), clock));
+    let service = Service::new(store.clone(), clock);
+    // Without shards this is the only process: claims of any other are a
+    // dead one's, even one that lands after the take-back above.
+    let service = Arc::new(if config.shards.is_none() {
+        service.sole_process()
+    } else {
+        service
+    });
     let tick = config.tick;
     let delivery = Arc::new(Notify::new());
     let guild_id = config.guild_id;

@@ -5,7 +5,7 @@
 use super::private::Route;
 use super::{Op, OutMessage, Service, Slot, SystemClock, Target};
 use crate::Clock as _;
-use orrery_store::{LiveRow, OutboxRow};
+use orrery_store::{Claims, LiveRow, OutboxRow};
 use std::future::Future;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
@@ -169,7 +169,16 @@ impl Service {
                 return Ok(sent);
             }
             let now = lease_now();
-            let batch = self.store.claim_outbox(by, now, now + lease, CLAIM_BATCH).await?;
+            let own = format!("{}/", self.worker);
+            let claims = if self.sole {
+                Claims::OnlyOwn(&own)
+            } else {
+                Claims::Honoured
+            };
+            let batch = self
+                .store
+                .claim_outbox(by, now, now + lease, CLAIM_BATCH, claims)
+                .await?;
             if batch.is_empty() {
                 return Ok(sent);
             }

@@ -261,6 +261,9 @@ pub struct Service {
     passes: std::sync::atomic::AtomicU64,
     /// How long a send may go unanswered ([`delivery::SEND_TIMEOUT`]).
     send_timeout: std::time::Duration,
+    /// This is the only process delivering from the database: outbox
+    /// claims of any other process are a dead one's ([`Service::sole_process`]).
+    sole: bool,
 }
 
 impl Service {
@@ -274,7 +277,17 @@ impl Service {
             worker: format!("{}-{:08x}", std::process::id(), random as u32),
             passes: std::sync::atomic::AtomicU64::new(0),
             send_timeout: delivery::SEND_TIMEOUT,
+            sole: false,
         }
+    }
+
+    /// The same service, as the only process delivering from its database
+    /// (no shards configured): a delivery pass then takes over rows that
+    /// any other process claimed, whatever their leases say, since such a
+    /// process can only be a dead one.
+    pub fn sole_process(mut self) -> Self {
+        self.sole = true;
+        self
     }
 
     /// The same service, giving up on a send unanswered after `timeout`

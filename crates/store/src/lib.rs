@@ -57,6 +57,7 @@ pub use drafts::DraftRow;
 pub use error::{StoreError, StoreResult};
 pub use live::LiveRow;
 pub use log::LogEntry;
+pub use outbox::Claims;
 pub use types::{Backend, DeadlineRow, DeadlineSet, GameRow, GameStatus, NewGame, OutboxRow, PrivateTo, SeatRow};
 
 use anyhow::{bail, Context};

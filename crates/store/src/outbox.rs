@@ -90,6 +90,30 @@ fn lane(payload: &serde_json::Value, field: &str) -> Option<String> {
     }
 }
 
+/// Whose live claims a delivery pass leaves alone ([`Store::claim_outbox`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claims<'a> {
+    /// Every claim whose lease runs: other processes may be alive (several
+    /// processes share the database).
+    Honoured,
+    /// Only this process's own claims (claim names starting with the
+    /// prefix): it is the only process, so any other claim is a dead
+    /// process's, whatever its lease says. (Taking every claim back at
+    /// start is not enough: a killed process's last claim may still be in
+    /// the database's hands and land after that.)
+    OnlyOwn(&'a str),
+}
+
+impl Claims<'_> {
+    /// The `LIKE` pattern of the claim names that are alive.
+    fn live_pattern(self) -> String {
+        match self {
+            Claims::Honoured => "%".to_string(),
+            Claims::OnlyOwn(prefix) => format!("{prefix}%"),
+        }
+    }
+}
+
 impl Store {
     /// Queue messages not tied to events (lobby posts, notices), oldest
     /// first in the given order. One transaction. Returns their ids.
@@ -132,18 +156,26 @@ impl Store {
 
     /// Claim up to `limit` undelivered rows for `by` until `until_ms`
     /// (wall clock): rows nobody holds, or whose claim ran out before
-    /// `now_ms`, and only the head of each of their lanes (see the module
-    /// docs: no older undelivered row shares a target or a slot with them).
-    /// Oldest first. No two of the rows share a lane, so they may be sent
-    /// in any order. One short transaction; on PostgreSQL rows that another
+    /// `now_ms` (or, with [`Claims::OnlyOwn`], that another process holds),
+    /// and only the head of each of their lanes (see the module docs: no
+    /// older undelivered row shares a target or a slot with them). Oldest
+    /// first. No two of the rows share a lane, so they may be sent in any
+    /// order. One short transaction; on PostgreSQL rows that another
     /// process is claiming at this moment are skipped, not waited for.
-    pub async fn claim_outbox(&self, by: &str, now_ms: i64, until_ms: i64, limit: i64) -> StoreResult<Vec<OutboxRow>> {
+    pub async fn claim_outbox(
+        &self,
+        by: &str,
+        now_ms: i64,
+        until_ms: i64,
+        limit: i64,
+        claims: Claims<'_>,
+    ) -> StoreResult<Vec<OutboxRow>> {
         // The lane rule is the two NOT EXISTS: an older undelivered row in
         // the same target lane or the same slot lane, held by anyone or by
         // nobody, keeps this row back.
         let pick = "SELECT r.id FROM outbox r
              WHERE r.delivered_at IS NULL
-               AND (r.claimed_until IS NULL OR r.claimed_until < $3)
+               AND (r.claimed_until IS NULL OR r.claimed_until < $3 OR r.claimed_by NOT LIKE $5)
                AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.target_lane = r.target_lane
                                AND o.delivered_at IS NULL AND o.id < r.id)
                AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.slot_lane = r.slot_lane
@@ -180,6 +212,7 @@ impl Store {
             .bind(until_ms)
             .bind(now_ms)
             .bind(limit)
+            .bind(claims.live_pattern())
             .fetch_all(&mut *tx)
             .await?;
         tx.commit().await?;

@@ -8,15 +8,13 @@
 //! each other's planets, so that fights happen: `fire` lines are typed,
 //! and each fight is told only to the players whose ships were there.
 
-mod support;
-
+use crate::support::{Harness, Place};
 use orrery::engine::{CommandLine, GameRng, Seat};
 use orrery::games::spectrum::state::Event as SpectrumEvent;
 use orrery::games::{AnyEvent, AnyState, GameKind};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::time::Duration;
-use support::{Harness, Place};
 
 const DRAIN: Duration = Duration::from_secs(60);
 const SEED: u64 = 28;
@@ -102,7 +100,7 @@ async fn a_whole_spectrum_war_by_dm_sheets() {
         let prompt = h.newest_prompt(user, t.game).expect("an economic prompt");
         assert!(prompt.content.contains("Your sheet is empty"), "{}", prompt.content);
         assert_eq!(prompt.attachments.len(), 1, "the private board rides on the prompt");
-        support::assert_png(&prompt.attachments[0].data, "a private board");
+        crate::support::assert_png(&prompt.attachments[0].data, "a private board");
     }
 
     let mut rng = GameRng::seeded(SEED);
@@ -206,7 +204,7 @@ async fn a_whole_spectrum_war_by_dm_sheets() {
 
     // The end: one result post, the last one.
     let posts = h.posts(chan);
-    support::result_post(&t, &posts, &outcome);
+    crate::support::result_post(&t, &posts, &outcome);
 
     // What everyone in the channel reads: no sheet line, no ship, no points.
     let everything = h.public_text(chan);
@@ -228,7 +226,7 @@ async fn a_whole_spectrum_war_by_dm_sheets() {
     assert!(ship_name.is_none(), "the channel names a ship: {ship_name:?}");
     // Every player had a private board by DM at every section.
     let boards_per_player = h.private_boards(&t);
-    let public_boards = support::assert_private_boards(&boards_per_player, &posts, 0);
+    let public_boards = crate::support::assert_private_boards(&boards_per_player, &posts, 0);
     h.assert_outbox_delivered_once().await;
     h.fake.assert_clean();
     let volume = h.volume(chan, &players);

@@ -9,15 +9,13 @@
 //! cannot use its buttons. Every request is checked against Discord's
 //! OpenAPI spec by the fake.
 
-mod support;
-
+use crate::support::fake_discord::Thread;
+use crate::support::{Harness, Id, Message, Origin, Place, User};
 use orrery::engine::{GameId, Seat};
 use orrery::games::AnyState;
 use serde_json::json;
 use std::collections::BTreeSet;
 use std::time::Duration;
-use support::fake_discord::Thread;
-use support::{Harness, Id, Message, Origin, Place, User};
 
 const DRAIN: Duration = Duration::from_secs(60);
 
@@ -91,7 +89,12 @@ fn prompt_in(h: &Harness, thread: Id, game: GameId) -> Option<Message> {
         w.messages_in(thread)
             .into_iter()
             .rev()
-            .find(|m| m.origin == Origin::Post && m.custom_ids().iter().any(|c| support::game_of_id(c) == Some(game)))
+            .find(|m| {
+                m.origin == Origin::Post
+                    && m.custom_ids()
+                        .iter()
+                        .any(|c| crate::support::game_of_id(c) == Some(game))
+            })
             .cloned()
     })
 }
@@ -192,7 +195,7 @@ async fn a_game_in_thread_mode_keeps_each_players_messages_in_their_own_private_
         );
         assert_eq!(prompt.pinged, vec![p.id], "the prompt pings {} alone", p.name);
         assert_eq!(prompt.attachments.len(), 1, "with {}'s own board", p.name);
-        support::assert_png(&prompt.attachments[0].data, "a private board in a thread");
+        crate::support::assert_png(&prompt.attachments[0].data, "a private board in a thread");
         assert_eq!(dm_posts(&h, p), 0, "nothing by DM to {}", p.name);
         threads.push(thread);
     }

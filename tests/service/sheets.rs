@@ -10,9 +10,7 @@ use orrery::service::{Actor, ManualClock, OutMessage, Request, Service, Settings
 use orrery::store::Store;
 use std::sync::Arc;
 
-mod common;
-
-use common::{at, db_url, in_dm, ok, refused, sent, seq, state, T0};
+use crate::common::{at, db_url, in_dm, ok, refused, sent, seq, state, T0};
 
 const CHANNEL: u64 = 700;
 
@@ -45,7 +43,7 @@ fn sheet(game: GameId, verb: SheetVerb) -> Request {
 }
 
 async fn new_war(svc: &Service) -> GameId {
-    common::started(svc, CHANNEL, GameKind::Spectrum, 1, &["alice", "bob"]).await
+    crate::common::started(svc, CHANNEL, GameKind::Spectrum, 1, &["alice", "bob"]).await
 }
 
 /// Seat `i`'s home planet's name, and its sheet as the state holds it.

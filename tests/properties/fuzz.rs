@@ -2,9 +2,7 @@
 //! (the long one is `cargo run --release --example fuzz`; see
 //! `tests/fuzz_support/mod.rs` for the targets and their properties).
 
-mod fuzz_support;
-
-use fuzz_support::{run, Options, Report};
+use crate::fuzz_support::{run, Options, Report};
 
 fn short(target: &str, inputs: u64) -> Report {
     let opts = Options {

@@ -30,9 +30,7 @@
 //! seeded random legal play (`orrery play --auto`'s choice), the host
 //! undoing one action and rolling back one phase on the way.
 
-mod common;
-
-use common::{at, ok, service, T0};
+use crate::common::{at, ok, service, T0};
 use orrery::engine::{GameConfig, GameId, GameRng, Seat, UserId, Viewer};
 use orrery::games::{AnyEvent, AnyState, GameKind, PlatformEvent, Replay, Rewind};
 use orrery::service::{Request, Service};

@@ -16,13 +16,11 @@
 //!
 //! which prints its figures (see the README).
 
-mod support;
-
+use crate::support::{Harness, Place, Table};
 use orrery::engine::{CommandLine, GameId, GameRng, Seat};
 use orrery::games::{AnyEvent, GameKind};
 use serde_json::json;
 use std::time::{Duration, Instant};
-use support::{Harness, Place, Table};
 
 /// An order the bot said it took: the log position it was given at.
 #[derive(Debug)]
@@ -111,7 +109,7 @@ async fn soak(backend: &'static str, db_url: Option<String>, kills: u32, games: 
             f.kills += 1;
         } else {
             // The answer, if the bot gives one in time.
-            let deadline = Instant::now() + support::interactions::ANSWER_TIMEOUT;
+            let deadline = Instant::now() + crate::support::interactions::ANSWER_TIMEOUT;
             while h.fake.answers(id).iter().all(|m| m.loading()) && Instant::now() < deadline {
                 tokio::time::sleep(Duration::from_millis(10)).await;
             }
@@ -245,7 +243,7 @@ async fn soak_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn soak_postgres() {
-    let Some(db) = support::PgDatabase::create("soak", "the PostgreSQL soak").await else {
+    let Some(db) = crate::support::PgDatabase::create("soak", "the PostgreSQL soak").await else {
         return;
     };
     let url = db.url.clone();

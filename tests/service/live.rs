@@ -11,8 +11,6 @@ use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-mod common;
-
 const CHANNEL: u64 = 700;
 
 /// One thing the transport was asked to do.
@@ -103,10 +101,10 @@ impl Recorder {
 
 /// A service with one game (a lobby: enough for slots to belong to).
 async fn with_game(tag: &str) -> (Service, GameId) {
-    let (svc, _) = common::service(&format!("live-{tag}")).await;
-    common::ok(
+    let (svc, _) = crate::common::service(&format!("live-{tag}")).await;
+    crate::common::ok(
         &svc,
-        &common::at(CHANNEL, 1, "alice"),
+        &crate::common::at(CHANNEL, 1, "alice"),
         Request::New {
             kind: GameKind::Hyperspace,
             seed: Some(1),

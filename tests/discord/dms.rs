@@ -6,20 +6,18 @@
 //! his prompt's buttons, seen only by him); when he opens his DMs and runs
 //! `/game dms`, his prompt comes by DM again.
 
-mod support;
-
+use crate::support::{Message, Origin, Place};
 use orrery::engine::Seat;
 use orrery::games::{AnyState, GameKind};
 use orrery::service::Target;
 use serde_json::json;
 use std::time::Duration;
-use support::{Message, Origin, Place};
 
 const DRAIN: Duration = Duration::from_secs(60);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_with_closed_dms_plays_from_the_channel() {
-    let h = support::Harness::start().await;
+    let h = crate::support::Harness::start().await;
     let chan = h.fake.add_channel("spectrum");
     let alice = h.fake.add_user("alice");
     let bob = h.fake.add_user("bob");
@@ -35,7 +33,7 @@ async fn a_player_with_closed_dms_plays_from_the_channel() {
         .await;
     h.wait_outbox_drained(DRAIN).await;
 
-    let notices = |h: &support::Harness| -> Vec<Message> {
+    let notices = |h: &crate::support::Harness| -> Vec<Message> {
         h.fake.read(|w| {
             w.messages_in(chan)
                 .into_iter()
@@ -44,7 +42,7 @@ async fn a_player_with_closed_dms_plays_from_the_channel() {
                 .collect()
         })
     };
-    let bob_dms = |h: &support::Harness| -> usize {
+    let bob_dms = |h: &crate::support::Harness| -> usize {
         h.fake.read(|w| {
             w.dm_channel_of(bob.id)
                 .map(|c| w.messages_in(c).iter().filter(|m| m.origin == Origin::Post).count())
@@ -83,7 +81,7 @@ async fn a_player_with_closed_dms_plays_from_the_channel() {
     let mine = h.fake.run(&bob, Place::Channel(chan), "game board", &[]).await;
     assert!(mine.ephemeral(), "only bob sees his board");
     assert_eq!(mine.attachments.len(), 1, "his own board");
-    support::assert_png(&mine.attachments[0].data, "bob's private board");
+    crate::support::assert_png(&mine.attachments[0].data, "bob's private board");
     assert!(mine.content.contains("Your sheet is empty"), "{}", mine.content);
     let ask = format!("c:{}:ready", t.game.0);
     assert!(mine.custom_ids().contains(&ask), "{:?}", mine.custom_ids());

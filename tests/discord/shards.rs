@@ -10,12 +10,10 @@
 //!   guilds of both shards are played to the end; every message is posted
 //!   once, every game's log replays.
 
-mod support;
-
+use crate::support::{Harness, Origin};
 use serde_json::json;
 use std::collections::HashMap;
 use std::time::Duration;
-use support::{Harness, Origin};
 
 const WAIT: Duration = Duration::from_secs(30);
 
@@ -100,7 +98,7 @@ async fn sigterm_shuts_down_cleanly_and_nothing_is_half_delivered() {
 /// a resend for Discord to drop: every nonce is POSTed once).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_two_shards_one_postgres_database() {
-    let Some(db) = support::PgDatabase::create("shards", "the two-process PostgreSQL test").await else {
+    let Some(db) = crate::support::PgDatabase::create("shards", "the two-process PostgreSQL test").await else {
         return;
     };
     let url = db.url.clone();
@@ -189,7 +187,7 @@ async fn two_processes_two_shards_one_postgres_database() {
                 .iter()
                 .map(|i| {
                     let g = w.channels.get(&i.channel_id).and_then(|c| match c.kind {
-                        support::fake_discord::ChannelKind::Guild(g) => Some(g),
+                        crate::support::fake_discord::ChannelKind::Guild(g) => Some(g),
                         _ => None,
                     });
                     (i.id, g)

@@ -7,18 +7,16 @@ use orrery::service::{Actor, Delivery, OutMessage, Posted, Request, Service, Tar
 use orrery::store::GameStatus;
 use std::sync::{Arc, Mutex};
 
-mod common;
-
-use common::{in_dm, ok, refused};
+use crate::common::{in_dm, ok, refused};
 
 const CHANNEL: u64 = 500;
 
 async fn service(tag: &str) -> Service {
-    common::service(&format!("svc-{tag}")).await.0
+    crate::common::service(&format!("svc-{tag}")).await.0
 }
 
 fn at_table(user: u64, name: &str) -> Actor {
-    common::at(CHANNEL, user, name)
+    crate::common::at(CHANNEL, user, name)
 }
 
 /// Collects deliveries: each post, and each edit as the message it now is.

@@ -8,15 +8,13 @@
 //! - a Starlanes move taken back with the prompt's button, and a take-back
 //!   refused once dice were rolled.
 
-mod support;
-
+use crate::support::{Harness, Id, Message, Place, Table, User, Via};
 use orrery::engine::{CommandLine, GameId, GameRng, Outcome};
 use orrery::games::{AnyEvent, AnyState, GameKind};
 use orrery::store::GameStatus;
 use serde_json::json;
 use std::collections::{BTreeSet, HashSet};
 use std::time::Duration;
-use support::{Harness, Id, Message, Place, Table, User, Via};
 
 const DRAIN: Duration = Duration::from_secs(60);
 
@@ -72,12 +70,12 @@ async fn a_whole_hyperspace_game_is_played_with_buttons_and_menus_only() {
     let (mut seen_posts, mut seen_dms) = (HashSet::new(), HashSet::new());
     // The lobby's posts (and the first phase's, which pings the first player).
     let mut state = h.state(t.game).await;
-    let mut pings = support::check_pings(&h, &t, &BTreeSet::new(), &state, &mut seen_posts);
+    let mut pings = crate::support::check_pings(&h, &t, &BTreeSet::new(), &state, &mut seen_posts);
     let mut prompts = check_prompts(&h, &t, &mut seen_dms);
     let (mut orders, mut picks) = (0, 0);
     let mut via: std::collections::BTreeMap<Via, usize> = Default::default();
     loop {
-        let before = support::owing(&t, &state);
+        let before = crate::support::owing(&t, &state);
         if h.row(t.game).await.status != GameStatus::Active {
             break;
         }
@@ -94,7 +92,7 @@ async fn a_whole_hyperspace_game_is_played_with_buttons_and_menus_only() {
         h.wait_outbox_drained(DRAIN).await;
         let row = h.row(t.game).await;
         state = row.state.expect("a game keeps its state");
-        pings += support::check_pings(&h, &t, &before, &state, &mut seen_posts);
+        pings += crate::support::check_pings(&h, &t, &before, &state, &mut seen_posts);
         prompts += check_prompts(&h, &t, &mut seen_dms);
         assert!(orders < 2000, "the game does not end");
     }
@@ -110,12 +108,12 @@ async fn a_whole_hyperspace_game_is_played_with_buttons_and_menus_only() {
 
     // The end: one result post, the last one, with the final board.
     let posts = h.posts(chan);
-    let result = support::result_post(&t, &posts, &outcome);
+    let result = crate::support::result_post(&t, &posts, &outcome);
     for w in &winners {
         assert!(result.content.contains(w), "{w}: {}", result.content);
     }
     assert_eq!(result.attachments.len(), 1, "the result carries the final board");
-    support::assert_png(&result.attachments[0].data, "the final board");
+    crate::support::assert_png(&result.attachments[0].data, "the final board");
     h.assert_outbox_delivered_once().await;
     h.fake.assert_clean();
 
@@ -151,7 +149,7 @@ async fn prompt_with_take_back(h: &Harness, user: &User, game: GameId, offered: 
                     .messages_in(dm)
                     .into_iter()
                     .rev()
-                    .find(|m| m.origin == support::Origin::Post && m.has_controls())?;
+                    .find(|m| m.origin == crate::support::Origin::Post && m.has_controls())?;
                 (m.custom_ids().contains(&id) == offered).then(|| m.clone())
             },
         )
@@ -167,7 +165,7 @@ async fn next(h: &Harness, t: &Table) -> (AnyState, User, CommandLine, Vec<AnyEv
         .into_iter()
         .find(|p| !p.submitted)
         .expect("someone owes");
-    let line = support::policy::choose(&state, p.seat).expect("the policy has an order");
+    let line = crate::support::policy::choose(&state, p.seat).expect("the policy has an order");
     let events = state.decide(p.seat, &line).expect("the policy's order is legal");
     let mut after = state.clone();
     for e in &events {

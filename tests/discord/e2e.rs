@@ -3,14 +3,12 @@
 //! (see `tests/support/`). Whole Hyperspace games are played through slash
 //! commands, autocomplete, buttons and menus only.
 
-mod support;
-
+use crate::support::{FaultKind, FaultTarget, Harness, Message, Origin, Place, Table};
 use orrery::engine::{CommandLine, GameId, Outcome};
 use orrery::service::Target;
 use orrery::store::GameStatus;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-use support::{FaultKind, FaultTarget, Harness, Message, Origin, Place, Table};
 
 const DRAIN: Duration = Duration::from_secs(60);
 
@@ -249,11 +247,11 @@ async fn a_whole_game_is_played_through_discord() {
         "{}",
         own.content
     );
-    support::assert_png(attachment_png(&own), "carol's own board");
+    crate::support::assert_png(attachment_png(&own), "carol's own board");
     let onlooker = h.fake.add_user("onlooker");
     let board = h.fake.run(&onlooker, here, "game board", &[]).await;
     assert!(!board.ephemeral());
-    support::assert_png(attachment_png(&board), "the public board");
+    crate::support::assert_png(attachment_png(&board), "the public board");
     let state = h.state(game).await;
     let fighters: Vec<usize> = state.pending().iter().map(|p| p.seat.index()).collect();
     assert_eq!(fighters.len(), 2);
@@ -271,7 +269,7 @@ async fn a_whole_game_is_played_through_discord() {
         h.fake.dm_channel(first.id),
         "a private view is only for its owner"
     );
-    support::assert_png(attachment_png(&mine), "a private board");
+    crate::support::assert_png(attachment_png(&mine), "a private board");
     let cards = h
         .fake
         .autocomplete(
@@ -299,7 +297,7 @@ async fn a_whole_game_is_played_through_discord() {
     let i = h.fake.press(&first, card_prompt.id, &board_id).await;
     let mine = h.fake.answer(i).await;
     assert_eq!(mine.channel_id, card_prompt.channel_id, "the board comes in the DM");
-    support::assert_png(attachment_png(&mine), "the board from the prompt's button");
+    crate::support::assert_png(attachment_png(&mine), "the board from the prompt's button");
     let (prompt, ack) = h
         .pick_card(&t, &first, &CommandLine::new("card").arg("name", "Admiral"))
         .await;
@@ -346,7 +344,7 @@ async fn a_whole_game_is_played_through_discord() {
     let cancel_id = format!("n:{}", game.0);
     assert!(question.ephemeral(), "{}", question.content);
     assert_eq!(question.custom_ids(), vec![yes_id.clone(), cancel_id.clone()]);
-    let yes = support::fake_discord::all_components(&question.components)
+    let yes = crate::support::fake_discord::all_components(&question.components)
         .into_iter()
         .find(|c| c["custom_id"] == yes_id.as_str())
         .cloned()
@@ -432,7 +430,7 @@ async fn a_whole_game_is_played_through_discord() {
         .map(|(_, _, m)| m)
         .collect();
     for b in &boards {
-        support::assert_png(attachment_png(b), &format!("the board posted with `{}`", b.content));
+        crate::support::assert_png(attachment_png(b), &format!("the board posted with `{}`", b.content));
     }
     let phases = row.state.as_ref().unwrap().phase().number as usize;
     // One per phase, except that the order ending the game also ends a
@@ -444,7 +442,7 @@ async fn a_whole_game_is_played_through_discord() {
     );
     assert!(boards.last().unwrap().content.contains("Game over"), "the final board");
     let history = h.fake.run(&bob, here, "game history", &[("phase", json!(1))]).await;
-    support::assert_png(attachment_png(&history), "a history board");
+    crate::support::assert_png(attachment_png(&history), "a history board");
     assert_eq!(h.fake.read(|w| w.gateway.identifies), 1);
     h.assert_no_pings();
     h.fake.assert_clean();
@@ -456,7 +454,7 @@ async fn a_whole_game_is_played_through_discord() {
 }
 
 fn policy_cards() -> Vec<&'static str> {
-    support::policy::CARDS.to_vec()
+    crate::support::policy::CARDS.to_vec()
 }
 
 /// 2. Secret picks go only to their owners; nothing public shows them
@@ -558,7 +556,7 @@ async fn secret_picks_stay_secret_until_the_reveal() {
     h.fake.read(|w| {
         for m in w.messages.iter().filter(|m| !m.deleted) {
             let dm_of = match w.channels[&m.channel_id].kind {
-                support::fake_discord::ChannelKind::Dm(u) => Some(u),
+                crate::support::fake_discord::ChannelKind::Dm(u) => Some(u),
                 _ => None,
             };
             if m.content.contains("You picked") {
@@ -660,7 +658,7 @@ async fn bad_input_is_explained_privately_and_changes_nothing() {
     /// Run a command; it must be refused privately, saying `expect`.
     async fn refused(
         h: &Harness,
-        user: &support::User,
+        user: &crate::support::User,
         place: Place,
         path: &str,
         opts: &[(&str, Value)],
@@ -1001,11 +999,11 @@ async fn faults_lose_nothing_and_double_nothing() {
 
 #[test]
 fn the_fake_checks_requests_against_the_spec_or_says_it_skipped() {
-    let Some(spec) = support::openapi::spec() else {
+    let Some(spec) = crate::support::openapi::spec() else {
         eprintln!("(skipped: no OpenAPI spec)");
         return;
     };
-    use support::openapi::SpecBody;
+    use crate::support::openapi::SpecBody;
     let ok = json!({"content": "hi", "nonce": "orrery-1", "enforce_nonce": true, "allowed_mentions": {"parse": []}});
     assert!(spec
         .check_request("POST", "/channels/123/messages", &[], SpecBody::Json(&ok))
@@ -1053,7 +1051,7 @@ fn the_fake_checks_requests_against_the_spec_or_says_it_skipped() {
 
 /// Whether some message in `user`'s DMs about `game` (as it reads now,
 /// edits included) contains `needle`.
-fn dm_says(h: &Harness, user: &support::User, game: orrery::engine::GameId, needle: &str) -> bool {
+fn dm_says(h: &Harness, user: &crate::support::User, game: orrery::engine::GameId, needle: &str) -> bool {
     let head = format!("game {game} ");
     let found = h.fake.read(|w| {
         let Some(dm) = w.dm_channel_of(user.id) else {

@@ -7,14 +7,12 @@
 //! seat's private view; spectators get public boards; an overdue deadline
 //! resolves right after a restart.
 
-mod support;
-
+use crate::support::{Harness, Message, Place, User};
 use orrery::engine::{GameId, Seat, Viewer};
 use orrery::service::{BoardRef, Service, SystemClock};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
-use support::{Harness, Message, Place, User};
 
 const H: i64 = 3_600_000;
 const WAIT: Duration = Duration::from_secs(30);
@@ -374,7 +372,7 @@ async fn host_tools_and_deadlines_through_discord() {
 /// posted once. Skipped without `TEST_POSTGRES_URL`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_bots_on_one_postgres_database_resolve_each_phase_once() {
-    let Some(db) = support::PgDatabase::create("e2e", "the two-bot PostgreSQL test").await else {
+    let Some(db) = crate::support::PgDatabase::create("e2e", "the two-bot PostgreSQL test").await else {
         return;
     };
     let url = db.url.clone();

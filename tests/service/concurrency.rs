@@ -16,11 +16,8 @@ use orrery::store::Store;
 use std::sync::Arc;
 use tokio::sync::Barrier;
 
-mod common;
-mod pgdb;
-
-use common::{db_url, order, sent, started, state, T0};
-use pgdb::PgDatabase;
+use crate::common::{db_url, order, sent, started, state, T0};
+use crate::pgdb::PgDatabase;
 
 const SUBMITTERS: usize = 100;
 const SEED: u64 = 7;

@@ -8,8 +8,8 @@
 //! reach only the player they are for, and the database agrees with the
 //! announced result.
 
-mod support;
-
+use crate::support::fake_discord::ChannelKind;
+use crate::support::{policy, Harness, Id, Message, Origin, Place, Table, User};
 use orrery::engine::{CommandLine, GameConfig, GameId, Outcome, Seat};
 use orrery::games::starlanes::state::{SLOT_COST, UNIVERSAL_COST};
 use orrery::games::{starlanes, AnyEvent, AnyState, GameKind};
@@ -18,12 +18,10 @@ use orrery::store::GameStatus;
 use serde_json::{json, Value};
 use std::collections::{BTreeSet, HashSet};
 use std::time::{Duration, Instant};
-use support::fake_discord::ChannelKind;
-use support::{policy, Harness, Id, Message, Origin, Place, Table, User};
 
 /// The seed of the game played. The default options are kept (fixed map,
 /// 40 rounds); the seed only shuffles the techs. With the test policy
-/// (`support::policy`: one order of look-ahead for every seat), seeds 1 to
+/// (`crate::support::policy`: one order of look-ahead for every seat), seeds 1 to
 /// 39 all end by 6 victory points, after 37 to 57 turns; seed 6 is one of
 /// the shortest (37 turns, 89 orders, 13 techs bought, 4 used), which keeps
 /// the test quick without bending any rule. The pure test below plays it
@@ -394,11 +392,11 @@ async fn a_whole_starlanes_game_is_played_through_discord() {
     let first = h.state(t.game).await;
     let mut prompts = check_new_dms(&h, &t, &first, &mut seen_dms);
     // Each turn's post pings exactly the player whose turn it is.
-    let mut pings = support::check_pings(&h, &t, &Default::default(), &first, &mut seen_posts);
+    let mut pings = crate::support::check_pings(&h, &t, &Default::default(), &first, &mut seen_posts);
     let (mut orders, mut move_checks, mut buy_checks, mut offered_techs) = (0, 0, 0, 0);
     let mut checked_turns = HashSet::new();
     let mut mixed_checks = 0;
-    let mut via: std::collections::BTreeMap<support::Via, usize> = Default::default();
+    let mut via: std::collections::BTreeMap<crate::support::Via, usize> = Default::default();
     loop {
         let row = h.row(t.game).await;
         if row.status != GameStatus::Active {
@@ -432,7 +430,7 @@ async fn a_whole_starlanes_game_is_played_through_discord() {
         settle(&h).await;
         let now = h.state(t.game).await;
         prompts += check_new_dms(&h, &t, &now, &mut seen_dms);
-        pings += support::check_pings(&h, &t, &support::owing(&t, &state), &now, &mut seen_posts);
+        pings += crate::support::check_pings(&h, &t, &crate::support::owing(&t, &state), &now, &mut seen_posts);
         assert!(orders < 1000, "the game does not end");
     }
     let played = started.elapsed();
@@ -486,7 +484,7 @@ async fn a_whole_starlanes_game_is_played_through_discord() {
     for b in &boards {
         assert_eq!(b.attachments.len(), 1, "{}", b.content);
         assert_eq!(b.attachments[0].filename, "board.png");
-        support::assert_png(
+        crate::support::assert_png(
             &b.attachments[0].data,
             &format!("the board posted with `{}`", b.content),
         );
@@ -508,7 +506,7 @@ async fn a_whole_starlanes_game_is_played_through_discord() {
     // Every order above was given with a control: `step_by_controls`
     // fails the test when a prompt does not offer the order. Past one
     // screen of menus, the group picker was used.
-    assert!(via.contains_key(&support::Via::Picker), "{via:?}");
+    assert!(via.contains_key(&crate::support::Via::Picker), "{via:?}");
     assert!(move_checks >= 3 * 5, "{move_checks} move autocompletes checked");
     assert!(buy_checks > 0 && offered_techs > 0, "no purchase was ever offered");
     assert!(mixed_checks > 0, "never two sources for one destination");

@@ -10,17 +10,15 @@ use orrery::engine::GameRng;
 use orrery::engine::{GameConfig, GameId, Seat, UserId};
 use orrery::games::{AnyEvent, AnyState, GameKind};
 use orrery::store::{
-    Backend, Commit, DeadlineChange, DeadlineSet, GameStatus, LiveRow, NewGame, PrivateTo, SeatChange, SeatRow, Store,
-    StoreError,
+    Backend, Claims, Commit, DeadlineChange, DeadlineSet, GameStatus, LiveRow, NewGame, PrivateTo, SeatChange, SeatRow,
+    Store, StoreError,
 };
 use serde_json::json;
 use sqlx::{Executor, Row};
 use std::future::Future;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-mod pgdb;
-
-use pgdb::PgDatabase;
+use crate::pgdb::PgDatabase;
 
 // --- harness -----------------------------------------------------------------
 
@@ -126,6 +124,7 @@ on_both_backends!(
     snapshots_shortcut_the_fold,
     seat_threads_and_private_places,
     outbox_claims_take_the_head_of_each_lane,
+    the_only_process_takes_over_a_dead_ones_claims,
     concurrent_claimers_share_the_outbox,
 );
 
@@ -877,17 +876,26 @@ async fn outbox_claims_take_the_head_of_each_lane(db: Db) {
     }
 
     assert_eq!(
-        claimed(store.claim_outbox("p1", NOW, lease, 2).await.unwrap()),
+        claimed(store.claim_outbox("p1", NOW, lease, 2, Claims::Honoured).await.unwrap()),
         [a, c],
         "limit"
     );
     assert_eq!(
-        claimed(store.claim_outbox("p1", NOW, lease, 10).await.unwrap()),
+        claimed(
+            store
+                .claim_outbox("p1", NOW, lease, 10, Claims::Honoured)
+                .await
+                .unwrap()
+        ),
         [e, f],
         "b waits behind a (target), d behind c (slot)"
     );
     assert!(
-        store.claim_outbox("p2", NOW, lease, 10).await.unwrap().is_empty(),
+        store
+            .claim_outbox("p2", NOW, lease, 10, Claims::Honoured)
+            .await
+            .unwrap()
+            .is_empty(),
         "all heads held"
     );
     let rows = store.undelivered(10).await.unwrap();
@@ -896,41 +904,65 @@ async fn outbox_claims_take_the_head_of_each_lane(db: Db) {
 
     store.mark_delivered(a, NOW + 1).await.unwrap();
     assert_eq!(
-        claimed(store.claim_outbox("p2", NOW + 1, lease + 30_000, 10).await.unwrap()),
+        claimed(
+            store
+                .claim_outbox("p2", NOW + 1, lease + 30_000, 10, Claims::Honoured)
+                .await
+                .unwrap()
+        ),
         [b]
     );
     // A passing failure keeps the claim: nobody retries it behind p2's back.
     store.mark_failed(b, "HTTP 503", NOW + 2).await.unwrap();
-    assert!(store.claim_outbox("p1", NOW + 2, lease, 10).await.unwrap().is_empty());
+    assert!(store
+        .claim_outbox("p1", NOW + 2, lease, 10, Claims::Honoured)
+        .await
+        .unwrap()
+        .is_empty());
     store.mark_delivered(c, NOW + 2).await.unwrap();
     assert_eq!(
-        claimed(store.claim_outbox("p2", NOW + 2, lease + 30_000, 10).await.unwrap()),
+        claimed(
+            store
+                .claim_outbox("p2", NOW + 2, lease + 30_000, 10, Claims::Honoured)
+                .await
+                .unwrap()
+        ),
         [d],
         "the slot's next message, to its new target"
     );
 
     // p1 died holding e and f: once its lease runs out they are p3's.
     assert!(store
-        .claim_outbox("p3", lease, lease + 60_000, 10)
+        .claim_outbox("p3", lease, lease + 60_000, 10, Claims::Honoured)
         .await
         .unwrap()
         .is_empty());
     assert_eq!(
-        claimed(store.claim_outbox("p3", lease + 1, lease + 60_000, 10).await.unwrap()),
+        claimed(
+            store
+                .claim_outbox("p3", lease + 1, lease + 60_000, 10, Claims::Honoured)
+                .await
+                .unwrap()
+        ),
         [e, f]
     );
     // Releasing gives back what p2 holds (b, d), and only that.
     assert_eq!(store.release_outbox("p2").await.unwrap(), 2);
     assert_eq!(store.release_outbox("p2").await.unwrap(), 0);
     assert_eq!(
-        claimed(store.claim_outbox("p1", NOW + 3, lease, 10).await.unwrap()),
+        claimed(
+            store
+                .claim_outbox("p1", NOW + 3, lease, 10, Claims::Honoured)
+                .await
+                .unwrap()
+        ),
         [b, d]
     );
     for id in [b, d, e, f] {
         store.mark_delivered(id, NOW + 4).await.unwrap();
     }
     assert!(store
-        .claim_outbox("p1", lease * 2, lease * 3, 10)
+        .claim_outbox("p1", lease * 2, lease * 3, 10, Claims::Honoured)
         .await
         .unwrap()
         .is_empty());
@@ -945,6 +977,69 @@ async fn outbox_claims_take_the_head_of_each_lane(db: Db) {
         store.release_outbox("p1").await.unwrap(),
         0,
         "delivered rows are not released"
+    );
+}
+
+/// A process killed while its claim was on its way may have that claim
+/// land after its successor took every claim back at start. The successor,
+/// the only process, treats any claim not its own as a dead process's and
+/// takes such rows at once, lease or no lease; processes sharing the
+/// database wait the lease out.
+async fn the_only_process_takes_over_a_dead_ones_claims(db: Db) {
+    let store = &db.store;
+    let game = store.create_game(new_game(16, 1, 2)).await.unwrap();
+    let payloads = [
+        json!({"target": {"Channel": 1}, "text": "a"}),
+        json!({"target": {"Channel": 2}, "text": "b"}),
+    ];
+    let ids = store.enqueue(Some(game), &payloads, NOW).await.unwrap();
+    let claimed = |rows: Vec<orrery::store::OutboxRow>| rows.iter().map(|r| r.id).collect::<Vec<_>>();
+    let lease = NOW + 60_000;
+    assert_eq!(
+        claimed(
+            store
+                .claim_outbox("dead/7", NOW, lease, 10, Claims::Honoured)
+                .await
+                .unwrap()
+        ),
+        ids
+    );
+    assert_eq!(store.release_all_claims().await.unwrap(), 2);
+    // The dead process's last claim lands after the take-back.
+    assert_eq!(
+        claimed(
+            store
+                .claim_outbox("dead/8", NOW, lease, 10, Claims::Honoured)
+                .await
+                .unwrap()
+        ),
+        ids
+    );
+    assert!(
+        store
+            .claim_outbox("shard/1", NOW + 1, lease, 10, Claims::Honoured)
+            .await
+            .unwrap()
+            .is_empty(),
+        "a claim is honoured while its lease runs"
+    );
+    assert_eq!(
+        claimed(
+            store
+                .claim_outbox("me/1", NOW + 1, lease, 10, Claims::OnlyOwn("me/"))
+                .await
+                .unwrap()
+        ),
+        ids,
+        "the only process takes them at once"
+    );
+    assert!(
+        store
+            .claim_outbox("me/2", NOW + 2, lease, 10, Claims::OnlyOwn("me/"))
+            .await
+            .unwrap()
+            .is_empty(),
+        "its own claims it honours"
     );
 }
 
@@ -968,7 +1063,10 @@ async fn concurrent_claimers_share_the_outbox(db: Db) {
         tasks.push(tokio::spawn(async move {
             let by = format!("worker-{w}");
             loop {
-                let rows = store.claim_outbox(&by, NOW, NOW + 60_000, 3).await.unwrap();
+                let rows = store
+                    .claim_outbox(&by, NOW, NOW + 60_000, 3, Claims::Honoured)
+                    .await
+                    .unwrap();
                 if rows.is_empty() {
                     if store.undelivered(1).await.unwrap().is_empty() {
                         return;
@@ -1548,14 +1646,17 @@ async fn unsupported_urls_are_refused() {
 #[test]
 fn database_name_replacement() {
     assert_eq!(
-        pgdb::with_database("postgres://postgres@127.0.0.1:5432/test", "x"),
+        crate::pgdb::with_database("postgres://postgres@127.0.0.1:5432/test", "x"),
         "postgres://postgres@127.0.0.1:5432/x"
     );
     assert_eq!(
-        pgdb::with_database("postgres://u:p@h/test?sslmode=disable", "x"),
+        crate::pgdb::with_database("postgres://u:p@h/test?sslmode=disable", "x"),
         "postgres://u:p@h/x?sslmode=disable"
     );
-    assert_eq!(pgdb::with_database("postgres://h:5432", "x"), "postgres://h:5432/x");
+    assert_eq!(
+        crate::pgdb::with_database("postgres://h:5432", "x"),
+        "postgres://h:5432/x"
+    );
 }
 
 /// Commits do not checkpoint the write-ahead log (SQLite would, in the

@@ -9,15 +9,13 @@
 //! board by DM; the result is posted once; the channel never reads a
 //! sheet, a CP figure or a standing order.
 
-mod support;
-
+use crate::support::{Harness, Place};
 use orrery::engine::{CommandLine, GameRng, Seat};
 use orrery::games::empires::Event as EmpiresEvent;
 use orrery::games::{AnyEvent, AnyState, GameKind};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::time::Duration;
-use support::{Harness, Place};
 
 const DRAIN: Duration = Duration::from_secs(60);
 const SEED: u64 = 3;
@@ -168,7 +166,7 @@ async fn a_whole_space_empires_game_through_discord() {
 
     // The end: one result post, the last one.
     let posts = h.posts(chan);
-    support::result_post(&t, &posts, &outcome);
+    crate::support::result_post(&t, &posts, &outcome);
 
     // What everyone in the channel reads: no sheet, no CP, no standing order.
     let everything = h.public_text(chan);
@@ -186,7 +184,7 @@ async fn a_whole_space_empires_game_through_discord() {
     }
     // Each player had their own board by DM at the phase boundaries.
     let boards_per_player = h.private_boards(&t);
-    let public_boards = support::assert_private_boards(&boards_per_player, &posts, 10);
+    let public_boards = crate::support::assert_private_boards(&boards_per_player, &posts, 10);
     h.assert_outbox_delivered_once().await;
     h.fake.assert_clean();
     let volume = h.volume(chan, &players);

@@ -11,11 +11,8 @@ use orrery::service::{
 use orrery::store::Store;
 use std::sync::Arc;
 
-mod common;
-mod pgdb;
-
-use common::{at, db_url, discord, ok, refused, sent, T0};
-use pgdb::PgDatabase;
+use crate::common::{at, db_url, discord, ok, refused, sent, T0};
+use crate::pgdb::PgDatabase;
 
 const CHANNEL: u64 = 600;
 

@@ -5,15 +5,13 @@
 //! buttons and menus of the bot's DM prompts, the hand shown in DMs only,
 //! and one result post at the end.
 
-mod support;
-
+use crate::support::{Harness, Place, Via};
 use orrery::engine::{CommandLine, GameConfig, GameRng, Outcome, Seat};
 use orrery::games::solar::cards::CardId;
 use orrery::games::{AnyEvent, AnyState, GameKind};
 use serde_json::json;
 use std::collections::{BTreeMap, HashSet};
 use std::time::Duration;
-use support::{Harness, Place, Via};
 
 const DRAIN: Duration = Duration::from_secs(60);
 /// The game's seed, and the one of the random orders. With 3 players and a
@@ -98,7 +96,7 @@ async fn a_whole_solar_crisis_game_in_the_channel_and_by_dm() {
     assert!(prompt.content.contains("Your hand (6):"), "{}", prompt.content);
     let board = h.fake.run(first_user, Place::Dm, "game board", &[]).await;
     assert_eq!(board.attachments.len(), 1, "the private board: {}", board.content);
-    support::assert_png(&board.attachments[0].data, "a private board");
+    crate::support::assert_png(&board.attachments[0].data, "a private board");
 
     let mut rng = GameRng::seeded(SEED);
     let mut via: BTreeMap<String, usize> = BTreeMap::new();
@@ -152,7 +150,7 @@ async fn a_whole_solar_crisis_game_in_the_channel_and_by_dm() {
 
     // The end: one result post, the last one, with the final board.
     let posts = h.posts(chan);
-    let result = support::result_post(&t, &posts, &outcome);
+    let result = crate::support::result_post(&t, &posts, &outcome);
     assert!(result.content.contains(&headline), "{headline}: {}", result.content);
     assert_eq!(result.attachments.len(), 1, "the result carries the final board");
 

@@ -4,12 +4,7 @@
 //! its controls, take-backs, and one result post at the end. Also measures
 //! the messages of a whole game (printed; see the issue notes).
 
-mod common;
-#[path = "support/policy.rs"]
-#[allow(dead_code)]
-mod policy;
-
-use common::*;
+use crate::common::*;
 use orrery::engine::{CommandLine, Seat, UserId};
 use orrery::games::GameKind;
 use orrery::service::{Act, Op, OutMessage, Request, Service, Slot, Target};
@@ -121,7 +116,7 @@ async fn whole_game(kind: GameKind, seed: u64) -> Volume {
             break;
         }
         let p = st.pending().into_iter().find(|p| !p.submitted).expect("someone owes");
-        let line = policy::choose(&st, p.seat).expect("the policy has an order");
+        let line = crate::policy::choose(&st, p.seat).expect("the policy has an order");
         ok(&svc, &player(p.seat), order(game, &line)).await;
         let msgs = sent(&svc).await;
         let after = state(&svc, game).await;

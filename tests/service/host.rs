@@ -3,9 +3,7 @@
 //! (the new player gets the private view), kick and civil disorder,
 //! spectators, the phase log, and host-only refusals that change nothing.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use orrery::engine::{GameId, Seat, UserId, Viewer};
 use orrery::games::{AnyEvent, GameKind, Replay};
 use orrery::service::{BoardRef, Request, Service, Target, HOUR_MS};

@@ -1,0 +1,7 @@
+//! Properties over every registered game (random legal play, replay, hidden state), and the short fuzz run.
+
+#[path = "../fuzz_support/mod.rs"]
+mod fuzz_support;
+
+mod fuzz;
+mod games;

@@ -1,0 +1,17 @@
+//! The service, driven as a transport drives it (`tests/common/`): requests in, replies and outbox messages out; deadlines and the scheduler, host tools, order sheets, what players see, live messages, concurrent submitters.
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../pgdb/mod.rs"]
+mod pgdb;
+#[path = "../support/policy.rs"]
+#[allow(dead_code)]
+mod policy;
+
+mod concurrency;
+mod deadlines;
+mod feel;
+mod host;
+mod live;
+mod requests;
+mod sheets;
