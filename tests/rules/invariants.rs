@@ -105,7 +105,7 @@ fn the_purity_scan_sees_a_forbidden_call() {
 
 /// String literals and the other code of a Rust source, comments left
 /// out (a small lexer: enough for this crate's sources).
-fn literals_and_code(src: &str) -> (Vec<String>, String) {
+pub(crate) fn literals_and_code(src: &str) -> (Vec<String>, String) {
     let b: Vec<char> = src.chars().collect();
     let (mut lits, mut code) = (Vec::new(), String::new());
     let mut i = 0;

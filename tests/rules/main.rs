@@ -1,4 +1,5 @@
 //! The rules scenarios (`tests/scenarios/`, one runner), and the architecture's invariants a test checks by reading the source.
 
 mod invariants;
+mod modules;
 mod scenarios;

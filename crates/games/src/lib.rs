@@ -5,10 +5,9 @@
 //! [`AnyEvent`], which dispatch to the typed rulesets; the logic itself is
 //! written once, generically, in the `generic_*` functions below.
 
-pub mod draw;
-pub mod menu;
 mod replay;
 pub mod scenario;
+pub mod shared;
 
 pub use replay::{PlatformEvent, Replay, Rewind};
 

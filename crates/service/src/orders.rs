@@ -70,7 +70,7 @@ pub fn players_as_seats(kind: GameKind, line: &CommandLine, names: &[String]) ->
         let Some(seat) = seat else {
             return Err(format!(
                 "`{key}:{who}`: there is no player called {who} in this game; the players are {}.",
-                orrery_games::menu::and_list(names)
+                orrery_games::shared::menu::and_list(names)
             ));
         };
         *value = match rest {

@@ -8,7 +8,7 @@ use super::orders::{Action, ScrapWhat, Written};
 use super::state::State;
 use super::view::{line_text, name};
 use orrery_engine::{Control, ControlStyle, Seat, SheetVerb};
-use crate::menu::sheet_control;
+use crate::shared::menu::sheet_control;
 
 fn control(label: String, group: impl Into<String>, style: ControlStyle, confirm: Option<String>) -> Control {
     let label = if label.chars().count() > 80 {

@@ -22,7 +22,7 @@ use super::map::{Area, Board};
 use super::view::{CounterView, View};
 use orrery_engine::hex::{Layout, Orientation};
 use orrery_engine::{Hex, Outcome, Seat};
-use crate::draw::{fit_text, name_of, rounded, txt};
+use crate::shared::draw::{fit_text, name_of, rounded, txt};
 use orrery_render::{Anchor, Color, Item, Scene, Stroke};
 
 pub const WIDTH: u32 = 1600;

@@ -240,7 +240,7 @@ pub(super) fn name(names: &[String], seat: Seat) -> String {
 }
 
 fn and_list(items: &[String]) -> String {
-    crate::menu::and_list(items)
+    crate::shared::menu::and_list(items)
 }
 
 fn labels(ls: &[Label]) -> String {

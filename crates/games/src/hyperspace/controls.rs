@@ -9,7 +9,7 @@ use super::cards::Card;
 use super::rules::{arrival_actions, Action};
 use super::state::{BattleStep, Event, Stage, State, Token};
 use orrery_engine::{Control, ControlStyle, Seat};
-use crate::menu::{and_list, chunk, count, pack, MENU};
+use crate::shared::menu::{and_list, chunk, count, pack, MENU};
 
 fn ships(n: u32) -> String {
     count(n, "ship", "ships")

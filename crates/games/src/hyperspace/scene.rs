@@ -10,7 +10,7 @@ use super::board::{Sector, Star, COLS, ROWS};
 use super::cards::Card;
 use super::view::{SeatView, StarView, View};
 use orrery_engine::{Outcome, PhaseInfo, Seat, Viewer};
-use crate::draw::{fit, fit_text, name_of, rounded, txt, wrap};
+use crate::shared::draw::{fit, fit_text, name_of, player_color, rounded, txt, wrap};
 use orrery_render::{measure_text, Anchor, Color, Item, Scene, Stroke};
 
 pub const WIDTH: u32 = 1600;
@@ -27,19 +27,6 @@ const YELLOW_STAR: Color = Color::rgb(250, 214, 70);
 const RED_STAR: Color = Color::rgb(235, 80, 70);
 const YELLOW_BG: Color = Color::rgb(50, 46, 22);
 const RED_BG: Color = Color::rgb(52, 24, 28);
-
-/// Player colours: vermillion, sky blue, bluish green, reddish purple
-/// (after Okabe & Ito, readable for most colour-blind viewers).
-pub const PLAYER_COLORS: [Color; 4] = [
-    Color::rgb(230, 97, 1),
-    Color::rgb(86, 180, 233),
-    Color::rgb(0, 178, 125),
-    Color::rgb(214, 128, 180),
-];
-
-pub fn player_color(seat: Seat) -> Color {
-    PLAYER_COLORS[seat.index() % PLAYER_COLORS.len()]
-}
 
 fn ships(n: u32) -> String {
     if n == 1 {

@@ -17,7 +17,7 @@ use super::rules::{legal_actions, Action, ClaimOrder, Purchase};
 use super::state::{Event, State};
 use super::tiles::TileRef;
 use orrery_engine::{Control, ControlStyle, Seat};
-use crate::menu::{and_list, chunk, MENU};
+use crate::shared::menu::{and_list, chunk, MENU};
 
 /// The most characters of a player's name a label shows (a label has 80).
 const NAME_IN_LABEL: usize = 16;

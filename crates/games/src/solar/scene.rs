@@ -15,8 +15,8 @@ use super::state::{Holdings, LossKind, UnitCounts};
 use super::tiles::{Defence, TileKind, TileRef};
 use super::view::{PlanetView, SeatView, TileView, View};
 use orrery_engine::{Outcome, Seat, Viewer};
-use crate::hyperspace::scene::PLAYER_COLORS;
-use crate::draw::{fit_text, name_of, rounded, txt, wrap};
+use crate::shared::draw::PLAYER_COLORS;
+use crate::shared::draw::{fit_text, name_of, rounded, txt, wrap};
 use orrery_render::{measure_text, Anchor, Color, Scene, Stroke};
 
 pub const WIDTH: u32 = 1600;

@@ -6,7 +6,7 @@ use super::rules::{resolve, Action};
 use super::state::{Order, State};
 use super::view::order_text;
 use orrery_engine::{Control, ControlStyle, Seat, SheetVerb};
-use crate::menu::sheet_control;
+use crate::shared::menu::sheet_control;
 
 /// Menus hold 25 entries at most.
 const MENU: usize = 25;

@@ -22,7 +22,7 @@ use super::state::Faction;
 use super::view::View;
 use orrery_engine::hex::{Hex, Layout, Orientation};
 use orrery_engine::{Outcome, Seat};
-use crate::draw::{fit_text, name_of, rounded, txt, wrap};
+use crate::shared::draw::{fit_text, name_of, rounded, txt, wrap};
 use orrery_render::{measure_text, Anchor, Color, Item, Scene, Stroke, Text};
 
 pub const WIDTH: u32 = 1600;
@@ -649,7 +649,7 @@ fn faction_text(f: &Faction, names: &[String]) -> String {
     } else {
         "faction".to_string()
     };
-    format!("{} · {kind} · {} of 3 turns", crate::menu::and_list(&who), f.run)
+    format!("{} · {kind} · {} of 3 turns", crate::shared::menu::and_list(&who), f.run)
 }
 
 /// The outcome box at the panel's top; returns the y below it.
@@ -658,7 +658,7 @@ fn outcome(sc: &mut Scene, view: &View, names: &[String], o: &Outcome, (x, y, w)
         Outcome::Winner { seat, .. } => format!("{} wins!", name_of(names, *seat)),
         Outcome::Shared { seats, .. } => {
             let v: Vec<String> = seats.iter().map(|s| name_of(names, *s)).collect();
-            format!("{} share the win", crate::menu::and_list(&v))
+            format!("{} share the win", crate::shared::menu::and_list(&v))
         }
         Outcome::AllLose { .. } => "Nobody wins".to_string(),
     };
@@ -666,7 +666,7 @@ fn outcome(sc: &mut Scene, view: &View, names: &[String], o: &Outcome, (x, y, w)
     let lines = if reason.is_empty() {
         Vec::new()
     } else {
-        crate::draw::wrap_words(&reason, 18.0, w - 20.0, false)
+        crate::shared::draw::wrap_words(&reason, 18.0, w - 20.0, false)
     };
     let hgt = 46.0 + lines.len() as f32 * 24.0 + 8.0;
     let colour = o
@@ -699,7 +699,7 @@ fn own_part(sc: &mut Scene, view: &View, names: &[String], (x, mut y, w): (f32, 
         let t = format!(
             "Declared: {} with {}",
             if d.empire { "empire" } else { "faction" },
-            crate::menu::and_list(&others)
+            crate::shared::menu::and_list(&others)
         );
         let (t, size) = fit_text(&t, 18.0, 15.0, w, false);
         sc.text(txt(x, y, t, size, DIM));

@@ -164,7 +164,7 @@ fn name(names: &[String], seat: Seat) -> String {
 }
 
 fn and_list(items: &[String]) -> String {
-    crate::menu::and_list(items)
+    crate::shared::menu::and_list(items)
 }
 
 /// An order in words, for its seat.

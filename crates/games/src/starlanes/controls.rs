@@ -8,7 +8,7 @@ use super::rules::{buy_options, legal_actions, Action, Sources};
 use super::state::{Event, State};
 use super::techs::{Kind, Tech};
 use orrery_engine::{Control, ControlStyle, Seat};
-use crate::menu::{and_list, chunk, count, MENU};
+use crate::shared::menu::{and_list, chunk, count, MENU};
 
 fn forces(n: u32) -> String {
     count(n, "force", "forces")

@@ -27,7 +27,7 @@ const SCIENCE: Color = Color::rgb(110, 220, 255);
 const LANE: Color = Color::rgb(190, 120, 255);
 
 /// Player colours: the same Okabe–Ito palette as Hyperspace.
-pub use crate::hyperspace::scene::PLAYER_COLORS;
+pub use crate::shared::draw::PLAYER_COLORS;
 
 fn color(seat: Seat) -> Color {
     PLAYER_COLORS[seat.index() % PLAYER_COLORS.len()]
@@ -319,7 +319,7 @@ fn panel_items(view: &View, names: &[String], tech_size: f32) -> (Vec<Item>, f32
                 .collect();
             let mut all = owned.join(" ");
             all.pop(); // the last comma
-            for l in crate::draw::wrap_words(&all, OWNED_TEXT, w - 50.0, false) {
+            for l in crate::shared::draw::wrap_words(&all, OWNED_TEXT, w - 50.0, false) {
                 text(t(x + 28.0, y, l, OWNED_TEXT, DIM));
                 y += OWNED_TEXT + 5.0;
             }
@@ -382,7 +382,7 @@ fn tech_row(
     let name_size = size.max(22.0);
     text(t(x + 40.0, y + 2.0, name, name_size, TEXT).bold());
     let width = w - 40.0;
-    let mut lines = crate::draw::wrap_words(desc, size, width, false);
+    let mut lines = crate::shared::draw::wrap_words(desc, size, width, false);
     if lines.len() > 2 {
         let rest = lines.split_off(1).join(" ");
         lines.push(rest);

@@ -1,8 +1,23 @@
-//! Drawing helpers the games' board scenes share: names cut to fit, text
-//! sized to fit a width, rounded boxes, lines wrapped at " · ".
+//! Drawing helpers the games' board scenes share: the players' colours,
+//! names cut to fit, text sized to fit a width, rounded boxes, lines
+//! wrapped at " · ".
 
 use orrery_engine::Seat;
 use orrery_render::{measure_text, Color, Item, Scene, Stroke, Text};
+
+/// Player colours: vermillion, sky blue, bluish green, reddish purple
+/// (after Okabe & Ito, readable for most colour-blind viewers).
+pub const PLAYER_COLORS: [Color; 4] = [
+    Color::rgb(230, 97, 1),
+    Color::rgb(86, 180, 233),
+    Color::rgb(0, 178, 125),
+    Color::rgb(214, 128, 180),
+];
+
+/// A seat's colour, the four repeating past the fourth seat.
+pub fn player_color(seat: Seat) -> Color {
+    PLAYER_COLORS[seat.index() % PLAYER_COLORS.len()]
+}
 
 /// A seat's display name, cut to 18 characters ("Seat N" when the list
 /// lacks it).
