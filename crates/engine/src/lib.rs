@@ -6,6 +6,7 @@ pub mod command;
 pub mod decision;
 pub mod hex;
 pub mod ids;
+pub mod options;
 pub mod rng;
 pub mod ruleset;
 
@@ -13,5 +14,6 @@ pub use command::{CommandLine, CommandSpec, ParamKind, ParamSpec, ParseError, Us
 pub use decision::{OrderSheet, Pending, SheetError, SheetVerb, Simultaneous};
 pub use hex::Hex;
 pub use ids::{GameId, Seat, UserId, Viewer};
+pub use options::{OptionValues, Options, SetupError, SetupOption};
 pub use rng::GameRng;
-pub use ruleset::{Control, ControlStyle, GameConfig, Outcome, PhaseInfo, Rejection, Ruleset, SetupError};
+pub use ruleset::{options_of, Control, ControlStyle, GameConfig, Outcome, PhaseInfo, Rejection, Ruleset};

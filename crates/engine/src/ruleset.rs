@@ -3,6 +3,7 @@
 use super::command::{CommandLine, CommandSpec, ParseError};
 use super::decision::{Pending, SheetVerb};
 use super::ids::{Seat, Viewer};
+use super::options::{Options, SetupError, SetupOption};
 use orrery_render::Scene;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::fmt::Debug;
@@ -28,10 +29,13 @@ impl GameConfig {
     }
 }
 
-/// The game could not be set up as asked.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
-#[error("{0}")]
-pub struct SetupError(pub String);
+/// `config.options` checked against the ruleset's declared
+/// [`Ruleset::OPTIONS`]: every option's value (its default when not given),
+/// or what was wrong and what would be legal. A ruleset's `setup` starts
+/// with it.
+pub fn options_of<R: Ruleset>(config: &GameConfig) -> Result<Options, SetupError> {
+    Options::read(R::NAME, R::OPTIONS, &config.options)
+}
 
 /// Why a well-formed action is not legal now. Says what was wrong and what
 /// would be legal instead.
@@ -201,6 +205,10 @@ pub trait Ruleset {
     /// beside the public board in the channel: for games whose public
     /// board shows little (fog of war). Default: no.
     const PRIVATE_BOARDS: bool = false;
+    /// The game's set-up options, as data: `/game new` offers them, and
+    /// [`options_of`] checks a game's `GameConfig.options` against them
+    /// (`&[]` for a game without options).
+    const OPTIONS: &'static [SetupOption];
     /// The rules page a player reads (Markdown, starting `# NAME`), usually
     /// `include_str!("../../../../docs/rules/<key>.md")` (from `crates/games/src/<key>/`).
     const RULES_PAGE: &'static str;

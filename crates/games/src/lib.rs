@@ -13,7 +13,7 @@ pub use replay::{PlatformEvent, Replay, Rewind};
 
 use orrery_engine::{
     CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
-    SetupError, SheetVerb, Viewer,
+    SetupError, SetupOption, SheetVerb, Viewer,
 };
 use orrery_render::Scene;
 use serde::{Deserialize, Serialize};
@@ -230,6 +230,11 @@ impl GameKind {
         with_kind!(self, R => R::PRIVATE_BOARDS)
     }
 
+    /// The game's set-up options ([`Ruleset::OPTIONS`]).
+    pub fn options(self) -> &'static [SetupOption] {
+        with_kind!(self, R => R::OPTIONS)
+    }
+
     /// The game's rules page, Markdown ([`Ruleset::RULES_PAGE`]).
     pub fn rules_page(self) -> &'static str {
         with_kind!(self, R => R::RULES_PAGE)
@@ -440,6 +445,47 @@ mod tests {
                 "{kind:?}: the rules page starts with its title"
             );
             assert!(!kind.decision_kinds().is_empty());
+        }
+    }
+
+    /// Every game's declared options are what its set-up reads: each
+    /// option's default and bounds (or words) are accepted, the values just
+    /// outside refused, and so is a key it does not declare.
+    #[test]
+    fn every_game_reads_the_options_it_declares() {
+        use orrery_engine::OptionValues;
+        for &kind in GameKind::ALL {
+            let probe = |options: serde_json::Value| {
+                let mut c = GameConfig::new(*kind.player_counts().start(), 1);
+                c.options = options;
+                kind.setup(&c)
+            };
+            assert!(probe(serde_json::Value::Null).is_ok(), "{kind:?}: the defaults");
+            let e = probe(json!({"no_such_option": 1})).unwrap_err();
+            assert!(e.0.contains("no_such_option"), "{kind:?}: {e}");
+            for o in kind.options() {
+                let ok = |v: serde_json::Value| probe(json!({ o.key: v })).is_ok();
+                assert!(!o.description.is_empty(), "{kind:?} {}", o.key);
+                assert!(ok(o.values.default_value()), "{kind:?} {}: its default", o.key);
+                match o.values {
+                    OptionValues::Whole { min, max, .. } => {
+                        assert!(ok(min.into()) && ok(max.into()), "{kind:?} {}", o.key);
+                        assert!(!ok((min - 1).into()) && !ok((max + 1).into()), "{kind:?} {}", o.key);
+                    }
+                    OptionValues::Words { words, .. } => {
+                        assert!(words.iter().any(|w| ok((*w).into())), "{kind:?} {}", o.key);
+                        assert!(!ok("nonsense".into()), "{kind:?} {}", o.key);
+                    }
+                    OptionValues::Flag { .. } => {
+                        assert!(
+                            ok(true.into()) && ok(false.into()) && !ok(1.into()),
+                            "{kind:?} {}",
+                            o.key
+                        );
+                    }
+                    OptionValues::Reserved => assert!(ok(false.into()) && !ok(true.into()), "{kind:?} {}", o.key),
+                }
+            }
         }
     }
 

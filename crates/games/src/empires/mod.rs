@@ -44,7 +44,7 @@ pub use view::View;
 
 use orrery_engine::{
     CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
-    SetupError, SheetVerb, Viewer,
+    SetupError, SetupOption, SheetVerb, Viewer,
 };
 use orrery_render::Scene;
 
@@ -56,6 +56,7 @@ impl Ruleset for Empires {
     const NAME: &'static str = "Space Empires 4X";
     const DECISION_KINDS: &'static [&'static str] = &["move", "combat", "lost", "economic", "first"];
     const PRIVATE_BOARDS: bool = true;
+    const OPTIONS: &'static [SetupOption] = &state::OPTIONS;
     const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/empires.md");
     type State = State;
     type Action = Action;

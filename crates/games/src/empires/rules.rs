@@ -15,7 +15,7 @@ use super::map::{deal, Area, Board};
 use super::movement::{self, d10, hex, own_unit};
 use super::orders::{Action, ScrapWhat, StandingEdit, Written};
 use super::state::{draw_label, Colony, Empire, Line, Options, Phase, Spot, State, Unit};
-use orrery_engine::{GameConfig, GameRng, Hex, Outcome, Pending, Rejection, Seat, SetupError};
+use orrery_engine::{options_of, GameConfig, GameRng, Hex, Outcome, Pending, Rejection, Seat, SetupError};
 
 // ---------------------------------------------------------------- set-up
 
@@ -23,7 +23,16 @@ use orrery_engine::{GameConfig, GameRng, Hex, Outcome, Pending, Rejection, Seat,
 /// forces (rules page, *Starting forces*), the first player drawn, and
 /// round 1 up to the first player's movement.
 pub fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
-    let options = Options::from_json(&config.options).map_err(SetupError)?;
+    let read = options_of::<super::Empires>(config)?;
+    if read.word("rules") == "advanced" {
+        return Err(SetupError(
+            "`rules: advanced` is not available yet; the basic game is `rules: basic`".into(),
+        ));
+    }
+    let options = Options {
+        rounds: read.whole("rounds"),
+        auto_combat: read.flag("auto_combat"),
+    };
     let board = Board::new(config.players)
         .ok_or_else(|| SetupError(format!("Space Empires 4X is for 2 to 4 players, not {}", config.players)))?;
     let mut rng = GameRng::seeded(config.seed);

@@ -11,7 +11,7 @@
 //! belong to their [`Colony`] and are named by its hex.
 
 use super::basics::{Kind, Label, Levels, Marker, Tech, TurnNo, Worth, HOMEWORLD_CP};
-use orrery_engine::{GameRng, Hex, Outcome, Seat};
+use orrery_engine::{GameRng, Hex, OptionValues, Outcome, Seat, SetupOption};
 use serde::{Deserialize, Serialize};
 
 /// The game's options as data (rules page, *Options*). Unknown keys are
@@ -54,59 +54,54 @@ impl Default for Options {
     }
 }
 
-impl Options {
-    /// Read the options of `/game new … options:`; every wrong key or value
-    /// is named with what would be legal.
-    pub fn from_json(value: &serde_json::Value) -> Result<Options, String> {
-        let mut o = Options::default();
-        let Some(map) = value.as_object() else {
-            if value.is_null() {
-                return Ok(o);
-            }
-            return Err("options must be a JSON object, such as {\"rounds\": 15}".into());
-        };
-        for (key, v) in map {
-            match key.as_str() {
-                "rounds" => {
-                    let n = v
-                        .as_u64()
-                        .and_then(|n| u32::try_from(n).ok())
-                        .filter(|n| ROUNDS_RANGE.contains(n))
-                        .ok_or_else(|| {
-                            format!(
-                                "`rounds` must be a whole number from {} to {}, not {v}",
-                                ROUNDS_RANGE.start(),
-                                ROUNDS_RANGE.end()
-                            )
-                        })?;
-                    o.rounds = n;
-                }
-                "auto_combat" => {
-                    o.auto_combat = v
-                        .as_bool()
-                        .ok_or_else(|| format!("`auto_combat` must be true or false, not {v}"))?;
-                }
-                "rules" => match v.as_str() {
-                    Some("basic") => {}
-                    Some("advanced") => {
-                        return Err("`rules: advanced` is not available yet; the basic game is `rules: basic`".into())
-                    }
-                    _ => return Err(format!("`rules` must be \"basic\", not {v}")),
-                },
-                k if FUTURE_KEYS.contains(&k) => match v.as_bool() {
-                    Some(false) => {}
-                    _ => return Err(format!("`{k}` is not available yet: only `false` is accepted")),
-                },
-                other => {
-                    let mut known = vec!["rounds", "auto_combat", "rules"];
-                    known.extend(FUTURE_KEYS);
-                    return Err(format!("unknown option `{other}`; the options are {}", known.join(", ")));
-                }
-            }
-        }
-        Ok(o)
+/// A reserved option: the key of rules not built yet.
+const fn reserved(key: &'static str) -> SetupOption {
+    SetupOption {
+        key,
+        description: "Not built yet",
+        values: OptionValues::Reserved,
     }
 }
+
+/// The options of `/game new` (rules page, *Options*): the round limit,
+/// standing orders on fire at will, the rules (only `basic` is built), and
+/// the keys of the advanced and optional rules, reserved.
+pub const OPTIONS: [SetupOption; 15] = [
+    SetupOption {
+        key: "rounds",
+        description: "Round limit: the game ends after this round's Economic Phase and is scored",
+        values: OptionValues::Whole {
+            min: *ROUNDS_RANGE.start(),
+            max: *ROUNDS_RANGE.end(),
+            default: ROUNDS_DEFAULT,
+        },
+    },
+    SetupOption {
+        key: "auto_combat",
+        description: "true to start every player's standing orders on fire at will",
+        values: OptionValues::Flag { default: false },
+    },
+    SetupOption {
+        key: "rules",
+        description: "The basic game (the advanced rules are not built yet)",
+        values: OptionValues::Words {
+            words: &["basic", "advanced"],
+            default: "basic",
+        },
+    },
+    reserved(FUTURE_KEYS[0]),
+    reserved(FUTURE_KEYS[1]),
+    reserved(FUTURE_KEYS[2]),
+    reserved(FUTURE_KEYS[3]),
+    reserved(FUTURE_KEYS[4]),
+    reserved(FUTURE_KEYS[5]),
+    reserved(FUTURE_KEYS[6]),
+    reserved(FUTURE_KEYS[7]),
+    reserved(FUTURE_KEYS[8]),
+    reserved(FUTURE_KEYS[9]),
+    reserved(FUTURE_KEYS[10]),
+    reserved(FUTURE_KEYS[11]),
+];
 
 /// A System marker on the map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

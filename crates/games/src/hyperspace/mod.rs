@@ -29,7 +29,7 @@ pub use view::View;
 
 use orrery_engine::{
     CommandLine, CommandSpec, Control, GameConfig, Outcome, ParamKind, ParamSpec, ParseError, Pending, PhaseInfo, Rejection,
-    Ruleset, Seat, SetupError, Viewer,
+    Ruleset, Seat, SetupError, SetupOption, Viewer,
 };
 use orrery_render::Scene;
 
@@ -57,6 +57,7 @@ impl Ruleset for Hyperspace {
     const KEY: &'static str = "hyperspace";
     const NAME: &'static str = "Hyperspace";
     const DECISION_KINDS: &'static [&'static str] = &["turn", "combat-card", "losses", "retreat"];
+    const OPTIONS: &'static [SetupOption] = &rules::OPTIONS;
     const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/hyperspace.md");
     type State = State;
     type Action = Action;

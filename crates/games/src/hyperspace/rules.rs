@@ -8,7 +8,9 @@
 use super::board::{home_stars, Star, LAST_SQUARE};
 use super::cards::{self, Card};
 use super::state::{apply, BattleStep, Event, Options, Stage, State, Token, STARTING_SHIPS};
-use orrery_engine::{CommandLine, GameConfig, Outcome, ParseError, Pending, Rejection, Seat, SetupError};
+use orrery_engine::{
+    options_of, CommandLine, GameConfig, OptionValues, Outcome, ParseError, Pending, Rejection, Seat, SetupError, SetupOption,
+};
 use serde::{Deserialize, Serialize};
 
 /// A typed order.
@@ -184,20 +186,16 @@ pub fn unparse(action: &Action) -> CommandLine {
     }
 }
 
-/// Parse `config.options`.
-pub fn parse_options(value: &serde_json::Value) -> Result<Options, SetupError> {
-    let options: Options = match value {
-        serde_json::Value::Null => Options::default(),
-        v => serde_json::from_value(v.clone()).map_err(|e| SetupError(format!("bad Hyperspace options: {e}")))?,
-    };
-    if !(1..=200).contains(&options.rounds) {
-        return Err(SetupError(format!(
-            "`rounds` must be from 1 to 200, not {}",
-            options.rounds
-        )));
-    }
-    Ok(options)
-}
+/// The options of `/game new`.
+pub const OPTIONS: [SetupOption; 1] = [SetupOption {
+    key: "rounds",
+    description: "Round limit: the game ends after this many rounds at the latest",
+    values: OptionValues::Whole {
+        min: 1,
+        max: 200,
+        default: 25,
+    },
+}];
 
 /// The set-up events, up to the first turn.
 pub fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
@@ -207,7 +205,10 @@ pub fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
             config.players
         )));
     }
-    let options = parse_options(&config.options)?;
+    let read = options_of::<super::Hyperspace>(config)?;
+    let options = Options {
+        rounds: read.whole("rounds"),
+    };
     let homes = home_stars(config.players);
     let mut s = State::empty();
     let mut ev = Vec::new();

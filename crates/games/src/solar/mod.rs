@@ -53,7 +53,7 @@ pub use view::View;
 
 use orrery_engine::{
     CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
-    SetupError, Viewer,
+    SetupError, SetupOption, Viewer,
 };
 use orrery_render::Scene;
 
@@ -64,6 +64,7 @@ impl Ruleset for Solar {
     const KEY: &'static str = "solar";
     const NAME: &'static str = "Solar Crisis";
     const DECISION_KINDS: &'static [&'static str] = &["turn", "pay", "take", "discard", "power", "lose"];
+    const OPTIONS: &'static [SetupOption] = &state::OPTIONS;
     const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/solar.md");
     type State = State;
     type Action = Action;

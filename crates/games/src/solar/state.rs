@@ -21,7 +21,7 @@ use super::board::{
 };
 use super::cards::{self, CardId, CardKind, Timing, OWN_CARDS};
 use super::tiles::{AlienTile, TileId, TileKind, TileRef};
-use orrery_engine::{GameConfig, GameRng, Outcome, Seat, SetupError};
+use orrery_engine::{options_of, GameConfig, GameRng, OptionValues, Outcome, Seat, SetupError, SetupOption};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -56,52 +56,23 @@ impl Default for Options {
     }
 }
 
-impl Options {
-    /// Reads `config.options`: `null` or `{}` for the defaults; unknown
-    /// keys and values out of range are refused, with what is allowed.
-    pub fn parse(value: &serde_json::Value) -> Result<Options, SetupError> {
-        let mut options = Options::default();
-        let map = match value {
-            serde_json::Value::Null => return Ok(options),
-            serde_json::Value::Object(map) => map,
-            other => {
-                return Err(SetupError(format!(
-                    "Solar Crisis options must be an object such as {{\"round_limit\": 12, \"auto_losses\": true}}, \
-                     not {other}"
-                )))
-            }
-        };
-        for (key, v) in map {
-            match key.as_str() {
-                "round_limit" => {
-                    options.round_limit = v
-                        .as_u64()
-                        .filter(|n| (u64::from(MIN_ROUND_LIMIT)..=u64::from(MAX_ROUND_LIMIT)).contains(n))
-                        .and_then(|n| u32::try_from(n).ok())
-                        .ok_or_else(|| {
-                            SetupError(format!(
-                                "the Solar Crisis option round_limit must be a whole number from {MIN_ROUND_LIMIT} \
-                                 to {MAX_ROUND_LIMIT}, not {v}"
-                            ))
-                        })?;
-                }
-                "auto_losses" => {
-                    options.auto_losses = v.as_bool().ok_or_else(|| {
-                        SetupError(format!(
-                            "the Solar Crisis option auto_losses must be true or false, not {v}"
-                        ))
-                    })?;
-                }
-                _ => {
-                    return Err(SetupError(format!(
-                        "unknown Solar Crisis option `{key}` (the options are round_limit and auto_losses)"
-                    )))
-                }
-            }
-        }
-        Ok(options)
-    }
-}
+/// The options of `/game new`, as the page's *Options* section lists them.
+pub const OPTIONS: [SetupOption; 2] = [
+    SetupOption {
+        key: "round_limit",
+        description: "Rounds of actions per period, then only passing",
+        values: OptionValues::Whole {
+            min: MIN_ROUND_LIMIT,
+            max: MAX_ROUND_LIMIT,
+            default: DEFAULT_ROUND_LIMIT,
+        },
+    },
+    SetupOption {
+        key: "auto_losses",
+        description: "true to let the bot choose every crisis loss",
+        values: OptionValues::Flag { default: false },
+    },
+];
 
 // ---------------------------------------------------------------------------
 // Dice
@@ -1662,7 +1633,11 @@ pub fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
             config.players
         ))
     })?;
-    let options = Options::parse(&config.options)?;
+    let read = options_of::<super::Solar>(config)?;
+    let options = Options {
+        round_limit: read.whole("round_limit"),
+        auto_losses: read.flag("auto_losses"),
+    };
     let mut rng = GameRng::seeded(config.seed);
     let seats: Vec<Seat> = Seat::all(usize::from(players.get())).collect();
     let mut events = vec![Event::GameSetUp {

@@ -40,7 +40,7 @@ pub use view::View;
 
 use orrery_engine::{
     CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
-    SetupError, SheetVerb, Viewer,
+    SetupError, SetupOption, SheetVerb, Viewer,
 };
 use orrery_render::Scene;
 
@@ -52,6 +52,7 @@ impl Ruleset for Spectrum {
     const NAME: &'static str = "Spectrum War";
     const DECISION_KINDS: &'static [&'static str] = &["economic", "movement", "combat", "ecopolitical"];
     const PRIVATE_BOARDS: bool = true;
+    const OPTIONS: &'static [SetupOption] = &turn::OPTIONS;
     const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/spectrum.md");
     type State = State;
     type Action = Action;

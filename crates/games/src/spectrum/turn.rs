@@ -7,30 +7,25 @@ use super::basics::{Colour, ShipId};
 use super::combat;
 use super::state::{self, Dropped, Event, Faction, Order, Section, State};
 use super::state::{EMPIRE_CORE, MAX_ROUNDS, TO_WIN, WIN_RUN};
-use orrery_engine::{GameConfig, GameRng, Outcome, Seat, SetupError};
+use orrery_engine::{options_of, GameConfig, GameRng, OptionValues, Outcome, Seat, SetupError, SetupOption};
 
 // ---------------------------------------------------------------- set-up
+
+/// The options of `/game new`.
+pub const OPTIONS: [SetupOption; 1] = [SetupOption {
+    key: "rounds",
+    description: "Turn limit: the war ends after this many turns at the latest",
+    values: OptionValues::Whole {
+        min: *state::TURN_LIMIT_RANGE.start(),
+        max: *state::TURN_LIMIT_RANGE.end(),
+        default: state::TURN_LIMIT_DEFAULT,
+    },
+}];
 
 /// The set-up: the map and the seats, then turn 1 up to its economic
 /// sheets.
 pub fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
-    let turn_limit = match config.options.get("rounds") {
-        None => state::TURN_LIMIT_DEFAULT,
-        Some(v) => {
-            let n = v
-                .as_u64()
-                .ok_or_else(|| SetupError(format!("rounds (the turn limit) must be a whole number, not {v}")))?;
-            let n = u32::try_from(n).unwrap_or(u32::MAX);
-            if !state::TURN_LIMIT_RANGE.contains(&n) {
-                return Err(SetupError(format!(
-                    "rounds (the turn limit) must be from {} to {}, not {n}",
-                    state::TURN_LIMIT_RANGE.start(),
-                    state::TURN_LIMIT_RANGE.end()
-                )));
-            }
-            n
-        }
-    };
+    let turn_limit = options_of::<super::Spectrum>(config)?.whole("rounds");
     let mut rng = GameRng::seeded(config.seed);
     let map = super::map::generate(config.players, &mut rng);
     let mut events = vec![Event::WarBegan {

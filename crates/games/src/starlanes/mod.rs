@@ -29,7 +29,7 @@ pub use view::View;
 
 use orrery_engine::{
     CommandLine, CommandSpec, Control, GameConfig, Outcome, ParamKind, ParamSpec, ParseError, Pending, PhaseInfo, Rejection,
-    Ruleset, Seat, SetupError, Viewer,
+    Ruleset, Seat, SetupError, SetupOption, Viewer,
 };
 use orrery_render::Scene;
 
@@ -52,6 +52,7 @@ impl Ruleset for Starlanes {
     const KEY: &'static str = "starlanes";
     const NAME: &'static str = "Starlanes";
     const DECISION_KINDS: &'static [&'static str] = &["turn"];
+    const OPTIONS: &'static [SetupOption] = &rules::OPTIONS;
     const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/starlanes.md");
     type State = State;
     type Action = Action;

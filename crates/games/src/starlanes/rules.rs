@@ -3,7 +3,10 @@
 use super::map::Map;
 use super::state::{Event, Options, State, SLOT_COST, START_FORCES, UNIVERSAL_COST, WIN_VP};
 use super::techs::{self, Kind, Situation, Tech};
-use orrery_engine::{CommandLine, GameConfig, GameRng, Outcome, ParseError, Pending, Rejection, Seat, SetupError};
+use orrery_engine::{
+    options_of, CommandLine, GameConfig, GameRng, OptionValues, Outcome, ParseError, Pending, Rejection, Seat, SetupError,
+    SetupOption,
+};
 use serde::{Deserialize, Serialize};
 
 /// Sources of a move: planet and how many forces (None: all of them).
@@ -32,23 +35,33 @@ pub enum Action {
     End,
 }
 
+/// The options of `/game new`.
+pub const OPTIONS: [SetupOption; 2] = [
+    SetupOption {
+        key: "rounds",
+        description: "Round limit: the game ends after this many rounds if nobody has 6 VP",
+        values: OptionValues::Whole {
+            min: 1,
+            max: 500,
+            default: 40,
+        },
+    },
+    SetupOption {
+        key: "map",
+        description: "The fixed map of the rules, or a random one",
+        values: OptionValues::Words {
+            words: &["fixed", "random"],
+            default: "fixed",
+        },
+    },
+];
+
 pub fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
-    let mut options = Options::default();
-    if let Some(o) = config.options.as_object() {
-        for (k, v) in o {
-            match (k.as_str(), v) {
-                ("map", serde_json::Value::String(m)) if m == "fixed" || m == "random" => options.map = m.clone(),
-                ("rounds", serde_json::Value::Number(n)) if n.as_u64().is_some_and(|n| (1..=500).contains(&n)) => {
-                    options.rounds = n.as_u64().unwrap_or(40) as u32
-                }
-                _ => {
-                    return Err(SetupError(format!(
-                        "unknown Starlanes option `{k}: {v}` (use \"map\": \"fixed\"|\"random\", \"rounds\": 1-500)"
-                    )))
-                }
-            }
-        }
-    }
+    let read = options_of::<super::Starlanes>(config)?;
+    let options = Options {
+        map: read.word("map").to_string(),
+        rounds: read.whole("rounds"),
+    };
     let mut rng = GameRng::seeded(config.seed);
     let map = if options.map == "random" {
         Map::random(config.players, &mut rng)

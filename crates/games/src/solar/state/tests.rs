@@ -211,7 +211,7 @@ fn options_are_read_and_checked() {
     assert_eq!(Options::default().round_limit, 10);
     assert!(!Options::default().auto_losses);
     for (bad, says) in [
-        (serde_json::json!({"rounds": 5}), "unknown Solar Crisis option `rounds`"),
+        (serde_json::json!({"rounds": 5}), "unknown option `rounds` of Solar Crisis"),
         (serde_json::json!({"round_limit": 3}), "from 4 to 30"),
         (serde_json::json!({"round_limit": 31}), "from 4 to 30"),
         (serde_json::json!({"round_limit": "ten"}), "from 4 to 30"),
