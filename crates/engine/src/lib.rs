@@ -9,11 +9,13 @@ pub mod ids;
 pub mod options;
 pub mod rng;
 pub mod ruleset;
+pub mod sheet;
 
 pub use command::{CommandLine, CommandSpec, ParamKind, ParamSpec, ParseError, Usages};
-pub use decision::{OrderSheet, Pending, SheetError, SheetVerb, Simultaneous};
+pub use decision::{Pending, SheetVerb, Simultaneous};
 pub use hex::Hex;
 pub use ids::{GameId, Seat, UserId, Viewer};
 pub use options::{OptionValues, Options, SetupError, SetupOption};
 pub use rng::GameRng;
 pub use ruleset::{options_of, Control, ControlStyle, GameConfig, Outcome, PhaseInfo, Rejection, Ruleset};
+pub use sheet::{OrderSheet, SheetEdit, SheetError, SheetEvent};

@@ -321,10 +321,11 @@ pub trait Ruleset {
     }
 
     /// The action that makes the sheet edit `verb` for a game whose
-    /// decisions are order sheets ([`Pending::sheet`]); `None` for games
-    /// without sheets (the default). The platform's `/game ready`,
-    /// `/game unready`, `/game clear` and `/game remove` give this action
-    /// as an order of the seat.
+    /// decisions are order sheets ([`Pending::sheet`]; its action holds a
+    /// [`crate::SheetEdit::from_verb`]); `None` for games without sheets
+    /// (the default). The platform's `/game ready`, `/game unready`,
+    /// `/game clear` and `/game remove` give this action as an order of the
+    /// seat.
     fn sheet_verb(_verb: SheetVerb) -> Option<Self::Action> {
         None
     }

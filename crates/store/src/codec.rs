@@ -38,7 +38,7 @@ use serde_json::Value;
 use sqlx::any::AnyRow;
 
 /// The encoding version written with every new event row.
-pub const EVENT_VERSION: i64 = 1;
+pub const EVENT_VERSION: i64 = 2;
 
 /// The oldest version this release reads: the shape of events when versions
 /// were introduced (every row written before has version 1).
@@ -52,7 +52,68 @@ pub type Upcaster = fn(Value) -> Result<Value, String>;
 /// `UPCASTERS[i]` lifts version `FIRST_VERSION + i` to `FIRST_VERSION + i + 1`.
 /// Append one per version bump; never change or remove one while any stored
 /// row may still need it.
-pub const UPCASTERS: &[Upcaster] = &[];
+pub const UPCASTERS: &[Upcaster] = &[sheets_in_the_engine];
+
+/// Version 1 → 2: order sheets became the engine's one protocol
+/// (`orrery_engine::SheetEvent`), so a game's sheet events are its
+/// `Sheet` event holding one of the engine's. Spectrum War's and Space
+/// Empires 4X's version-1 shapes:
+///
+/// | version 1 | version 2 (inside `{"Sheet": …}`) |
+/// |---|---|
+/// | Spectrum `LineAdded {seat, order}` | `LineAdded {seat, line}` |
+/// | Spectrum `LineReplaced {seat, line, order}` | `LineReplaced {seat, n, line}` |
+/// | Spectrum `LineRemoved {seat, line}` | `LineRemoved {seat, n}` |
+/// | Empires `LineAdded`, `LineReplaced`, `LineRemoved` | the same fields |
+/// | `SheetCleared {seat}` | `Cleared {seat}` |
+/// | Spectrum `SheetReady {seat}`, Empires `SheetReady {seat, ready: true}` | `MarkedReady {seat}` |
+/// | Spectrum `SheetUnready {seat}`, Empires `SheetReady {seat, ready: false}` | `MarkedUnready {seat}` |
+pub fn sheets_in_the_engine(mut entry: Value) -> Result<Value, String> {
+    for game in ["spectrum", "empires"] {
+        let Some(outer) = event_of(&mut entry, game) else {
+            continue;
+        };
+        let Some((variant, fields)) = outer.iter().next().map(|(k, v)| (k.clone(), v.clone())) else {
+            continue;
+        };
+        if outer.len() != 1 {
+            continue;
+        }
+        let Some(mut fields) = fields.as_object().cloned() else {
+            continue;
+        };
+        let mut rename = |from: &str, to: &str| {
+            if let Some(v) = fields.remove(from) {
+                fields.insert(to.to_string(), v);
+            }
+        };
+        let inner = match (game, variant.as_str()) {
+            ("spectrum", "LineAdded") => {
+                rename("order", "line");
+                "LineAdded"
+            }
+            ("spectrum", "LineReplaced") | ("spectrum", "LineRemoved") => {
+                rename("line", "n");
+                rename("order", "line");
+                variant.as_str()
+            }
+            ("empires", "LineAdded" | "LineReplaced" | "LineRemoved") => variant.as_str(),
+            (_, "SheetCleared") => "Cleared",
+            ("spectrum", "SheetUnready") => "MarkedUnready",
+            ("spectrum", "SheetReady") => "MarkedReady",
+            ("empires", "SheetReady") => match fields.remove("ready").and_then(|r| r.as_bool()) {
+                Some(true) => "MarkedReady",
+                Some(false) => "MarkedUnready",
+                None => return Err("a version 1 Space Empires `SheetReady` without `ready`".into()),
+            },
+            _ => continue,
+        };
+        let inner = serde_json::json!({ inner: fields });
+        outer.clear();
+        outer.insert("Sheet".into(), inner);
+    }
+    Ok(entry)
+}
 
 const _: () = assert!(
     UPCASTERS.len() as i64 == EVENT_VERSION - FIRST_VERSION,
@@ -93,7 +154,9 @@ fn decode_with(chain: &[Upcaster], first: i64, version: i64, json: &str) -> Resu
     check_version(chain, first, version)?;
     let value: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
     let value = upcast(chain, first, version, value)?;
-    serde_json::from_value(value).map_err(|e| format!("after upcasting from version {version}: {e}"))
+    // Read back from text, as a row of today's version is: a `Value`
+    // cannot give a `u128` (the generator's position in its stream).
+    serde_json::from_str(&value.to_string()).map_err(|e| format!("after upcasting from version {version}: {e}"))
 }
 
 /// Whether the chain starting at `first` reads rows of `version`.
@@ -254,6 +317,94 @@ mod tests {
             r#"{"game":"platform","event":{"type":"rolled_back","to_seq":5,"why":{"why":"undo"},"undone":"many"}}"#;
         let err = decode_with(chain, 0, 1, bad).unwrap_err();
         assert!(err.contains("from version 1 to 2") && err.contains("many"), "{err}");
+    }
+
+    /// Version 1's sheet events of both games read as today's: the
+    /// engine's sheet events inside each game's `Sheet` event.
+    #[test]
+    fn version_1_sheet_events_read_as_the_engines() {
+        use orrery_engine::{Seat, SheetEvent};
+        use orrery_games::{empires, spectrum};
+        let order = r#"{"Build":{"class":"Terraformer","at":36,"name":"Castor"}}"#;
+        let spectrum_order: spectrum::state::Order = serde_json::from_str(order).unwrap();
+        let s = |e: &str| decode(1, &format!(r#"{{"game":"spectrum","event":{e}}}"#)).unwrap();
+        let sp = |e: SheetEvent<spectrum::state::Order>| AnyEvent::Spectrum(spectrum::state::Event::Sheet(e));
+        assert_eq!(
+            s(&format!(r#"{{"LineAdded":{{"seat":0,"order":{order}}}}}"#)),
+            sp(SheetEvent::LineAdded {
+                seat: Seat(0),
+                line: spectrum_order.clone()
+            })
+        );
+        assert_eq!(
+            s(&format!(r#"{{"LineReplaced":{{"seat":1,"line":2,"order":{order}}}}}"#)),
+            sp(SheetEvent::LineReplaced {
+                seat: Seat(1),
+                n: 2,
+                line: spectrum_order
+            })
+        );
+        assert_eq!(
+            s(r#"{"LineRemoved":{"seat":1,"line":3}}"#),
+            sp(SheetEvent::LineRemoved { seat: Seat(1), n: 3 })
+        );
+        assert_eq!(
+            s(r#"{"SheetCleared":{"seat":0}}"#),
+            sp(SheetEvent::Cleared { seat: Seat(0) })
+        );
+        assert_eq!(
+            s(r#"{"SheetReady":{"seat":0}}"#),
+            sp(SheetEvent::MarkedReady { seat: Seat(0) })
+        );
+        assert_eq!(
+            s(r#"{"SheetUnready":{"seat":0}}"#),
+            sp(SheetEvent::MarkedUnready { seat: Seat(0) })
+        );
+
+        let line = r#"{"Research":{"tech":"Attack"}}"#;
+        let empires_line: empires::state::Line = serde_json::from_str(line).unwrap();
+        let e = |ev: &str| decode(1, &format!(r#"{{"game":"empires","event":{ev}}}"#)).unwrap();
+        let em = |ev: SheetEvent<empires::state::Line>| AnyEvent::Empires(empires::events::Event::Sheet(ev));
+        assert_eq!(
+            e(&format!(r#"{{"LineAdded":{{"seat":1,"line":{line}}}}}"#)),
+            em(SheetEvent::LineAdded {
+                seat: Seat(1),
+                line: empires_line.clone()
+            })
+        );
+        assert_eq!(
+            e(&format!(r#"{{"LineReplaced":{{"seat":1,"n":1,"line":{line}}}}}"#)),
+            em(SheetEvent::LineReplaced {
+                seat: Seat(1),
+                n: 1,
+                line: empires_line
+            })
+        );
+        assert_eq!(
+            e(r#"{"LineRemoved":{"seat":0,"n":2}}"#),
+            em(SheetEvent::LineRemoved { seat: Seat(0), n: 2 })
+        );
+        assert_eq!(
+            e(r#"{"SheetCleared":{"seat":0}}"#),
+            em(SheetEvent::Cleared { seat: Seat(0) })
+        );
+        assert_eq!(
+            e(r#"{"SheetReady":{"seat":1,"ready":true}}"#),
+            em(SheetEvent::MarkedReady { seat: Seat(1) })
+        );
+        assert_eq!(
+            e(r#"{"SheetReady":{"seat":1,"ready":false}}"#),
+            em(SheetEvent::MarkedUnready { seat: Seat(1) })
+        );
+        // Other events, and other games' events of the same names, pass
+        // through the step as they were.
+        let other = json!({"game": "spectrum", "event": {"TurnBegan": {"turn": 2}}});
+        assert_eq!(sheets_in_the_engine(other.clone()).unwrap(), other);
+        let other = json!({"game": "solar", "event": {"SheetReady": {"seat": 0}}});
+        assert_eq!(sheets_in_the_engine(other.clone()).unwrap(), other);
+        // A version 2 row is read as it is.
+        let today = sp(SheetEvent::MarkedReady { seat: Seat(0) });
+        assert_eq!(decode(2, &encode(&today).unwrap().json).unwrap(), today);
     }
 
     #[test]

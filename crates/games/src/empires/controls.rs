@@ -7,7 +7,7 @@
 use super::orders::{Action, ScrapWhat, Written};
 use super::state::State;
 use super::view::{line_text, name};
-use orrery_engine::{Control, ControlStyle, Seat, SheetVerb};
+use orrery_engine::{Control, ControlStyle, Seat, SheetEdit, SheetVerb};
 use crate::shared::menu::sheet_control;
 
 fn control(label: String, group: impl Into<String>, style: ControlStyle, confirm: Option<String>) -> Control {
@@ -30,7 +30,15 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
     let main_open = |a: &Action| {
         actions
             .iter()
-            .any(|x| x != a && !matches!(x, Action::End | Action::Ready | Action::Unready | Action::Clear | Action::Auto | Action::Remove(_)))
+            .any(|x| {
+                x != a
+                    && !matches!(
+                        x,
+                        Action::End
+                            | Action::Auto
+                            | Action::Sheet(SheetEdit::Ready | SheetEdit::Unready | SheetEdit::Clear | SheetEdit::Remove(_))
+                    )
+            })
     };
     let movable = actions.iter().filter(|a| matches!(a, Action::Move { .. })).count();
     let lines = state.sheet.lines_of(seat).unwrap_or(&[]);
@@ -110,7 +118,11 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
                 None,
             ),
             Action::First { player } => control(format!("{} plays first", name(names, *player)), "First player", main, None),
-            Action::Line { written, line } => {
+            Action::Sheet(edit @ (SheetEdit::Add(written) | SheetEdit::Replace(_, written))) => {
+                let line = match edit {
+                    SheetEdit::Replace(n, _) => Some(*n),
+                    _ => None,
+                };
                 let (label, group) = match written {
                     Written::Bid { cp } => (format!("Bid {cp} CP"), "Bid".to_string()),
                     Written::Research { tech } => {
@@ -138,13 +150,13 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
                 };
                 control(label, group, main, None)
             }
-            Action::Remove(n) => {
+            Action::Sheet(SheetEdit::Remove(n)) => {
                 let text = lines.get(n - 1).map_or_else(String::new, |l| line_text(&state.board, l));
                 control(format!("✖ Line {n}: {text}"), "Remove a line", ControlStyle::Minor, None)
             }
-            Action::Clear => sheet_control(SheetVerb::Clear, "economic", lines.len(), false),
-            Action::Ready => sheet_control(SheetVerb::Ready, "economic", lines.len(), main_open(a)),
-            Action::Unready => sheet_control(SheetVerb::Unready, "economic", lines.len(), false),
+            Action::Sheet(SheetEdit::Clear) => sheet_control(SheetVerb::Clear, "economic", lines.len(), false),
+            Action::Sheet(SheetEdit::Ready) => sheet_control(SheetVerb::Ready, "economic", lines.len(), main_open(a)),
+            Action::Sheet(SheetEdit::Unready) => sheet_control(SheetVerb::Unready, "economic", lines.len(), false),
             Action::Standing(_) => control("Set standing orders".into(), "Standing", ControlStyle::Minor, None),
         })
         .collect()

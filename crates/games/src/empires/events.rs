@@ -8,7 +8,7 @@ use super::basics::{Dir, Kind, Label, Levels, Marker, Tech, TurnNo, Worth};
 use super::combat::{Action as BattleAction, Battle, Standing, Target};
 use super::map::Board;
 use super::state::{Colony, Empire, Line, Options, Phase, Spot, State, Unit};
-use orrery_engine::{GameRng, Hex, OrderSheet, Outcome, Seat};
+use orrery_engine::{GameRng, Hex, OrderSheet, Outcome, Seat, SheetEvent};
 use serde::{Deserialize, Serialize};
 
 /// What a player's Economic Phase came to (private to that player, except
@@ -218,11 +218,9 @@ pub enum Event {
         wrecks: Vec<(Seat, Hex, u32, Tech)>,
         rng: Box<GameRng>,
     },
-    LineAdded { seat: Seat, line: Line },
-    LineReplaced { seat: Seat, n: usize, line: Line },
-    LineRemoved { seat: Seat, n: usize },
-    SheetCleared { seat: Seat },
-    SheetReady { seat: Seat, ready: bool },
+    /// An edit of a seat's economic sheet (private to the seat, but for
+    /// readiness).
+    Sheet(SheetEvent<Line>),
     /// Every sheet carried out at once (each ledger private to its seat).
     EconomyCarriedOut { ledgers: Vec<Ledger>, rng: Box<GameRng> },
     /// Colonies grew (text 7.7).
@@ -598,21 +596,7 @@ pub fn apply(s: &mut State, event: &Event) {
             s.rng = rng.clone();
             s.boundaries += 1;
         }
-        Event::LineAdded { seat, line } => {
-            let _ = s.sheet.add(*seat, line.clone());
-        }
-        Event::LineReplaced { seat, n, line } => {
-            let _ = s.sheet.replace(*seat, *n, line.clone());
-        }
-        Event::LineRemoved { seat, n } => {
-            let _ = s.sheet.remove(*seat, *n);
-        }
-        Event::SheetCleared { seat } => {
-            let _ = s.sheet.clear(*seat);
-        }
-        Event::SheetReady { seat, ready } => {
-            let _ = s.sheet.set_ready(*seat, *ready);
-        }
+        Event::Sheet(e) => s.sheet.apply(e),
         Event::EconomyCarriedOut { ledgers, rng } => {
             for l in ledgers {
                 carry_out_ledger(s, l);

@@ -44,7 +44,7 @@ pub use view::View;
 
 use orrery_engine::{
     CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
-    SetupError, SetupOption, SheetVerb, Viewer,
+    SetupError, SetupOption, SheetEdit, SheetVerb, Viewer,
 };
 use orrery_render::Scene;
 
@@ -140,7 +140,7 @@ impl Ruleset for Empires {
     }
 
     fn sheet_verb(verb: SheetVerb) -> Option<Action> {
-        Some(Action::from_verb(verb))
+        Some(Action::Sheet(SheetEdit::from_verb(verb)))
     }
 
     fn sheet_lines(state: &State, seat: Seat, _names: &[String]) -> Option<Vec<String>> {

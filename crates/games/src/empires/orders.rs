@@ -5,7 +5,7 @@
 
 use super::basics::{Dir, Kind, Tech};
 use super::combat::{ColonyRule, RetreatRule, ScreenRule, TargetRule};
-use orrery_engine::{CommandLine, CommandSpec, ParamKind, ParamSpec, ParseError, Seat, Usages};
+use orrery_engine::{CommandLine, CommandSpec, ParamKind, ParamSpec, ParseError, Seat, SheetEdit, Usages};
 use serde::{Deserialize, Serialize};
 
 /// A line of the economic sheet, as written.
@@ -64,28 +64,12 @@ pub enum Action {
     Auto,
     // Lost in Space; `None`: a direction drawn at random (the deadline's).
     Shift { dir: Option<Dir> },
-    // Economic sheet.
-    Line { written: Written, line: Option<usize> },
-    Remove(usize),
-    Clear,
-    Ready,
-    Unready,
+    // The economic sheet: an edit (the engine's one sheet protocol).
+    Sheet(SheetEdit<Written>),
     // After the bids.
     First { player: Seat },
     // Any time.
     Standing(StandingEdit),
-}
-
-impl Action {
-    pub fn from_verb(verb: orrery_engine::SheetVerb) -> Action {
-        use orrery_engine::SheetVerb;
-        match verb {
-            SheetVerb::Ready => Action::Ready,
-            SheetVerb::Unready => Action::Unready,
-            SheetVerb::Clear => Action::Clear,
-            SheetVerb::Remove(n) => Action::Remove(n),
-        }
-    }
 }
 
 const USAGE: Usages = Usages(&[
@@ -247,24 +231,17 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
                 line: sheet_line(line)?,
             }
         }
-        "end" | "done" | "auto" | "ready" | "unready" | "clear" => {
+        "ready" | "unready" | "clear" | "remove" => match SheetEdit::parse_verb(line, &u) {
+            Some(edit) => Action::Sheet(edit?),
+            None => unreachable!("the sheet's verbs are read by the engine"),
+        },
+        "end" | "done" | "auto" => {
             only(&[])?;
             match line.name.as_str() {
                 "end" => Action::End,
                 "done" => Action::Done,
-                "auto" => Action::Auto,
-                "ready" => Action::Ready,
-                "unready" => Action::Unready,
-                _ => Action::Clear,
+                _ => Action::Auto,
             }
-        }
-        "remove" => {
-            only(&["line"])?;
-            let n = line.number("line", &u)?;
-            if n == 0 {
-                return Err(bad(line, "lines are numbered from 1"));
-            }
-            Action::Remove(n as usize)
         }
         "battle" => {
             only(&["at"])?;
@@ -305,12 +282,13 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
         }
         "bid" => {
             only(&["cp", "line"])?;
-            Action::Line {
-                written: Written::Bid {
+            Action::Sheet(SheetEdit::write(
+                Written::Bid {
                     cp: line.number("cp", &u)?,
                 },
-                line: sheet_line(line)?,
-            }
+                line,
+                &u,
+            )?)
         }
         "research" => {
             only(&["tech", "line"])?;
@@ -319,10 +297,7 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
                 let keys: Vec<&str> = Tech::ALL.iter().map(|t| t.key()).collect();
                 bad(line, format!("`tech:{raw}` is not one of {}", keys.join(", ")))
             })?;
-            Action::Line {
-                written: Written::Research { tech },
-                line: sheet_line(line)?,
-            }
+            Action::Sheet(SheetEdit::write(Written::Research { tech }, line, &u)?)
         }
         "buy" => {
             only(&["type", "at", "ships", "into", "line"])?;
@@ -333,15 +308,16 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
                     format!("`type:{raw}` is not one of sc, dd, ca, bc, bb, dn, colony, miner, decoy, base, yard"),
                 )
             })?;
-            Action::Line {
-                written: Written::Buy {
+            Action::Sheet(SheetEdit::write(
+                Written::Buy {
                     kind,
                     at: text(line, "at")?,
                     ships: count(line, "ships")?,
                     into: line.get("into").map(|s| s.trim().to_string()).filter(|s| !s.is_empty()),
                 },
-                line: sheet_line(line)?,
-            }
+                line,
+                &u,
+            )?)
         }
         "first" => {
             only(&["player"])?;
@@ -390,6 +366,27 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
 
 fn sheet_line(line: &CommandLine) -> Result<Option<usize>, ParseError> {
     Ok(count(line, "line")?.map(|n| n as usize))
+}
+
+/// A sheet line as written → its order's text.
+fn written_text(written: &Written) -> CommandLine {
+    let c = CommandLine::new;
+    match written {
+        Written::Bid { cp } => c("bid").arg("cp", cp),
+        Written::Research { tech } => c("research").arg("tech", tech.key()),
+        Written::Buy { kind, at, ships, into } => {
+            let mut l = c("buy").arg("type", kind.order_word()).arg("at", at);
+            if let Some(n) = ships {
+                l = l.arg("ships", n);
+            }
+            if let Some(i) = into {
+                l = l.arg("into", i);
+            }
+            l
+        }
+        Written::Scrap(ScrapWhat::Unit(u)) => c("scrap").arg("unit", u),
+        Written::Scrap(ScrapWhat::At { at, what }) => c("scrap").arg("at", at).arg("what", what.order_word()),
+    }
 }
 
 /// Typed action → its canonical text (`parse` reads it back).
@@ -442,29 +439,7 @@ pub fn unparse(action: &Action) -> CommandLine {
         Action::Hold { unit } => c("hold").arg("unit", unit),
         Action::Auto => c("auto"),
         Action::Shift { dir } => c("shift").arg("dir", dir.map_or("random", Dir::key)),
-        Action::Line { written, line } => {
-            let l = match written {
-                Written::Bid { cp } => c("bid").arg("cp", cp),
-                Written::Research { tech } => c("research").arg("tech", tech.key()),
-                Written::Buy { kind, at, ships, into } => {
-                    let mut l = c("buy").arg("type", kind.order_word()).arg("at", at);
-                    if let Some(n) = ships {
-                        l = l.arg("ships", n);
-                    }
-                    if let Some(i) = into {
-                        l = l.arg("into", i);
-                    }
-                    l
-                }
-                Written::Scrap(ScrapWhat::Unit(u)) => c("scrap").arg("unit", u),
-                Written::Scrap(ScrapWhat::At { at, what }) => c("scrap").arg("at", at).arg("what", what.order_word()),
-            };
-            with_line(l, line)
-        }
-        Action::Remove(n) => c("remove").arg("line", n),
-        Action::Clear => c("clear"),
-        Action::Ready => c("ready"),
-        Action::Unready => c("unready"),
+        Action::Sheet(edit) => edit.unparse(written_text),
         Action::First { player } => c("first").arg("player", player.0 + 1),
         Action::Standing(e) => {
             let mut l = c("standing");

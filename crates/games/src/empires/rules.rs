@@ -15,7 +15,9 @@ use super::map::{deal, Area, Board};
 use super::movement::{self, d10, hex, own_unit};
 use super::orders::{Action, ScrapWhat, StandingEdit, Written};
 use super::state::{draw_label, Colony, Empire, Line, Options, Phase, Spot, State, Unit};
-use orrery_engine::{options_of, GameConfig, GameRng, Hex, Outcome, Pending, Rejection, Seat, SetupError};
+use orrery_engine::{
+    options_of, GameConfig, GameRng, Hex, Outcome, Pending, Rejection, Seat, SetupError, SheetEdit, SheetEvent,
+};
 
 // ---------------------------------------------------------------- set-up
 
@@ -420,7 +422,7 @@ fn sheet_options(s: &State, seat: Seat) -> Vec<Action> {
         economy::check(s, seat, &all).is_ok()
     };
     let mut out = Vec::new();
-    let add = |written: Written| Action::Line { written, line: None };
+    let add = |written: Written| Action::Sheet(SheetEdit::Add(written));
     if !lines.iter().any(|l| matches!(l, Line::Bid { .. })) && fits(Line::Bid { cp: 1 }) {
         out.push(add(Written::Bid { cp: 1 }));
     }
@@ -449,15 +451,7 @@ fn sheet_options(s: &State, seat: Seat) -> Vec<Action> {
             }
         }
     }
-    if !lines.is_empty() {
-        out.push(Action::Remove(lines.len()));
-        out.push(Action::Clear);
-    }
-    out.push(if s.sheet.is_ready(seat) {
-        Action::Unready
-    } else {
-        Action::Ready
-    });
+    out.extend(s.sheet.verbs(seat).into_iter().map(Action::Sheet));
     out
 }
 
@@ -512,7 +506,7 @@ pub fn default_action(s: &State, seat: Seat) -> Option<Action> {
         Phase::Combat if combat_seat(s) == Some(seat) => Some(Action::Auto),
         Phase::Lost { shifter, .. } if shifter == seat => Some(Action::Shift { dir: None }),
         Phase::First { chooser } if chooser == seat => Some(Action::First { player: seat }),
-        Phase::Economic if s.sheet.owes(seat) && !s.sheet.is_ready(seat) => Some(Action::Ready),
+        Phase::Economic => s.sheet.default_edit(seat).map(Action::Sheet),
         _ => None,
     }
 }
@@ -568,12 +562,7 @@ impl When {
             | Action::Hold { .. }
             | Action::Auto => When::Combat,
             Action::Shift { .. } => When::Lost,
-            Action::Line { .. }
-            | Action::Scrap { line: Some(_), .. }
-            | Action::Remove(_)
-            | Action::Clear
-            | Action::Ready
-            | Action::Unready => When::Sheet,
+            Action::Sheet(_) | Action::Scrap { line: Some(_), .. } => When::Sheet,
             Action::First { .. } => When::First,
             Action::Standing(_) => When::AnyTime,
         }
@@ -641,12 +630,7 @@ pub fn decide(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Reje
             }
             next_round(s, *player)
         }
-        (Phase::Economic, _) if when.on_sheet() => {
-            if !s.sheet.owes(seat) {
-                return Err(not_yours(s, seat));
-            }
-            mine(sheet_edit(s, seat, action))?
-        }
+        (Phase::Economic, _) if when.on_sheet() => vec![Event::Sheet(sheet_edit(s, seat, action)?)],
         _ => {
             if !pending(s).iter().any(|p| p.seat == seat) {
                 return Err(not_yours(s, seat));
@@ -1436,59 +1420,22 @@ fn economic_began(s: &State) -> Event {
     }
 }
 
-fn sheet_edit(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, String> {
-    let lines: Vec<Line> = s.sheet.lines_of(seat).unwrap_or(&[]).to_vec();
-    let in_range = |n: usize| {
-        if (1..=lines.len()).contains(&n) {
-            Ok(())
-        } else {
-            Err(format!(
-                "your sheet has no line {n}: it has {} (lines are numbered from 1)",
-                lines.len()
-            ))
-        }
+/// An edit of the economic sheet (the engine's sheet protocol): a `scrap`
+/// with or without `line:` is a line too; every line is resolved against
+/// the state and the whole sheet checked as it would be.
+fn sheet_edit(s: &State, seat: Seat, action: &Action) -> Result<SheetEvent<Line>, Rejection> {
+    let edit = match action {
+        Action::Sheet(edit) => edit.clone(),
+        Action::Scrap { what, line: Some(n) } => SheetEdit::Replace(*n, Written::Scrap(what.clone())),
+        Action::Scrap { what, line: None } => SheetEdit::Add(Written::Scrap(what.clone())),
+        _ => return Err(illegal(s, seat, "not a line of the economic sheet")),
     };
-    let (written, at) = match action {
-        Action::Line { written, line } => (written.clone(), *line),
-        Action::Scrap { what, line } => (Written::Scrap(what.clone()), *line),
-        Action::Remove(n) => {
-            in_range(*n)?;
-            return Ok(vec![Event::LineRemoved { seat, n: *n }]);
-        }
-        Action::Clear => {
-            if lines.is_empty() {
-                return Err("your sheet is already empty".into());
-            }
-            return Ok(vec![Event::SheetCleared { seat }]);
-        }
-        Action::Ready => {
-            if s.sheet.is_ready(seat) {
-                return Err("your sheet is already marked ready".into());
-            }
-            return Ok(vec![Event::SheetReady { seat, ready: true }]);
-        }
-        Action::Unready => {
-            if !s.sheet.is_ready(seat) {
-                return Err("your sheet is not marked ready".into());
-            }
-            return Ok(vec![Event::SheetReady { seat, ready: false }]);
-        }
-        _ => return Err("not a sheet edit".into()),
-    };
-    let line = resolve_line(s, seat, &written)?;
-    let mut all = lines.clone();
-    match at {
-        Some(n) => {
-            in_range(n)?;
-            all[n - 1] = line.clone();
-        }
-        None => all.push(line.clone()),
-    }
-    economy::check(s, seat, &all)?;
-    Ok(vec![match at {
-        Some(n) => Event::LineReplaced { seat, n, line },
-        None => Event::LineAdded { seat, line },
-    }])
+    s.sheet.decide(
+        seat,
+        &edit,
+        |w| resolve_line(s, seat, w).map_err(|why| illegal(s, seat, why)),
+        |all, _| economy::check(s, seat, all).map(|_| ()).map_err(|why| illegal(s, seat, why)),
+    )
 }
 
 /// A sheet line as written → resolved against the state.

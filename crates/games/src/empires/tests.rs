@@ -4,7 +4,7 @@
 use super::basics::{Kind, Worth};
 use super::state::{Line, Phase};
 use super::*;
-use orrery_engine::{GameRng, Ruleset};
+use orrery_engine::{GameRng, Ruleset, SheetEdit};
 
 fn start(players: u8, seed: u64) -> State {
     Empires::fold(&Empires::setup(&GameConfig::new(players, seed)).unwrap())
@@ -25,8 +25,8 @@ fn random_game(players: u8, seed: u64) -> (State, Vec<Event>, usize) {
         let p = owing[rng.below(owing.len() as u32) as usize];
         let legal = Empires::legal_actions(&st, p.seat);
         assert!(!legal.is_empty(), "seed {seed}: {} owes {} with no order", p.seat, p.kind);
-        let pick = if p.sheet && legal.contains(&Action::Ready) && rng.below(4) == 0 {
-            Action::Ready
+        let pick = if p.sheet && legal.contains(&Action::Sheet(SheetEdit::Ready)) && rng.below(4) == 0 {
+            Action::Sheet(SheetEdit::Ready)
         } else {
             rng.pick(&legal).unwrap().clone()
         };

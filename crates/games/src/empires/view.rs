@@ -620,19 +620,7 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             }
             t
         }
-        Event::LineAdded { seat, line } if me(*seat) => format!("Line added: {}.", line_text(b, line)),
-        Event::LineReplaced { seat, n: k, line } if me(*seat) => {
-            format!("Line {k} replaced: {}.", line_text(b, line))
-        }
-        Event::LineRemoved { seat, n: k } if me(*seat) => format!("Line {k} removed."),
-        Event::SheetCleared { seat } if me(*seat) => "Your sheet is empty.".into(),
-        Event::SheetReady { seat, ready } if me(*seat) => {
-            if *ready {
-                "Your sheet is ready.".into()
-            } else {
-                "Your sheet is no longer ready.".into()
-            }
-        }
+        Event::Sheet(e) => return e.narrate(viewer, |l| line_text(b, l)),
         Event::EconomyCarriedOut { ledgers, .. } => {
             let mut parts = vec!["The sheets are carried out.".to_string()];
             for l in ledgers {

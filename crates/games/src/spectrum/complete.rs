@@ -148,7 +148,7 @@ fn normalise(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use orrery_engine::{GameConfig, Hex, Ruleset};
+    use orrery_engine::{GameConfig, Hex, Ruleset, SheetEvent};
     use crate::spectrum::basics::{Colour, Space};
     use crate::spectrum::rules::{decide, Action, Written};
     use crate::spectrum::ships::Class;
@@ -322,16 +322,19 @@ mod tests {
     #[test]
     fn a_move_line_to_replace_does_not_block() {
         let mut st = war();
-        state::apply(&mut st, &Event::LineAdded {
-            seat: Seat(0),
-            order: Order::Move {
-                ship: ShipId {
-                    colour: Colour::Red,
-                    number: 1,
+        state::apply(
+            &mut st,
+            &Event::Sheet(SheetEvent::LineAdded {
+                seat: Seat(0),
+                line: Order::Move {
+                    ship: ShipId {
+                        colour: Colour::Red,
+                        number: 1,
+                    },
+                    path: Path::default(),
                 },
-                path: Path::default(),
-            },
-        });
+            }),
+        );
         let offered = more(&st, "R1", "");
         assert_eq!(offered.len(), MAX_VALUES);
         for v in &offered {

@@ -40,7 +40,7 @@ pub use view::View;
 
 use orrery_engine::{
     CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
-    SetupError, SetupOption, SheetVerb, Viewer,
+    SetupError, SetupOption, SheetEdit, SheetVerb, Viewer,
 };
 use orrery_render::Scene;
 
@@ -128,7 +128,7 @@ impl Ruleset for Spectrum {
     }
 
     fn sheet_verb(verb: SheetVerb) -> Option<Action> {
-        Some(Action::from_verb(verb))
+        Some(SheetEdit::from_verb(verb))
     }
 
     fn sheet_lines(state: &State, seat: Seat, names: &[String]) -> Option<Vec<String>> {

@@ -11,7 +11,9 @@ use super::basics::{Colour, ShipId};
 use super::map::Path;
 use super::ships::Class;
 use super::state::{Event, Order, Section, State};
-use orrery_engine::{CommandLine, CommandSpec, ParamKind, ParamSpec, ParseError, Pending, Rejection, Seat, SheetVerb, Usages};
+use orrery_engine::{
+    CommandLine, CommandSpec, ParamKind, ParamSpec, ParseError, Pending, Rejection, Seat, SheetEdit, SheetEvent, Usages,
+};
 use serde::{Deserialize, Serialize};
 
 /// A sheet line as written: ships and planets by name, not yet looked up.
@@ -28,29 +30,9 @@ pub enum Written {
     Faction { with: Vec<Seat>, empire: bool },
 }
 
-/// What a player does: an edit of their sheet.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Action {
-    /// Add a line.
-    Add(Written),
-    /// Replace line N (from 1).
-    Replace(usize, Written),
-    Remove(usize),
-    Clear,
-    Ready,
-    Unready,
-}
-
-impl Action {
-    pub fn from_verb(verb: SheetVerb) -> Action {
-        match verb {
-            SheetVerb::Ready => Action::Ready,
-            SheetVerb::Unready => Action::Unready,
-            SheetVerb::Clear => Action::Clear,
-            SheetVerb::Remove(n) => Action::Remove(n),
-        }
-    }
-}
+/// What a player does: an edit of their sheet (the engine's one sheet
+/// protocol), its lines as written.
+pub type Action = SheetEdit<Written>;
 
 // ---------------------------------------------------------------- text
 
@@ -101,19 +83,10 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
         all.push("line");
         line.only(&all, &u)
     };
+    if let Some(verb) = SheetEdit::parse_verb(line, &u) {
+        return verb;
+    }
     let written = match line.name.as_str() {
-        "ready" | "unready" | "clear" => {
-            line.only(&[], &u)?;
-            return Ok(match line.name.as_str() {
-                "ready" => Action::Ready,
-                "unready" => Action::Unready,
-                _ => Action::Clear,
-            });
-        }
-        "remove" => {
-            line.only(&["line"], &u)?;
-            return Ok(Action::Remove(line.number("line", &u)? as usize));
-        }
         "scrap" | "hide" => {
             with_line(&["ship"])?;
             let ship = text(line, "ship")?;
@@ -213,16 +186,7 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
             });
         }
     };
-    match line.get("line") {
-        Some(_) => {
-            let n = line.number("line", &u)? as usize;
-            if n == 0 {
-                return Err(bad(line, "`line:0`: lines are numbered from 1"));
-            }
-            Ok(Action::Replace(n, written))
-        }
-        None => Ok(Action::Add(written)),
-    }
+    SheetEdit::write(written, line, &u)
 }
 
 fn written_line(w: &Written) -> CommandLine {
@@ -263,14 +227,7 @@ fn written_line(w: &Written) -> CommandLine {
 
 /// Action → its canonical text.
 pub fn unparse(action: &Action) -> CommandLine {
-    match action {
-        Action::Add(w) => written_line(w),
-        Action::Replace(n, w) => written_line(w).arg("line", n),
-        Action::Remove(n) => CommandLine::new("remove").arg("line", n),
-        Action::Clear => CommandLine::new("clear"),
-        Action::Ready => CommandLine::new("ready"),
-        Action::Unready => CommandLine::new("unready"),
-    }
+    action.unparse(written_line)
 }
 
 /// The order as its canonical written line (for the sheet, legal lists).
@@ -558,84 +515,34 @@ fn refuse(reason: impl Into<String>, state: &State, seat: Seat) -> Rejection {
     Rejection::illegal(reason, legal)
 }
 
-fn owed(state: &State, seat: Seat) -> Result<(), Rejection> {
-    if state.sheet.owes(seat) {
-        Ok(())
-    } else {
-        Err(Rejection::NotYourDecision {
-            seat,
-            waiting: state.sheet.waiting_on(),
-        })
-    }
-}
-
-/// Validate a sheet edit and turn it into events; the last ready sheet of a
-/// section carries the section out, up to the next sheet.
+/// Validate a sheet edit and turn it into events (the engine's sheet
+/// protocol, each line resolved and checked against the state and the
+/// rest of the sheet); the last ready sheet of a section carries the
+/// section out, up to the next sheet.
 pub fn decide(state: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
     if state.outcome.is_some() {
         return Err(Rejection::GameOver);
     }
-    owed(state, seat)?;
-    let lines = state.sheet.lines_of(seat).unwrap_or(&[]).to_vec();
-    let in_range = |n: usize| -> Result<(), Rejection> {
-        if (1..=lines.len()).contains(&n) {
-            Ok(())
-        } else {
-            Err(Rejection::illegal(
-                format!(
-                    "your sheet has no line {n}: it has {} (lines are numbered from 1)",
-                    lines.len()
-                ),
-                vec![],
-            ))
-        }
-    };
-    match action {
-        Action::Add(w) => {
-            let order = resolve(state, seat, w).map_err(|r| refuse(r, state, seat))?;
-            check_line(state, seat, &order, &lines).map_err(|r| refuse(r, state, seat))?;
-            Ok(vec![Event::LineAdded { seat, order }])
-        }
-        Action::Replace(n, w) => {
-            in_range(*n)?;
-            let order = resolve(state, seat, w).map_err(|r| refuse(r, state, seat))?;
-            let mut others = lines.clone();
-            others.remove(n - 1);
-            check_line(state, seat, &order, &others).map_err(|r| refuse(r, state, seat))?;
-            Ok(vec![Event::LineReplaced { seat, line: *n, order }])
-        }
-        Action::Remove(n) => {
-            in_range(*n)?;
-            Ok(vec![Event::LineRemoved { seat, line: *n }])
-        }
-        Action::Clear => {
-            if lines.is_empty() {
-                return Err(Rejection::illegal("your sheet is already empty", vec![]));
-            }
-            Ok(vec![Event::SheetCleared { seat }])
-        }
-        Action::Unready => {
-            if !state.sheet.is_ready(seat) {
-                return Err(Rejection::illegal("your sheet is not marked ready", vec!["ready".into()]));
-            }
-            Ok(vec![Event::SheetUnready { seat }])
-        }
-        Action::Ready => {
-            if state.sheet.is_ready(seat) {
-                return Err(Rejection::illegal(
-                    "your sheet is already ready; edit it or un-ready it while others still write",
-                    vec!["unready".into()],
-                ));
-            }
-            let mut events = vec![Event::SheetReady { seat }];
-            let mut next = state.clone();
-            super::state::apply(&mut next, &events[0]);
-            if next.sheet.all_ready() {
-                events.extend(super::turn::carry_out(&next));
-            }
-            Ok(events)
+    let edit = state.sheet.decide(
+        seat,
+        action,
+        |w| resolve(state, seat, w).map_err(|r| refuse(r, state, seat)),
+        |all, at| {
+            let mut others = all.to_vec();
+            let order = others.remove(at);
+            check_line(state, seat, &order, &others).map_err(|r| refuse(r, state, seat))
+        },
+    )?;
+    let ready = matches!(edit, SheetEvent::MarkedReady { .. });
+    let mut events = vec![Event::Sheet(edit)];
+    if ready {
+        let mut next = state.clone();
+        super::state::apply(&mut next, &events[0]);
+        if next.sheet.all_ready() {
+            events.extend(super::turn::carry_out(&next));
         }
     }
+    Ok(events)
 }
 
 /// Every legal edit for `seat`: the sheet's own verbs, then the lines it
@@ -652,21 +559,11 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
             out.push(Action::Add(written(state, &order)));
         }
     }
-    for n in 1..=lines.len() {
-        out.push(Action::Remove(n));
-    }
-    if !lines.is_empty() {
-        out.push(Action::Clear);
-    }
-    out.push(if state.sheet.is_ready(seat) {
-        Action::Unready
-    } else {
-        Action::Ready
-    });
+    out.extend(state.sheet.verbs(seat));
     out
 }
 
 /// A seat that misses the deadline: its sheet counts as it stands.
 pub fn default_action(state: &State, seat: Seat) -> Option<Action> {
-    (state.sheet.owes(seat) && !state.sheet.is_ready(seat)).then_some(Action::Ready)
+    state.sheet.default_edit(seat)
 }

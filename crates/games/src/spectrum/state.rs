@@ -9,7 +9,7 @@
 use super::basics::{Colour, ShipId, Space};
 use super::map::{Map, Path};
 use super::ships::{Class, Ship, Unit};
-use orrery_engine::{GameRng, OrderSheet, Outcome, Seat};
+use orrery_engine::{GameRng, OrderSheet, Outcome, Seat, SheetEvent};
 use serde::{Deserialize, Serialize};
 
 /// Planets in the war, and how many make a win.
@@ -266,29 +266,8 @@ pub enum Event {
         map: Box<Map>,
         rng: Box<GameRng>,
     },
-    // ---- sheets (private to the seat, but for readiness) ----
-    LineAdded {
-        seat: Seat,
-        order: Order,
-    },
-    LineReplaced {
-        seat: Seat,
-        line: usize,
-        order: Order,
-    },
-    LineRemoved {
-        seat: Seat,
-        line: usize,
-    },
-    SheetCleared {
-        seat: Seat,
-    },
-    SheetReady {
-        seat: Seat,
-    },
-    SheetUnready {
-        seat: Seat,
-    },
+    /// A sheet edit (private to the seat, but for readiness).
+    Sheet(SheetEvent<Order>),
     /// A line no longer legal when its section was carried out.
     LineDropped(Dropped),
     // ---- the turn ----
@@ -437,24 +416,7 @@ pub fn apply(state: &mut State, event: &Event) {
             state.out = vec![false; n];
             state.rng = rng.clone();
         }
-        Event::LineAdded { seat, order } => {
-            let _ = state.sheet.add(*seat, order.clone());
-        }
-        Event::LineReplaced { seat, line, order } => {
-            let _ = state.sheet.replace(*seat, *line, order.clone());
-        }
-        Event::LineRemoved { seat, line } => {
-            let _ = state.sheet.remove(*seat, *line);
-        }
-        Event::SheetCleared { seat } => {
-            let _ = state.sheet.clear(*seat);
-        }
-        Event::SheetReady { seat } => {
-            let _ = state.sheet.set_ready(*seat, true);
-        }
-        Event::SheetUnready { seat } => {
-            let _ = state.sheet.set_ready(*seat, false);
-        }
+        Event::Sheet(e) => state.sheet.apply(e),
         Event::LineDropped(_) => {}
         Event::TurnBegan { turn } => {
             state.turn = *turn;

@@ -226,16 +226,7 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
         Event::WarBegan { players, turn_limit, .. } => {
             Some(format!("The war begins: {players} players, {turn_limit} turns at most."))
         }
-        Event::LineAdded { seat, order } if is(viewer, *seat) => {
-            Some(format!("Line added: {}", order_text(order, names)))
-        }
-        Event::LineReplaced { seat, line, order } if is(viewer, *seat) => {
-            Some(format!("Line {line} replaced: {}", order_text(order, names)))
-        }
-        Event::LineRemoved { seat, line } if is(viewer, *seat) => Some(format!("Line {line} removed.")),
-        Event::SheetCleared { seat } if is(viewer, *seat) => Some("Your sheet is empty.".into()),
-        Event::SheetReady { seat } if is(viewer, *seat) => Some("Your sheet is ready.".into()),
-        Event::SheetUnready { seat } if is(viewer, *seat) => Some("Your sheet is no longer ready.".into()),
+        Event::Sheet(e) => e.narrate(viewer, |order| order_text(order, names)),
         Event::LineDropped(d) if is(viewer, d.seat) => Some(format!(
             "Line {} ({}) was dropped: {}.",
             d.line,
