@@ -502,7 +502,7 @@ mod tests {
             .then(" waits on ")
             .user(UserId(2))
             .then(": ")
-            .code("/game ready")
+            .code("/sheet ready")
             .then(". Deadline ")
             .time(now + 48 * 3_600_000)
             .then(".");
@@ -515,7 +515,7 @@ mod tests {
         };
         assert_eq!(
             render(&text, now, names),
-            "Reminder: Hyperspace game 1 in #table-1 waits on bob: `/game ready`. Deadline in 2 days, Wed 25 Nov 18:00 UTC."
+            "Reminder: Hyperspace game 1 in #table-1 waits on bob: `/sheet ready`. Deadline in 2 days, Wed 25 Nov 18:00 UTC."
         );
         let past = Text::plain("Due ").time(now - 3 * 3_600_000);
         assert_eq!(render(&past, now, names), "Due 3 hours ago, Mon 23 Nov 15:00 UTC");

@@ -150,16 +150,38 @@ async fn a_whole_game_is_played_through_discord() {
 
     // The lobby: bob finds the game by autocomplete; carol joins while the
     // database is slow, so the bot defers and then fills its placeholder.
+    // The host types the game's options with suggestions: its keys with
+    // their defaults, then the values of the one typed.
+    let keys = h
+        .fake
+        .autocomplete(
+            &alice,
+            here,
+            "game new",
+            &[("game", json!("hyperspace"))],
+            ("options", ""),
+        )
+        .await;
+    assert!(keys.iter().any(|c| c["value"] == "rounds:25"), "{keys:?}");
+    let rounds = short_game().unwrap()["rounds"].clone();
+    let values = h
+        .fake
+        .autocomplete(
+            &alice,
+            here,
+            "game new",
+            &[("game", json!("hyperspace"))],
+            ("options", &format!("rounds:{rounds}")),
+        )
+        .await;
+    assert_eq!(values[0]["value"], format!("rounds:{rounds}"), "{values:?}");
     let opened = h
         .fake
         .run(
             &alice,
             here,
             "game new",
-            &[
-                ("game", json!("hyperspace")),
-                ("rounds", short_game().unwrap()["rounds"].clone()),
-            ],
+            &[("game", json!("hyperspace")), ("options", values[0]["value"].clone())],
         )
         .await;
     assert!(
@@ -797,16 +819,16 @@ async fn bad_input_is_explained_privately_and_changes_nothing() {
         "Games live in a channel",
     )
     .await;
-    // Bad game options open nothing: typed now (choices and bounds), a
-    // value or an option the chosen game does not take is refused by name.
+    // Bad game options open nothing: a value or an option the chosen game
+    // does not take is refused by name.
     let elsewhere = Place::Channel(other_chan);
     for (opts, expect) in [
         (
-            vec![("game", json!("hyperspace")), ("map", json!("random"))],
+            vec![("game", json!("hyperspace")), ("options", json!("map:random"))],
             "`map:` is an option of Starlanes, not of Hyperspace",
         ),
         (
-            vec![("game", json!("hyperspace")), ("rounds", json!(300))],
+            vec![("game", json!("hyperspace")), ("options", json!("rounds:300"))],
             "out of range for Hyperspace: from 1 to 200",
         ),
     ] {

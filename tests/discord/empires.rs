@@ -2,7 +2,7 @@
 //! binary against the fake Discord (see `tests/support/`), as people play
 //! it: movement and combat orders typed in the channel (`/empires move …`,
 //! `/empires fire …`), economic sheets written by DM (`/empires buy …`)
-//! and marked ready with `/game ready` or the prompt's button. alice puts
+//! and marked ready with `/sheet ready` or the prompt's button. alice puts
 //! her standing orders on fire at will by DM, so her side of every battle
 //! is decided by them; bob fights his by hand. Scouts of both sides seek
 //! the other's homeworld, so that they meet. Each player gets their own
@@ -112,7 +112,7 @@ async fn a_whole_space_empires_game_through_discord() {
             if orders % 2 == 0 {
                 let ans = h
                     .fake
-                    .run(user, Place::Dm, "game ready", &[("game", json!(t.game.0))])
+                    .run(user, Place::Dm, "sheet ready", &[("game", json!(t.game.0))])
                     .await;
                 assert!(ans.content.contains("Sent: "), "{}", ans.content);
                 *via.entry("ready typed".into()).or_default() += 1;

@@ -7,6 +7,7 @@ mod dms;
 mod e2e;
 mod empires;
 mod host;
+mod limits;
 mod play;
 mod shards;
 mod soak;

@@ -1,8 +1,8 @@
 //! A whole war of Spectrum War played by the real `orrery` binary against
 //! the fake Discord (see `tests/support/`), as people play it: order-sheet
 //! lines typed by DM (`/spectrum build …`, `/spectrum move …`), lines
-//! removed with `/game remove`, sheets marked ready with the prompt's
-//! button or `/game ready`; the channel learns only who is ready and what
+//! removed with `/sheet remove`, sheets marked ready with the prompt's
+//! button or `/sheet ready`; the channel learns only who is ready and what
 //! happened to planets; each player gets their own board by DM every
 //! section; one result post at the end. Three players whose ships seek
 //! each other's planets, so that fights happen: `fire` lines are typed,
@@ -113,7 +113,7 @@ async fn a_whole_spectrum_war_by_dm_sheets() {
             "ready" if orders % 2 == 0 => {
                 let ans = h
                     .fake
-                    .run(user, Place::Dm, "game ready", &[("game", json!(t.game.0))])
+                    .run(user, Place::Dm, "sheet ready", &[("game", json!(t.game.0))])
                     .await;
                 assert!(ans.content.contains("Sent: "), "{}", ans.content);
                 *via.entry("ready typed".into()).or_default() += 1;
@@ -129,7 +129,7 @@ async fn a_whole_spectrum_war_by_dm_sheets() {
                     .run(
                         user,
                         Place::Dm,
-                        "game remove",
+                        "sheet remove",
                         &[("line", json!(n)), ("game", json!(t.game.0))],
                     )
                     .await;
@@ -139,7 +139,7 @@ async fn a_whole_spectrum_war_by_dm_sheets() {
             verb @ ("clear" | "unready") => {
                 let ans = h
                     .fake
-                    .run(user, Place::Dm, &format!("game {verb}"), &[("game", json!(t.game.0))])
+                    .run(user, Place::Dm, &format!("sheet {verb}"), &[("game", json!(t.game.0))])
                     .await;
                 assert!(ans.content.contains("Sent: "), "{}", ans.content);
                 *via.entry(format!("{verb} typed")).or_default() += 1;

@@ -28,7 +28,11 @@ async fn open_spectrum(
     before_start: &[(&str, &[(&str, serde_json::Value)])],
 ) -> GameId {
     let host = &players[0];
-    let opts = [("game", json!("spectrum")), ("seed", json!(1)), ("rounds", json!(5))];
+    let opts = [
+        ("game", json!("spectrum")),
+        ("seed", json!(1)),
+        ("options", json!("rounds:5")),
+    ];
     let ans = h.fake.run(host, Place::Channel(channel), "game new", &opts).await;
     assert!(ans.content.contains("is open"), "game new: {}", ans.content);
     for (path, options) in before_start {

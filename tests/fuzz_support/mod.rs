@@ -951,6 +951,9 @@ impl Fuzz for OrderTarget {
 // ---------------------------------------------------------------------
 
 /// Values of each kind of option as people write them.
+/// The largest whole number Discord carries exactly: a boundary to try.
+const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
+
 fn sample_text(kind: OptionKind) -> &'static [&'static str] {
     match kind {
         OptionKind::Game => &["3", "#3", "0", "-1"],
@@ -965,7 +968,16 @@ fn sample_text(kind: OptionKind) -> &'static [&'static str] {
         ],
         OptionKind::Seat => &["2", "1", "alice", "@bob", "0", "-3", "257", "Bob the Bold"],
         OptionKind::Phase | OptionKind::Seed | OptionKind::Line => &["2", "0", "1", "999", "1000"],
-        OptionKind::Setup(_) => &["10", "fixed", "random", "true", "1", "500", "60"],
+        OptionKind::GameOptions => &[
+            "rounds:10",
+            "map:random rounds:3",
+            "round_limit:30 auto_losses:true",
+            "auto_combat:on rules:basic",
+            "rounds:500",
+            "mines:false",
+            "rounds:",
+            "map:\"fixed\"",
+        ],
         OptionKind::Section => &["Combat", "setup", ""],
         OptionKind::Duration => &["12h", "30m", "2d", "1w", "1d12h", "0m", "48H", " 1 h "],
         OptionKind::Points => &["24h,2h", "off", "none", "1h", "12h,1h,30m", ",", "0h"],
@@ -1059,9 +1071,10 @@ fn typed_value(g: &mut Gen, kind: OptionKind, dict: &[String]) -> OptionValue {
                 1,
                 i64::MIN,
                 i64::MAX,
-                grammar::MAX_SAFE_INTEGER,
-                grammar::MAX_SAFE_INTEGER + 1,
-                -grammar::MAX_SAFE_INTEGER - 1,
+                // The most Discord carries exactly, and just past it.
+                MAX_SAFE_INTEGER,
+                MAX_SAFE_INTEGER + 1,
+                -MAX_SAFE_INTEGER - 1,
                 999,
                 1000,
                 u32::MAX as i64,
@@ -1212,8 +1225,8 @@ fn check_request(r: &Request) -> Result<(), String> {
         }
         Request::Extend { by_ms, .. } => check_duration(*by_ms),
         Request::Rollback { phase, .. } | Request::History { phase: Some(phase), .. } => {
-            if *phase as i64 > grammar::MAX_SAFE_INTEGER || (*phase as i64) < 0 {
-                return Err(format!("phase {phase} is beyond what a transport carries"));
+            if (*phase as i64) < 0 {
+                return Err(format!("phase {phase} is not a phase number"));
             }
             Ok(())
         }
@@ -1230,17 +1243,10 @@ fn check_request(r: &Request) -> Result<(), String> {
                 return Err(format!("options are not an object: {o}"));
             };
             for (key, value) in map {
-                let Some(values) = grammar::setup_option(key).and_then(|s| s.values_for(*kind)) else {
+                let Some(declared) = kind.options().iter().find(|o| o.key == key) else {
                     return Err(format!("`{key}` is not an option of {kind:?}"));
                 };
-                let fits = match values {
-                    grammar::SetupValues::Whole { min, max, .. } => value
-                        .as_i64()
-                        .is_some_and(|n| (i64::from(min)..=i64::from(max)).contains(&n)),
-                    grammar::SetupValues::Words { words, .. } => value.as_str().is_some_and(|w| words.contains(&w)),
-                    grammar::SetupValues::Flag { .. } => value.is_boolean(),
-                };
-                if !fits {
+                if declared.check(value).is_err() {
                     return Err(format!("`{key}:{value}` does not fit {kind:?}"));
                 }
             }
@@ -1281,7 +1287,7 @@ impl TerminalTarget {
     fn new() -> Self {
         let mut corpus: Vec<String> = vec![
             "/game new game:hyperspace".into(),
-            "/game new game:starlanes rounds:12 map:random seed:3".into(),
+            "/game new game:starlanes options:\"rounds:12 map:random\" seed:3".into(),
             "/game join game:4".into(),
             "/hyperspace depart from:Algol ships:5 game:2".into(),
             "/host replace seat:2 player:@dave".into(),
@@ -1291,7 +1297,7 @@ impl TerminalTarget {
             "/host extend by:12h".into(),
             "/host rollback phase:4".into(),
             "/mygames".into(),
-            "/game remove line:2".into(),
+            "/sheet remove line:2".into(),
             "/solar play card:espionage player:\"Bob the Bold\"".into(),
         ];
         for sub in grammar::SUBCOMMANDS {

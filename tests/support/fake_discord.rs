@@ -1397,8 +1397,41 @@ fn register_commands(w: &mut World, body: &Body, old: &[Value], guild: Option<Id
     Ok(out)
 }
 
+/// The most characters Discord takes in one command: its name,
+/// description and options, recursively (names, descriptions, and choice
+/// names and values).
+pub const COMMAND_CHARACTERS_MAX: usize = 4000;
+
+/// The characters of a command (or option) that count toward
+/// [`COMMAND_CHARACTERS_MAX`]: names, descriptions, choices' names and
+/// values, of it and of everything under it.
+pub fn command_characters(c: &Value) -> usize {
+    let chars = |v: &Value| match v {
+        Value::String(s) => s.chars().count(),
+        Value::Null => 0,
+        other => other.to_string().chars().count(),
+    };
+    let mut n = chars(&c["name"]) + chars(&c["description"]);
+    for choice in c["choices"].as_array().into_iter().flatten() {
+        n += chars(&choice["name"]) + chars(&choice["value"]);
+    }
+    for o in c["options"].as_array().into_iter().flatten() {
+        n += command_characters(o);
+    }
+    n
+}
+
+/// The errors Discord would give for one command of a registration (empty
+/// when it would take it).
+pub fn command_errors(c: &Value) -> Vec<String> {
+    let mut errors = Vec::new();
+    check_command(c, &mut errors);
+    errors
+}
+
 /// Discord's rules for chat-input commands that the OpenAPI document does
-/// not spell out: names, descriptions, option order and counts, choices.
+/// not spell out: names, descriptions, option order and counts, choices,
+/// and the characters of the whole command.
 fn check_command(c: &Value, errors: &mut Vec<String>) {
     fn name_ok(n: &str) -> bool {
         (1..=32).contains(&n.chars().count())
@@ -1443,6 +1476,13 @@ fn check_command(c: &Value, errors: &mut Vec<String>) {
     }
     if c["type"].as_u64().unwrap_or(1) == 1 {
         walk(c, "", errors);
+        let total = command_characters(c);
+        if total > COMMAND_CHARACTERS_MAX {
+            errors.push(format!(
+                "/{}: {total} characters (Discord takes {COMMAND_CHARACTERS_MAX})",
+                c["name"].as_str().unwrap_or("")
+            ));
+        }
     }
 }
 

@@ -445,14 +445,19 @@ impl Harness {
         if let Some(s) = seed {
             opts.push(("seed", json!(s)));
         }
-        // The ruleset options, typed as `/game new` offers them (`rounds`, `map`).
-        let typed: Vec<(String, Value)> = options
+        // The game's options, written as `/game new … options:` takes them
+        // (`rounds:12 map:random`).
+        let written: Vec<String> = options
             .as_ref()
             .and_then(Value::as_object)
-            .map(|o| o.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+            .map(|o| {
+                o.iter()
+                    .map(|(k, v)| format!("{k}:{}", v.as_str().map_or_else(|| v.to_string(), str::to_string)))
+                    .collect()
+            })
             .unwrap_or_default();
-        for (k, v) in &typed {
-            opts.push((k.as_str(), v.clone()));
+        if !written.is_empty() {
+            opts.push(("options", json!(written.join(" "))));
         }
         let ans = self.fake.run(host, Place::Channel(channel), "game new", &opts).await;
         assert!(

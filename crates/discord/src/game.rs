@@ -6,6 +6,7 @@
 //! Options for tests only (the seed of `/game new`) are registered only
 //! when `ORRERY_DEV_OPTIONS=1` ([`DEV_OPTIONS_VAR`]): players never see them.
 
+use super::limits::{AUTOCOMPLETE_MAX, CHOICE_VALUE_MAX, MAX_SAFE_INTEGER};
 use super::respond::{actor_of, clip, run_request};
 use super::{ApplicationContext, Context, Data, Error};
 use orrery_engine::{GameId, UserId};
@@ -16,9 +17,6 @@ use orrery_store::GameRow;
 use poise::serenity_prelude as serenity;
 use poise::BoxFuture;
 use std::borrow::Cow;
-
-/// Discord shows at most this many autocomplete suggestions.
-pub const AUTOCOMPLETE_MAX: usize = 25;
 
 /// Set to `1` to register options meant for tests (the seed of `/game
 /// new`); never set in production.
@@ -202,7 +200,33 @@ fn autocomplete_section<'a>(
     })
 }
 
-/// `/game` (players) and `/host` (host tools), built from the shared
+/// `/game new … options:`: the chosen game's options, each suggestion the
+/// whole text with one more option or value.
+fn autocomplete_game_options<'a>(
+    ctx: ApplicationContext<'a>,
+    partial: &'a str,
+) -> BoxFuture<'a, serenity::CreateAutocompleteResponse> {
+    Box::pin(async move {
+        // `game` of `/game new` is the system, a choice Discord numbers.
+        let options = ctx.interaction.data.options();
+        let kind = filled(&options).iter().find_map(|o| match (o.name, &o.value) {
+            ("game", serenity::ResolvedValue::Integer(i)) => {
+                usize::try_from(*i).ok().and_then(|i| GameKind::ALL.get(i)).copied()
+            }
+            ("game", serenity::ResolvedValue::String(s)) => GameKind::from_key(s),
+            _ => None,
+        });
+        // A suggestion is the whole text, which Discord takes up to 100 characters.
+        let suggestions = kind
+            .map(|k| grammar::game_option_suggestions(k, partial))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(_, text)| text.chars().count() <= CHOICE_VALUE_MAX);
+        autocomplete_response(suggestions)
+    })
+}
+
+/// `/game` (players), `/sheet` (order sheets) and `/host` (host tools), built from the shared
 /// grammar ([`grammar::SUBCOMMANDS`]): one subcommand per entry, its
 /// options typed from their meaning. `dev` registers the testing options.
 pub fn top_command(top: Top, dev: bool) -> poise::Command<Data, Error> {
@@ -224,6 +248,11 @@ pub fn top_command(top: Top, dev: bool) -> poise::Command<Data, Error> {
 /// `/game`, with the testing options if [`DEV_OPTIONS_VAR`] asks for them.
 pub fn game() -> poise::Command<Data, Error> {
     top_command(Top::Game, dev_options_from_env())
+}
+
+/// `/sheet`: a player's order sheet.
+pub fn sheet() -> poise::Command<Data, Error> {
+    top_command(Top::Sheet, dev_options_from_env())
 }
 
 /// `/host`: the host's tools.
@@ -286,6 +315,7 @@ fn parameter(o: &'static OptionSpec) -> poise::CommandParameter<Data, Error> {
             Complete::Seat => autocomplete_seat as _,
             Complete::Phase => autocomplete_phase as _,
             Complete::Section => autocomplete_section as _,
+            Complete::GameOptions => autocomplete_game_options as _,
         }),
         __non_exhaustive: (),
     }
@@ -302,21 +332,6 @@ fn type_setter(kind: OptionKind) -> fn(serenity::CreateCommandOption) -> serenit
         OptionKind::Phase => |o| integer_option(o, OptionKind::Phase),
         OptionKind::Seed => |o| integer_option(o, OptionKind::Seed),
         OptionKind::Line => |o| integer_option(o, OptionKind::Line),
-        OptionKind::Setup(key) => {
-            // A fn pointer cannot carry the key: one instance per ruleset option.
-            const SETTERS: [fn(serenity::CreateCommandOption) -> serenity::CreateCommandOption; 6] = [
-                setup_integer::<0>,
-                setup_integer::<1>,
-                setup_integer::<2>,
-                setup_integer::<3>,
-                setup_integer::<4>,
-                setup_integer::<5>,
-            ];
-            // One setter per ruleset option: a new option needs a new entry.
-            const _: () = assert!(grammar::SETUP_OPTIONS.len() <= SETTERS.len());
-            let i = grammar::SETUP_OPTIONS.iter().position(|o| o.key == key).unwrap_or(0);
-            SETTERS[i]
-        }
         _ => match kind.wire() {
             Wire::Boolean => |o| o.kind(T::Boolean),
             Wire::User => |o| o.kind(T::User),
@@ -325,24 +340,12 @@ fn type_setter(kind: OptionKind) -> fn(serenity::CreateCommandOption) -> serenit
     }
 }
 
-/// The `I`th ruleset option: a true/false one as a Boolean, the others as
-/// integers with their bounds.
-fn setup_integer<const I: usize>(o: serenity::CreateCommandOption) -> serenity::CreateCommandOption {
-    match grammar::SETUP_OPTIONS.get(I) {
-        Some(spec) if OptionKind::Setup(spec.key).wire() == Wire::Boolean => {
-            o.kind(serenity::CommandOptionType::Boolean)
-        }
-        Some(spec) => integer_option(o, OptionKind::Setup(spec.key)),
-        None => o.kind(serenity::CommandOptionType::Integer),
-    }
-}
-
+/// An integer option with its bounds, within what Discord carries exactly.
 fn integer_option(o: serenity::CreateCommandOption, kind: OptionKind) -> serenity::CreateCommandOption {
     let o = o.kind(serenity::CommandOptionType::Integer);
-    match kind.bounds() {
-        Some((lo, hi)) => o.min_number_value(lo as f64).max_number_value(hi as f64),
-        None => o,
-    }
+    let (lo, hi) = kind.bounds().unwrap_or((i64::MIN, i64::MAX));
+    o.min_number_value(lo.max(-MAX_SAFE_INTEGER) as f64)
+        .max_number_value(hi.min(MAX_SAFE_INTEGER) as f64)
 }
 
 /// Never runs: Discord only invokes the subcommands.
@@ -482,10 +485,9 @@ mod tests {
                 "new",
                 json!([
                     {"name": "game", "type": 4, "value": 1},
-                    {"name": "rounds", "type": 4, "value": 12},
-                    {"name": "map", "type": 4, "value": 1}
+                    {"name": "options", "type": 3, "value": "rounds:12 map:random"}
                 ]),
-                "/game new game:starlanes rounds:12 map:random",
+                "/game new game:starlanes options:\"rounds:12 map:random\"",
             ),
             (
                 Top::Host,
@@ -590,25 +592,15 @@ mod tests {
             (section["type"].as_u64(), section["autocomplete"].as_bool()),
             (Some(3), Some(true))
         );
-        // `/game new`: typed ruleset options, no JSON, and no seed unless asked for.
-        let rounds = option_of(&game, "new", "rounds").unwrap();
+        // `/game new`: the game's options as text, suggested as they are
+        // typed (each game declares its own), and no seed unless asked for.
+        let options = option_of(&game, "new", "options").unwrap();
         assert_eq!(
-            (
-                rounds["type"].as_u64(),
-                rounds["min_value"].as_f64(),
-                rounds["max_value"].as_f64()
-            ),
-            (Some(4), Some(1.0), Some(500.0))
+            (options["type"].as_u64(), options["autocomplete"].as_bool()),
+            (Some(3), Some(true)),
+            "{options}"
         );
-        let map = option_of(&game, "new", "map").unwrap();
-        let words: Vec<&str> = map["choices"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["name"].as_str().unwrap())
-            .collect();
-        assert_eq!(words, ["fixed", "random"]);
-        assert!(option_of(&game, "new", "options").is_none());
+        assert!(option_of(&game, "new", "rounds").is_none());
         assert!(
             option_of(&game, "new", "seed").is_none(),
             "the seed is not in the players' picker"
@@ -641,7 +633,7 @@ mod tests {
 
     #[test]
     fn game_command_registers_for_guilds_and_dms() {
-        for cmd in [game(), host()] {
+        for cmd in [game(), sheet(), host()] {
             assert!(!cmd.guild_only && !cmd.dm_only);
         }
         let json = registered(Top::Game, false);
@@ -661,11 +653,6 @@ mod tests {
                 "dms",
                 "private",
                 "takeback",
-                "ready",
-                "sheet",
-                "unready",
-                "clear",
-                "remove",
                 "rules",
                 "history",
                 "log",
@@ -675,6 +662,14 @@ mod tests {
                 "unwatch"
             ]
         );
+        let sheet_json = registered(Top::Sheet, false);
+        let names: Vec<&str> = sheet_json["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["show", "ready", "unready", "clear", "remove"]);
         let host_json = registered(Top::Host, false);
         let host_subs = host_json["options"].as_array().unwrap();
         let names: Vec<&str> = host_subs.iter().map(|o| o["name"].as_str().unwrap()).collect();
@@ -770,7 +765,15 @@ mod tests {
                 ("points".to_string(), 3)
             ]
         );
-        assert_eq!(options("ready"), [("game".to_string(), 4)]);
+        let sheet = registered(Top::Sheet, false);
+        let ready = sheet["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["name"] == "ready")
+            .unwrap();
+        assert_eq!(ready["options"][0]["name"], "game");
+        assert_eq!(ready["options"][0]["type"], 4);
         let mine = serde_json::to_value(mygames().create_as_slash_command().unwrap()).unwrap();
         assert!(mine["options"].as_array().is_none_or(|o| o.is_empty()), "{mine}");
     }

@@ -14,6 +14,7 @@
 
 pub mod components;
 pub mod game;
+pub mod limits;
 pub mod orders;
 pub mod respond;
 pub mod transport;
@@ -240,7 +241,7 @@ impl Config {
 
 /// Every command the bot registers.
 pub fn commands() -> Vec<poise::Command<Data, Error>> {
-    let mut all = vec![game::game(), game::host(), game::mygames()];
+    let mut all = vec![game::game(), game::sheet(), game::host(), game::mygames()];
     all.extend(orders::order_commands());
     all
 }

@@ -8,7 +8,8 @@
 //! Discord shows.) Every text and number option autocompletes from the
 //! seat's legal orders, consistent with the options already filled in.
 
-use super::game::{complete_game, AUTOCOMPLETE_MAX};
+use super::game::complete_game;
+use super::limits::{AUTOCOMPLETE_MAX, CHOICE_VALUE_MAX, DESCRIPTION_MAX};
 use super::respond::{actor_of, clip, run_request};
 use super::{ApplicationContext, Data, Error};
 use orrery_engine::{CommandLine, CommandSpec, GameId, ParamKind, ParamSpec};
@@ -20,11 +21,6 @@ use std::borrow::Cow;
 
 /// The option every order takes besides its own: which game.
 pub const GAME_OPTION: &str = "game";
-
-/// Discord's limit on command and option descriptions.
-const DESCRIPTION_MAX: usize = 100;
-/// Discord's limit on a string choice value.
-const CHOICE_VALUE_MAX: usize = 100;
 
 /// What an order subcommand stands for; kept in its `custom_data`.
 #[derive(Clone, Debug)]

@@ -457,13 +457,13 @@ mod tests {
             .then(" for ")
             .user(UserId(7))
             .then(": ")
-            .code("/game ready")
+            .code("/sheet ready")
             .then(". Deadline ")
             .time(1_700_000_000_999)
             .then(".");
         assert_eq!(
             markup(&t),
-            "Reminder: **Hyperspace** game 1 in <#42> for <@7>: `/game ready`. Deadline <t:1700000000:R> (<t:1700000000:f>)."
+            "Reminder: **Hyperspace** game 1 in <#42> for <@7>: `/sheet ready`. Deadline <t:1700000000:R> (<t:1700000000:f>)."
         );
         // Old outbox rows (plain strings with markup in them) go out as they were.
         assert_eq!(markup(&Text::plain("**x** <t:1:R>")), "**x** <t:1:R>");

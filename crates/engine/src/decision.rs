@@ -31,8 +31,8 @@ pub struct Pending {
 }
 
 /// The sheet edits every game with order sheets offers under the same
-/// names (`/game ready`, `/game unready`, `/game clear`,
-/// `/game remove line:N`); adding and replacing lines are the game's own
+/// names (`/sheet ready`, `/sheet unready`, `/sheet clear`,
+/// `/sheet remove line:N`); adding and replacing lines are the game's own
 /// orders. A ruleset maps each to one of its actions
 /// ([`crate::Ruleset::sheet_verb`]), so they go through `decide`
 /// and the log like any order.

@@ -323,8 +323,8 @@ pub trait Ruleset {
     /// The action that makes the sheet edit `verb` for a game whose
     /// decisions are order sheets ([`Pending::sheet`]; its action holds a
     /// [`crate::SheetEdit::from_verb`]); `None` for games without sheets
-    /// (the default). The platform's `/game ready`, `/game unready`,
-    /// `/game clear` and `/game remove` give this action as an order of the
+    /// (the default). The platform's `/sheet ready`, `/sheet unready`,
+    /// `/sheet clear` and `/sheet remove` give this action as an order of the
     /// seat.
     fn sheet_verb(_verb: SheetVerb) -> Option<Self::Action> {
         None
@@ -332,7 +332,7 @@ pub trait Ruleset {
 
     /// The seat's order sheet, one numbered line each in words (names of
     /// players, not seats), while it owes one; `None` otherwise (and for
-    /// games without sheets). Prompts and `/game sheet` show it.
+    /// games without sheets). Prompts and `/sheet show` show it.
     fn sheet_lines(_state: &Self::State, _seat: Seat, _names: &[String]) -> Option<Vec<String>> {
         None
     }

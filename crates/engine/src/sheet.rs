@@ -182,7 +182,7 @@ pub enum SheetEvent<L> {
 }
 
 impl<W> SheetEdit<W> {
-    /// The edit a platform verb makes (`/game ready`, `/game remove line:2`).
+    /// The edit a platform verb makes (`/sheet ready`, `/sheet remove line:2`).
     pub fn from_verb(verb: SheetVerb) -> Self {
         match verb {
             SheetVerb::Ready => SheetEdit::Ready,

@@ -6,7 +6,7 @@
 //! `combat-card`) is checked by the normal `decide` path against the
 //! current state but kept as a **draft** in the `drafts` table instead of
 //! being appended to the log. Submitting again replaces the draft (and
-//! clears its ready flag); `/game ready` marks it final. When every seat
+//! clears its ready flag); `/sheet ready` marks it final. When every seat
 //! owing the decision has a ready draft, all drafts go through `decide` in
 //! one append. When the deadline passes (or the host forces), the existing
 //! drafts, ready or not, are submitted first and defaults are applied only
@@ -105,12 +105,12 @@ impl Service {
         self.commit(Commit::new(row.id, row.seq, self.now_ms()).with_drafts(save), &out)
             .await?;
         Ok(Some(Reply::private(format!(
-            "Draft saved for game {}: `{line}` (not final). Mark it final with `/game ready`; submitting again replaces it. If the deadline passes first, this draft is submitted as it is.",
+            "Draft saved for game {}: `{line}` (not final). Mark it final with `/sheet ready`; submitting again replaces it. If the deadline passes first, this draft is submitted as it is.",
             row.id
         ))))
     }
 
-    /// `/game ready`: mark the actor's draft final; when every seat owing
+    /// `/sheet ready`: mark the actor's draft final; when every seat owing
     /// the decision is ready, submit all the drafts in one append.
     pub(super) async fn ready(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
         if self.owes_sheet(actor, game).await? {

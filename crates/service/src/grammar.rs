@@ -1,8 +1,10 @@
-//! The grammar of `/game …`, `/host …` and `/mygames`, for every transport.
+//! The grammar of `/game …`, `/sheet …`, `/host …` and `/mygames`, for
+//! every transport.
 //!
 //! One table ([`SUBCOMMANDS`], [`MYGAMES`]) says which subcommands exist,
-//! under which top-level command ([`Top`]: `/game` for players, `/host`
-//! for the host's tools), and which options each takes (name, meaning,
+//! under which top-level command ([`Top`]: `/game` for players, `/sheet`
+//! for a player's order sheet, `/host` for the host's tools), and which
+//! options each takes (name, meaning,
 //! required or not, description); one parser ([`parse_command`]) turns a
 //! subcommand and its typed option values into a [`Request`]. Discord
 //! registers its commands from the table and feeds an interaction's
@@ -29,16 +31,19 @@ use orrery_store::{GameRow, PrivateTo};
 pub enum Top {
     /// `/game …`: what players do (and the lobby, which the host opens and starts).
     Game,
+    /// `/sheet …`: a player's order sheet (or draft): show, ready, un-ready, clear, remove a line.
+    Sheet,
     /// `/host …`: the host's tools for a game in play.
     Host,
 }
 
 impl Top {
-    pub const ALL: [Top; 2] = [Top::Game, Top::Host];
+    pub const ALL: [Top; 3] = [Top::Game, Top::Sheet, Top::Host];
 
     pub fn name(self) -> &'static str {
         match self {
             Top::Game => GAME,
+            Top::Sheet => SHEET,
             Top::Host => HOST,
         }
     }
@@ -46,6 +51,7 @@ impl Top {
     pub fn description(self) -> &'static str {
         match self {
             Top::Game => GAME_DESCRIPTION,
+            Top::Sheet => SHEET_DESCRIPTION,
             Top::Host => HOST_DESCRIPTION,
         }
     }
@@ -59,14 +65,14 @@ impl Top {
 pub const GAME: &str = "game";
 /// What `/game` is for.
 pub const GAME_DESCRIPTION: &str = "Open, join, play and look at games.";
+/// The name of the order sheet's command.
+pub const SHEET: &str = "sheet";
+/// What `/sheet` is for.
+pub const SHEET_DESCRIPTION: &str = "Your order sheet: show it, mark it ready or not, clear it, remove a line.";
 /// The name of the host's command.
 pub const HOST: &str = "host";
 /// What `/host` is for.
 pub const HOST_DESCRIPTION: &str = "Host tools: settings, the clock, seats, undo and roll-back.";
-
-/// The largest whole number a transport may carry exactly (Discord sends
-/// integers through a JSON double): 2^53 - 1.
-pub const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
 
 /// How a value travels: the option types a transport knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,8 +101,10 @@ pub enum OptionKind {
     Phase,
     /// A random seed: for tests and the terminal only ([`OptionKind::dev_only`]).
     Seed,
-    /// A ruleset option of `/game new` (a key of [`SETUP_OPTIONS`]).
-    Setup(&'static str),
+    /// The chosen game's set-up options, as text: `rounds:12 map:random`
+    /// (each game declares its own: `orrery_engine::Ruleset::OPTIONS`);
+    /// autocompletes from the declarations.
+    GameOptions,
     /// A section (`##` heading) of a rules page; autocompletes with them.
     Section,
     /// A length of time: `30m`, `12h`, `2d`, `1w`.
@@ -130,135 +138,18 @@ pub enum Complete {
     Phase,
     /// The sections of the rules page ([`crate::rules_sections`]).
     Section,
+    /// The chosen game's set-up options ([`game_option_suggestions`]).
+    GameOptions,
 }
 
-/// The values a ruleset option takes in one game system.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SetupValues {
-    /// A whole number from `min` to `max`.
-    Whole { min: u32, max: u32, default: u32 },
-    /// One of these words.
-    Words {
-        words: &'static [&'static str],
-        default: &'static str,
-    },
-    /// True or false.
-    Flag { default: bool },
-}
-
-/// A ruleset option `/game new` offers, with the systems that read it
-/// (under `GameConfig.options[key]`) and the values each accepts.
-#[derive(Clone, Copy, Debug)]
-pub struct SetupOption {
-    pub key: &'static str,
-    pub description: &'static str,
-    pub games: &'static [(GameKind, SetupValues)],
-}
-
-/// The ruleset options of every system, as Hyperspace (`rules::parse_options`)
-/// and Starlanes (`rules::setup`) read them. A test checks each system
-/// accepts every value offered here and refuses the ones just outside.
-pub const SETUP_OPTIONS: &[SetupOption] = &[
-    SetupOption {
-        key: "rounds",
-        description: "Round limit: Hyperspace 1-200 (25), Starlanes 1-500 (40), Spectrum 5-60 (15), Empires 3-40 (12)",
-        games: &[
-            (
-                GameKind::Hyperspace,
-                SetupValues::Whole {
-                    min: 1,
-                    max: 200,
-                    default: 25,
-                },
-            ),
-            (
-                GameKind::Starlanes,
-                SetupValues::Whole {
-                    min: 1,
-                    max: 500,
-                    default: 40,
-                },
-            ),
-            (
-                GameKind::Spectrum,
-                SetupValues::Whole {
-                    min: 5,
-                    max: 60,
-                    default: 15,
-                },
-            ),
-            (
-                GameKind::Empires,
-                SetupValues::Whole {
-                    min: 3,
-                    max: 40,
-                    default: 12,
-                },
-            ),
-        ],
-    },
-    SetupOption {
-        key: "map",
-        description: "Starlanes only: the fixed map (default) or a random one",
-        games: &[(
-            GameKind::Starlanes,
-            SetupValues::Words {
-                words: &["fixed", "random"],
-                default: "fixed",
-            },
-        )],
-    },
-    SetupOption {
-        key: "round_limit",
-        description: "Solar Crisis only: rounds of actions per period, then only passing (4-30, default 10)",
-        games: &[(
-            GameKind::Solar,
-            SetupValues::Whole {
-                min: 4,
-                max: 30,
-                default: 10,
-            },
-        )],
-    },
-    SetupOption {
-        key: "auto_losses",
-        description: "Solar Crisis only: true to let the bot choose every crisis loss (default false)",
-        games: &[(GameKind::Solar, SetupValues::Flag { default: false })],
-    },
-    SetupOption {
-        key: "auto_combat",
-        description: "Space Empires only: true to start every player's standing orders on fire at will",
-        games: &[(GameKind::Empires, SetupValues::Flag { default: false })],
-    },
-];
-
-/// The ruleset option called `key`.
-pub fn setup_option(key: &str) -> Option<&'static SetupOption> {
-    SETUP_OPTIONS.iter().find(|o| o.key == key)
-}
-
-impl SetupOption {
-    /// The values `kind` accepts for this option, if it reads it.
-    pub fn values_for(&self, kind: GameKind) -> Option<SetupValues> {
-        self.games.iter().find(|(k, _)| *k == kind).map(|(_, v)| *v)
-    }
-}
-
-impl SetupValues {
-    fn describe(self) -> String {
-        match self {
-            SetupValues::Whole { min, max, default } => format!("{min} to {max}, default {default}"),
-            SetupValues::Words { words, default } => format!("{}, default {default}", words.join(" or ")),
-            SetupValues::Flag { default } => format!("true or false, default {default}"),
-        }
-    }
-}
-
-/// The options `kind` reads, for messages: "rounds (1 to 200, default 25)".
-fn setup_options_of(kind: GameKind) -> String {
-    let list: Vec<String> = SETUP_OPTIONS
+/// `kind`'s options for messages: "Hyperspace's options are `rounds` (1
+/// to 200, default 25)".
+fn options_of(kind: GameKind) -> String {
+    let list: Vec<String> = kind
+        .options()
         .iter()
-        .filter_map(|o| o.values_for(kind).map(|v| format!("`{}` ({})", o.key, v.describe())))
+        .filter(|o| o.offered())
+        .map(|o| format!("`{}` ({})", o.key, o.values.describe()))
         .collect();
     if list.is_empty() {
         format!("{} takes no options", kind.name())
@@ -267,15 +158,157 @@ fn setup_options_of(kind: GameKind) -> String {
     }
 }
 
+/// The set-up options written in `/game new … options:` (`rounds:12
+/// map:random`), for `kind`: each one `kind` declares, with a value it
+/// accepts, as `GameConfig.options`; `None` when none is given. Refusals
+/// name the option and what `kind` accepts.
+pub fn read_game_options(kind: GameKind, text: &str) -> Result<Option<serde_json::Value>, String> {
+    use orrery_engine::OptionValues;
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    let line = orrery_engine::CommandLine::parse(&format!("options {text}")).map_err(|e| {
+        format!(
+            "`options:{}` is not a list of options like `rounds:12`: {}; {}.",
+            text.trim(),
+            e.message,
+            options_of(kind)
+        )
+    })?;
+    let mut out = serde_json::Map::new();
+    for (key, raw) in &line.args {
+        let raw = raw.trim();
+        if out.contains_key(key) {
+            return Err(format!("`{key}:` is given twice; give it once."));
+        }
+        let Some(decl) = kind.options().iter().find(|o| o.key == key) else {
+            let readers: Vec<&str> = GameKind::ALL
+                .iter()
+                .filter(|k| k.options().iter().any(|o| o.key == key && o.offered()))
+                .map(|k| k.name())
+                .collect();
+            return Err(if readers.is_empty() {
+                format!("`{key}:` is not an option of {}; {}.", kind.name(), options_of(kind))
+            } else {
+                format!(
+                    "`{key}:` is an option of {}, not of {}; {}.",
+                    readers.join(" and "),
+                    kind.name(),
+                    options_of(kind)
+                )
+            });
+        };
+        let value = match decl.values {
+            OptionValues::Whole { min, max, .. } => match raw.parse::<i64>() {
+                Ok(n) if (i64::from(min)..=i64::from(max)).contains(&n) => serde_json::json!(n),
+                Ok(n) => {
+                    return Err(format!(
+                        "`{key}:{n}` is out of range for {}: from {min} to {max}.",
+                        kind.name()
+                    ))
+                }
+                Err(_) => {
+                    return Err(format!(
+                        "`{key}:{raw}` is not a whole number; {}'s `{key}` is from {min} to {max}.",
+                        kind.name()
+                    ))
+                }
+            },
+            OptionValues::Words { words, .. } => {
+                let word = raw.to_ascii_lowercase();
+                if !words.contains(&word.as_str()) {
+                    return Err(format!(
+                        "`{key}:{raw}` is not one of {} for {}.",
+                        words.join(", "),
+                        kind.name()
+                    ));
+                }
+                serde_json::json!(word)
+            }
+            OptionValues::Flag { .. } | OptionValues::Reserved => match raw.to_ascii_lowercase().as_str() {
+                "true" | "on" | "yes" => serde_json::json!(true),
+                "false" | "off" | "no" => serde_json::json!(false),
+                _ => return Err(format!("`{key}:` is `true` or `false`, not `{raw}`.")),
+            },
+        };
+        // The ruleset's own check (a reserved key takes only `false`).
+        decl.check(&value).map_err(|e| format!("{e}."))?;
+        out.insert(key.clone(), value);
+    }
+    Ok(Some(serde_json::Value::Object(out)))
+}
+
+/// Suggestions for `/game new … options:` while `typed` is written, for
+/// `kind`: (label, value) pairs, each value the whole text with one more
+/// option or value. The options already given are not offered again; an
+/// option whose `key:` is typed offers its values.
+pub fn game_option_suggestions(kind: GameKind, typed: &str) -> Vec<(String, String)> {
+    use orrery_engine::OptionValues;
+    let (done, current) = match typed.rfind(char::is_whitespace) {
+        Some(i) => (&typed[..=i], &typed[i + 1..]),
+        None => ("", typed),
+    };
+    let given: Vec<&str> = done
+        .split_whitespace()
+        .filter_map(|t| t.split_once(':'))
+        .map(|(k, _)| k)
+        .collect();
+    let mut out = Vec::new();
+    let offered = kind.options().iter().filter(|o| o.offered() && !given.contains(&o.key));
+    match current.split_once(':') {
+        Some((key, partial)) => {
+            let Some(decl) = kind.options().iter().find(|o| o.key == key && o.offered()) else {
+                return out;
+            };
+            let values: Vec<String> = match decl.values {
+                OptionValues::Whole { min, max, default } => {
+                    let mut v: Vec<String> = Vec::new();
+                    if let Ok(n) = partial.trim().parse::<u32>() {
+                        if (min..=max).contains(&n) {
+                            v.push(n.to_string());
+                        }
+                    }
+                    for n in [default, min, max] {
+                        if !v.contains(&n.to_string()) && n.to_string().starts_with(partial.trim()) {
+                            v.push(n.to_string());
+                        }
+                    }
+                    v
+                }
+                OptionValues::Words { words, .. } => words
+                    .iter()
+                    .filter(|w| w.starts_with(&partial.trim().to_ascii_lowercase()))
+                    .map(|w| w.to_string())
+                    .collect(),
+                OptionValues::Flag { .. } => ["true", "false"]
+                    .iter()
+                    .filter(|w| w.starts_with(&partial.trim().to_ascii_lowercase()))
+                    .map(|w| w.to_string())
+                    .collect(),
+                OptionValues::Reserved => Vec::new(),
+            };
+            for v in values {
+                out.push((format!("{key}:{v} · {}", decl.description), format!("{done}{key}:{v}")));
+            }
+        }
+        None => {
+            for o in offered.filter(|o| o.key.starts_with(current.trim())) {
+                let default = o.values.default_value();
+                let shown = default.as_str().map_or_else(|| default.to_string(), str::to_string);
+                out.push((
+                    format!("{}:{shown} · {} ({})", o.key, o.description, o.values.describe()),
+                    format!("{done}{}:{shown}", o.key),
+                ));
+            }
+        }
+    }
+    out
+}
+
 impl OptionKind {
     pub fn wire(self) -> Wire {
         match self {
             OptionKind::Game | OptionKind::Phase | OptionKind::Seed | OptionKind::Line => Wire::Integer,
-            OptionKind::Setup(key) => match setup_option(key).and_then(|o| o.games.first()) {
-                Some((_, SetupValues::Whole { .. })) => Wire::Integer,
-                Some((_, SetupValues::Flag { .. })) => Wire::Boolean,
-                _ => Wire::Text,
-            },
             OptionKind::Flag => Wire::Boolean,
             OptionKind::Player => Wire::User,
             OptionKind::System
@@ -286,7 +319,8 @@ impl OptionKind {
             | OptionKind::KindDeadlines
             | OptionKind::TimeOfDay
             | OptionKind::Missed
-            | OptionKind::Private => Wire::Text,
+            | OptionKind::Private
+            | OptionKind::GameOptions => Wire::Text,
         }
     }
 
@@ -296,19 +330,6 @@ impl OptionKind {
             OptionKind::System => GameKind::ALL.iter().map(|k| k.key()).collect(),
             OptionKind::Missed => [Missed::Default, Missed::Wait].iter().map(|m| m.as_str()).collect(),
             OptionKind::Private => [PrivateTo::Dms, PrivateTo::Thread].iter().map(|p| p.as_str()).collect(),
-            OptionKind::Setup(key) => {
-                let mut words: Vec<&'static str> = Vec::new();
-                for (_, v) in setup_option(key).map_or(&[][..], |o| o.games) {
-                    if let SetupValues::Words { words: w, .. } = v {
-                        for word in w.iter() {
-                            if !words.contains(word) {
-                                words.push(word);
-                            }
-                        }
-                    }
-                }
-                words
-            }
             _ => vec![],
         }
     }
@@ -316,19 +337,10 @@ impl OptionKind {
     /// The whole numbers the option accepts (integer options only).
     pub fn bounds(self) -> Option<(i64, i64)> {
         match self {
-            OptionKind::Game => Some((-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER)),
-            OptionKind::Phase | OptionKind::Seed => Some((0, MAX_SAFE_INTEGER)),
+            // Any game number: a transport bounds what it can carry.
+            OptionKind::Game => Some((i64::MIN, i64::MAX)),
+            OptionKind::Phase | OptionKind::Seed => Some((0, i64::MAX)),
             OptionKind::Line => Some((1, 999)),
-            OptionKind::Setup(key) => {
-                let ranges = setup_option(key)
-                    .map_or(&[][..], |o| o.games)
-                    .iter()
-                    .filter_map(|(_, v)| match v {
-                        SetupValues::Whole { min, max, .. } => Some((i64::from(*min), i64::from(*max))),
-                        SetupValues::Words { .. } | SetupValues::Flag { .. } => None,
-                    });
-                ranges.reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
-            }
             _ => None,
         }
     }
@@ -339,6 +351,7 @@ impl OptionKind {
             OptionKind::Seat => Some(Complete::Seat),
             OptionKind::Phase => Some(Complete::Phase),
             OptionKind::Section => Some(Complete::Section),
+            OptionKind::GameOptions => Some(Complete::GameOptions),
             _ => None,
         }
     }
@@ -357,11 +370,7 @@ impl OptionKind {
                 let words: Vec<String> = self.choices().iter().map(|c| format!("`{name}:{c}`")).collect();
                 words.join(" or ")
             }
-            OptionKind::Setup(_) => match (self.choices().first(), self.bounds()) {
-                (Some(word), _) => format!("`{name}:{word}`"),
-                (None, Some((lo, _))) => format!("`{name}:{}`", lo.max(10)),
-                (None, None) => format!("`{name}:…`"),
-            },
+            OptionKind::GameOptions => format!("`{name}:\"rounds:12 map:random\"`"),
             OptionKind::Seat => format!("`{name}:2` (1 = the first seat) or `{name}:alice`"),
             OptionKind::Phase => format!("`{name}:2`"),
             OptionKind::Seed => format!("`{name}:42`"),
@@ -390,8 +399,10 @@ impl OptionKind {
             ),
             OptionKind::Game => format!("`{name}:{shown}` is not a game number; /mygames lists yours."),
             _ => {
-                let (lo, hi) = self.bounds().unwrap_or((i64::MIN, i64::MAX));
-                format!("`{name}:{shown}` is out of range: it is a whole number from {lo} to {hi}.")
+                match self.bounds().unwrap_or((i64::MIN, i64::MAX)) {
+                    (lo, i64::MAX) => format!("`{name}:{shown}` is out of range: it is a whole number from {lo} up."),
+                    (lo, hi) => format!("`{name}:{shown}` is out of range: it is a whole number from {lo} to {hi}."),
+                }
             }
         }
     }
@@ -564,7 +575,7 @@ const SETTINGS_OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "auto_resolve",
-        description: "Off: secret choices are drafts until everyone is /game ready",
+        description: "Off: secret choices are drafts until everyone is /sheet ready",
         kind: OptionKind::Flag,
         required: false,
     },
@@ -600,33 +611,9 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
                 required: true,
             },
             OptionSpec {
-                name: "rounds",
-                description: SETUP_OPTIONS[0].description,
-                kind: OptionKind::Setup("rounds"),
-                required: false,
-            },
-            OptionSpec {
-                name: "map",
-                description: SETUP_OPTIONS[1].description,
-                kind: OptionKind::Setup("map"),
-                required: false,
-            },
-            OptionSpec {
-                name: "round_limit",
-                description: SETUP_OPTIONS[2].description,
-                kind: OptionKind::Setup("round_limit"),
-                required: false,
-            },
-            OptionSpec {
-                name: "auto_losses",
-                description: SETUP_OPTIONS[3].description,
-                kind: OptionKind::Setup("auto_losses"),
-                required: false,
-            },
-            OptionSpec {
-                name: "auto_combat",
-                description: SETUP_OPTIONS[4].description,
-                kind: OptionKind::Setup("auto_combat"),
+                name: "options",
+                description: "The game's options, like rounds:12 (suggested as you type; see /game rules)",
+                kind: OptionKind::GameOptions,
                 required: false,
             },
             OptionSpec {
@@ -647,7 +634,11 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
             Ok(Request::New {
                 kind,
                 seed: a.integer("seed").map(|n| n as u64),
-                options: a.setup(kind)?,
+                options: a
+                    .text("options")
+                    .map(|t| read_game_options(kind, t))
+                    .transpose()?
+                    .flatten(),
                 private: a.text("private").map(parse_private).transpose()?,
             })
         },
@@ -714,21 +705,21 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
         "Take back your own last order, in your turn, if it revealed and drew nothing.",
         |a| Ok(Request::TakeBack { game: a.game() }),
     ),
+    // ---- /sheet: order sheets ----
     game_only(
-        Top::Game,
-        "ready",
-        "Mark your order sheet ready, or your draft final (when the host turned auto-resolve off).",
-        |a| Ok(Request::Ready { game: a.game() }),
-    ),
-    // ---- /game: order sheets ----
-    game_only(
-        Top::Game,
-        "sheet",
+        Top::Sheet,
+        "show",
         "Show your order sheet (or pending decision), with its buttons.",
         |a| Ok(Request::Prompt { game: a.game() }),
     ),
     game_only(
-        Top::Game,
+        Top::Sheet,
+        "ready",
+        "Mark your order sheet ready, or your draft final (when the host turned auto-resolve off).",
+        |a| Ok(Request::Ready { game: a.game() }),
+    ),
+    game_only(
+        Top::Sheet,
         "unready",
         "Take back your sheet's ready mark while others are still writing.",
         |a| {
@@ -738,14 +729,14 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
             })
         },
     ),
-    game_only(Top::Game, "clear", "Remove every line of your order sheet.", |a| {
+    game_only(Top::Sheet, "clear", "Remove every line of your order sheet.", |a| {
         Ok(Request::Sheet {
             game: a.game(),
             verb: SheetVerb::Clear,
         })
     }),
     Subcommand {
-        top: Some(Top::Game),
+        top: Some(Top::Sheet),
         name: "remove",
         description: "Remove one line of your order sheet.",
         options: &[
@@ -1141,6 +1132,14 @@ impl<'a> Args<'a> {
         let mut values: Vec<(&'static OptionSpec, &'a OptionValue)> = Vec::new();
         for (name, value) in given {
             let Some(spec) = cmd.option(name) else {
+                let game_option = cmd.options.iter().any(|o| o.kind == OptionKind::GameOptions)
+                    && GameKind::ALL.iter().any(|k| k.options().iter().any(|o| o.key == name));
+                if game_option {
+                    return Err(format!(
+                        "`{name}` is a game option: give it in `options:`, like `options:\"{name}:{}\"`.",
+                        value.shown()
+                    ));
+                }
                 return Err(format!("`{}` has no option `{name}`. {}", cmd.path(), cmd.usage()));
             };
             if values.iter().any(|(s, _)| s.name == spec.name) {
@@ -1232,54 +1231,6 @@ impl<'a> Args<'a> {
             Some(OptionValue::Text(t)) => parse_seat(t),
             _ => Err("`seat` is missing.".into()),
         }
-    }
-
-    /// The ruleset options of `/game new` given, as `GameConfig.options`
-    /// for `kind`: each one `kind` reads, with a value it accepts.
-    fn setup(&self, kind: GameKind) -> Result<Option<serde_json::Value>, String> {
-        let mut out = serde_json::Map::new();
-        for (spec, value) in &self.values {
-            let OptionKind::Setup(key) = spec.kind else { continue };
-            let Some(values) = setup_option(key).and_then(|o| o.values_for(kind)) else {
-                let readers: Vec<&str> = setup_option(key)
-                    .map_or(&[][..], |o| o.games)
-                    .iter()
-                    .map(|(k, _)| k.name())
-                    .collect();
-                return Err(format!(
-                    "`{key}:` is an option of {}, not of {}; {}.",
-                    readers.join(" and "),
-                    kind.name(),
-                    setup_options_of(kind)
-                ));
-            };
-            let json = match (values, value) {
-                (SetupValues::Whole { min, max, .. }, OptionValue::Integer(n)) => {
-                    if !(i64::from(min)..=i64::from(max)).contains(n) {
-                        return Err(format!(
-                            "`{key}:{n}` is out of range for {}: from {min} to {max}.",
-                            kind.name()
-                        ));
-                    }
-                    serde_json::json!(n)
-                }
-                (SetupValues::Words { words, .. }, OptionValue::Text(t)) => {
-                    let t = t.trim().to_ascii_lowercase();
-                    if !words.contains(&t.as_str()) {
-                        return Err(format!(
-                            "`{key}:{t}` is not one of {} for {}.",
-                            words.join(", "),
-                            kind.name()
-                        ));
-                    }
-                    serde_json::json!(t)
-                }
-                (SetupValues::Flag { .. }, OptionValue::Boolean(b)) => serde_json::json!(b),
-                (_, other) => return Err(format!("`{key}:{}` is not the right kind of value.", other.shown())),
-            };
-            out.insert(key.to_string(), json);
-        }
-        Ok((!out.is_empty()).then_some(serde_json::Value::Object(out)))
     }
 
     /// A text option read by `parse`; its error says which option it is
@@ -1392,7 +1343,7 @@ mod tests {
             names.sort();
             names.dedup();
             assert_eq!(names.len(), count, "subcommand names of /{} are unique", top.name());
-            assert!((1..=25).contains(&count), "Discord takes at most 25 subcommands");
+            assert!(count >= 1, "/{} has subcommands", top.name());
         }
         assert!(SUBCOMMANDS.iter().all(|s| s.top.is_some()));
         for sub in SUBCOMMANDS.iter().chain([&MYGAMES]) {
@@ -1409,23 +1360,15 @@ mod tests {
                     "{}",
                     sub.name
                 );
-                assert!(
-                    (1..=100).contains(&o.description.chars().count()),
-                    "{} {}",
-                    sub.name,
-                    o.name
-                );
+                assert!(!o.description.is_empty(), "{} {}", sub.name, o.name);
                 assert_eq!(
                     o.kind.bounds().is_some(),
                     o.kind.wire() == Wire::Integer,
                     "{:?}",
                     o.kind
                 );
-                if let OptionKind::Setup(key) = o.kind {
-                    assert_eq!(o.name, key, "a ruleset option is offered under its key");
-                }
             }
-            assert!((1..=100).contains(&sub.description.chars().count()), "{}", sub.name);
+            assert!(!sub.description.is_empty(), "{}", sub.name);
             // Every subcommand parses with just its required options.
             let minimal: Vec<(String, OptionValue)> = sub
                 .options
@@ -1563,7 +1506,10 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert_eq!(parse_game("ready", &[]).unwrap(), Request::Ready { game: None });
+        assert_eq!(
+            parse_command(Top::Sheet, "ready", &[]).unwrap(),
+            Request::Ready { game: None }
+        );
         assert_eq!(MYGAMES.parse(&[]).unwrap(), Request::MyGames);
     }
 
@@ -1592,22 +1538,28 @@ mod tests {
             e.contains("`game:chess` is not one of") && e.contains("hyperspace"),
             "{e}"
         );
-        // Ruleset options are typed; one the chosen game does not read is refused, naming its options.
-        let e = parse_game("new", &text(&[("game", "hyperspace"), ("map", "random")])).unwrap_err();
+        // Game options are read for the chosen game; one it does not read is refused, naming its options.
+        let e = parse_game("new", &text(&[("game", "hyperspace"), ("options", "map:random")])).unwrap_err();
         assert!(
             e.contains("`map:` is an option of Starlanes, not of Hyperspace") && e.contains("`rounds` (1 to 200"),
             "{e}"
         );
+        let e = parse_game("new", &text(&[("game", "hyperspace"), ("options", "rounds:300")])).unwrap_err();
+        assert!(e.contains("out of range for Hyperspace: from 1 to 200"), "{e}");
+        // A game option given as an option of its own says where it goes.
         let e = parse_game(
             "new",
             &[
                 ("game".into(), OptionValue::Text("hyperspace".into())),
-                int("rounds", 300),
+                int("rounds", 30),
             ],
         )
         .unwrap_err();
-        assert!(e.contains("out of range for Hyperspace: from 1 to 200"), "{e}");
-        let e = parse_game("new", &text(&[("game", "starlanes"), ("map", "spiral")])).unwrap_err();
+        assert!(
+            e.contains("give it in `options:`") && e.contains("options:\"rounds:30\""),
+            "{e}"
+        );
+        let e = parse_game("new", &text(&[("game", "starlanes"), ("options", "map:spiral")])).unwrap_err();
         assert!(e.contains("`map:spiral` is not one of fixed, random"), "{e}");
         let e = parse_host("kick", &text(&[("seat", "0")])).unwrap_err();
         assert!(e.contains("not a seat number") && e.contains("from 1"), "{e}");
@@ -1620,10 +1572,7 @@ mod tests {
             &[("game".into(), OptionValue::Text("hyperspace".into())), int("seed", -5)],
         )
         .unwrap_err();
-        assert!(
-            e.contains("out of range") && e.contains("from 0 to 9007199254740991"),
-            "{e}"
-        );
+        assert!(e.contains("out of range") && e.contains("from 0 up"), "{e}");
         let e = parse_game("join", &[int("game", 1), int("game", 2)]).unwrap_err();
         assert!(e.contains("twice"), "{e}");
         let e = parse_host("kick", &[int("seat", 2)]).unwrap_err();
@@ -1646,59 +1595,64 @@ mod tests {
         assert!(e.contains("`decision_deadlines:turn=b`"), "{e}");
     }
 
-    /// `/game new` offers each ruleset option under its key, typed; every
-    /// value offered is one the ruleset accepts, and the values just
-    /// outside are ones it refuses.
+    /// `/game new … options:` reads each game's declared options (every
+    /// value a game accepts is read, the values just outside are refused
+    /// with its range), and offers them as the host types.
     #[test]
-    fn setup_options_are_what_the_rulesets_read() {
-        let new = subcommand(Top::Game, "new").unwrap();
-        for o in SETUP_OPTIONS {
-            assert_eq!(
-                new.option(o.key).map(|s| s.kind),
-                Some(OptionKind::Setup(o.key)),
-                "{}",
-                o.key
-            );
-            for (kind, values) in o.games {
-                let probe = |v: serde_json::Value| {
+    fn game_options_are_read_from_each_games_declarations() {
+        use orrery_engine::OptionValues;
+        for &kind in GameKind::ALL {
+            for o in kind.options().iter().filter(|o| o.offered()) {
+                let read = |v: &str| read_game_options(kind, &format!("{}:{v}", o.key));
+                let setup = |options: serde_json::Value| {
                     let mut c = GameConfig::new(*kind.player_counts().start(), 1);
-                    c.options = serde_json::json!({ o.key: v });
+                    c.options = options;
                     kind.setup(&c).is_ok()
                 };
-                match *values {
-                    SetupValues::Whole { min, max, default } => {
-                        assert!(
-                            probe(min.into()) && probe(max.into()) && probe(default.into()),
-                            "{kind:?} {}",
-                            o.key
-                        );
-                        assert!(
-                            !probe((min - 1).into()) && !probe((max + 1).into()),
-                            "{kind:?} {}",
-                            o.key
-                        );
+                match o.values {
+                    OptionValues::Whole { min, max, default } => {
+                        for n in [min, max, default] {
+                            let options = read(&n.to_string()).unwrap().unwrap();
+                            assert!(setup(options), "{kind:?} {}:{n}", o.key);
+                        }
+                        let e = read(&(max + 1).to_string()).unwrap_err();
+                        assert!(e.contains(&format!("from {min} to {max}")), "{e}");
+                        assert!(read(&(min - 1).to_string()).is_err());
                     }
-                    SetupValues::Words { words, default } => {
-                        assert!(words.contains(&default));
-                        assert!(words.iter().all(|w| probe((*w).into())), "{kind:?} {}", o.key);
-                        assert!(!probe("nonsense".into()), "{kind:?} {}", o.key);
+                    OptionValues::Words { words, .. } => {
+                        for w in words {
+                            assert!(read(&w.to_uppercase()).is_ok(), "{kind:?} {}:{w}", o.key);
+                        }
+                        assert!(read("nonsense").unwrap_err().contains(words[0]));
                     }
-                    SetupValues::Flag { .. } => {
-                        assert!(probe(true.into()) && probe(false.into()), "{kind:?} {}", o.key);
-                        assert!(!probe("nonsense".into()), "{kind:?} {}", o.key);
+                    OptionValues::Flag { .. } => {
+                        assert!(read("true").is_ok() && read("off").is_ok() && read("maybe").is_err());
                     }
+                    OptionValues::Reserved => {}
+                }
+                // Offered as the host types: the key with its default, then its values.
+                let keys = game_option_suggestions(kind, "");
+                assert!(
+                    keys.iter().any(|(_, v)| v.starts_with(&format!("{}:", o.key))),
+                    "{keys:?}"
+                );
+                let values = game_option_suggestions(kind, &format!("{}:", o.key));
+                assert!(!values.is_empty(), "{kind:?} {}", o.key);
+                for (_, v) in values {
+                    assert!(
+                        read_game_options(kind, &v).is_ok(),
+                        "{kind:?}: `{v}` is offered but refused"
+                    );
                 }
             }
         }
         assert_eq!(
             parse_game(
                 "new",
-                &[
-                    ("game".into(), OptionValue::Text("starlanes".into())),
-                    int("rounds", 12),
-                    ("map".into(), OptionValue::Text("Random".into())),
-                    int("seed", 7),
-                ]
+                &text(&[("game", "starlanes"), ("options", "rounds:12 map:Random")])
+                    .into_iter()
+                    .chain([int("seed", 7)])
+                    .collect::<Vec<_>>()
             )
             .unwrap(),
             Request::New {
@@ -1708,7 +1662,22 @@ mod tests {
                 private: None
             }
         );
-        assert!(OptionKind::Seed.dev_only() && !OptionKind::Setup("rounds").dev_only());
+        let e = read_game_options(GameKind::Hyperspace, "map:random").unwrap_err();
+        assert!(e.contains("`map:` is an option of Starlanes, not of Hyperspace"), "{e}");
+        assert!(
+            e.contains("Hyperspace's options are `rounds` (1 to 200, default 25)"),
+            "{e}"
+        );
+        let e = read_game_options(GameKind::Empires, "mines:true").unwrap_err();
+        assert!(e.contains("not available yet"), "{e}");
+        assert!(read_game_options(GameKind::Starlanes, "rounds:3 rounds:4")
+            .unwrap_err()
+            .contains("twice"));
+        assert_eq!(read_game_options(GameKind::Starlanes, "  ").unwrap(), None);
+        // Options already given are not offered again; the text so far is kept.
+        let next = game_option_suggestions(GameKind::Starlanes, "rounds:12 ");
+        assert!(next.iter().all(|(_, v)| v.starts_with("rounds:12 map:")), "{next:?}");
+        assert!(OptionKind::Seed.dev_only() && !OptionKind::GameOptions.dev_only());
     }
 
     /// Phases past what a transport's 32-bit field held reach the service,

@@ -64,7 +64,7 @@ impl Service {
                                     if d.ready {
                                         "marked ready"
                                     } else {
-                                        "not ready: `/game ready`"
+                                        "not ready: `/sheet ready`"
                                     }
                                 ));
                             }

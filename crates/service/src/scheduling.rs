@@ -231,7 +231,7 @@ impl Service {
                 continue;
             }
             let note = if draft.is_some() {
-                " Your draft is saved but not final: `/game ready` marks it ready."
+                " Your draft is saved but not final: `/sheet ready` marks it ready."
             } else {
                 ""
             };

@@ -142,7 +142,7 @@ pub struct Settings {
     pub time_of_day: Option<TimeOfDay>,
     /// Resolve a secret simultaneous decision as soon as every owing seat
     /// has submitted. Off: submissions are drafts until every owing seat
-    /// marks theirs ready (`/game ready`) or the deadline passes.
+    /// marks theirs ready (`/sheet ready`) or the deadline passes.
     pub auto_resolve: bool,
     /// Reminder points, as time before the deadline.
     pub reminders_ms: Vec<i64>,
@@ -310,7 +310,7 @@ pub(super) fn settings_line(settings: &Settings) -> Text {
         if settings.auto_resolve {
             "on"
         } else {
-            "off (secret choices are drafts until `/game ready`)"
+            "off (secret choices are drafts until `/sheet ready`)"
         },
         private_text(settings.private),
     ));
@@ -483,7 +483,7 @@ impl Service {
         if was_drafting && s.auto_resolve {
             // Auto-resolve is back on: the drafts count as submitted now. The
             // settings are saved either way; drafts that could not go in now
-            // stay drafts (submitted by `/game ready` or at the deadline).
+            // stay drafts (submitted by `/sheet ready` or at the deadline).
             if let Err(e) = self.flush_drafts(row.id).await {
                 tracing::warn!(game = %row.id, "drafts not submitted when auto-resolve was turned on: {e}");
             }

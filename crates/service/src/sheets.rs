@@ -1,5 +1,5 @@
-//! The platform's order-sheet verbs: `/game ready`, `/game unready`,
-//! `/game clear` and `/game remove line:N`, for games whose decisions are
+//! The platform's order-sheet verbs: `/sheet ready`, `/sheet unready`,
+//! `/sheet clear` and `/sheet remove line:N`, for games whose decisions are
 //! order sheets ([`orrery_engine::Pending::sheet`]).
 //!
 //! A sheet lives in the game's state and every edit is an order of the
@@ -8,7 +8,7 @@
 //! one commit path like any other. So a sheet survives a restart, a
 //! replay rebuilds it line by line, and nothing a player wrote is lost.
 //! Adding and replacing lines are the game's own orders (`/spectrum …`,
-//! with `line:N` to replace). `/game sheet` shows the seat's prompt, which
+//! with `line:N` to replace). `/sheet show` shows the seat's prompt, which
 //! carries the sheet.
 
 use super::{user_err, Actor, Reply, Service, ServiceError};

@@ -134,7 +134,7 @@ mod tests {
         assert_eq!(parse_slash_t("/host pause").unwrap(), Request::Pause { game: None });
         assert!(parse_slash_t("/game pause").unwrap_err().contains("/host pause"));
         assert_eq!(
-            parse_slash_t("/game new game:starlanes rounds:12 map:random seed:3").unwrap(),
+            parse_slash_t("/game new game:starlanes options:\"rounds:12 map:random\" seed:3").unwrap(),
             Request::New {
                 kind: GameKind::Starlanes,
                 seed: Some(3),
@@ -167,7 +167,7 @@ mod tests {
     fn parses_async_play_commands() {
         assert_eq!(parse_slash_t("/mygames").unwrap(), Request::MyGames);
         assert_eq!(
-            parse_slash_t("/game ready game:2").unwrap(),
+            parse_slash_t("/sheet ready game:2").unwrap(),
             Request::Ready { game: Some(GameId(2)) }
         );
         assert_eq!(

@@ -16,7 +16,7 @@ pub enum Span {
     Plain(String),
     /// Emphasised words (a game's name, who won, a warning).
     Strong(String),
-    /// A command or order literal, typed as shown (`/game ready`, `end`).
+    /// A command or order literal, typed as shown (`/sheet ready`, `end`).
     Code(String),
     /// A person.
     User(UserId),

@@ -316,7 +316,7 @@ pub fn prompt(s: &State, seat: Seat) -> String {
             format!(
                 "Economic Phase: income {} (colonies) + {} (minerals) − maintenance {} → {} CP to spend \
                  ({} carried over). This sheet spends {}; at most {} carry over. Write `bid`, `research`, \
-                 `buy` lines, then `/game ready`.",
+                 `buy` lines, then `/sheet ready`.",
                 f.colony_income,
                 f.mineral_income,
                 f.maintenance,
