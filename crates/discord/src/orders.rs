@@ -29,36 +29,41 @@ pub struct OrderMeta {
     pub spec: CommandSpec,
 }
 
-/// One command per game system.
+/// The order commands of every game system: its main one, and one per
+/// group of orders it gives a command of its own
+/// ([`GameKind::order_commands`]).
 pub fn order_commands() -> Vec<poise::Command<Data, Error>> {
     GameKind::ALL
         .iter()
-        .map(|&kind| order_command(kind, kind.commands()))
+        .flat_map(|&kind| kind.order_commands().into_iter().map(move |c| (kind, c)))
+        .map(|(kind, c)| order_command(kind, &c.name, &c.description, c.specs))
         .collect()
 }
 
-/// `/{kind}` with one subcommand per order spec.
-pub fn order_command(kind: GameKind, specs: Vec<CommandSpec>) -> poise::Command<Data, Error> {
+/// `/{name}` (`/hyperspace`, `/empires-combat`) with one subcommand per order spec.
+pub fn order_command(
+    kind: GameKind,
+    name: &str,
+    description: &str,
+    specs: Vec<CommandSpec>,
+) -> poise::Command<Data, Error> {
     poise::Command {
-        name: kind.key().into(),
-        qualified_name: kind.key().into(),
-        identifying_name: kind.key().into(),
+        name: name.to_string().into(),
+        qualified_name: name.to_string().into(),
+        identifying_name: name.to_string().into(),
         source_code_name: "order_command".into(),
-        description: Some(
-            clip(
-                &format!("Give an order in your game of {}", kind.name()),
-                DESCRIPTION_MAX,
-            )
-            .into(),
-        ),
+        description: Some(clip(description, DESCRIPTION_MAX).into()),
         slash_action: Some(parent_action),
-        subcommands: specs.into_iter().map(|spec| order_subcommand(kind, spec)).collect(),
+        subcommands: specs
+            .into_iter()
+            .map(|spec| order_subcommand(kind, name, spec))
+            .collect(),
         subcommand_required: true,
         ..Default::default()
     }
 }
 
-fn order_subcommand(kind: GameKind, spec: CommandSpec) -> poise::Command<Data, Error> {
+fn order_subcommand(kind: GameKind, command: &str, spec: CommandSpec) -> poise::Command<Data, Error> {
     // Discord wants required options before optional ones.
     let mut parameters: Vec<poise::CommandParameter<Data, Error>> = spec
         .params
@@ -72,8 +77,8 @@ fn order_subcommand(kind: GameKind, spec: CommandSpec) -> poise::Command<Data, E
     }
     poise::Command {
         name: spec.name.into(),
-        qualified_name: format!("{} {}", kind.key(), spec.name).into(),
-        identifying_name: format!("{}_{}", kind.key(), spec.name).into(),
+        qualified_name: format!("{command} {}", spec.name).into(),
+        identifying_name: format!("{command}_{}", spec.name).into(),
         source_code_name: "order_subcommand".into(),
         description: Some(clip(spec.description, DESCRIPTION_MAX).into()),
         slash_action: Some(order_action),
@@ -345,7 +350,12 @@ mod tests {
 
     #[test]
     fn commands_are_built_from_the_specs() {
-        let cmd = order_command(GameKind::Hyperspace, specs());
+        let cmd = order_command(
+            GameKind::Hyperspace,
+            "hyperspace",
+            "Give an order in your game of Hyperspace",
+            specs(),
+        );
         assert_eq!(cmd.name, "hyperspace");
         assert!(cmd.subcommand_required);
         assert!(!cmd.guild_only && !cmd.dm_only, "orders must work in DMs");
@@ -373,7 +383,12 @@ mod tests {
 
     #[test]
     fn registration_json_types_the_options() {
-        let cmd = order_command(GameKind::Hyperspace, specs());
+        let cmd = order_command(
+            GameKind::Hyperspace,
+            "hyperspace",
+            "Give an order in your game of Hyperspace",
+            specs(),
+        );
         let json = serde_json::to_value(cmd.create_as_slash_command().unwrap()).unwrap();
         assert_eq!(json["name"], "hyperspace");
         assert!(

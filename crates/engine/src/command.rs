@@ -213,6 +213,21 @@ pub struct CommandSpec {
     pub params: Vec<ParamSpec>,
 }
 
+/// Orders a game gives a command of their own, beside its main one: for a
+/// game with more orders than one command reads well (Space Empires'
+/// combat and economic orders). A transport shows the group under the
+/// game's key and the group's name (Discord: `/empires-combat fire`); the
+/// orders' text is unchanged (`fire unit:…`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CommandGroup {
+    /// A word (`combat`).
+    pub name: &'static str,
+    /// What the orders are for.
+    pub description: &'static str,
+    /// The orders' names (of the game's [`CommandSpec`]s).
+    pub orders: &'static [&'static str],
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ParamSpec {
     pub name: &'static str,

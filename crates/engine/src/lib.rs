@@ -11,7 +11,7 @@ pub mod rng;
 pub mod ruleset;
 pub mod sheet;
 
-pub use command::{CommandLine, CommandSpec, ParamKind, ParamSpec, ParseError, Usages};
+pub use command::{CommandGroup, CommandLine, CommandSpec, ParamKind, ParamSpec, ParseError, Usages};
 pub use decision::{Pending, SheetVerb, Simultaneous};
 pub use hex::Hex;
 pub use ids::{GameId, Seat, UserId, Viewer};

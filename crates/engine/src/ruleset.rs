@@ -1,6 +1,6 @@
 //! The contract every game system implements.
 
-use super::command::{CommandLine, CommandSpec, ParseError};
+use super::command::{CommandGroup, CommandLine, CommandSpec, ParseError};
 use super::decision::{Pending, SheetVerb};
 use super::ids::{Seat, Viewer};
 use super::options::{Options, SetupError, SetupOption};
@@ -267,6 +267,11 @@ pub trait Ruleset {
 
     /// The order commands, for registration and help.
     fn commands() -> Vec<CommandSpec>;
+
+    /// Orders given under a command of their own beside the game's main
+    /// one ([`CommandGroup`]); every other order is under the main
+    /// command. Default: none (all orders under one command).
+    const COMMAND_GROUPS: &'static [CommandGroup] = &[];
 
     /// The board for one view. Names are the seats' display names.
     fn scene(view: &Self::View, names: &[String]) -> Scene;

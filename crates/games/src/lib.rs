@@ -12,8 +12,8 @@ pub mod shared;
 pub use replay::{PlatformEvent, Replay, Rewind};
 
 use orrery_engine::{
-    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
-    SetupError, SetupOption, SheetVerb, Viewer,
+    CommandGroup, CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection,
+    Ruleset, Seat, SetupError, SetupOption, SheetVerb, Viewer,
 };
 use orrery_render::Scene;
 use serde::{Deserialize, Serialize};
@@ -150,6 +150,16 @@ pub struct WrongGame {
     pub event: &'static str,
 }
 
+/// A command a game's orders are given under (see
+/// [`GameKind::order_commands`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderCommand {
+    /// `hyperspace`, `empires-combat`.
+    pub name: String,
+    pub description: String,
+    pub specs: Vec<CommandSpec>,
+}
+
 /// Ties a ruleset to its enum variants.
 pub trait Registered: Ruleset {
     const KIND: GameKind;
@@ -178,6 +188,46 @@ impl GameKind {
 
     pub fn commands(self) -> Vec<CommandSpec> {
         with_kind!(self, R => R::commands())
+    }
+
+    /// The commands the game's orders are given under: its main one (named
+    /// by its key) with every order of no group, then one per
+    /// [`CommandGroup`] (`empires-combat`), in the order declared.
+    pub fn order_commands(self) -> Vec<OrderCommand> {
+        let groups: &'static [CommandGroup] = with_kind!(self, R => R::COMMAND_GROUPS);
+        let specs = self.commands();
+        let in_group = |name: &str| groups.iter().any(|g| g.orders.contains(&name));
+        let mut out = vec![OrderCommand {
+            name: self.key().to_string(),
+            description: format!("Give an order in your game of {}", self.name()),
+            specs: specs.iter().filter(|s| !in_group(s.name)).cloned().collect(),
+        }];
+        for g in groups {
+            out.push(OrderCommand {
+                name: format!("{}-{}", self.key(), g.name),
+                description: format!("{}: {}", self.name(), g.description),
+                specs: specs.iter().filter(|s| g.orders.contains(&s.name)).cloned().collect(),
+            });
+        }
+        out
+    }
+
+    /// The command order `order` is given under (`empires-combat` for
+    /// Space Empires' `fire`); the main command for any other name.
+    pub fn command_of(self, order: &str) -> String {
+        self.order_commands()
+            .into_iter()
+            .find(|c| c.specs.iter().any(|s| s.name == order))
+            .map_or_else(|| self.key().to_string(), |c| c.name)
+    }
+
+    /// The game whose order command is called `name` (`empires`,
+    /// `empires-combat`), with that command.
+    pub fn from_command(name: &str) -> Option<(GameKind, OrderCommand)> {
+        let name = name.trim().to_ascii_lowercase();
+        GameKind::ALL
+            .iter()
+            .find_map(|k| k.order_commands().into_iter().find(|c| c.name == name).map(|c| (*k, c)))
     }
 
     /// The set-up events of a new game.
@@ -446,6 +496,34 @@ mod tests {
             );
             assert!(!kind.decision_kinds().is_empty());
         }
+    }
+
+    /// Every order is under exactly one of its game's commands, each
+    /// command has orders, and a group names only orders the game has.
+    #[test]
+    fn every_order_has_one_command() {
+        for &kind in GameKind::ALL {
+            let commands = kind.order_commands();
+            assert_eq!(commands[0].name, kind.key());
+            let mut placed: Vec<&str> = commands.iter().flat_map(|c| c.specs.iter().map(|s| s.name)).collect();
+            assert!(
+                commands.iter().all(|c| !c.specs.is_empty()),
+                "{kind:?}: an empty command"
+            );
+            placed.sort();
+            let mut all: Vec<&str> = kind.commands().iter().map(|s| s.name).collect();
+            all.sort();
+            assert_eq!(placed, all, "{kind:?}: each order once");
+            let groups: &[CommandGroup] = with_kind!(kind, R => R::COMMAND_GROUPS);
+            for g in groups {
+                assert!(g.orders.iter().all(|o| all.contains(o)), "{kind:?} {}", g.name);
+            }
+            for s in kind.commands() {
+                let (k, c) = GameKind::from_command(&kind.command_of(s.name)).unwrap();
+                assert!(k == kind && c.specs.iter().any(|x| x.name == s.name));
+            }
+        }
+        assert!(GameKind::from_command("chess").is_none());
     }
 
     /// Every game's declared options are what its set-up reads: each

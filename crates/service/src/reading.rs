@@ -173,7 +173,7 @@ impl Service {
                 .collect();
             text.append(
                 Text::new()
-                    .code(format!("/{} {} {}", kind.key(), c.name, params.join(" ")))
+                    .code(format!("/{} {} {}", kind.command_of(c.name), c.name, params.join(" ")))
                     .then(format!(" — {}\n", c.description)),
             );
         }

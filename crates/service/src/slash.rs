@@ -35,13 +35,23 @@ pub fn parse_slash(text: &str, user: &dyn Fn(&str) -> UserId) -> Result<Request,
         };
         return grammar::parse_command(top, &line.name, &values);
     }
-    let Some(kind) = GameKind::from_key(group) else {
+    let Some((kind, command)) = GameKind::from_command(group) else {
         return Err(format!(
-            "unknown command `/{group}`; try /game, /host or a game's name ({})",
+            "unknown command `/{group}`; try /game, /sheet, /host or a game's name ({})",
             known()
         ));
     };
     let mut line = CommandLine::parse(rest).map_err(|e| e.to_string())?;
+    // An order of the game under another of its commands: say which (the
+    // game's own parser answers for a name it does not know at all).
+    if !command.specs.iter().any(|s| s.name == line.name) && kind.commands().iter().any(|s| s.name == line.name) {
+        return Err(format!(
+            "`{}` is given with `/{} {}`, not `/{group}`.",
+            line.name,
+            kind.command_of(&line.name),
+            line.name
+        ));
+    }
     let game = game_arg(&line)?;
     line.args.retain(|(k, _)| k != "game");
     Ok(Request::Order {
