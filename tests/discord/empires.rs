@@ -1,7 +1,8 @@
 //! A whole 2-player game of Space Empires 4X played by the real `orrery`
 //! binary against the fake Discord (see `tests/support/`), as people play
 //! it: movement and combat orders typed in the channel (`/empires move …`,
-//! `/empires fire …`), economic sheets written by DM (`/empires buy …`)
+//! `/empires-combat fire …`), economic sheets written by DM
+//! (`/empires-economy buy …`)
 //! and marked ready with `/sheet ready` or the prompt's button. alice puts
 //! her standing orders on fire at will by DM, so her side of every battle
 //! is decided by them; bob fights his by hand. Scouts of both sides seek

@@ -543,7 +543,8 @@ impl Harness {
         Some((seat, line))
     }
 
-    /// `/<game system> <order>` (e.g. `/hyperspace depart`) with the
+    /// `/<game system> <order>` (e.g. `/hyperspace depart`, or
+    /// `/empires-combat fire` for an order of a command group) with the
     /// order's arguments as options.
     pub async fn order(&self, t: &Table, user: &User, place: Place, line: &orrery::engine::CommandLine) -> Message {
         let mut opts: Vec<(&str, Value)> = line.args.iter().map(|(k, v)| (k.as_str(), json!(v))).collect();
@@ -552,7 +553,12 @@ impl Harness {
         }
         let kind = self.row(t.game).await.kind;
         self.fake
-            .run(user, place, &format!("{} {}", kind.key(), line.name), &opts)
+            .run(
+                user,
+                place,
+                &format!("{} {}", kind.command_of(&line.name), line.name),
+                &opts,
+            )
             .await
     }
 

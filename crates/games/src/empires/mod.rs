@@ -43,7 +43,7 @@ pub use state::State;
 pub use view::View;
 
 use orrery_engine::{
-    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
+    CommandGroup, CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
     SetupError, SetupOption, SheetEdit, SheetVerb, Viewer,
 };
 use orrery_render::Scene;
@@ -118,6 +118,23 @@ impl Ruleset for Empires {
     fn commands() -> Vec<CommandSpec> {
         orders::commands()
     }
+
+    /// Combat and the economic sheet under commands of their own
+    /// (`/empires-combat fire`, `/empires-economy buy`), movement and the
+    /// rest under `/empires`: one command could not hold them all within
+    /// Discord's limits, nor the advanced rules' orders still to come.
+    const COMMAND_GROUPS: &'static [CommandGroup] = &[
+        CommandGroup {
+            name: "combat",
+            description: "orders of a battle",
+            orders: &["battle", "fire", "retreat", "screen", "done", "hold", "auto"],
+        },
+        CommandGroup {
+            name: "economy",
+            description: "your economic sheet and the bid for player order",
+            orders: &["bid", "research", "buy", "first"],
+        },
+    ];
 
     fn scene(view: &View, names: &[String]) -> Scene {
         scene::scene(view, names)

@@ -1231,10 +1231,12 @@ fn scenes_render_and_fit() {
                 }
             }
             let png = render_png(&scene).unwrap();
-            if let Ok(dir) = std::env::var("HYPERSPACE_PNG_DIR") {
-                let v = if viewer == Viewer::Public { "public" } else { "seat1" };
-                std::fs::write(format!("{dir}/hyperspace_{players}p_{steps}_{v}.png"), png).unwrap();
-            }
+            let v = if viewer == Viewer::Public { "public" } else { "seat1" };
+            crate::shared::testing::write_debug_png(
+                "HYPERSPACE_PNG_DIR",
+                &format!("hyperspace_{players}p_{steps}_{v}"),
+                &png,
+            );
         }
     }
 }

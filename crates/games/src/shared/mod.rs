@@ -4,3 +4,5 @@
 
 pub mod draw;
 pub mod menu;
+#[cfg(test)]
+pub mod testing;

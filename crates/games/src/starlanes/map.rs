@@ -410,7 +410,7 @@ mod tests {
             let map = Map::fixed(players);
             fair(&map, players);
             assert!(!map.lanes.is_empty());
-            let names: std::collections::HashSet<_> = map.planets.iter().map(|p| &p.name).collect();
+            let names: std::collections::BTreeSet<_> = map.planets.iter().map(|p| &p.name).collect();
             assert_eq!(names.len(), map.planets.len());
         }
         let m = Map::fixed(2);

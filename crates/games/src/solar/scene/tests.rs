@@ -97,10 +97,7 @@ fn positions(players: u8, seed: u64) -> Vec<(&'static str, State)> {
 fn png_out(sc: &Scene, name: &str) -> Vec<u8> {
     let png = render_png(sc).expect("renders");
     assert_eq!(&png[1..4], b"PNG");
-    if let Ok(dir) = std::env::var("SOLAR_PNG_DIR") {
-        let _ = std::fs::create_dir_all(&dir);
-        std::fs::write(std::path::Path::new(&dir).join(format!("{name}.png")), &png).expect("write png");
-    }
+    crate::shared::testing::write_debug_png("SOLAR_PNG_DIR", name, &png);
     png
 }
 

@@ -104,10 +104,7 @@ fn png_out(sc: &Scene, name: &str) {
     let png = render_png(sc).expect("renders");
     assert_eq!(&png[1..4], b"PNG");
     assert!(png.len() < 1_500_000, "{name}: {} bytes", png.len());
-    if let Ok(dir) = std::env::var("SPECTRUM_PNG_DIR") {
-        let _ = std::fs::create_dir_all(&dir);
-        std::fs::write(std::path::Path::new(&dir).join(format!("{name}.png")), &png).expect("write png");
-    }
+    crate::shared::testing::write_debug_png("SPECTRUM_PNG_DIR", name, &png);
 }
 
 fn overlaps(a: Rect, b: Rect) -> bool {
