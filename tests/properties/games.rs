@@ -374,182 +374,26 @@ fn legal_orders_are_offered_readably_in_menus() {
     }
 }
 
-/// A copy of `state` with everything `keep` may not know changed: for
-/// Solar Crisis, the hands of every other seat (their cards dealt again
-/// from those hands and the deck together, each hand keeping its size)
-/// and the deck's order and contents, and unless `private_only`, the bag's
-/// order and the generator; for Starlanes, the deck's order and the
-/// generator. `None` when there is nothing to change: in a game with no
-/// hidden state outside secret picks (Hyperspace's are checked above), or
-/// with `private_only`, where what is hidden is only ever drawn into the
-/// open (Starlanes' market, Solar's tiles and dice).
-fn scramble_hidden(state: &AnyState, keep: &[Seat], private_only: bool, rng: &mut GameRng) -> Option<AnyState> {
-    match state {
-        AnyState::Solar(s) => {
-            let mut s = s.clone();
-            // A spy looking at a rival's hand (Espionage) knows it too.
-            let mut keep = keep.to_vec();
-            if let Some(t) = s.turn.as_ref().filter(|t| keep.contains(&t.seat)) {
-                keep.extend(t.espionage);
-            }
-            let others: Vec<usize> = (0..s.seats.len()).filter(|i| !keep.contains(&Seat(*i as u8))).collect();
-            let mut pool: Vec<_> = s.deck.clone();
-            for &i in &others {
-                pool.extend(s.seats[i].hand.iter().copied());
-            }
-            rng.shuffle(&mut pool);
-            let mut rest = pool.into_iter();
-            for &i in &others {
-                let n = s.seats[i].hand.len();
-                s.seats[i].hand = rest.by_ref().take(n).collect();
-            }
-            s.deck = rest.collect();
-            if !private_only {
-                rng.shuffle(&mut s.bag);
-                s.rng = Box::new(GameRng::seeded(u64::from(rng.below(u32::MAX))));
-            }
-            Some(AnyState::Solar(s))
-        }
-        AnyState::Starlanes(_) if private_only => None,
-        AnyState::Starlanes(s) => {
-            let mut s = s.clone();
-            rng.shuffle(&mut s.deck);
-            s.rng = Box::new(GameRng::seeded(u64::from(rng.below(u32::MAX))));
-            Some(AnyState::Starlanes(s))
-        }
-        AnyState::Hyperspace(_) => None,
-        AnyState::Spectrum(s) => {
-            use orrery::games::spectrum::view::{sees, sensed};
-            let mut s = s.clone();
-            let others: Vec<Seat> = (0..s.players).map(Seat).filter(|x| !keep.contains(x)).collect();
-            // Ships no kept seat sees: half of them vanish.
-            let seen: Vec<_> = keep.iter().map(|k| (*k, sensed(&s, *k))).collect();
-            let unseen: Vec<_> = s
-                .ships
-                .iter()
-                .filter(|x| !seen.iter().any(|(k, sp)| sees(*k, x, sp)))
-                .map(|x| x.id)
-                .collect();
-            for id in unseen {
-                if rng.below(2) == 0 {
-                    s.ships.retain(|x| x.id != id);
-                }
-            }
-            for o in &others {
-                let i = o.index();
-                s.points[i] = rng.below(60);
-                for v in s.settings[i].iter_mut() {
-                    *v = rng.below(2) == 0;
-                }
-                s.charts[i].clear();
-                s.declared.retain(|d| d.members[0] != *o);
-                if s.sheet.owes(*o) {
-                    let ready = s.sheet.is_ready(*o);
-                    let _ = s.sheet.clear(*o);
-                    let _ = s.sheet.set_ready(*o, ready);
-                }
-            }
-            if !private_only {
-                s.map.redraw_jumps(rng);
-                s.rng = Box::new(GameRng::seeded(u64::from(rng.below(u32::MAX))));
-            }
-            Some(AnyState::Spectrum(s))
-        }
-        AnyState::Empires(s) => Some(AnyState::Empires(scramble_empires(s, keep, private_only, rng))),
-    }
-}
-
-/// Space Empires: what others' face-down counters hold (type, ships,
-/// technology; a decoy stays a decoy and an armed group armed, since
-/// blockades and stops show which a counter is, as on the table), their
-/// CP, levels, standing orders, peeks, wreck rolls and sheets; and unless
-/// `private_only`, the fronts of the face-down markers nobody kept has
-/// looked at, and the generator. With `private_only` only what never comes
-/// out in play changes: CP, wreck rolls and sheets (a battle an order
-/// starts shows the groups, and Bases the owner's levels; an opponent's
-/// standing orders answer in the open).
-fn scramble_empires(
-    s: &orrery::games::empires::State,
-    keep: &[Seat],
-    private_only: bool,
-    rng: &mut GameRng,
-) -> orrery::games::empires::State {
-    use orrery::games::empires::basics::{Kind, Tech};
-    use orrery::games::empires::combat::{RetreatRule, ScreenRule, TargetRule};
-    let mut s = s.clone();
-    let others: Vec<Seat> = (0..s.players).map(Seat).filter(|x| !keep.contains(x)).collect();
-    for o in &others {
-        let e = &mut s.empires[o.index()];
-        e.cp = rng.below(31);
-        e.wrecks.clear();
-        if s.sheet.owes(*o) {
-            let ready = s.sheet.is_ready(*o);
-            let _ = s.sheet.clear(*o);
-            let _ = s.sheet.set_ready(*o, ready);
-        }
-        if private_only {
-            continue;
-        }
-        let e = &mut s.empires[o.index()];
-        for tech in Tech::ALL {
-            let level = tech.start() + rng.below(tech.top() - tech.start() + 1);
-            e.levels.set(tech, level);
-        }
-        e.standing.auto = rng.below(2) == 0;
-        e.standing.target = TargetRule::ALL[rng.below(3) as usize];
-        e.standing.retreat = RetreatRule::ALL[rng.below(3) as usize];
-        e.standing.screen = ScreenRule::ALL[rng.below(2) as usize];
-        e.peeked.clear();
-    }
-    if private_only {
-        return s;
-    }
-    for u in s.units.iter_mut().filter(|u| !u.face_up && others.contains(&u.owner())) {
-        if u.kind.is_warship() {
-            u.kind = Kind::WARSHIPS[rng.below(6) as usize];
-            u.ships = 1 + rng.below(6);
-            u.levels.attack = rng.below(4);
-            u.levels.defense = rng.below(4);
-            u.levels.tactics = rng.below(4);
-            u.levels.moves = 1 + rng.below(7);
-        } else if u.kind == Kind::Decoy {
-            u.ships = 1 + rng.below(6);
-        }
-    }
-    // Face-down fronts, shuffled among hexes with the same back.
-    let known: Vec<_> = keep.iter().flat_map(|k| s.empires[k.index()].peeked.clone()).collect();
-    let backs: Vec<Option<Seat>> = {
-        let mut b: Vec<Option<Seat>> = s.spots.iter().map(|p| p.home).collect();
-        b.sort();
-        b.dedup();
-        b
-    };
-    for back in backs {
-        let idx: Vec<usize> = (0..s.spots.len())
-            .filter(|i| {
-                let p = &s.spots[*i];
-                !p.face_up && p.home == back && !known.contains(&p.hex)
-            })
-            .collect();
-        let mut fronts: Vec<_> = idx.iter().map(|i| s.spots[*i].marker).collect();
-        rng.shuffle(&mut fronts);
-        for (i, m) in idx.into_iter().zip(fronts) {
-            s.spots[i].marker = m;
-        }
-    }
-    s.rng = Box::new(GameRng::seeded(u64::from(rng.below(u32::MAX))));
-    s
-}
-
-/// Changing what a viewer cannot know (other hands, the deck, the bag's
-/// order, the generator) changes neither that viewer's view nor the
+/// Changing what a viewer cannot know (each game's `Ruleset::scramble`,
+/// in its folder's `hooks`: other hands, the deck, the bag's order, the
+/// generator, face-down counters, unseen ships) changes neither that viewer's view nor the
 /// public board PNG; and the same order then reads the same in the
 /// channel, however the hidden draws fell (a card drawn, stolen or taken
 /// is named only to those involved).
 #[test]
 fn hidden_state_does_not_leak() {
     let games = games_or(200);
-    for &kind in GameKind::ALL {
+    // One thread per game: the games are independent, and the slowest
+    // sets the test's time.
+    std::thread::scope(|scope| {
+        for &kind in GameKind::ALL {
+            scope.spawn(move || hidden_state_does_not_leak_in(kind, games));
+        }
+    });
+}
+
+fn hidden_state_does_not_leak_in(kind: GameKind, games: u64) {
+    {
         let counts = player_counts(kind);
         let mut checked = (0usize, 0usize, 0usize, 0usize);
         let started = std::time::Instant::now();
@@ -572,7 +416,7 @@ fn hidden_state_does_not_leak() {
                 let viewers = std::iter::once(Viewer::Public).chain(Seat::all(players as usize).map(Viewer::Seat));
                 for viewer in viewers {
                     let keep: Vec<Seat> = viewer.seat().into_iter().collect();
-                    let Some(other) = scramble_hidden(state, &keep, false, &mut rng) else {
+                    let Some(other) = state.scramble(&keep, false, &mut rng) else {
                         return false;
                     };
                     assert_eq!(
@@ -607,7 +451,7 @@ fn hidden_state_does_not_leak() {
                     let Some(line) = rng.pick(&state.legal_commands(p.seat)).cloned() else {
                         return true;
                     };
-                    let Some(other) = scramble_hidden(state, &[p.seat], false, &mut rng) else {
+                    let Some(other) = state.scramble(&[p.seat], false, &mut rng) else {
                         return true;
                     };
                     let a = state.decide(p.seat, &line).expect("a legal sheet edit");
@@ -645,7 +489,7 @@ fn hidden_state_does_not_leak() {
                 let Some(line) = rng.pick(&state.legal_commands(p.seat)).cloned() else {
                     return true;
                 };
-                let Some(other) = scramble_hidden(state, &[p.seat], true, &mut rng) else {
+                let Some(other) = state.scramble(&[p.seat], true, &mut rng) else {
                     return true;
                 };
                 let (Ok(a), Ok(b)) = (state.decide(p.seat, &line), other.decide(p.seat, &line)) else {

@@ -4,6 +4,7 @@ use super::command::{CommandGroup, CommandLine, CommandSpec, ParseError};
 use super::decision::{Pending, SheetVerb};
 use super::ids::{Seat, Viewer};
 use super::options::{Options, SetupError, SetupOption};
+use super::rng::GameRng;
 use orrery_render::Scene;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::fmt::Debug;
@@ -278,6 +279,18 @@ pub trait Ruleset {
 
     /// The action taken for a seat that misses a deadline.
     fn default_action(state: &Self::State, seat: Seat) -> Option<Self::Action>;
+
+    /// A state that differs from `state` only in what no seat of `keep`
+    /// may know (others' hands, face-down counters, a deck's order, the
+    /// generator), drawn anew from `rng`; with `private_only`, only in what
+    /// never comes out in play (what is hidden but drawn into the open, a
+    /// deck's order or the generator, is kept). `None` when there is
+    /// nothing hidden to change. The non-interference property compares a
+    /// seat's view, orders and narration across such states (so a game's
+    /// hidden information is tested the moment it declares this), and a
+    /// computer player samples what its seat cannot know with it. Each game
+    /// writes it in its folder's `hooks`.
+    fn scramble(state: &Self::State, keep: &[Seat], private_only: bool, rng: &mut GameRng) -> Option<Self::State>;
 
     /// How the legal order `action` of `seat` is offered as a button or a
     /// menu entry; `names` are the seats' display names, for labels that

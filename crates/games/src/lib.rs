@@ -12,8 +12,8 @@ pub mod shared;
 pub use replay::{PlatformEvent, Replay, Rewind};
 
 use orrery_engine::{
-    CommandGroup, CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection,
-    Ruleset, Seat, SetupError, SetupOption, SheetVerb, Viewer,
+    CommandGroup, CommandLine, CommandSpec, Control, GameConfig, GameRng, Outcome, ParseError, Pending, PhaseInfo,
+    Rejection, Ruleset, Seat, SetupError, SetupOption, SheetVerb, Viewer,
 };
 use orrery_render::Scene;
 use serde::{Deserialize, Serialize};
@@ -347,6 +347,12 @@ impl AnyState {
             R::apply(s, e);
             Ok(())
         })
+    }
+
+    /// The same game with what no seat of `keep` may know drawn anew
+    /// ([`Ruleset::scramble`]); `None` when the game hides nothing more.
+    pub fn scramble(&self, keep: &[Seat], private_only: bool, rng: &mut GameRng) -> Option<AnyState> {
+        with_state!(self, R, s => R::scramble(s, keep, private_only, rng).map(R::wrap_state))
     }
 
     /// The viewer's view as JSON (for tests, the CLI and debugging).

@@ -27,6 +27,7 @@
 pub mod basics;
 pub mod combat;
 pub mod controls;
+pub mod hooks;
 pub mod economy;
 pub mod events;
 pub mod map;
@@ -43,6 +44,7 @@ pub use state::State;
 pub use view::View;
 
 use orrery_engine::{
+    GameRng,
     CommandGroup, CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
     SetupError, SetupOption, SheetEdit, SheetVerb, Viewer,
 };
@@ -138,6 +140,10 @@ impl Ruleset for Empires {
 
     fn scene(view: &View, names: &[String]) -> Scene {
         scene::scene(view, names)
+    }
+
+    fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut GameRng) -> Option<State> {
+        hooks::scramble(state, keep, private_only, rng)
     }
 
     fn default_action(state: &State, seat: Seat) -> Option<Action> {

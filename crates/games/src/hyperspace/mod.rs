@@ -13,6 +13,7 @@
 pub mod board;
 pub mod cards;
 pub mod controls;
+pub mod hooks;
 pub mod rules;
 pub mod scene;
 pub mod state;
@@ -28,6 +29,7 @@ pub use state::{Event, Options, State};
 pub use view::View;
 
 use orrery_engine::{
+    GameRng,
     CommandLine, CommandSpec, Control, GameConfig, Outcome, ParamKind, ParamSpec, ParseError, Pending, PhaseInfo, Rejection,
     Ruleset, Seat, SetupError, SetupOption, Viewer,
 };
@@ -180,6 +182,10 @@ impl Ruleset for Hyperspace {
 
     fn scene(view: &View, names: &[String]) -> Scene {
         scene::scene(view, names)
+    }
+
+    fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut GameRng) -> Option<State> {
+        hooks::scramble(state, keep, private_only, rng)
     }
 
     fn default_action(state: &State, seat: Seat) -> Option<Action> {

@@ -37,6 +37,7 @@
 pub mod board;
 pub mod cards;
 pub mod controls;
+pub mod hooks;
 pub mod crises;
 pub mod play;
 pub mod rules;
@@ -52,6 +53,7 @@ pub use state::{Event, Options, State};
 pub use view::View;
 
 use orrery_engine::{
+    GameRng,
     CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
     SetupError, SetupOption, Viewer,
 };
@@ -134,6 +136,10 @@ impl Ruleset for Solar {
 
     fn scene(view: &View, names: &[String]) -> Scene {
         scene::scene(view, names)
+    }
+
+    fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut GameRng) -> Option<State> {
+        hooks::scramble(state, keep, private_only, rng)
     }
 
     fn default_action(state: &State, seat: Seat) -> Option<Action> {

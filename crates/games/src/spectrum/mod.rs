@@ -26,6 +26,7 @@ pub mod basics;
 pub mod combat;
 pub mod complete;
 pub mod controls;
+pub mod hooks;
 pub mod map;
 pub mod rules;
 pub mod scene;
@@ -39,6 +40,7 @@ pub use state::{Event, State};
 pub use view::View;
 
 use orrery_engine::{
+    GameRng,
     CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
     SetupError, SetupOption, SheetEdit, SheetVerb, Viewer,
 };
@@ -117,6 +119,10 @@ impl Ruleset for Spectrum {
 
     fn scene(view: &View, names: &[String]) -> Scene {
         scene::scene(view, names)
+    }
+
+    fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut GameRng) -> Option<State> {
+        hooks::scramble(state, keep, private_only, rng)
     }
 
     fn default_action(state: &State, seat: Seat) -> Option<Action> {

@@ -12,6 +12,7 @@
 //! - [`scene`]: the board picture.
 
 pub mod controls;
+pub mod hooks;
 pub mod map;
 pub mod rules;
 pub mod scene;
@@ -28,6 +29,7 @@ pub use techs::Tech;
 pub use view::View;
 
 use orrery_engine::{
+    GameRng,
     CommandLine, CommandSpec, Control, GameConfig, Outcome, ParamKind, ParamSpec, ParseError, Pending, PhaseInfo, Rejection,
     Ruleset, Seat, SetupError, SetupOption, Viewer,
 };
@@ -172,6 +174,10 @@ impl Ruleset for Starlanes {
 
     fn scene(view: &View, names: &[String]) -> Scene {
         scene::scene(view, names)
+    }
+
+    fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut GameRng) -> Option<State> {
+        hooks::scramble(state, keep, private_only, rng)
     }
 
     fn default_action(state: &State, seat: Seat) -> Option<Action> {

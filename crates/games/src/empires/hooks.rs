@@ -1,0 +1,82 @@
+//! What tests and tools need of Space Empires beyond its rules: the
+//! hidden-state scrambler ([`scramble`]).
+
+use super::basics::{Kind, Tech};
+use super::combat::{RetreatRule, ScreenRule, TargetRule};
+use super::state::State;
+use orrery_engine::{GameRng, Seat};
+
+/// Space Empires: what others' face-down counters hold (type, ships,
+/// technology; a decoy stays a decoy and an armed group armed, since
+/// blockades and stops show which a counter is, as on the table), their
+/// CP, levels, standing orders, peeks, wreck rolls and sheets; and unless
+/// `private_only`, the fronts of the face-down markers nobody kept has
+/// looked at, and the generator. With `private_only` only what never comes
+/// out in play changes: CP, wreck rolls and sheets (a battle an order
+/// starts shows the groups, and Bases the owner's levels; an opponent's
+/// standing orders answer in the open).
+pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut GameRng) -> Option<State> {
+    let mut s = state.clone();
+    let others: Vec<Seat> = (0..s.players).map(Seat).filter(|x| !keep.contains(x)).collect();
+    for o in &others {
+        let e = &mut s.empires[o.index()];
+        e.cp = rng.below(31);
+        e.wrecks.clear();
+        if s.sheet.owes(*o) {
+            let ready = s.sheet.is_ready(*o);
+            let _ = s.sheet.clear(*o);
+            let _ = s.sheet.set_ready(*o, ready);
+        }
+        if private_only {
+            continue;
+        }
+        let e = &mut s.empires[o.index()];
+        for tech in Tech::ALL {
+            let level = tech.start() + rng.below(tech.top() - tech.start() + 1);
+            e.levels.set(tech, level);
+        }
+        e.standing.auto = rng.below(2) == 0;
+        e.standing.target = TargetRule::ALL[rng.below(3) as usize];
+        e.standing.retreat = RetreatRule::ALL[rng.below(3) as usize];
+        e.standing.screen = ScreenRule::ALL[rng.below(2) as usize];
+        e.peeked.clear();
+    }
+    if private_only {
+        return Some(s);
+    }
+    for u in s.units.iter_mut().filter(|u| !u.face_up && others.contains(&u.owner())) {
+        if u.kind.is_warship() {
+            u.kind = Kind::WARSHIPS[rng.below(6) as usize];
+            u.ships = 1 + rng.below(6);
+            u.levels.attack = rng.below(4);
+            u.levels.defense = rng.below(4);
+            u.levels.tactics = rng.below(4);
+            u.levels.moves = 1 + rng.below(7);
+        } else if u.kind == Kind::Decoy {
+            u.ships = 1 + rng.below(6);
+        }
+    }
+    // Face-down fronts, shuffled among hexes with the same back.
+    let known: Vec<_> = keep.iter().flat_map(|k| s.empires[k.index()].peeked.clone()).collect();
+    let backs: Vec<Option<Seat>> = {
+        let mut b: Vec<Option<Seat>> = s.spots.iter().map(|p| p.home).collect();
+        b.sort();
+        b.dedup();
+        b
+    };
+    for back in backs {
+        let idx: Vec<usize> = (0..s.spots.len())
+            .filter(|i| {
+                let p = &s.spots[*i];
+                !p.face_up && p.home == back && !known.contains(&p.hex)
+            })
+            .collect();
+        let mut fronts: Vec<_> = idx.iter().map(|i| s.spots[*i].marker).collect();
+        rng.shuffle(&mut fronts);
+        for (i, m) in idx.into_iter().zip(fronts) {
+            s.spots[i].marker = m;
+        }
+    }
+    s.rng = Box::new(GameRng::seeded(u64::from(rng.below(u32::MAX))));
+    Some(s)
+}
