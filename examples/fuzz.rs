@@ -42,7 +42,7 @@ struct Args {
 fn main() -> std::process::ExitCode {
     let args = Args::parse();
     let targets: Vec<&str> = if args.target == "all" {
-        fuzz_support::TARGETS.to_vec()
+        fuzz_support::targets()
     } else {
         args.target.split(',').map(str::trim).collect()
     };

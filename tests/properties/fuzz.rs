@@ -38,7 +38,7 @@ fn command_lines() {
 
 #[test]
 fn orders_of_every_game() {
-    for game in ["hyperspace", "starlanes", "solar", "spectrum", "empires"] {
+    for game in orrery::games::GameKind::ALL.iter().map(|k| k.key()) {
         let r = short(game, 1500);
         // The generator reaches every kind of answer: accepted orders,
         // refusals of each kind.
