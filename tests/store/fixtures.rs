@@ -90,9 +90,28 @@ const PLANS: &[Plan] = &[
     },
 ];
 
+/// Every game's plan: its own in [`PLANS`], else a short default one.
+fn plans() -> Vec<Plan> {
+    GameKind::ALL
+        .iter()
+        .map(|&kind| {
+            PLANS.iter().find(|p| p.kind == kind).cloned().unwrap_or(Plan {
+                name: kind.key(),
+                kind,
+                seats: &["alice", "bob"],
+                seed: 1,
+                undo_at: 5,
+                rollback_at: 20,
+                options: None,
+            })
+        })
+        .collect()
+}
+
 /// How a fixture game is played: seeded random legal orders; before order
 /// number `undo_at` the host undoes the last action, before order number
 /// `rollback_at` they roll back to the start of the previous phase.
+#[derive(Clone)]
 struct Plan {
     name: &'static str,
     kind: GameKind,
@@ -418,29 +437,26 @@ async fn check(name: &str) -> (Store, GameId, Fixture) {
     (store, id, fx)
 }
 
-#[tokio::test]
-async fn the_hyperspace_fixture_replays_to_its_recorded_state_and_boards() {
-    check("hyperspace").await;
-}
-
-#[tokio::test]
-async fn the_starlanes_fixture_replays_to_its_recorded_state_and_boards() {
-    check("starlanes").await;
-}
-
-#[tokio::test]
-async fn the_solar_fixture_replays_to_its_recorded_state_and_boards() {
-    check("solar").await;
-}
-
-#[tokio::test]
-async fn the_spectrum_fixture_replays_to_its_recorded_state_and_boards() {
-    check("spectrum").await;
-}
-
-#[tokio::test]
-async fn the_empires_fixture_replays_to_its_recorded_state_and_boards() {
-    check("empires").await;
+/// Every game of the registry has a fixture log (a game added without one
+/// fails here, saying how to record it), and each replays through the
+/// store to its recorded states, views and boards.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_games_fixture_replays_to_its_recorded_state_and_boards() {
+    let mut replays = tokio::task::JoinSet::new();
+    for kind in GameKind::ALL {
+        let name = kind.key();
+        assert!(
+            dir(name).join("log.jsonl").exists(),
+            "{} has no fixture log in {}: record one (with its plan in PLANS, or the default plan) by \
+             ORRERY_RECORD={name} cargo test --test store -- --ignored record_fixtures, and commit it",
+            kind.name(),
+            dir(name).display()
+        );
+        replays.spawn(async move { check(name).await });
+    }
+    while let Some(done) = replays.join_next().await {
+        done.expect("a fixture replays");
+    }
 }
 
 #[tokio::test]
@@ -502,15 +518,15 @@ async fn rows_are_decoded_by_their_recorded_version() {
 /// Re-record every fixture. Read the header of this file first: never
 /// because the shape of an event changed.
 #[tokio::test]
-#[ignore = "records tests/fixtures; run deliberately: ORRERY_RECORD=name cargo test --test fixtures -- --ignored record_fixtures"]
+#[ignore = "records tests/fixtures; run deliberately: ORRERY_RECORD=name cargo test --test store -- --ignored record_fixtures"]
 async fn record_fixtures() {
     let named = std::env::var("ORRERY_RECORD").unwrap_or_default();
     let named: Vec<&str> = named.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
-    for plan in PLANS {
+    for plan in plans() {
         if !named.contains(&plan.name) && dir(plan.name).join("log.jsonl").exists() {
             continue;
         }
-        record(plan).await;
+        record(&plan).await;
         check(plan.name).await;
         println!("recorded {}", dir(plan.name).display());
     }
