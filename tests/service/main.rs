@@ -13,5 +13,6 @@ mod deadlines;
 mod feel;
 mod host;
 mod live;
+mod reads;
 mod requests;
 mod sheets;

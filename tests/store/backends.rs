@@ -1125,6 +1125,9 @@ async fn deadlines_fall_due(db: Db) {
         (row.game_id, row.phase, row.due_at, row.reminded.clone()),
         (b, 4, NOW + 100, json!([]))
     );
+    // A game is read with its deadline, in one statement.
+    assert_eq!(store.game(b).await.unwrap().unwrap().deadline, Some(row.clone()));
+    assert_eq!(store.games_in_channel(13).await.unwrap().len(), 3);
 
     // Reminders are recorded for the current phase only.
     assert!(store.set_reminded(b, 4, &json!([0, 1])).await.unwrap());
@@ -1144,6 +1147,7 @@ async fn deadlines_fall_due(db: Db) {
 
     store.clear_deadline(c).await.unwrap();
     store.clear_deadline(c).await.unwrap();
+    assert_eq!(store.game(c).await.unwrap().unwrap().deadline, None);
     assert_eq!(due(NOW + 1000).await, [a, b]);
     store.set_status(a, GameStatus::Abandoned, NOW).await.unwrap();
     assert_eq!(due(NOW + 1000).await, [b], "leaving play clears the deadline");
@@ -1311,6 +1315,11 @@ async fn seat_changes_watchers_and_batches(db: Db) {
     assert!(!store.watch(id, UserId(9), NOW + 1).await.unwrap(), "already watching");
     assert!(store.watch(id, big, NOW + 2).await.unwrap());
     assert_eq!(store.watchers(id).await.unwrap(), [UserId(9), big]);
+    // The roster: seats and spectators in one statement, as apart.
+    let (seats, watchers) = store.roster(id).await.unwrap();
+    assert_eq!(seats, store.seats(id).await.unwrap());
+    assert!(!seats.is_empty());
+    assert_eq!(watchers, [UserId(9), big]);
     assert_eq!(store.watched_by(big).await.unwrap()[0].id, id);
     assert!(store.unwatch(id, UserId(9)).await.unwrap());
     assert!(!store.unwatch(id, UserId(9)).await.unwrap());

@@ -445,6 +445,7 @@ mod tests {
             created_at: 0,
             updated_at: 0,
             settings: serde_json::json!({}),
+            deadline: None,
         }
     }
 

@@ -4,7 +4,7 @@
 //! [`Store::commit`](orrery_store::Store::commit) in one transaction.
 
 use super::{OutMessage, Service, ServiceError, Target, Text};
-use orrery_engine::{GameId, Viewer};
+use orrery_engine::{GameId, UserId, Viewer};
 use orrery_store::{Commit, StoreError};
 
 impl Service {
@@ -14,8 +14,19 @@ impl Service {
     /// asker may try again; a new player who already holds another seat is
     /// told so.
     pub(super) async fn commit(&self, c: Commit, out: &[OutMessage]) -> Result<i64, ServiceError> {
+        self.commit_seen(c, out, None).await
+    }
+
+    /// [`Service::commit`] with the game's spectators as read with its
+    /// seats ([`orrery_store::Store::roster`]), so they are not read again.
+    pub(super) async fn commit_seen(
+        &self,
+        c: Commit,
+        out: &[OutMessage],
+        watchers: Option<&[UserId]>,
+    ) -> Result<i64, ServiceError> {
         let game = c.game;
-        self.try_commit(c, out).await.map_err(|e| match e {
+        self.write(c, out, watchers).await.map_err(|e| match e {
             StoreError::Conflict { .. } | StoreError::Moved(_) => ServiceError::Busy(game),
             StoreError::AlreadySeated { seat, .. } => {
                 ServiceError::User(format!("That player already has {seat} in game {game}.").into())
@@ -26,22 +37,42 @@ impl Service {
 
     /// [`Service::commit`] with the store's own error, for callers to whom a
     /// lost race means "nothing to do" (the scheduler).
-    pub(super) async fn try_commit(&self, mut c: Commit, out: &[OutMessage]) -> Result<i64, StoreError> {
-        c.outbox = self.payloads(c.game, out).await?;
-        self.store.commit(c).await
+    pub(super) async fn try_commit(&self, c: Commit, out: &[OutMessage]) -> Result<i64, StoreError> {
+        self.write(c, out, None).await
+    }
+
+    /// The one place a change to a game is written.
+    async fn write(&self, mut c: Commit, out: &[OutMessage], watchers: Option<&[UserId]>) -> Result<i64, StoreError> {
+        let game = c.game;
+        c.outbox = self.payloads(game, out, watchers).await?;
+        let written = self.store.commit(c).await;
+        self.touched(game);
+        written
     }
 
     /// Serialize messages for the outbox, copying each public board post
     /// and the game-over line to the game's spectators by DM (public view
     /// only: the copies carry the channel's own board reference).
-    async fn payloads(&self, game: GameId, out: &[OutMessage]) -> Result<Vec<serde_json::Value>, StoreError> {
-        let watchers = self.store.watchers(game).await?;
+    async fn payloads(
+        &self,
+        game: GameId,
+        out: &[OutMessage],
+        watchers: Option<&[UserId]>,
+    ) -> Result<Vec<serde_json::Value>, StoreError> {
+        let public_board = |m: &OutMessage| {
+            matches!(m.target, Target::Channel(_))
+                && (m.board.as_ref().is_some_and(|b| b.viewer == Viewer::Public) || m.game_over)
+        };
+        let watchers = match watchers {
+            Some(w) => w.to_vec(),
+            // Read only when there is something to copy to them.
+            None if out.iter().any(public_board) => self.store.watchers(game).await?,
+            None => Vec::new(),
+        };
         let mut all: Vec<OutMessage> = out.to_vec();
         if !watchers.is_empty() {
             for m in out {
-                let public_board = matches!(m.target, Target::Channel(_))
-                    && (m.board.as_ref().is_some_and(|b| b.viewer == Viewer::Public) || m.game_over);
-                if !public_board {
+                if !public_board(m) {
                     continue;
                 }
                 for w in &watchers {

@@ -629,9 +629,10 @@ pub fn outcome_line(outcome: &Outcome, names: &[String]) -> Text {
 }
 
 impl super::Service {
-    /// When the decisions of `row` are due now, as its deadline row says.
+    /// When the decisions of `row` are due, as its deadline read with it
+    /// says.
     pub(super) async fn due_of(&self, row: &GameRow) -> Result<Due, super::ServiceError> {
-        Ok(Due::of(self.store.deadline(row.id).await?.as_ref()))
+        Ok(Due::of(row.deadline.as_ref()))
     }
 
     /// When the decisions are due after a change that sets `change`.

@@ -254,6 +254,12 @@ pub struct Service {
     store: Store,
     clock: Arc<dyn Clock>,
     locks: Mutex<HashMap<GameId, Arc<tokio::sync::Mutex<()>>>>,
+    /// This process's changes to games, counted ([`Service::touched`]),
+    /// and the count at each game's last change: a game read before count
+    /// `n` is still as read, as far as this process knows, if it has not
+    /// changed since ([`Service::changed_since`]).
+    changes: std::sync::atomic::AtomicU64,
+    stamps: Mutex<HashMap<GameId, u64>>,
     /// This service's name in outbox claims (process id and a random
     /// part), unique among the processes sharing the database.
     worker: String,
@@ -274,6 +280,8 @@ impl Service {
             store,
             clock,
             locks: Mutex::new(HashMap::new()),
+            changes: std::sync::atomic::AtomicU64::new(0),
+            stamps: Mutex::new(HashMap::new()),
             worker: format!("{}-{:08x}", std::process::id(), random as u32),
             passes: std::sync::atomic::AtomicU64::new(0),
             send_timeout: delivery::SEND_TIMEOUT,
@@ -369,6 +377,31 @@ impl Service {
 
     /// Serialize writers per game within this process. The store's
     /// optimistic lock catches writers in other processes.
+    /// How many changes this process has made so far: taken before a read
+    /// of a game, for [`Service::changed_since`].
+    fn changes(&self) -> u64 {
+        self.changes.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// This process changed `game` (a commit, or a lobby or spectator
+    /// write). Called under the game's lock, before it is released.
+    fn touched(&self, game: GameId) {
+        let n = self.changes.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        self.stamps.lock().expect("stamp map poisoned").insert(game, n);
+    }
+
+    /// Whether this process changed `game` after its change count was
+    /// `since`: then a row read before is read again under the lock (a
+    /// change by another process is caught by the commit's own check of
+    /// the log position and status).
+    fn changed_since(&self, game: GameId, since: u64) -> bool {
+        self.stamps
+            .lock()
+            .expect("stamp map poisoned")
+            .get(&game)
+            .is_some_and(|&n| n > since)
+    }
+
     async fn lock(&self, game: GameId) -> Result<tokio::sync::OwnedMutexGuard<()>, ServiceError> {
         let m = {
             let mut locks = self.locks.lock().expect("lock map poisoned");
@@ -446,6 +479,32 @@ impl Service {
                     .join(", ")
             )),
         }
+    }
+
+    /// [`Service::resolve`], with the game's seats and spectators
+    /// ([`Store::roster`]), for a request that changes the game: a game
+    /// named in DMs is read with one statement and its roster with another
+    /// (which also says whether the asker may use it there).
+    async fn resolve_with_roster(
+        &self,
+        actor: &Actor,
+        game: Option<GameId>,
+    ) -> Result<(GameRow, Vec<SeatRow>, Vec<UserId>), ServiceError> {
+        if let (Some(id), Place::Dm) = (game, &actor.place) {
+            let Some(row) = self.store.game(id).await? else {
+                return user_err(format!("There is no game {id}."));
+            };
+            let (seats, watchers) = self.store.roster(id).await?;
+            if !seats.iter().any(|s| s.played_by(actor.user)) && !watchers.contains(&actor.user) {
+                return user_err(format!(
+                    "You are not playing in game {id}, nor watching it. In DMs you can only use your own games; see /mygames."
+                ));
+            }
+            return Ok((row, seats, watchers));
+        }
+        let row = self.resolve(actor, game).await?;
+        let (seats, watchers) = self.store.roster(row.id).await?;
+        Ok((row, seats, watchers))
     }
 
     /// The game whose seat's private thread `channel` is, if it is one.

@@ -86,6 +86,7 @@ impl Service {
             })
             .await?;
         self.store.add_seat(id, actor.user, &actor.name).await?;
+        self.touched(id);
         let counts = kind.player_counts();
         let private = match private {
             Some(PrivateTo::Thread) => "\nPrivate messages (hands, secret orders, private boards) go to a private thread per player in this channel.",
@@ -119,6 +120,7 @@ impl Service {
             return user_err(format!("Game {} is full ({max} players).", row.id));
         }
         let seat = self.store.add_seat(row.id, actor.user, &actor.name).await?;
+        self.touched(row.id);
         Ok(Reply::public(format!(
             "{} joined game {} in {} ({} seated).",
             actor.name,
@@ -146,12 +148,14 @@ impl Service {
         let now = self.now_ms();
         if row.host == actor.user {
             self.store.set_status(row.id, GameStatus::Abandoned, now).await?;
+            self.touched(row.id);
             return Ok(Reply::public(format!(
                 "{} (the host) left, so game {} was closed.",
                 actor.name, row.id
             )));
         }
         self.store.remove_seat(row.id, actor.user).await?;
+        self.touched(row.id);
         Ok(Reply::public(format!("{} left game {}.", actor.name, row.id)))
     }
 

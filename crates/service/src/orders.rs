@@ -140,9 +140,12 @@ impl Service {
         kind: Option<GameKind>,
         line: CommandLine,
     ) -> Result<Reply, ServiceError> {
-        let row = self.resolve(actor, game).await?;
+        // Read once (the game with its deadline, then its seats and
+        // spectators), and again under the lock only if this process
+        // changed the game meanwhile.
+        let since = self.changes();
+        let (row, seats, watchers) = self.resolve_with_roster(actor, game).await?;
         super::grammar::check_order_kind(&row, kind, actor.place == Place::Dm)?;
-        let seats = self.store.seats(row.id).await?;
         let Some(seat) = seats.iter().find(|s| s.played_by(actor.user)).map(|s| s.seat) else {
             return user_err(format!(
                 "You are not playing in game {}; only its players can give orders.",
@@ -152,7 +155,15 @@ impl Service {
         let line =
             players_as_seats(row.kind, &line, &Self::names(&seats)).map_err(|why| ServiceError::User(why.into()))?;
         let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
+        let (row, seats, watchers) = if self.changed_since(row.id, since) {
+            let (seats, watchers) = self.store.roster(row.id).await?;
+            (self.reload(row.id).await?, seats, watchers)
+        } else {
+            (row, seats, watchers)
+        };
+        if !seats.iter().any(|s| s.seat == seat && s.played_by(actor.user)) {
+            return user_err(format!("You no longer play in game {}.", row.id));
+        }
         let state = match (&row.status, &row.state) {
             (GameStatus::Lobby, _) => {
                 return user_err(format!(
@@ -208,7 +219,7 @@ impl Service {
             .with_snapshots(adv.snapshots())
             .with_events(adv.events, adv.state)
             .with_deadline(deadline);
-        self.commit(commit, &outbox).await?;
+        self.commit_seen(commit, &outbox, Some(&watchers)).await?;
         let mut text = format!("Sent: {label}");
         // Only what the channel post does not already say: the actor's secrets.
         let own: Vec<String> = events

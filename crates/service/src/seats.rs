@@ -182,6 +182,7 @@ impl Service {
         match row.status {
             GameStatus::Lobby => {
                 self.store.remove_seat(row.id, target.user).await?;
+                self.touched(row.id);
                 return Ok(Reply::public(format!(
                     "The host removed {} from game {}.",
                     target.name, row.id

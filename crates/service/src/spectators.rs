@@ -20,7 +20,9 @@ impl Service {
                 row.id
             ));
         }
-        if !self.store.watch(row.id, actor.user, self.now_ms()).await? {
+        let added = self.store.watch(row.id, actor.user, self.now_ms()).await?;
+        self.touched(row.id);
+        if !added {
             return user_err(format!("You are already watching game {}.", row.id));
         }
         Ok(Reply::private(
@@ -33,7 +35,9 @@ impl Service {
 
     pub(super) async fn unwatch(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
         let row = self.resolve(actor, game).await?;
-        if !self.store.unwatch(row.id, actor.user).await? {
+        let removed = self.store.unwatch(row.id, actor.user).await?;
+        self.touched(row.id);
+        if !removed {
             return user_err(format!("You are not watching game {}.", row.id));
         }
         Ok(Reply::private(format!("You stopped watching game {}.", row.id)))
@@ -44,10 +48,7 @@ impl Service {
         if actor.place != Place::Dm {
             return Ok(true);
         }
-        let seats = self.store.seats(row.id).await?;
-        if seats.iter().any(|s| s.played_by(actor.user)) {
-            return Ok(true);
-        }
-        Ok(self.store.watchers(row.id).await?.contains(&actor.user))
+        let (seats, watchers) = self.store.roster(row.id).await?;
+        Ok(seats.iter().any(|s| s.played_by(actor.user)) || watchers.contains(&actor.user))
     }
 }

@@ -1,7 +1,7 @@
 //! Game rows and seats: the lobby.
 
 use super::error::{StoreError, StoreResult};
-use super::types::{game_cols, id_to_db, seat_from_db, to_json};
+use super::types::{game_cols, games_from, id_to_db, seat_from_db, to_json};
 use super::{GameRow, GameStatus, NewGame, Store, WriteTx};
 use orrery_engine::{GameId, Seat, UserId};
 use orrery_games::GameKind;
@@ -33,10 +33,16 @@ impl Store {
 
     /// One game, or `None` if there is no such game.
     pub async fn game(&self, id: GameId) -> StoreResult<Option<GameRow>> {
-        let row = sqlx::query(concat!("SELECT ", game_cols!(), " FROM games WHERE id = $1"))
-            .bind(id.0)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            game_cols!(),
+            " FROM ",
+            games_from!(),
+            " WHERE id = $1"
+        ))
+        .bind(id.0)
+        .fetch_optional(&self.pool)
+        .await?;
         Ok(self.game_rows(row.as_slice()).await?.pop())
     }
 
@@ -67,7 +73,9 @@ impl Store {
         let rows = sqlx::query(concat!(
             "SELECT ",
             game_cols!(),
-            " FROM games WHERE channel_id = $1 ORDER BY id"
+            " FROM ",
+            games_from!(),
+            " WHERE channel_id = $1 ORDER BY id"
         ))
         .bind(id_to_db(channel_id))
         .fetch_all(&self.pool)
@@ -81,7 +89,9 @@ impl Store {
         let rows = sqlx::query(concat!(
             "SELECT ",
             game_cols!(),
-            " FROM games WHERE id IN (SELECT game_id FROM seats WHERE user_id = $1 AND vacant = 0) ORDER BY id"
+            " FROM ",
+            games_from!(),
+            " WHERE id IN (SELECT game_id FROM seats WHERE user_id = $1 AND vacant = 0) ORDER BY id"
         ))
         .bind(id_to_db(user.0))
         .fetch_all(&self.pool)
@@ -91,9 +101,15 @@ impl Store {
 
     /// Every game, oldest first (for `orrery replay`).
     pub async fn all_games(&self) -> StoreResult<Vec<GameRow>> {
-        let rows = sqlx::query(concat!("SELECT ", game_cols!(), " FROM games ORDER BY id"))
-            .fetch_all(&self.pool)
-            .await?;
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            game_cols!(),
+            " FROM ",
+            games_from!(),
+            " ORDER BY id"
+        ))
+        .fetch_all(&self.pool)
+        .await?;
         self.game_rows(&rows).await
     }
 

@@ -20,6 +20,34 @@ impl Store {
         rows.iter().map(seat_from_row).collect()
     }
 
+    /// The seated players by seat, and the game's spectators (oldest
+    /// first), in one statement: everything a change to a game needs to
+    /// know of who is at the table.
+    pub async fn roster(&self, game: GameId) -> StoreResult<(Vec<SeatRow>, Vec<UserId>)> {
+        let rows = sqlx::query(
+            "SELECT CAST(0 AS BIGINT) AS watcher, seat, user_id, name, disorder, vacant, reminders, dms_refused_at, \
+                    private_to, thread_id, CAST(0 AS BIGINT) AS since
+             FROM seats WHERE game_id = $1
+             UNION ALL
+             SELECT CAST(1 AS BIGINT), NULL, user_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, since
+             FROM watchers WHERE game_id = $1
+             ORDER BY watcher, seat, since, user_id",
+        )
+        .bind(game.0)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut seats = Vec::new();
+        let mut watchers = Vec::new();
+        for row in &rows {
+            if row.try_get::<i64, _>("watcher")? == 0 {
+                seats.push(seat_from_row(row)?);
+            } else {
+                watchers.push(UserId(id_from_db(row.try_get("user_id")?)));
+            }
+        }
+        Ok((seats, watchers))
+    }
+
     /// The seats' names as boards drawn at log position `seq` show them:
     /// the current names, except where a seat was given to a new player
     /// after `seq` (then the name it had at `seq`).

@@ -141,6 +141,8 @@ pub struct GameRow {
     pub updated_at: i64,
     /// The host's settings (JSON owned by the service; `{}` = defaults).
     pub settings: serde_json::Value,
+    /// Its deadline when it was read (read with it, in one statement).
+    pub deadline: Option<DeadlineRow>,
 }
 
 /// One seated player.
@@ -292,12 +294,24 @@ pub(crate) fn from_json<T: serde::de::DeserializeOwned>(what: impl fmt::Display,
 }
 
 /// The columns of `games`, in the order [`game_from_row`] reads them.
+/// A game row's columns, with its deadline's (from [`games_from`]: one
+/// statement reads both).
 macro_rules! game_cols {
     () => {
-        "id, kind, channel_id, guild_id, host_id, status, config, state, seq, created_at, updated_at, settings"
+        "games.id AS id, kind, channel_id, guild_id, host_id, status, config, state, seq, created_at, updated_at, \
+         settings, deadlines.game_id AS d_game, deadlines.phase AS d_phase, deadlines.due_at AS d_due_at, \
+         deadlines.reminded AS d_reminded, deadlines.paused_remaining AS d_paused"
     };
 }
 pub(crate) use game_cols;
+
+/// The tables [`game_cols`] reads from.
+macro_rules! games_from {
+    () => {
+        "games LEFT JOIN deadlines ON deadlines.game_id = games.id"
+    };
+}
+pub(crate) use games_from;
 
 pub(crate) fn game_from_row(row: &AnyRow) -> StoreResult<GameRow> {
     let id = GameId(row.try_get::<i64, _>("id")?);
@@ -322,6 +336,19 @@ pub(crate) fn game_from_row(row: &AnyRow) -> StoreResult<GameRow> {
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
         settings: from_json(format_args!("settings of game {id}"), &settings)?,
+        deadline: match row.try_get::<Option<i64>, _>("d_game")? {
+            None => None,
+            Some(game) => {
+                let reminded: String = row.try_get("d_reminded")?;
+                Some(DeadlineRow {
+                    game_id: GameId(game),
+                    phase: row.try_get("d_phase")?,
+                    due_at: row.try_get("d_due_at")?,
+                    reminded: from_json(format_args!("reminders of the deadline of game {id}"), &reminded)?,
+                    paused_remaining: row.try_get("d_paused")?,
+                })
+            }
+        },
     })
 }
 

@@ -2,7 +2,7 @@
 
 use super::error::StoreResult;
 use super::games::not_found;
-use super::types::{game_cols, id_from_db, id_to_db};
+use super::types::{game_cols, games_from, id_from_db, id_to_db};
 use super::{GameRow, Store};
 use orrery_engine::{GameId, UserId};
 use sqlx::Row;
@@ -57,7 +57,9 @@ impl Store {
         let rows = sqlx::query(concat!(
             "SELECT ",
             game_cols!(),
-            " FROM games WHERE id IN (SELECT game_id FROM watchers WHERE user_id = $1) ORDER BY id"
+            " FROM ",
+            games_from!(),
+            " WHERE id IN (SELECT game_id FROM watchers WHERE user_id = $1) ORDER BY id"
         ))
         .bind(id_to_db(user.0))
         .fetch_all(&self.pool)
