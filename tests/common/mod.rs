@@ -60,7 +60,7 @@ pub async fn refused(svc: &Service, actor: &Actor, req: Request) -> String {
 
 /// Service text as Discord shows it (timestamps, channel mentions, bold).
 pub fn discord(text: &Text) -> String {
-    orrery::discord::respond::markup(text)
+    orrery::discord::text::markup(text)
 }
 
 /// Everything queued since the last call (boards not rendered).

@@ -314,9 +314,6 @@ const CRATES: [&str; 5] = ["engine", "games", "store", "service", "discord"];
 const KNOWN_CIRCLES: &[&str] = &[
     "games: empires::rules ⇄ empires::view",
     "games: solar::crises ⇄ solar::play ⇄ solar::rules",
-    "store: codec ⇄ types",
-    "service: delivery ⇄ private",
-    "discord: components ⇄ respond",
 ];
 
 /// No module of any crate imports a module that (through others) imports

@@ -31,7 +31,8 @@
 //! | `t:{game}` | take back the presser's last order |
 //! | `n:{game}` | cancel a confirmation |
 
-use super::respond::{actor_of_component, clip, clip_message, post_text, BOARD_FILE};
+use super::actor::actor_of_component;
+use super::text::{clip, clip_message, post_text, BOARD_FILE};
 use super::{error_text, Data, Error};
 use orrery_engine::{CommandLine, ControlStyle, GameId};
 use orrery_service::{Act, Choice, Reply, Request};

@@ -6,8 +6,10 @@
 //! Options for tests only (the seed of `/game new`) are registered only
 //! when `ORRERY_DEV_OPTIONS=1` ([`DEV_OPTIONS_VAR`]): players never see them.
 
+use super::actor::actor_of;
 use super::limits::{AUTOCOMPLETE_MAX, CHOICE_VALUE_MAX, MAX_SAFE_INTEGER};
-use super::respond::{actor_of, clip, run_request};
+use super::respond::run_request;
+use super::text::clip;
 use super::{ApplicationContext, Context, Data, Error};
 use orrery_engine::{GameId, UserId};
 use orrery_games::GameKind;

@@ -12,11 +12,13 @@
 //!
 //! Configuration comes from the environment (or `.env`): see [`Config`].
 
+pub mod actor;
 pub mod components;
 pub mod game;
 pub mod limits;
 pub mod orders;
 pub mod respond;
+pub mod text;
 pub mod transport;
 
 use anyhow::Context as _;
@@ -463,7 +465,7 @@ pub const GENERIC_ERROR: &str = "Something went wrong on my side; nothing was ch
 /// games explain themselves; anything else is logged and stays generic.
 pub fn error_text(error: &Error) -> String {
     match error.downcast_ref::<ServiceError>() {
-        Some(ServiceError::User(text)) => respond::markup(text),
+        Some(ServiceError::User(text)) => text::markup(text),
         Some(e @ ServiceError::Busy(_)) => e.to_string(),
         _ => {
             tracing::error!("request failed: {error:#}");
@@ -477,7 +479,7 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         poise::FrameworkError::Command { error, ctx, .. } => {
             let text = error_text(&error);
             let reply = poise::CreateReply::default()
-                .content(respond::clip_message(&text))
+                .content(text::clip_message(&text))
                 .ephemeral(true);
             if let Err(e) = ctx.send(reply).await {
                 tracing::warn!(command = %ctx.command().qualified_name, "could not send the error reply: {e}");

@@ -8,9 +8,11 @@
 //! Discord shows.) Every text and number option autocompletes from the
 //! seat's legal orders, consistent with the options already filled in.
 
+use super::actor::actor_of;
 use super::game::complete_game;
 use super::limits::{AUTOCOMPLETE_MAX, CHOICE_VALUE_MAX, DESCRIPTION_MAX};
-use super::respond::{actor_of, clip, run_request};
+use super::respond::run_request;
+use super::text::clip;
 use super::{ApplicationContext, Data, Error};
 use orrery_engine::{CommandLine, CommandSpec, GameId, ParamKind, ParamSpec};
 use orrery_games::GameKind;

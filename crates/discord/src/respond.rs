@@ -1,185 +1,18 @@
-//! Who is asking ([`Actor`]), running a request, and turning the service's
+//! Running a request for whoever asks, and turning the service's
 //! [`Reply`] into an interaction response.
 
+use super::actor::actor_of;
+use super::text::{clip_message, markup, post_text, BOARD_FILE, MESSAGE_LIMIT};
 use super::{components, Context, Error};
-use orrery_service::{Actor, Place, Reply, Request, ServiceError, Span, Text};
+use orrery_service::{Place, Reply, Request, ServiceError};
 use poise::serenity_prelude as serenity;
 use std::time::Duration;
-
-/// Discord's message length limit, in characters.
-pub const MESSAGE_LIMIT: usize = 2000;
-
-/// Where the text of a post or reply is cut (on a line boundary), keeping
-/// clear of [`MESSAGE_LIMIT`] for what is added after it (choice lists).
-pub const POST_LIMIT: usize = 1900;
 
 /// If a request is not answered within this time, the interaction is
 /// deferred (Discord drops interactions unanswered after 3 seconds).
 /// Answering directly when it is quick lets every reply, including errors,
 /// pick its own visibility.
 pub const DEFER_AFTER: Duration = Duration::from_millis(1500);
-
-/// The file name boards are attached under.
-pub const BOARD_FILE: &str = "board.png";
-
-/// The name shown for a person: their server nickname, else their global
-/// display name, else their username.
-pub fn display_name(nick: Option<&str>, global_name: Option<&str>, username: &str) -> String {
-    [nick, global_name]
-        .into_iter()
-        .flatten()
-        .map(str::trim)
-        .find(|n| !n.is_empty())
-        .unwrap_or(username)
-        .to_string()
-}
-
-/// An actor from the parts of an interaction. Without a guild it was a
-/// direct message (or a group DM), which the service treats as private.
-pub fn actor_from_parts(
-    user: u64,
-    nick: Option<&str>,
-    global_name: Option<&str>,
-    username: &str,
-    guild: Option<u64>,
-    channel: u64,
-) -> Actor {
-    let place = match guild {
-        Some(g) => Place::Channel {
-            channel,
-            guild: Some(g),
-        },
-        None => Place::Dm,
-    };
-    Actor {
-        user: orrery_engine::UserId(user),
-        name: display_name(nick, global_name, username),
-        place,
-    }
-}
-
-fn actor_from_interaction(
-    user: &serenity::User,
-    member: Option<&serenity::Member>,
-    guild: Option<serenity::GuildId>,
-    channel: serenity::ChannelId,
-) -> Actor {
-    actor_from_parts(
-        user.id.get(),
-        member.and_then(|m| m.nick.as_deref()),
-        user.global_name.as_deref(),
-        &user.name,
-        guild.map(|g| g.get()),
-        channel.get(),
-    )
-}
-
-/// The actor of a slash command or autocomplete.
-pub fn actor_of(ctx: Context<'_>) -> Actor {
-    match ctx {
-        poise::Context::Application(a) => {
-            let i = a.interaction;
-            actor_from_interaction(&i.user, i.member.as_deref(), i.guild_id, i.channel_id)
-        }
-        poise::Context::Prefix(p) => actor_from_interaction(&p.msg.author, None, p.msg.guild_id, p.msg.channel_id),
-    }
-}
-
-/// The actor of a button press or menu pick.
-pub fn actor_of_component(i: &serenity::ComponentInteraction) -> Actor {
-    actor_from_interaction(&i.user, i.member.as_ref(), i.guild_id, i.channel_id)
-}
-
-/// Service text in Discord's markup: emphasis in `**`, literals in
-/// backticks, people and channels as mentions, moments as timestamps
-/// (relative, then full; each in the reader's own time zone).
-pub fn markup(text: &Text) -> String {
-    text.render(|span, out| match span {
-        Span::Plain(p) => out.push_str(p),
-        Span::Strong(s) => {
-            out.push_str("**");
-            out.push_str(s);
-            out.push_str("**");
-        }
-        Span::Code(c) => {
-            out.push('`');
-            out.push_str(c);
-            out.push('`');
-        }
-        Span::User(u) | Span::Mention { user: u, .. } => out.push_str(&format!("<@{u}>")),
-        Span::Channel(c) => out.push_str(&format!("<#{c}>")),
-        Span::Time(ms) => {
-            let s = ms.div_euclid(1000);
-            out.push_str(&format!("<t:{s}:R> (<t:{s}:f>)"));
-        }
-    })
-}
-
-/// The content of a post or reply: [`markup`], cut to [`POST_LIMIT`].
-pub fn post_text(text: &Text) -> String {
-    clip_lines(&markup(text), POST_LIMIT)
-}
-
-/// Cut text to at most `max` characters on a line boundary where possible,
-/// saying how many lines were left out.
-pub fn clip_lines(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let cut: String = text.chars().take(max.saturating_sub(30)).collect();
-    let cut = match cut.rfind('\n') {
-        Some(i) if i > max / 2 => cut[..i].to_string(),
-        _ => cut,
-    };
-    let rest = text.lines().count().saturating_sub(cut.lines().count());
-    format!("{cut}\n… ({rest} more lines)")
-}
-
-/// The content of an edited live message: [`markup`], cut to
-/// [`POST_LIMIT`] keeping its end (the newest lines).
-pub fn edit_text(text: &Text) -> String {
-    clip_lines_keep_end(&markup(text), POST_LIMIT)
-}
-
-/// Cut text to at most `max` characters keeping its end, on a line
-/// boundary where possible, saying first how many earlier lines were cut.
-/// For messages that grow at the end (a turn's narration).
-pub fn clip_lines_keep_end(text: &str, max: usize) -> String {
-    let total = text.chars().count();
-    if total <= max {
-        return text.to_string();
-    }
-    // Room for the note line: "(… 4294967295 earlier lines cut)\n".
-    let budget = max.saturating_sub(40);
-    let tail: String = text.chars().skip(total - budget).collect();
-    let tail = match tail.find('\n') {
-        Some(i) if tail[..i].chars().count() < budget / 2 => tail[i + 1..].to_string(),
-        _ => tail,
-    };
-    let cut = text.lines().count().saturating_sub(tail.lines().count());
-    match cut {
-        // One line longer than the limit, cut inside.
-        0 => format!("(… earlier text cut)\n{tail}"),
-        1 => format!("(… 1 earlier line cut)\n{tail}"),
-        n => format!("(… {n} earlier lines cut)\n{tail}"),
-    }
-}
-
-/// Cut `text` to Discord's limit, marking the cut.
-pub fn clip_message(text: &str) -> String {
-    clip(text, MESSAGE_LIMIT)
-}
-
-/// Cut `text` to at most `max` characters (not bytes), ending with `…`
-/// when cut.
-pub fn clip(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
-    out
-}
 
 /// Will the reply to `request` most likely be public? Decides how an
 /// interaction is deferred when the answer is slow; a wrong guess costs a
@@ -393,128 +226,8 @@ pub fn reply_to_responses(reply: &Reply, png: Option<Vec<u8>>) -> Vec<poise::Cre
 #[cfg(test)]
 mod tests {
     use super::*;
-    use orrery_engine::{GameId, UserId};
-
-    #[test]
-    fn display_name_prefers_nick_then_global_name_then_username() {
-        assert_eq!(display_name(Some("Captain"), Some("Alice A."), "alice"), "Captain");
-        assert_eq!(display_name(None, Some("Alice A."), "alice"), "Alice A.");
-        assert_eq!(display_name(Some("  "), None, "alice"), "alice");
-        assert_eq!(display_name(None, None, "alice"), "alice");
-    }
-
-    #[test]
-    fn actor_in_a_guild_channel_and_in_dms() {
-        let a = actor_from_parts(42, Some("Cap"), None, "alice", Some(7), 99);
-        assert_eq!(a.user, UserId(42));
-        assert_eq!(a.name, "Cap");
-        assert_eq!(
-            a.place,
-            Place::Channel {
-                channel: 99,
-                guild: Some(7)
-            }
-        );
-
-        let d = actor_from_parts(42, None, Some("Alice"), "alice", None, 1234);
-        assert_eq!(d.place, Place::Dm);
-        assert_eq!(d.name, "Alice");
-    }
-
-    #[test]
-    fn actor_from_serenity_models() {
-        let mut user = serenity::User::default();
-        user.id = serenity::UserId::new(5);
-        user.name = "bob".into();
-        user.global_name = Some("Bobby".into());
-        let dm = actor_from_interaction(&user, None, None, serenity::ChannelId::new(8));
-        assert_eq!((dm.user, dm.name.as_str(), dm.place), (UserId(5), "Bobby", Place::Dm));
-
-        let mut member = serenity::Member::default();
-        member.nick = Some("Admiral".into());
-        let g = actor_from_interaction(
-            &user,
-            Some(&member),
-            Some(serenity::GuildId::new(3)),
-            serenity::ChannelId::new(8),
-        );
-        assert_eq!(g.name, "Admiral");
-        assert_eq!(
-            g.place,
-            Place::Channel {
-                channel: 8,
-                guild: Some(3)
-            }
-        );
-    }
-
-    #[test]
-    fn markup_for_every_span() {
-        let t = Text::plain("Reminder: ")
-            .strong("Hyperspace")
-            .then(" game 1 in ")
-            .channel(42)
-            .then(" for ")
-            .user(UserId(7))
-            .then(": ")
-            .code("/sheet ready")
-            .then(". Deadline ")
-            .time(1_700_000_000_999)
-            .then(".");
-        assert_eq!(
-            markup(&t),
-            "Reminder: **Hyperspace** game 1 in <#42> for <@7>: `/sheet ready`. Deadline <t:1700000000:R> (<t:1700000000:f>)."
-        );
-        // Old outbox rows (plain strings with markup in them) go out as they were.
-        assert_eq!(markup(&Text::plain("**x** <t:1:R>")), "**x** <t:1:R>");
-    }
-
-    #[test]
-    fn posts_are_cut_on_a_line_at_the_post_limit() {
-        assert_eq!(clip_lines("abc", 10), "abc");
-        let long = (0..200).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n");
-        let c = clip_lines(&long, 300);
-        assert!(c.chars().count() <= 300, "{}", c.len());
-        assert!(c.contains("more lines"));
-        let t = post_text(&Text::plain(long.repeat(3)));
-        assert!(t.chars().count() <= POST_LIMIT && t.ends_with("more lines)"), "{t}");
-    }
-
-    #[test]
-    fn edits_keep_the_newest_lines() {
-        assert_eq!(clip_lines_keep_end("abc\ndef", 10), "abc\ndef");
-        let long = (0..300).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n");
-        let c = clip_lines_keep_end(&long, 300);
-        assert!(c.chars().count() <= 300, "{}", c.chars().count());
-        assert!(c.ends_with("line 299"), "{c}");
-        // Whole lines only, and the note counts exactly the lines left out.
-        let (note, kept) = c.split_once('\n').unwrap();
-        let first: usize = kept
-            .lines()
-            .next()
-            .unwrap()
-            .strip_prefix("line ")
-            .unwrap()
-            .parse()
-            .unwrap();
-        assert_eq!(note, format!("(… {first} earlier lines cut)"));
-        assert_eq!(kept.lines().count(), 300 - first);
-        // Characters, not bytes; one long line is cut inside.
-        let wide = "é".repeat(5000);
-        let c = clip_lines_keep_end(&wide, POST_LIMIT);
-        assert!(c.chars().count() <= POST_LIMIT);
-        assert!(
-            c.starts_with("(… earlier text cut)\né"),
-            "{}",
-            c.chars().take(40).collect::<String>()
-        );
-        let t = edit_text(&Text::plain(long.repeat(5)));
-        assert!(t.chars().count() <= POST_LIMIT && t.ends_with("line 299"), "{t}");
-        assert!(
-            t.starts_with("(… ") && t.lines().nth(1).unwrap().starts_with("line "),
-            "{t}"
-        );
-    }
+    use crate::text::POST_LIMIT;
+    use orrery_engine::GameId;
 
     #[test]
     fn long_replies_are_split_at_line_breaks_not_cut() {
@@ -543,16 +256,6 @@ mod tests {
         assert!(wires[0]
             .get("attachments")
             .is_none_or(|a| a.as_array().is_none_or(Vec::is_empty)));
-    }
-
-    #[test]
-    fn clipping_counts_characters() {
-        assert_eq!(clip_message("short"), "short");
-        let long = "é".repeat(2500);
-        let c = clip_message(&long);
-        assert_eq!(c.chars().count(), MESSAGE_LIMIT);
-        assert!(c.ends_with('…'));
-        assert_eq!(clip("abcdef", 4), "abc…");
     }
 
     #[test]

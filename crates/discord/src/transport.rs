@@ -1,7 +1,7 @@
 //! Delivering the outbox to Discord: channel posts and DMs.
 
 use super::components::choice_components;
-use super::respond::{clip_message, edit_text, post_text, BOARD_FILE};
+use super::text::{clip_message, edit_text, post_text, BOARD_FILE};
 use anyhow::Context as _;
 use orrery_service::{Delivery, Opened, OutMessage, Posted, Target, ThreadPlace, Transport};
 use poise::serenity_prelude as serenity;
@@ -307,7 +307,7 @@ impl Transport for DiscordTransport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::respond::POST_LIMIT;
+    use crate::text::POST_LIMIT;
     use orrery_engine::{CommandLine, GameId, UserId};
     use orrery_service::{Choice, Text};
 

@@ -13,6 +13,7 @@
 
 use super::advance::Advance;
 use super::message::{Act, BoardRef, Choice, Op, OutMessage, Slot};
+use super::roster::Roster;
 use super::text::Text;
 use orrery_engine::{CommandLine, ControlStyle, Outcome, Pending, PhaseInfo, Seat, Viewer};
 use orrery_games::AnyState;
@@ -80,10 +81,6 @@ pub(super) struct Ctx<'a> {
     /// Public lines said about this change beyond the events' narration
     /// (defaults played, drafts refused), added to the current phase post.
     pub notes: Vec<Text>,
-}
-
-fn names_of(seats: &[SeatRow]) -> Vec<String> {
-    seats.iter().map(|s| s.name.clone()).collect()
 }
 
 fn name_of(names: &[String], seat: Seat) -> String {
@@ -169,7 +166,7 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
         cause,
         notes,
     } = ctx;
-    let names = names_of(seats);
+    let names = seats.names();
     let phase_slot = Slot::Phase { game: row.id };
     let (before, state, events) = (&adv.before, &adv.state, &adv.events);
     let starting = *cause == Cause::Start;
@@ -532,7 +529,7 @@ pub(super) fn prompt(
     seats: &[SeatRow],
     due: Due,
 ) -> OutMessage {
-    let names = names_of(seats);
+    let names = seats.names();
     let mut text = phase_header(row, &state.phase(), &names);
     text.push('\n');
     text.push_str(&p.prompt);
@@ -669,7 +666,7 @@ impl super::Service {
             return super::user_err(format!(
                 "Game {} is not waiting on you right now; it waits on {}.",
                 row.id,
-                waiting_line(&state.pending(), &names_of(&seats))
+                waiting_line(&state.pending(), &seats.names())
             ));
         };
         let due = self.due_of(&row).await?;

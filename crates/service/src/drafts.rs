@@ -20,17 +20,11 @@
 //! and its player told by DM to submit again.
 
 use super::advance::Advance;
+use super::roster::Roster;
 use super::{compose, user_err, Actor, OutMessage, Reply, Service, ServiceError, Settings, Text};
 use orrery_engine::{CommandLine, GameId, Seat};
 use orrery_games::AnyState;
 use orrery_store::{Commit, DeadlineChange, DraftRow, DraftsChange, GameRow, GameStatus, SeatRow, StoreError};
-
-fn seat_name(seats: &[SeatRow], seat: Seat) -> String {
-    seats
-        .iter()
-        .find(|s| s.seat == seat)
-        .map_or_else(|| seat.to_string(), |s| s.name.clone())
-}
 
 fn channel_post(row: &GameRow, text: String) -> OutMessage {
     OutMessage::to_channel(row.channel_id, text)
@@ -84,12 +78,12 @@ impl Service {
         }
         if let Err(e) = state.decide(seat, line) {
             return Err(ServiceError::User(
-                super::orders::explain(&e, state, seat, &Self::names(seats)).into(),
+                super::orders::explain(&e, state, seat, &seats.names()).into(),
             ));
         }
         let drafts = self.store.drafts(row.id).await?;
         let old = drafts.iter().find(|d| d.seat == seat && d.seq == row.seq);
-        let name = seat_name(seats, seat);
+        let name = seats.name(seat);
         let mut out = Vec::new();
         if old.is_none_or(|d| d.ready) {
             out.push(channel_post(
@@ -160,7 +154,7 @@ impl Service {
                 row.id
             ));
         }
-        let name = seat_name(&seats, me);
+        let name = seats.name(me);
         let all_ready = all_ready(&state, &seats, &drafts, row.seq, Some(me));
         let now = self.now_ms();
         if !all_ready {
@@ -277,7 +271,7 @@ impl Service {
         }
         let deadline = self.next_deadline(&Settings::of(&row), &adv.before, &adv.state);
         let change = deadline.map_or(DeadlineChange::Keep, DeadlineChange::Set);
-        let who: Vec<String> = done.iter().map(|s| seat_name(&seats, *s)).collect();
+        let who: Vec<String> = done.iter().map(|s| seats.name(*s)).collect();
         let mut notes = Vec::new();
         if !who.is_empty() {
             notes.push(Text::from(format!(

@@ -20,6 +20,7 @@ mod players;
 mod private;
 mod reading;
 mod rewind;
+mod roster;
 mod rules_page;
 mod scheduling;
 mod seats;
@@ -31,9 +32,9 @@ mod clock;
 mod delivery;
 pub mod runtime;
 pub mod slash;
+mod transport;
 
 pub use clock::{Clock, FileClock, ManualClock, SystemClock};
-pub use delivery::{Delivery, Opened, Posted, ThreadPlace, Transport};
 pub use message::{Act, BoardRef, Choice, Op, OutMessage, Reply, Slot, Target};
 pub use naming::{find_seat, name_list, phase_choices, seat_choices, section_choices, SeatRef};
 pub use orders::{complete_from, players_as_seats};
@@ -45,6 +46,7 @@ pub use settings::{
     SettingsChange, TimeOfDay, ALL_KINDS, HOUR_MS,
 };
 pub use text::{readable_time, relative_time, utc_date_time, Span, Text};
+pub use transport::{Delivery, Opened, Posted, ThreadPlace, Transport};
 
 use orrery_engine::{CommandLine, GameId, SheetVerb, UserId};
 use orrery_games::{AnyState, GameKind};
@@ -523,10 +525,6 @@ impl Service {
             )),
             None => Ok(None),
         }
-    }
-
-    fn names(seats: &[SeatRow]) -> Vec<String> {
-        seats.iter().map(|s| s.name.clone()).collect()
     }
 
     /// An active game's state, or an internal error.

@@ -3,6 +3,7 @@
 //! commit).
 
 use super::advance::Advance;
+use super::roster::Roster;
 use super::settings::Settings;
 use super::{compose, user_err, Actor, Place, Reply, Service, ServiceError, Text};
 use orrery_engine::{GameConfig, GameId};
@@ -189,7 +190,7 @@ impl Service {
             .kind
             .setup(&config)
             .map_err(|e| ServiceError::User(format!("Set-up failed: {e}").into()))?;
-        let names = Self::names(&seats);
+        let names = seats.names();
         let mut adv = Advance::new(&row.kind.empty(), 0);
         adv.push(events);
         let settings = Settings::of(&row);

@@ -4,6 +4,7 @@
 //! page's sections. Suggestions are (label, value) pairs, best first;
 //! transports cut them to what they can show.
 
+use super::roster::Roster;
 use super::{user_err, Actor, Service, ServiceError};
 use orrery_engine::{GameId, Seat, UserId};
 use orrery_games::{AnyEvent, GameKind};
@@ -186,7 +187,7 @@ impl Service {
         }
         let log = self.store.log(row.id).await?;
         let replay = super::rewind::replay_log(&row, &log)?;
-        let names = Self::names(&self.store.seats(row.id).await?);
+        let names = self.store.seats(row.id).await?.names();
         let phases = phases_reached(&row, replay.counting(), &names)?;
         Ok(phase_choices(&phases, partial))
     }

@@ -2,6 +2,7 @@
 //! then owe and the next deadline); autocomplete from the legal orders.
 
 use super::advance::Advance;
+use super::roster::Roster;
 use super::settings::Settings;
 use super::{compose, user_err, Actor, Place, Reply, Service, ServiceError, Text};
 use orrery_engine::{CommandLine, GameId, ParamKind, Seat, Viewer};
@@ -152,8 +153,7 @@ impl Service {
                 row.id
             ));
         };
-        let line =
-            players_as_seats(row.kind, &line, &Self::names(&seats)).map_err(|why| ServiceError::User(why.into()))?;
+        let line = players_as_seats(row.kind, &line, &seats.names()).map_err(|why| ServiceError::User(why.into()))?;
         let _guard = self.lock(row.id).await?;
         let (row, seats, watchers) = if self.changed_since(row.id, since) {
             let (seats, watchers) = self.store.roster(row.id).await?;
@@ -183,11 +183,7 @@ impl Service {
         }
         let events = match state.decide(seat, &line) {
             Ok(events) => events,
-            Err(e) => {
-                return Err(ServiceError::User(
-                    explain(&e, &state, seat, &Self::names(&seats)).into(),
-                ))
-            }
+            Err(e) => return Err(ServiceError::User(explain(&e, &state, seat, &seats.names()).into())),
         };
         let mut adv = Advance::new(&state, row.seq);
         adv.push(events.clone());
@@ -213,7 +209,7 @@ impl Service {
             },
             notes,
         });
-        let names = Self::names(&seats);
+        let names = seats.names();
         let label = compose::label_of(&state, seat, &line, &names);
         let commit = Commit::new(row.id, row.seq, self.now_ms())
             .with_snapshots(adv.snapshots())
@@ -260,7 +256,7 @@ impl Service {
         ) else {
             return Ok(vec![]);
         };
-        let names = Self::names(&seats);
+        let names = seats.names();
         let player = |o: &str| {
             row.kind
                 .commands()

@@ -2,6 +2,7 @@
 //! (every open game they play in, what it waits on, the deadline) and
 //! `/game reminders` (their own reminder points, or muted).
 
+use super::roster::Roster;
 use super::scheduling::Reminded;
 use super::settings::{check_points, format_duration, points_text};
 use super::{compose, user_err, Actor, GameId, Reply, Service, ServiceError, Settings, Text};
@@ -30,7 +31,7 @@ impl Service {
             let Some(me) = seats.iter().find(|s| s.played_by(actor.user)) else {
                 continue;
             };
-            let names = Self::names(&seats);
+            let names = seats.names();
             let mut text = Text::new()
                 .strong(row.kind.name())
                 .then(format!(" game {} in ", row.id))

@@ -19,8 +19,9 @@
 //! and their prompt with working buttons. `/game dms` says their DMs are
 //! open again; `/game private in:thread` moves them to a thread.
 
-use super::delivery::{Delivery, Opened, ThreadPlace, Transport};
+use super::roster::Roster;
 use super::settings::Settings;
+use super::transport::{Delivery, Opened, ThreadPlace, Transport};
 use super::{compose, user_err, Actor, BoardRef, GameId, Op, OutMessage, Reply, Service, ServiceError, Target, Text};
 use orrery_engine::{Seat, UserId, Viewer};
 use orrery_store::{Commit, GameRow, PrivateTo, SeatChange, SeatRow, StoreError};
@@ -330,7 +331,7 @@ impl Service {
         let Some(state) = &row.state else {
             return Ok(None);
         };
-        let names = Self::names(&seats);
+        let names = seats.names();
         let phase = state.phase();
         let mut text = Text::plain(format!(
             "{} · game {} · Phase {} · {} · your own board (only you see this)",

@@ -3,7 +3,7 @@
 //! reference from the log.
 
 use super::rewind::{phase_start, replay_log};
-use super::scheduling::seat_name;
+use super::roster::Roster;
 use super::settings::{format_duration, settings_line, Settings};
 use super::{compose, user_err, Actor, BoardRef, Place, Reply, Service, ServiceError, Text};
 use anyhow::Context as _;
@@ -59,15 +59,15 @@ impl Service {
             text.push_str(&format!(
                 "Phase {} · {}\n",
                 state.phase().number,
-                state.phase().title(&Self::names(&seats))
+                state.phase().title(&seats.names())
             ));
             match state.outcome() {
-                Some(o) => text.append(compose::outcome_line(&o, &Self::names(&seats))),
+                Some(o) => text.append(compose::outcome_line(&o, &seats.names())),
                 None => {
                     let pending = state.pending();
                     text.push_str(&format!(
                         "Waiting on: {}",
-                        compose::waiting_line(&pending, &Self::names(&seats))
+                        compose::waiting_line(&pending, &seats.names())
                     ));
                 }
             }
@@ -95,7 +95,7 @@ impl Service {
         // A private board is only ever shown in DMs, where a reply is
         // private anyway: kept, so it does not vanish on reload.
         let ephemeral = viewer != Viewer::Public && actor.place != Place::Dm;
-        let names = Self::names(&self.store.seats(row.id).await?);
+        let names = self.store.seats(row.id).await?.names();
         let phase = state.phase();
         Ok(Reply {
             text: format!(
@@ -203,7 +203,7 @@ impl Service {
         let mut s = row.kind.empty();
         let mut at = None;
         let mut label = String::new();
-        let names = Self::names(&self.store.seats(row.id).await?);
+        let names = self.store.seats(row.id).await?.names();
         for (seq, e) in replay.counting() {
             s.apply(e).map_err(anyhow::Error::from)?;
             if s.phase().number >= phase && at.is_none() {
@@ -305,7 +305,7 @@ impl Service {
                         .iter()
                         .map(|d| format!(
                             "{} ({})",
-                            seat_name(&seats, d.seat),
+                            seats.name(d.seat),
                             if d.ready { "ready" } else { "not ready" }
                         ))
                         .collect::<Vec<_>>()
@@ -324,7 +324,7 @@ impl Service {
             return user_err(format!("Game {} hasn't started yet, so it has no log.", row.id));
         }
         let seats = self.store.seats(row.id).await?;
-        let names = Self::names(&seats);
+        let names = seats.names();
         let log = self.store.log(row.id).await?;
         let replay = replay_log(&row, &log)?;
         let state = replay.state();

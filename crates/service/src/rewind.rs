@@ -3,6 +3,7 @@
 //! exactly (the same board, the same dice to come).
 
 use super::advance::Advance;
+use super::roster::Roster;
 use super::seats::{autoplay, autoplay_line};
 use super::settings::Settings;
 use super::{compose, user_err, Actor, Reply, Service, ServiceError, Text};
@@ -110,7 +111,7 @@ impl Service {
             undone: undone.len() as u32,
         });
         let seats = self.store.seats(row.id).await?;
-        let names = Self::names(&seats);
+        let names = seats.names();
         let undone_text: Vec<String> = undone
             .iter()
             .filter_map(|(_, e)| e.narrate(Viewer::Public, &names))
@@ -225,7 +226,7 @@ impl Service {
                 row.id
             ));
         }
-        let names = Self::names(&seats);
+        let names = seats.names();
         let undone_text: Vec<String> = undone
             .iter()
             .filter_map(|(_, e)| e.narrate(Viewer::Public, &names))

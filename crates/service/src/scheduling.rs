@@ -7,6 +7,7 @@
 //! host forces it), never earlier, whatever secret picks are pending.
 
 use super::advance::Advance;
+use super::roster::Roster;
 use super::settings::{Missed, Settings};
 use super::{compose, OutMessage, Service, ServiceError, Text};
 use orrery_engine::{CommandLine, GameId, Seat};
@@ -99,13 +100,6 @@ pub struct TickReport {
     pub resolved: usize,
     /// Reminder DMs queued.
     pub reminders: usize,
-}
-
-pub(super) fn seat_name(seats: &[SeatRow], seat: Seat) -> String {
-    seats
-        .iter()
-        .find(|s| s.seat == seat)
-        .map_or_else(|| seat.to_string(), |s| s.name.clone())
 }
 
 impl Service {
@@ -313,7 +307,7 @@ impl Service {
         // still what was read here: of two schedulers, one resolves.
         let base = Commit::new(game, row.seq, now).if_deadline(deadline.clone());
         let phase = state.phase().number;
-        let names = Self::names(&seats);
+        let names = seats.names();
         if !force && deadline.as_ref().is_some_and(|d| d.phase != i64::from(phase)) {
             // A stale row (the phase moved on without a new deadline): give
             // the current phase its full time instead of cutting it short.
@@ -399,20 +393,19 @@ impl Service {
         };
         let mut text = format!("{why} ({label}).");
         for seat in &drafted {
-            text.push_str(&format!(" {}'s draft was submitted.", seat_name(&seats, *seat)));
+            text.push_str(&format!(" {}'s draft was submitted.", seats.name(*seat)));
         }
         if !sheets.is_empty() {
-            let who: Vec<String> = sheets.iter().map(|s| seat_name(&seats, *s)).collect();
             text.push_str(&format!(
                 " The sheets of {} counted as they stood.",
-                super::naming::name_list(&who)
+                seats.name_list(&sheets)
             ));
         }
         if applied.is_empty() && drafted.is_empty() && sheets.is_empty() {
             text.push_str(" Nobody owed an order that has a default.");
         }
         for (seat, cmd, secret) in &applied {
-            let name = seat_name(&seats, *seat);
+            let name = seats.name(*seat);
             if *secret {
                 text.push_str(&format!(" {name}'s secret choice was made by default."));
             } else {

@@ -8,6 +8,7 @@
 //! host) move the game on, one phase at a time.
 
 use super::advance::Advance;
+use super::roster::Roster;
 use super::settings::Settings;
 use super::{compose, user_err, Actor, OutMessage, Reply, Service, ServiceError, Text};
 use orrery_engine::{CommandLine, GameId, Seat, UserId, Viewer};
@@ -148,7 +149,7 @@ impl Service {
                     .then(format!(
                         "). This is your view of the board · Phase {} · {}",
                         state.phase().number,
-                        state.phase().title(&Self::names(&new_seats))
+                        state.phase().title(&new_seats.names())
                     )),
             )
         });

@@ -11,6 +11,7 @@
 //! with `line:N` to replace). `/sheet show` shows the seat's prompt, which
 //! carries the sheet.
 
+use super::roster::Roster;
 use super::{user_err, Actor, Reply, Service, ServiceError};
 use orrery_engine::{GameId, SheetVerb};
 use orrery_store::GameStatus;
@@ -57,7 +58,7 @@ impl Service {
             ));
         };
         if !self.owes_sheet(actor, Some(row.id)).await? {
-            let names = Self::names(&self.store.seats(row.id).await?);
+            let names = self.store.seats(row.id).await?.names();
             let waiting = row.state.as_ref().map_or_else(
                 || "nobody".into(),
                 |s| super::compose::waiting_line(&s.pending(), &names),

@@ -26,16 +26,15 @@
 //!
 //! `games.state` caches the fold of the log. It is a cache, not a record:
 //! if it does not decode (the state's shape changed since it was written)
-//! or is missing, the store refolds it from the log ([`Store::refold_if_stale`])
+//! or is missing, the store refolds it from the log (`Store::refold_if_stale`)
 //! and the next write of the game replaces it.
 
 use super::error::{StoreError, StoreResult};
-use super::types::{game_from_row, to_json};
-use super::{GameRow, Store};
 use orrery_engine::GameId;
-use orrery_games::{AnyEvent, AnyState, Replay};
+use orrery_games::{AnyEvent, AnyState};
+use serde::Serialize;
 use serde_json::Value;
-use sqlx::any::AnyRow;
+use std::fmt;
 
 /// The encoding version written with every new event row.
 pub const EVENT_VERSION: i64 = 2;
@@ -212,29 +211,12 @@ pub fn decode_state(game: GameId, json: &str) -> Option<AnyState> {
     }
 }
 
-impl Store {
-    /// A game row whose cached state is missing or did not decode (a
-    /// started game, `seq > 0`, without a state) gets the fold of its log
-    /// up to `seq`, through [`Replay`]. Nothing is written: the next write
-    /// of the game stores a fresh state.
-    pub(crate) async fn refold_if_stale(&self, mut row: GameRow) -> StoreResult<GameRow> {
-        if row.state.is_none() && row.seq > 0 {
-            let log = self.events_upto(row.id, row.seq).await?;
-            let replay = Replay::of(row.kind, &log)
-                .map_err(|e| StoreError::Corrupt(format!("the log of game {} does not fold: {e}", row.id)))?;
-            row.state = Some(replay.into_state());
-        }
-        Ok(row)
-    }
+pub(crate) fn to_json<T: Serialize>(what: &str, value: &T) -> StoreResult<String> {
+    serde_json::to_string(value).map_err(|e| StoreError::Corrupt(format!("cannot serialize {what}: {e}")))
+}
 
-    /// Rows of `games` as [`GameRow`]s, stale cached states refolded.
-    pub(crate) async fn game_rows(&self, rows: &[AnyRow]) -> StoreResult<Vec<GameRow>> {
-        let mut out = Vec::with_capacity(rows.len());
-        for row in rows {
-            out.push(self.refold_if_stale(game_from_row(row)?).await?);
-        }
-        Ok(out)
-    }
+pub(crate) fn from_json<T: serde::de::DeserializeOwned>(what: impl fmt::Display, text: &str) -> StoreResult<T> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("{what} does not parse: {e}")))
 }
 
 #[cfg(test)]

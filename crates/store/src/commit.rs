@@ -8,10 +8,11 @@
 //! then events, state, seats, drafts, settings, deadline and outbox rows are
 //! written together, or nothing is.
 
+use super::codec::to_json;
 use super::error::{is_unique_violation, StoreError, StoreResult};
 use super::games::lock_game;
 use super::outbox::NewOutboxRow;
-use super::types::{deadline_from_row, id_from_db, id_to_db, seat_from_db, to_json};
+use super::types::{deadline_from_row, id_from_db, id_to_db, seat_from_db};
 use super::{codec, Backend, DeadlineRow, DeadlineSet, DraftRow, GameStatus, PrivateTo, Store, WriteTx};
 use orrery_engine::{GameConfig, GameId, Seat, UserId};
 use orrery_games::{AnyEvent, AnyState};

@@ -6,9 +6,10 @@
 //! caused it, and a resolution commits only if the deadline row is still
 //! the one it read (a compare-and-set, so of two schedulers one resolves).
 
+use super::codec::to_json;
 use super::error::{StoreError, StoreResult};
 use super::games::not_found;
-use super::types::{deadline_from_row, to_json};
+use super::types::deadline_from_row;
 use super::{DeadlineRow, Store};
 use orrery_engine::GameId;
 

@@ -1,10 +1,12 @@
 //! Game rows and seats: the lobby.
 
+use super::codec::to_json;
 use super::error::{StoreError, StoreResult};
-use super::types::{game_cols, games_from, id_to_db, seat_from_db, to_json};
+use super::types::{game_cols, game_from_row, games_from, id_to_db, seat_from_db};
 use super::{GameRow, GameStatus, NewGame, Store, WriteTx};
 use orrery_engine::{GameId, Seat, UserId};
-use orrery_games::GameKind;
+use orrery_games::{GameKind, Replay};
+use sqlx::any::AnyRow;
 use sqlx::Row;
 
 impl Store {
@@ -257,5 +259,30 @@ pub(crate) async fn lock_game(tx: &mut WriteTx, game: GameId, status: GameStatus
                 actual: actual_seq,
             });
         }
+    }
+}
+
+impl Store {
+    /// A game row whose cached state is missing or did not decode (a
+    /// started game, `seq > 0`, without a state) gets the fold of its log
+    /// up to `seq`, through [`Replay`]. Nothing is written: the next write
+    /// of the game stores a fresh state.
+    pub(crate) async fn refold_if_stale(&self, mut row: GameRow) -> StoreResult<GameRow> {
+        if row.state.is_none() && row.seq > 0 {
+            let log = self.events_upto(row.id, row.seq).await?;
+            let replay = Replay::of(row.kind, &log)
+                .map_err(|e| StoreError::Corrupt(format!("the log of game {} does not fold: {e}", row.id)))?;
+            row.state = Some(replay.into_state());
+        }
+        Ok(row)
+    }
+
+    /// Rows of `games` as [`GameRow`]s, stale cached states refolded.
+    pub(crate) async fn game_rows(&self, rows: &[AnyRow]) -> StoreResult<Vec<GameRow>> {
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            out.push(self.refold_if_stale(game_from_row(row)?).await?);
+        }
+        Ok(out)
     }
 }

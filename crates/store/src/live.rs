@@ -5,9 +5,10 @@
 //! The slot key and the payload belong to the service (`Slot::key`, the
 //! `OutMessage` as last shown); the store keeps them as text and JSON.
 
+use super::codec::{from_json, to_json};
 use super::error::{StoreError, StoreResult};
 use super::games::not_found;
-use super::types::{from_json, id_from_db, id_to_db, to_json};
+use super::types::{id_from_db, id_to_db};
 use super::Store;
 use orrery_engine::GameId;
 use sqlx::any::AnyRow;

@@ -38,8 +38,9 @@
 //! independent: one slow or failing target does not hold back another.
 //! A row whose payload has no lanes (unreadable) is independent of all.
 
+use super::codec::to_json;
 use super::error::{StoreError, StoreResult};
-use super::types::{outbox_from_row, to_json};
+use super::types::outbox_from_row;
 use super::{Backend, OutboxRow, Store, WriteTx};
 use orrery_engine::GameId;
 

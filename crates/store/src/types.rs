@@ -1,5 +1,6 @@
 //! Row types and the conversions between Rust values and columns.
 
+use super::codec::{decode_state, from_json};
 use super::error::{StoreError, StoreResult};
 use orrery_engine::{GameConfig, GameId, Seat, UserId};
 use orrery_games::{AnyEvent, AnyState, GameKind};
@@ -285,14 +286,6 @@ pub(crate) fn seat_from_db(v: i64) -> StoreResult<Seat> {
         .map_err(|_| StoreError::Corrupt(format!("seat number {v} out of range")))
 }
 
-pub(crate) fn to_json<T: Serialize>(what: &str, value: &T) -> StoreResult<String> {
-    serde_json::to_string(value).map_err(|e| StoreError::Corrupt(format!("cannot serialize {what}: {e}")))
-}
-
-pub(crate) fn from_json<T: serde::de::DeserializeOwned>(what: impl fmt::Display, text: &str) -> StoreResult<T> {
-    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("{what} does not parse: {e}")))
-}
-
 /// The columns of `games`, in the order [`game_from_row`] reads them.
 /// A game row's columns, with its deadline's (from [`games_from`]: one
 /// statement reads both).
@@ -331,7 +324,7 @@ pub(crate) fn game_from_row(row: &AnyRow) -> StoreResult<GameRow> {
         status: status.parse()?,
         config: from_json(format_args!("config of game {id}"), &config)?,
         // A cache: `None` if it no longer decodes, then refolded from the log.
-        state: state.and_then(|s| super::codec::decode_state(id, &s)),
+        state: state.and_then(|s| decode_state(id, &s)),
         seq: row.try_get("seq")?,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
