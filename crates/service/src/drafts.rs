@@ -118,8 +118,7 @@ impl Service {
                 row.id
             ));
         };
-        let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
+        let (_guard, row) = self.hold(row.id).await?;
         match row.status {
             GameStatus::Active => {}
             GameStatus::Lobby => return user_err(format!("Game {} hasn't started yet.", row.id)),

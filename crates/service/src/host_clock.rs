@@ -32,8 +32,7 @@ impl Service {
     ) -> Result<(tokio::sync::OwnedMutexGuard<()>, GameRow), ServiceError> {
         let row = self.hosted(actor, game, what).await?;
         Self::active(&row)?;
-        let guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
+        let (guard, row) = self.hold(row.id).await?;
         Self::active(&row)?;
         Ok((guard, row))
     }
@@ -69,8 +68,7 @@ impl Service {
     pub(super) async fn pause(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
         let row = self.hosted(actor, game, "pause it").await?;
         Self::active(&row)?;
-        let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
+        let (_guard, row) = self.hold(row.id).await?;
         let mut s = Settings::of(&row);
         if s.paused {
             return user_err(format!("Game {} is already paused.", row.id));
@@ -110,8 +108,7 @@ impl Service {
     pub(super) async fn resume(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
         let row = self.hosted(actor, game, "resume it").await?;
         Self::active(&row)?;
-        let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
+        let (_guard, row) = self.hold(row.id).await?;
         let mut s = Settings::of(&row);
         if !s.paused {
             return user_err(format!("Game {} is not paused.", row.id));
@@ -166,8 +163,7 @@ impl Service {
                 format_duration(MAX_DEADLINE_MS)
             ));
         }
-        let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
+        let (_guard, row) = self.hold(row.id).await?;
         let s = Settings::of(&row);
         let now = self.now_ms();
         let state = row

@@ -103,8 +103,7 @@ impl Service {
 
     pub(super) async fn join(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
         let row = self.resolve(actor, game).await?;
-        let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
+        let (_guard, row) = self.hold(row.id).await?;
         if row.status != GameStatus::Lobby {
             return user_err(format!(
                 "Game {} has already {}; you can't join now.",
@@ -133,8 +132,7 @@ impl Service {
 
     pub(super) async fn leave(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
         let row = self.resolve(actor, game).await?;
-        let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
+        let (_guard, row) = self.hold(row.id).await?;
         let seats = self.store.seats(row.id).await?;
         if !seats.iter().any(|s| s.user == actor.user) {
             return user_err(format!("You are not seated in game {}.", row.id));
@@ -162,8 +160,7 @@ impl Service {
 
     pub(super) async fn start(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
         let row = self.resolve(actor, game).await?;
-        let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
+        let (_guard, row) = self.hold(row.id).await?;
         if row.host != actor.user {
             return user_err(format!("Only the host of game {} can start it.", row.id));
         }

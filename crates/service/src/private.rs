@@ -229,8 +229,7 @@ impl Service {
         if !row.status.is_open() {
             return user_err(format!("Game {} is over.", row.id));
         }
-        let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
+        let (_guard, row) = self.hold(row.id).await?;
         let seats = self.store.seats(row.id).await?;
         let me = match seat {
             Some(seat) => match seats.iter().find(|s| s.seat == seat) {

@@ -181,8 +181,7 @@ impl Service {
                 row.id
             ));
         };
-        let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
+        let (_guard, row) = self.hold(row.id).await?;
         Self::active(&row)?;
         let log = self.store.log(row.id).await?;
         let replay = replay_log(&row, &log)?;

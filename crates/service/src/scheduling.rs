@@ -283,8 +283,7 @@ impl Service {
         // Drafts of an older position are never submitted: discard them
         // (their players are told) before the current ones go in.
         self.discard_stale_drafts(Some(game)).await?;
-        let _guard = self.lock(game).await?;
-        let row = self.reload(game).await?;
+        let (_guard, row) = self.hold(game).await?;
         if row.status != GameStatus::Active {
             return Ok(None);
         }

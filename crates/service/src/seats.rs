@@ -173,8 +173,7 @@ impl Service {
     /// vacant and in civil disorder, until the host replaces the player.
     pub(super) async fn kick(&self, actor: &Actor, game: Option<GameId>, seat: Seat) -> Result<Reply, ServiceError> {
         let row = self.hosted(actor, game, "kick a player").await?;
-        let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
+        let (_guard, row) = self.hold(row.id).await?;
         let seats = self.store.seats(row.id).await?;
         let target = Self::seat_row(&row, &seats, seat)?.clone();
         if target.user == row.host && !target.vacant {

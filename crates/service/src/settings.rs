@@ -411,8 +411,7 @@ impl Service {
         if !row.status.is_open() {
             return user_err(format!("Game {} is over.", row.id));
         }
-        let _guard = self.lock(row.id).await?;
-        let row = self.reload(row.id).await?;
+        let (_guard, row) = self.hold(row.id).await?;
         let mut s = Settings::of(&row);
         let was_drafting = !s.auto_resolve;
         if let Some(ms) = change.deadline_ms {
