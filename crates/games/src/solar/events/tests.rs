@@ -1,7 +1,11 @@
 use super::*;
-use crate::solar::board::HAND_AT_SETUP;
-use crate::solar::cards::DECK_SIZE;
-use crate::solar::tiles::BAG_SIZE;
+use crate::solar::basics::board::HAND_AT_SETUP;
+use crate::solar::basics::board::UnitKind;
+use crate::solar::state::{LossKind, dice_spread, dice_total, skulls};
+use orrery_engine::GameConfig;
+use crate::solar::setup::{open_period, setup};
+use crate::solar::basics::cards::DECK_SIZE;
+use crate::solar::basics::tiles::BAG_SIZE;
 
 fn config(players: u8, seed: u64) -> GameConfig {
     GameConfig::new(players, seed)

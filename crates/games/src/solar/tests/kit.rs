@@ -1,11 +1,13 @@
 //! Helpers the Solar Crisis tests share: a game started and its first
 //! period opened, orders from text, a board cleared to chosen tiles.
 
-use super::board::Planet;
-use super::rules::{decide, parse, Action};
-use super::state::{apply, ActionKind, Die, Event, State, TensionTarget, UnitCounts};
-use super::tiles::{TileId, TileRef};
-use super::Solar;
+use crate::solar::basics::board::Planet;
+use crate::solar::orders::{parse, Action};
+use crate::solar::rules::decide;
+use crate::solar::events::{apply, ActionKind, Event};
+use crate::solar::state::{Die, State, TensionTarget, UnitCounts};
+use crate::solar::basics::tiles::{TileId, TileRef};
+use crate::solar::Solar;
 use orrery_engine::{CommandLine, GameConfig, GameRng, Ruleset, Seat};
 
 /// A game set up by `config`, its first period opened (Phases 1-2), as
