@@ -197,3 +197,6 @@ pub fn open_period(state: &State) -> Vec<Event> {
     }
     events
 }
+
+#[cfg(test)]
+mod tests;

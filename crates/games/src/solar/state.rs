@@ -879,3 +879,6 @@ impl State {
         self.outcome.is_some()
     }
 }
+
+#[cfg(test)]
+mod tests;
