@@ -220,7 +220,7 @@ fn purchase(raw: &str, usage: &str) -> Result<Purchase, ParseError> {
     Ok(Purchase { kind, planet })
 }
 
-/// Text to typed action (shape only; legality is [`decide`]'s).
+/// Text to typed action (shape only; legality is [`super::rules::decide`]'s).
 pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
     match line.name.as_str() {
         "move" => {

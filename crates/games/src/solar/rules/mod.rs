@@ -12,7 +12,7 @@
 //! - [`cards`]: `play` for every card, Double Time's `end`, Espionage's
 //!   `take` and the hand limit's `discard`.
 //!
-//! This file holds what they share ([`Out`], `reject`, `draw`) and hands
+//! This file holds what they share (`Out`, `reject`, `draw`) and hands
 //! each decision to its part. [`decide`] works on a scratch copy of the
 //! state: every event it emits is applied at once with
 //! [`super::events::apply`], so the automatic follow-up (casualties, the

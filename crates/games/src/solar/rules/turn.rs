@@ -4,7 +4,7 @@
 //! turn*, *Moving*, *Claiming a tile*, *Combat points and casualties*,
 //! *Tension tiles*, *Buying units*, *Passing and the First Player*): the
 //! end of a turn, the next round and its alien advance, and the last Pass
-//! cube handing over to the crisis phase ([`super::crises::run`]).
+//! cube handing over to the crisis phase (`crises::run`).
 
 use super::crises;
 use super::{draw, legal_actions, reject, Out};
@@ -142,7 +142,7 @@ fn default_unit(ready: UnitCounts) -> Option<UnitKind> {
 /// ready infantry there (and 0..=tanks ready tanks when a card lets tanks
 /// move). **Bound:** a move that claims is listed for the groups (1 ship),
 /// (1 ship + all infantry), (all ships) and (all ships + all infantry)
-/// only; [`decide`] accepts a claim with any group.
+/// only; [`super::decide`] accepts a claim with any group.
 pub(super) fn move_actions(state: &State, seat: Seat) -> Vec<Action> {
     let Some(turn) = state.turn.as_ref() else {
         return Vec::new();
