@@ -7,7 +7,7 @@
 
 use crate::support::{Harness, Place, Via};
 use orrery::engine::{CommandLine, GameConfig, GameRng, Outcome, Seat};
-use orrery::games::solar::cards::CardId;
+use orrery::games::solar::basics::cards::CardId;
 use orrery::games::{AnyEvent, AnyState, GameKind};
 use serde_json::json;
 use std::collections::{BTreeMap, HashSet};

@@ -313,7 +313,6 @@ const CRATES: [&str; 5] = ["engine", "games", "store", "service", "discord"];
 /// Circles not yet broken (issue 26 lists them); this list only shrinks.
 const KNOWN_CIRCLES: &[&str] = &[
     "games: empires::rules ⇄ empires::view",
-    "games: solar::crises ⇄ solar::play ⇄ solar::rules",
 ];
 
 /// No module of any crate imports a module that (through others) imports
@@ -364,7 +363,7 @@ const LONGEST: usize = 1_200;
 
 /// Game folders already laid out (issue 26 moves the others); at the end
 /// of it, every game folder.
-const LAID_OUT: &[&str] = &[];
+const LAID_OUT: &[&str] = &["solar"];
 
 /// Every game folder laid out alike: the modules of [`LAYOUT`] and no
 /// others, each using only those before it, no game using another game,

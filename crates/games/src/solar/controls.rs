@@ -9,13 +9,15 @@
 //! [`Ruleset::control`]: orrery_engine::Ruleset::control
 //! [`Ruleset::takes_back`]: orrery_engine::Ruleset::takes_back
 
-use super::board::UnitKind;
-use super::cards::CardId;
-use super::crises::{LoseOrder, PowerOrder};
-use super::play::PlayOrder;
-use super::rules::{legal_actions, Action, ClaimOrder, Purchase};
-use super::state::{Event, State};
-use super::tiles::TileRef;
+use super::basics::board::UnitKind;
+use super::basics::cards::CardId;
+use super::orders::cards::PlayOrder;
+use super::orders::crises::{LoseOrder, PowerOrder};
+use super::orders::{Action, ClaimOrder, Purchase};
+use super::rules::legal_actions;
+use super::events::Event;
+use super::state::State;
+use super::basics::tiles::TileRef;
 use orrery_engine::{Control, ControlStyle, Seat};
 use crate::shared::menu::{and_list, chunk, MENU};
 
@@ -83,7 +85,7 @@ fn purchases(units: &[Purchase]) -> String {
     let words: Vec<String> = units
         .iter()
         .map(|p| {
-            if p.planet == super::board::HOME {
+            if p.planet == super::basics::board::HOME {
                 p.kind.to_string()
             } else {
                 format!("{} at {}", p.kind, p.planet)
@@ -285,7 +287,7 @@ fn offered(state: &State, action: &Action, names: &[String]) -> Control {
 pub fn takes_back(event: &Event) -> bool {
     match event {
         Event::ActionTaken { .. } | Event::UnitsMoved { .. } | Event::UnitsPlaced { .. } => true,
-        Event::MoneyPaid { reason, .. } => matches!(reason, super::state::MoneyReason::Purchase),
+        Event::MoneyPaid { reason, .. } => matches!(reason, super::events::MoneyReason::Purchase),
         _ => false,
     }
 }

@@ -8,48 +8,49 @@
 //! The rules a player reads, and the specification, are in
 //! `docs/rules/solar.md`.
 //!
-//! The layers, bottom up:
+//! The folder follows the layout of every game folder; each module uses
+//! only those before it:
 //!
-//! - [`board`], [`tiles`], [`cards`]: the game's static data (players,
-//!   periods and phases; the planets, their VP, tiles per period, crises
-//!   and the alien path; units and pieces; the 55 bag tiles and 3 Alien
-//!   tiles; the 40-card deck and the 4 own cards), pinned to the rules
-//!   page by the tests.
-//! - [`state`]: the [`state::State`], the past-tense [`state::Event`]s,
-//!   the total [`state::apply`], [`state::setup`] (the page's *Set-up*)
-//!   and [`state::open_period`] (Phases 1 and 2).
-//! - [`rules`]: the orders of the Player Actions phase (`move`, `claim`,
-//!   `pay`, `giveup`, `buy`, `pass`), their text form, who owes what
-//!   ([`rules::pending`]), [`rules::legal_actions`] and [`rules::decide`],
-//!   which plays on to the next decision.
-//! - [`crises`]: Phase 4 (the crisis dice, every planet's crisis,
-//!   Mercury's powers, losses, the invasion), Phase 5 (income), Phase 6,
-//!   the next period, the scoring and the outcome (a winner, a shared win,
-//!   or everyone losing).
-//! - [`play`]: `play card:NAME [options]` for every card, Double Time's
-//!   `end`, Espionage's `take`, and the hand limit's `discard`.
+//! - [`basics`]: the game's static data, pinned to the rules page by the
+//!   tests ([`basics::board`]: players, periods, phases, the planets, units
+//!   and pieces; [`basics::tiles`]: the 55 bag tiles and 3 Alien tiles;
+//!   [`basics::cards`]: the 40-card deck and the 4 own cards).
+//! - [`state`]: the [`state::State`] and the questions it answers.
+//! - [`events`]: the past-tense [`events::Event`]s and the total
+//!   [`events::apply`].
+//! - [`setup`]: the options, [`setup::setup`] (the page's *Set-up*) and
+//!   [`setup::open_period`] (Phases 1 and 2).
+//! - [`orders`]: the [`orders::Action`]s, their text form and the command
+//!   specs (the turn's orders; [`orders::crises`]: `lose` and `power`;
+//!   [`orders::cards`]: `play`, `end`, `take`, `discard`).
+//! - [`rules`]: who owes what, the legal orders and [`rules::decide`],
+//!   which plays on to the next decision; its parts [`rules::crises`]
+//!   (Phases 4 to 6, the scoring, the outcome), [`rules::turn`] (the
+//!   Player Actions phase) and [`rules::cards`] (every card).
 //! - [`view`]: what one viewer may see (hands only to their holder), each
 //!   event in words as that viewer may learn it, and where the game is.
 //! - [`controls`]: how legal orders are offered as buttons and menus, and
 //!   which actions can be taken back.
 //! - [`scene`]: the board picture, from a view.
+//! - [`hooks`]: the test hooks (`scramble`); `tests`: the helpers the
+//!   tests share.
 
-pub mod board;
-pub mod cards;
+pub mod basics;
 pub mod controls;
 pub mod hooks;
-pub mod crises;
-pub mod play;
+pub mod orders;
+pub mod events;
 pub mod rules;
 pub mod scene;
+pub mod setup;
 pub mod state;
 #[cfg(test)]
-mod testkit;
-pub mod tiles;
+mod tests;
 pub mod view;
 
-pub use rules::Action;
-pub use state::{Event, Options, State};
+pub use orders::Action;
+pub use events::Event;
+pub use state::{Options, State};
 pub use view::View;
 
 use orrery_engine::{
@@ -66,7 +67,7 @@ impl Ruleset for Solar {
     const KEY: &'static str = "solar";
     const NAME: &'static str = "Solar Crisis";
     const DECISION_KINDS: &'static [&'static str] = &["turn", "pay", "take", "discard", "power", "lose"];
-    const OPTIONS: &'static [SetupOption] = &state::OPTIONS;
+    const OPTIONS: &'static [SetupOption] = &setup::OPTIONS;
     const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/solar.md");
     type State = State;
     type Action = Action;
@@ -74,15 +75,15 @@ impl Ruleset for Solar {
     type View = View;
 
     fn player_counts() -> std::ops::RangeInclusive<u8> {
-        board::PlayerCount::MIN..=board::PlayerCount::MAX
+        basics::board::PlayerCount::MIN..=basics::board::PlayerCount::MAX
     }
 
     /// The page's *Set-up*, then the opening of period 1 up to the First
     /// Player's first turn: a new game waits on its first decision.
     fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
-        let mut events = state::setup(config)?;
+        let mut events = setup::setup(config)?;
         let set_up = Self::fold(&events);
-        events.extend(state::open_period(&set_up));
+        events.extend(setup::open_period(&set_up));
         Ok(events)
     }
 
@@ -103,7 +104,7 @@ impl Ruleset for Solar {
     }
 
     fn apply(state: &mut State, event: &Event) {
-        state::apply(state, event)
+        events::apply(state, event)
     }
 
     fn view(state: &State, viewer: Viewer) -> View {
@@ -123,15 +124,15 @@ impl Ruleset for Solar {
     }
 
     fn parse(line: &CommandLine) -> Result<Action, ParseError> {
-        rules::parse(line)
+        orders::parse(line)
     }
 
     fn unparse(action: &Action) -> CommandLine {
-        rules::unparse(action)
+        orders::unparse(action)
     }
 
     fn commands() -> Vec<CommandSpec> {
-        rules::commands()
+        orders::commands()
     }
 
     fn scene(view: &View, names: &[String]) -> Scene {

@@ -10,9 +10,9 @@
 //! view only). Bottom right: the Pass card, deck, discard pile, bag, the
 //! claim in progress, crisis losses owed and Mercury's offer.
 
-use super::board::{Phase, Planet, PlayerCount};
+use super::basics::board::{Phase, Planet, PlayerCount};
 use super::state::{Holdings, LossKind, UnitCounts};
-use super::tiles::{Defence, TileKind, TileRef};
+use super::basics::tiles::{Defence, TileKind, TileRef};
 use super::view::{PlanetView, SeatView, TileView, View};
 use orrery_engine::{Outcome, Seat, Viewer};
 use crate::shared::draw::PLAYER_COLORS;

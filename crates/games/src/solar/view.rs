@@ -20,15 +20,13 @@
 //! dealt, taken or stolen is named to the players involved only; shuffles
 //! say nothing about the order; nothing prints the generator.
 
-use super::board::{Phase, Piece, Planet, UnitKind};
-use super::cards::CardId;
-use super::crises;
+use super::basics::board::{Phase, Piece, Planet, UnitKind};
+use super::basics::cards::CardId;
+use super::rules::crises;
 use super::rules;
-use super::state::{
-    dice_total, Claim, Dice, Event, Holdings, LossDemand, LossKind, MercuryOffer, MoneyReason, Options, State,
-    TensionTarget, UnitCounts,
-};
-use super::tiles::{AlienTile, Defence, TileId, TileKind, TileRef};
+use super::events::{Event, MoneyReason};
+use super::state::{dice_total, Claim, Dice, Holdings, LossDemand, LossKind, MercuryOffer, Options, State, TensionTarget, UnitCounts};
+use super::basics::tiles::{AlienTile, Defence, TileId, TileKind, TileRef};
 use orrery_engine::{Outcome, PhaseInfo, Seat, Viewer};
 use serde::Serialize;
 use std::collections::BTreeMap;

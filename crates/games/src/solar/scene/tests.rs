@@ -1,11 +1,12 @@
 //! The board picture's tests: every player count and depth fits and renders;
 //! hands only on their holder's board. Set SOLAR_PNG_DIR to keep the PNGs.
 
-use super::super::board::{Phase, Planet};
+use super::super::basics::board::{Phase, Planet};
 use super::super::rules;
-use super::super::state::{apply, Event, LossDemand, State};
-use super::super::testkit::{board_with, start};
-use super::super::tiles::AlienTile;
+use super::super::events::{apply, Event};
+use super::super::state::{LossDemand, State};
+use super::super::tests::kit::{board_with, start};
+use super::super::basics::tiles::AlienTile;
 use super::super::view::{view, View};
 use super::*;
 use orrery_engine::GameRng;
@@ -271,14 +272,14 @@ fn tiles_aliens_flips_and_holdings_are_drawn() {
         apply(
             &mut s,
             &Event::CrisisDicePlaced {
-                tiles: vec![super::super::testkit::tile(44)],
+                tiles: vec![super::super::tests::kit::tile(44)],
             },
         );
     }
     apply(
         &mut s,
         &Event::CrisisDicePlaced {
-            tiles: vec![super::super::testkit::tile(12)],
+            tiles: vec![super::super::tests::kit::tile(12)],
         },
     );
     apply(&mut s, &Event::PlanetFlipped { planet: Planet::Venus });

@@ -1,8 +1,11 @@
 use super::*;
 use orrery_engine::{GameConfig, GameRng};
-use crate::solar::board::PERIODS;
+use crate::solar::basics::board::PERIODS;
 use crate::solar::rules;
-use crate::solar::state::{self, apply, open_period, TurnState};
+use crate::solar::events::apply;
+use crate::solar::setup::open_period;
+use crate::solar::state::TurnState;
+use crate::solar::{events, setup};
 
 fn names() -> Vec<String> {
     ["alice", "bob", "carol", "dave", "erin"].map(String::from).to_vec()
@@ -14,8 +17,8 @@ fn json(v: &View) -> String {
 
 /// A game set up and opened: period 1, round 1, the First Player's turn.
 fn started(players: u8, seed: u64) -> State {
-    let events = state::setup(&GameConfig::new(players, seed)).expect("set-up");
-    let mut s = state::fold(&events);
+    let events = setup::setup(&GameConfig::new(players, seed)).expect("set-up");
+    let mut s = events::fold(&events);
     for e in open_period(&s) {
         apply(&mut s, &e);
     }
@@ -184,7 +187,7 @@ fn playout(players: u8, seed: u64, every: u32, seen: &mut BTreeMap<&'static str,
     let names = &names[..usize::from(players)];
     let mut c = GameConfig::new(players, seed);
     c.options = serde_json::json!({ "auto_losses": seed % 3 == 0 });
-    let mut log = state::setup(&c).expect("set-up");
+    let mut log = setup::setup(&c).expect("set-up");
     let mut s = State::empty();
     let mut check_rng = GameRng::seeded(seed ^ 0x71e3);
     let mut play_rng = GameRng::seeded(seed ^ 0xC1515);
@@ -394,7 +397,7 @@ fn taken_cards_are_named_to_the_two_players_only() {
 fn shuffles_and_public_events_read_plainly() {
     let names = names();
     let shuffled = Event::DeckShuffled {
-        order: crate::solar::cards::deck(),
+        order: crate::solar::basics::cards::deck(),
         rng: Box::new(GameRng::seeded(9)),
     };
     assert_eq!(
@@ -442,7 +445,7 @@ fn shuffles_and_public_events_read_plainly() {
 
 #[test]
 fn phase_labels() {
-    let set_up = state::fold(&state::setup(&GameConfig::new(3, 7)).expect("set-up"));
+    let set_up = events::fold(&setup::setup(&GameConfig::new(3, 7)).expect("set-up"));
     let info = phase(&set_up);
     assert_eq!(info.label, "Setting up");
     assert_eq!(info.turn, None);

@@ -1,10 +1,15 @@
 use super::*;
-use orrery_engine::{GameConfig, GameRng};
-use crate::solar::board::UnitKind;
-use crate::solar::rules::{decide, default_action, legal_actions, parse, pending, unparse};
-use crate::solar::state::{self, apply, open_period};
-use crate::solar::testkit::{board_with, give, line, play, rolled, start, tile};
-use crate::solar::tiles::TileRef;
+use orrery_engine::{CommandLine, GameConfig, GameRng};
+
+
+use crate::solar::basics::board::UnitKind;
+use crate::solar::orders::{parse, unparse};
+use crate::solar::rules::{decide, default_action, legal_actions, pending};
+use crate::solar::events::apply;
+use crate::solar::setup::open_period;
+use crate::solar::{events, setup, state};
+use crate::solar::tests::kit::{board_with, give, line, play, rolled, start, tile};
+use crate::solar::basics::tiles::TileRef;
 use std::collections::BTreeMap;
 
 fn play_text(s: &State, seat: u8, text: &str) -> State {
@@ -539,8 +544,8 @@ fn no_cards_past_the_round_limit() {
 // Random play with cards
 
 fn playout(players: u8, seed: u64, check_all: bool, seen: &mut BTreeMap<String, u32>) -> (State, Vec<Event>) {
-    let mut log = state::setup(&GameConfig::new(players, seed)).expect("set-up");
-    let mut s = state::fold(&log);
+    let mut log = setup::setup(&GameConfig::new(players, seed)).expect("set-up");
+    let mut s = events::fold(&log);
     let open = open_period(&s);
     for e in &open {
         apply(&mut s, e);
@@ -597,7 +602,7 @@ fn random_games_with_cards_end_and_replay() {
             let (s, log) = playout(players, seed, seed % 10 == 0, &mut seen);
             assert!(s.outcome.is_some(), "{players}p seed {seed}");
             assert_eq!(
-                state::fold(&log),
+                events::fold(&log),
                 s,
                 "{players}p seed {seed}: the log folds to the state"
             );

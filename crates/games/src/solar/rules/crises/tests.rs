@@ -1,8 +1,11 @@
 use super::*;
-use orrery_engine::{GameConfig, GameRng};
-use crate::solar::rules::{self, parse, unparse};
-use crate::solar::state::{self, apply};
-use crate::solar::testkit::{line, play, start_with, tile};
+use orrery_engine::{CommandLine, GameConfig, GameRng};
+
+use crate::solar::orders::{parse, unparse};
+use crate::solar::rules;
+use crate::solar::events::apply;
+use crate::solar::{events, setup};
+use crate::solar::tests::kit::{line, play, start_with, tile};
 
 fn config(players: u8, seed: u64, auto_losses: bool) -> GameConfig {
     let mut c = GameConfig::new(players, seed);
@@ -737,8 +740,8 @@ fn defaults_at_deadlines() {
 /// by a random legal action (the deadline default where none is listed).
 fn playout(players: u8, seed: u64, check_all: bool, seen: &mut BTreeMap<String, u32>) -> (State, Vec<Event>) {
     let c = config(players, seed, seed % 5 == 0);
-    let mut log = state::setup(&c).expect("set-up");
-    let mut s = state::fold(&log);
+    let mut log = setup::setup(&c).expect("set-up");
+    let mut s = events::fold(&log);
     let open = open_period(&s);
     for e in &open {
         apply(&mut s, e);
@@ -798,7 +801,7 @@ fn random_games_always_end_with_an_outcome_and_replay() {
                 assert_eq!(s.final_vp.len(), usize::from(players));
             }
             assert_eq!(
-                state::fold(&log),
+                events::fold(&log),
                 s,
                 "{players}p seed {seed}: the fold replays the game"
             );

@@ -1,11 +1,14 @@
 //! Helpers the Solar Crisis tests share: a game started and its first
 //! period opened, orders from text, a board cleared to chosen tiles.
 
-use super::board::Planet;
-use super::rules::{decide, parse, Action};
-use super::state::{apply, ActionKind, Die, Event, State, TensionTarget, UnitCounts};
-use super::tiles::{TileId, TileRef};
-use super::Solar;
+use crate::solar::basics::board::Planet;
+use crate::solar::orders::{parse, Action};
+use crate::solar::rules::decide;
+use crate::solar::events::{apply, fold, ActionKind, Event};
+use crate::solar::setup::{open_period, setup};
+use crate::solar::state::{Die, SeatState, State, TensionTarget, UnitCounts};
+use crate::solar::basics::tiles::{TileId, TileRef};
+use crate::solar::Solar;
 use orrery_engine::{CommandLine, GameConfig, GameRng, Ruleset, Seat};
 
 /// A game set up by `config`, its first period opened (Phases 1-2), as
@@ -108,4 +111,31 @@ pub fn rolled(
         },
     );
     s
+}
+
+/// The ruleset's config for `players` and `seed`.
+pub fn config(players: u8, seed: u64) -> GameConfig {
+    GameConfig::new(players, seed)
+}
+
+/// The events of the page's *Set-up* and the state they fold to.
+pub fn set_up(players: u8, seed: u64) -> (Vec<Event>, State) {
+    let events = setup(&config(players, seed)).expect("set-up");
+    let state = fold(&events);
+    (events, state)
+}
+
+/// A 3-player game set up (seed 9), its first period opened.
+pub fn base() -> State {
+    let (events, mut s) = set_up(3, 9);
+    let _ = events;
+    for e in open_period(&s) {
+        apply(&mut s, &e);
+    }
+    s
+}
+
+/// One seat's state, to change by hand.
+pub fn seat_mut(s: &mut State, seat: u8) -> &mut SeatState {
+    s.seats.get_mut(usize::from(seat)).expect("seat")
 }

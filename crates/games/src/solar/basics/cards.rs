@@ -473,7 +473,7 @@ pub fn deck() -> Vec<CardId> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solar::board::{UnitKind, BOOSTED_MOVE_RANGE, CARDS_DEALT, HAND_AT_SETUP};
+    use crate::solar::basics::board::{UnitKind, BOOSTED_MOVE_RANGE, CARDS_DEALT, HAND_AT_SETUP};
     use crate::solar::page;
     use std::collections::BTreeSet;
 
