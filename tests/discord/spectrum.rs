@@ -10,7 +10,7 @@
 
 use crate::support::{Harness, Place};
 use orrery::engine::{CommandLine, GameRng, Seat};
-use orrery::games::spectrum::state::Event as SpectrumEvent;
+use orrery::games::spectrum::events::Event as SpectrumEvent;
 use orrery::games::{AnyEvent, AnyState, GameKind};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -45,7 +45,8 @@ fn choose(state: &AnyState, seat: Seat, rng: &mut GameRng) -> CommandLine {
 
 /// The move line that brings a ship nearest a planet of another player.
 fn seek(state: &AnyState, seat: Seat, lines: &[CommandLine]) -> Option<CommandLine> {
-    use orrery::games::spectrum::rules::{parse, resolve, Action, Written};
+    use orrery::games::spectrum::orders::{parse, Action, Written};
+    use orrery::games::spectrum::rules::resolve;
     use orrery::games::spectrum::state::Order;
     let AnyState::Spectrum(s) = state else { return None };
     let targets: Vec<_> = s

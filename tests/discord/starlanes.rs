@@ -11,7 +11,7 @@
 use crate::support::fake_discord::ChannelKind;
 use crate::support::{policy, Harness, Id, Message, Origin, Place, Table, User};
 use orrery::engine::{CommandLine, GameConfig, GameId, Outcome, Seat};
-use orrery::games::starlanes::state::{SLOT_COST, UNIVERSAL_COST};
+use orrery::games::starlanes::basics::{SLOT_COST, UNIVERSAL_COST};
 use orrery::games::{starlanes, AnyEvent, AnyState, GameKind};
 use orrery::service::Target;
 use orrery::store::GameStatus;

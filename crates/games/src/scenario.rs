@@ -478,9 +478,9 @@ mod tests {
     fn given_events_may_carry_a_generator() {
         // A Spectrum ship built: the event carries the generator it drew
         // the ship's number with (128-bit words inside).
+        use crate::spectrum::basics::ships::Class;
         use crate::spectrum::basics::{Colour, ShipId, Space};
-        use crate::spectrum::ships::Class;
-        use crate::spectrum::state::Event;
+        use crate::spectrum::events::Event;
         use orrery_engine::GameRng;
         let event = Event::ShipBuilt {
             ship: ShipId {

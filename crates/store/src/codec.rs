@@ -310,7 +310,7 @@ mod tests {
         let order = r#"{"Build":{"class":"Terraformer","at":36,"name":"Castor"}}"#;
         let spectrum_order: spectrum::state::Order = serde_json::from_str(order).unwrap();
         let s = |e: &str| decode(1, &format!(r#"{{"game":"spectrum","event":{e}}}"#)).unwrap();
-        let sp = |e: SheetEvent<spectrum::state::Order>| AnyEvent::Spectrum(spectrum::state::Event::Sheet(e));
+        let sp = |e: SheetEvent<spectrum::state::Order>| AnyEvent::Spectrum(spectrum::events::Event::Sheet(e));
         assert_eq!(
             s(&format!(r#"{{"LineAdded":{{"seat":0,"order":{order}}}}}"#)),
             sp(SheetEvent::LineAdded {

@@ -4,10 +4,11 @@
 //! [`Ruleset::control`]: orrery_engine::Ruleset::control
 //! [`Ruleset::takes_back`]: orrery_engine::Ruleset::takes_back
 
-use super::board::Star;
-use super::cards::Card;
-use super::rules::{arrival_actions, Action};
-use super::state::{BattleStep, Event, Stage, State, Token};
+use super::basics::{Card, Star};
+use super::events::Event;
+use super::orders::Action;
+use super::rules::arrival_actions;
+use super::state::{BattleStep, Stage, State, Token};
 use orrery_engine::{Control, ControlStyle, Seat};
 use crate::shared::menu::{and_list, chunk, count, pack, MENU};
 

@@ -3,34 +3,41 @@
 //!
 //! The rules a player reads are in `docs/rules/hyperspace.md`.
 //!
-//! - [`board`]: sectors, stars, resources, the sector count (distance).
-//! - [`cards`]: the seven combat cards and the combat result.
-//! - [`state`]: state, events, `apply`.
-//! - [`rules`]: orders, legality, pending decisions, the automatic flow.
+//! The folder follows the layout of every game folder:
+//! - [`basics`]: the board (sectors, stars, resources, the sector count) and
+//!   the seven combat cards with the combat result, as parts.
+//! - [`state`]: the state and the questions it answers.
+//! - [`events`]: the past-tense events and `apply`.
+//! - [`setup`]: the options and the table before the first turn.
+//! - [`orders`]: `Action`, its text and the command specs.
+//! - [`rules`]: who owes what, legality, `decide`, the automatic flow.
 //! - [`view`]: per-viewer views and narration.
+//! - [`controls`]: labels and groups of the legal orders.
 //! - [`scene`]: the board picture.
 
-pub mod board;
-pub mod cards;
+pub mod basics;
 pub mod controls;
+pub mod events;
 pub mod hooks;
+pub mod orders;
 pub mod rules;
 pub mod scene;
+pub mod setup;
 pub mod state;
 pub mod view;
 
 #[cfg(test)]
 mod tests;
 
-pub use board::{Sector, Star};
-pub use cards::Card;
-pub use rules::Action;
-pub use state::{Event, Options, State};
+pub use basics::{Card, Sector, Star};
+pub use events::Event;
+pub use orders::Action;
+pub use state::{Options, State};
 pub use view::View;
 
 use orrery_engine::{
     GameRng,
-    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParamKind, ParamSpec, ParseError, Pending, PhaseInfo, Rejection,
+    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection,
     Ruleset, Seat, SetupError, SetupOption, Viewer,
 };
 use orrery_render::Scene;
@@ -59,7 +66,7 @@ impl Ruleset for Hyperspace {
     const KEY: &'static str = "hyperspace";
     const NAME: &'static str = "Hyperspace";
     const DECISION_KINDS: &'static [&'static str] = &["turn", "combat-card", "losses", "retreat"];
-    const OPTIONS: &'static [SetupOption] = &rules::OPTIONS;
+    const OPTIONS: &'static [SetupOption] = &setup::OPTIONS;
     const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/hyperspace.md");
     type State = State;
     type Action = Action;
@@ -71,7 +78,9 @@ impl Ruleset for Hyperspace {
     }
 
     fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
-        rules::setup(config)
+        let (mut s, mut ev) = setup::setup(config)?;
+        rules::first_turn(&mut s, &mut ev);
+        Ok(ev)
     }
 
     fn empty() -> State {
@@ -91,7 +100,7 @@ impl Ruleset for Hyperspace {
     }
 
     fn apply(state: &mut State, event: &Event) {
-        state::apply(state, event)
+        events::apply(state, event)
     }
 
     fn view(state: &State, viewer: Viewer) -> View {
@@ -120,64 +129,15 @@ impl Ruleset for Hyperspace {
     }
 
     fn parse(line: &CommandLine) -> Result<Action, ParseError> {
-        rules::parse(line)
+        orders::parse(line)
     }
 
     fn unparse(action: &Action) -> CommandLine {
-        rules::unparse(action)
+        orders::unparse(action)
     }
 
     fn commands() -> Vec<CommandSpec> {
-        let p = ParamSpec::new;
-        vec![
-            CommandSpec {
-                name: "depart",
-                description: "Put ships from a star on a free warp token (or jump within the sector with to:)",
-                params: vec![
-                    p("from", "Star the ships leave", ParamKind::Text, true),
-                    p("ships", "How many ships", ParamKind::Number, true),
-                    p(
-                        "to",
-                        "The other star of the same sector (an immediate journey)",
-                        ParamKind::Text,
-                        false,
-                    ),
-                ],
-            },
-            CommandSpec {
-                name: "arrive",
-                description: "Land a warp token's fleet at a star whose sector count equals the token's square",
-                params: vec![
-                    p("token", "Warp token number (1-5)", ParamKind::Number, true),
-                    p("at", "Destination star", ParamKind::Text, true),
-                ],
-            },
-            CommandSpec {
-                name: "end",
-                description: "End movement; battles follow",
-                params: vec![],
-            },
-            CommandSpec {
-                name: "card",
-                description: "Pick your combat card in secret",
-                params: vec![p(
-                    "name",
-                    "Spy, Ensign, Lieutenant, Tactician, Captain, Commodore or Admiral",
-                    ParamKind::Text,
-                    true,
-                )],
-            },
-            CommandSpec {
-                name: "losses",
-                description: "As victor: the loser loses n ships, you lose n-1",
-                params: vec![p("n", "From 1 to the losing fleet's ships", ParamKind::Number, true)],
-            },
-            CommandSpec {
-                name: "retreat",
-                description: "Retreat ships from the battle onto a free warp token (0 stays)",
-                params: vec![p("ships", "How many ships retreat", ParamKind::Number, true)],
-            },
-        ]
+        orders::commands()
     }
 
     fn scene(view: &View, names: &[String]) -> Scene {

@@ -1,41 +1,16 @@
-//! Orders, who owes what, legality, and the automatic flow of the game.
+//! Who owes what, legality, and the automatic flow of the game.
 //!
 //! `decide` works on a scratch copy of the state: every event it emits is
-//! applied at once with [`super::state::apply`], so the automatic follow-up
+//! applied at once with [`super::events::apply`], so the automatic follow-up
 //! (battles, end of turn, next turn, production, token moves) is computed
 //! from exactly the state the log will fold to.
 
-use super::board::{home_stars, Star, LAST_SQUARE};
-use super::cards::{self, Card};
-use super::state::{apply, BattleStep, Event, Options, Stage, State, Token, STARTING_SHIPS};
-use orrery_engine::{
-    options_of, CommandLine, GameConfig, OptionValues, Outcome, ParseError, Pending, Rejection, Seat, SetupError, SetupOption,
-};
-use serde::{Deserialize, Serialize};
-
-/// A typed order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Action {
-    /// `depart from:STAR ships:N [to:STAR]`
-    Depart { from: Star, ships: u32, to: Option<Star> },
-    /// `arrive token:K at:STAR` (K is 1-based)
-    Arrive { token: u8, at: Star },
-    /// `end`
-    End,
-    /// `card name:CARD`
-    Card { card: Card },
-    /// `losses n:X`
-    Losses { n: u32 },
-    /// `retreat ships:N`
-    Retreat { ships: u32 },
-}
-
-pub const USAGE_DEPART: &str = "depart from:STAR ships:N [to:STAR in the same sector]";
-pub const USAGE_ARRIVE: &str = "arrive token:K at:STAR";
-pub const USAGE_END: &str = "end";
-pub const USAGE_CARD: &str = "card name:CARD";
-pub const USAGE_LOSSES: &str = "losses n:X";
-pub const USAGE_RETREAT: &str = "retreat ships:N";
+use super::basics::cards;
+use super::basics::{Card, Sector, Star, LAST_SQUARE, TOKENS};
+use super::events::{emit, Event};
+use super::orders::{unparse, Action};
+use super::state::{BattleStep, Stage, State, Token};
+use orrery_engine::{Outcome, Pending, Rejection, Seat};
 
 /// Why an order is not legal now (converted to a [`Rejection`]).
 #[derive(Debug, thiserror::Error)]
@@ -80,7 +55,7 @@ pub enum Illegal {
 
 /// "all 5 warp tokens are in use this turn", counting tokens lost in space.
 fn no_free_token(lost: u8) -> String {
-    let tokens = super::state::TOKENS;
+    let tokens = TOKENS;
     match lost {
         0 => format!("all {tokens} warp tokens are in use this turn"),
         n if n >= tokens => format!("you have no warp tokens left: all {tokens} were lost in space"),
@@ -98,148 +73,10 @@ fn reject(illegal: Illegal, legal: Vec<Action>) -> Rejection {
     )
 }
 
-fn perr(message: impl Into<String>, usage: &str) -> ParseError {
-    ParseError {
-        message: message.into(),
-        usage: usage.to_string(),
-    }
-}
-
-fn star_arg(line: &CommandLine, key: &str, usage: &str) -> Result<Star, ParseError> {
-    let raw = line.required(key, usage)?;
-    Star::by_name(raw).ok_or_else(|| perr(format!("unknown star `{raw}`"), usage))
-}
-
-/// Text to typed action (shape only).
-pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
-    match line.name.as_str() {
-        "depart" => {
-            line.only(&["from", "ships", "to"], USAGE_DEPART)?;
-            let from = star_arg(line, "from", USAGE_DEPART)?;
-            let ships = line.number("ships", USAGE_DEPART)?;
-            let to = match line.get("to") {
-                Some(_) => Some(star_arg(line, "to", USAGE_DEPART)?),
-                None => None,
-            };
-            Ok(Action::Depart { from, ships, to })
-        }
-        "arrive" => {
-            line.only(&["token", "at"], USAGE_ARRIVE)?;
-            let token = line.number("token", USAGE_ARRIVE)?;
-            let at = star_arg(line, "at", USAGE_ARRIVE)?;
-            let token = u8::try_from(token)
-                .ok()
-                .filter(|t| (1..=super::state::TOKENS).contains(t))
-                .ok_or_else(|| perr("warp tokens are numbered 1 to 5", USAGE_ARRIVE))?;
-            Ok(Action::Arrive { token, at })
-        }
-        "end" => {
-            line.only(&[], USAGE_END)?;
-            Ok(Action::End)
-        }
-        "card" => {
-            line.only(&["name"], USAGE_CARD)?;
-            let raw = line.required("name", USAGE_CARD)?;
-            let card = Card::by_name(raw).ok_or_else(|| {
-                let names: Vec<&str> = Card::ALL.iter().map(|c| c.name()).collect();
-                perr(
-                    format!("unknown card `{raw}` (the cards are {})", names.join(", ")),
-                    USAGE_CARD,
-                )
-            })?;
-            Ok(Action::Card { card })
-        }
-        "losses" => {
-            line.only(&["n"], USAGE_LOSSES)?;
-            Ok(Action::Losses {
-                n: line.number("n", USAGE_LOSSES)?,
-            })
-        }
-        "retreat" => {
-            line.only(&["ships"], USAGE_RETREAT)?;
-            Ok(Action::Retreat {
-                ships: line.number("ships", USAGE_RETREAT)?,
-            })
-        }
-        other => Err(perr(
-            format!("unknown command `{other}`"),
-            "depart | arrive | end | card | losses | retreat",
-        )),
-    }
-}
-
-/// Typed action to canonical text.
-pub fn unparse(action: &Action) -> CommandLine {
-    match action {
-        Action::Depart { from, ships, to } => {
-            let line = CommandLine::new("depart").arg("from", from.name()).arg("ships", ships);
-            match to {
-                Some(t) => line.arg("to", t.name()),
-                None => line,
-            }
-        }
-        Action::Arrive { token, at } => CommandLine::new("arrive").arg("token", token).arg("at", at.name()),
-        Action::End => CommandLine::new("end"),
-        Action::Card { card } => CommandLine::new("card").arg("name", card.name()),
-        Action::Losses { n } => CommandLine::new("losses").arg("n", n),
-        Action::Retreat { ships } => CommandLine::new("retreat").arg("ships", ships),
-    }
-}
-
-/// The options of `/game new`.
-pub const OPTIONS: [SetupOption; 1] = [SetupOption {
-    key: "rounds",
-    description: "Round limit: the game ends after this many rounds at the latest",
-    values: OptionValues::Whole {
-        min: 1,
-        max: 200,
-        default: 25,
-    },
-}];
-
-/// The set-up events, up to the first turn.
-pub fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
-    if !(2..=4).contains(&config.players) {
-        return Err(SetupError(format!(
-            "Hyperspace is for 2 to 4 players, not {}",
-            config.players
-        )));
-    }
-    let read = options_of::<super::Hyperspace>(config)?;
-    let options = Options {
-        rounds: read.whole("rounds"),
-    };
-    let homes = home_stars(config.players);
-    let mut s = State::empty();
-    let mut ev = Vec::new();
-    emit(
-        &mut s,
-        &mut ev,
-        Event::GameSetUp {
-            players: config.players,
-            options,
-            homes: homes.clone(),
-        },
-    );
-    for (i, home) in homes.iter().enumerate() {
-        emit(
-            &mut s,
-            &mut ev,
-            Event::ShipsPlaced {
-                seat: Seat(i as u8),
-                star: *home,
-                ships: STARTING_SHIPS,
-            },
-        );
-    }
-    begin_turn(&mut s, &mut ev, Seat(0), 1);
-    advance(&mut s, &mut ev);
-    Ok(ev)
-}
-
-fn emit(state: &mut State, events: &mut Vec<Event>, event: Event) {
-    apply(state, &event);
-    events.push(event);
+/// The first turn begun, after the table is set up ([`super::setup::setup`]).
+pub fn first_turn(s: &mut State, ev: &mut Vec<Event>) {
+    begin_turn(s, ev, Seat(0), 1);
+    advance(s, ev);
 }
 
 /// Who owes what.
@@ -989,7 +826,7 @@ fn begin_turn(s: &mut State, ev: &mut Vec<Event>, seat: Seat, round: u32) {
         .collect();
     if !flying.is_empty() {
         emit(s, ev, Event::WarpTokensAdvanced { seat, tokens: flying });
-        let lost: Vec<(u8, u32, super::board::Sector)> = s.seats[seat.index()]
+        let lost: Vec<(u8, u32, Sector)> = s.seats[seat.index()]
             .tokens
             .iter()
             .enumerate()

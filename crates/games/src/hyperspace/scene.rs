@@ -6,8 +6,7 @@
 //! (squares 0 to 6) with one lane per player and the warp tokens on it.
 //! Bottom: the players (ships, home star, hand) and the battle panel.
 
-use super::board::{Sector, Star, COLS, ROWS};
-use super::cards::Card;
+use super::basics::{Card, Sector, Star, COLS, ROWS};
 use super::view::{SeatView, StarView, View};
 use orrery_engine::{Outcome, PhaseInfo, Seat, Viewer};
 use crate::shared::draw::{fit, fit_text, name_of, player_color, rounded, txt, wrap};

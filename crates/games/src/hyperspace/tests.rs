@@ -1,9 +1,11 @@
 //! Unit tests for Hyperspace.
 
-use super::board::{home_stars, Sector, Star, LAST_SQUARE};
-use super::cards::{resolve, Card, WinReason};
-use super::rules::{self, Action};
-use super::state::{BattleStep, Event, Stage, State, Token};
+use super::basics::cards::resolve;
+use super::basics::{home_stars, Card, Sector, Star, WinReason, LAST_SQUARE};
+use super::events::Event;
+use super::orders::Action;
+use super::rules;
+use super::state::{BattleStep, Stage, State, Token};
 use super::Hyperspace;
 use orrery_engine::{CommandLine, GameConfig, GameRng, Outcome, Rejection, Ruleset, Seat, Viewer};
 
@@ -511,10 +513,10 @@ fn combat_math() {
 #[test]
 fn recycling_after_the_last_card() {
     assert_eq!(
-        super::cards::redraw(&[Card::Spy, Card::Admiral, Card::Ensign]),
+        super::basics::cards::redraw(&[Card::Spy, Card::Admiral, Card::Ensign]),
         vec![Card::Spy, Card::Admiral]
     );
-    assert!(super::cards::redraw(&[]).is_empty());
+    assert!(super::basics::cards::redraw(&[]).is_empty());
     // In play: a one-card hand with six played.
     let mut s = battle_at_vega();
     let played = vec![

@@ -1,9 +1,9 @@
 //! What one viewer may see, and events in words.
 
-use super::board::{Sector, Star, LAST_SQUARE};
-use super::cards::{Card, WinReason};
+use super::basics::{Card, Sector, Star, WinReason, LAST_SQUARE};
+use super::events::Event;
 use super::rules::pending;
-use super::state::{BattleStep, CombatReport, Event, Stage, State, Token};
+use super::state::{BattleStep, CombatReport, Stage, State, Token};
 use orrery_engine::{Outcome, Pending, Seat, Viewer};
 use serde::Serialize;
 

@@ -1,6 +1,8 @@
 //! The small types every layer of Spectrum War shares: the colours and
 //! their wheel, a space in the three-dimensional map, and a ship's name.
 
+pub mod ships;
+
 use orrery_engine::Hex;
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -2,7 +2,10 @@
 //! by the ship, planet or matter they concern (each group one menu), the
 //! sheet's own verbs (remove a line, clear, ready, un-ready) beside them.
 
-use super::rules::{resolve, Action};
+pub mod complete;
+
+use super::orders::{unparse, Action};
+use super::rules::resolve;
 use super::state::{Order, State};
 use super::view::order_text;
 use orrery_engine::{Control, ControlStyle, Seat, SheetVerb};
@@ -78,7 +81,7 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
                     control(label_of(&order, names), group, ControlStyle::Main, None)
                 }
                 Err(_) => control(
-                    super::rules::unparse(a).to_string(),
+                    unparse(a).to_string(),
                     "Lines".into(),
                     ControlStyle::Main,
                     None,

@@ -5,38 +5,43 @@
 //! The rules a player reads, and the specification, are in
 //! `docs/rules/spectrum.md`.
 //!
-//! The layers, bottom up:
+//! The folder follows the layout of every game folder:
 //!
-//! - [`basics`]: colours and the wheel, spaces, ship names.
+//! - [`basics`]: colours and the wheel, spaces, ship names; its part
+//!   [`basics::ships`]: units, the ship catalogue, what a ship can do, and
+//!   a combat round's hits replayed onto a ship.
 //! - [`map`]: the disc, vectors and paths, the generated map (planets,
 //!   homes, the jump table) and its fairness.
-//! - [`ships`]: units, the ship catalogue, what a ship can do.
-//! - [`combat`]: one round of combat at one space, the standing rule for
-//!   shots, and planet ownership.
-//! - [`state`]: the [`State`], the past-tense [`Event`]s and `apply`.
-//! - [`rules`]: sheet lines as text, who owes which sheet, the legal
-//!   edits and `decide`.
-//! - [`turn`]: each line checked as it is written, each section carried
-//!   out, the beginning of a turn, victory.
+//! - [`state`]: the [`State`] and the questions it answers.
+//! - [`events`]: the past-tense [`Event`]s and `apply`.
+//! - [`setup`]: the options and the set-up (the map and the seats).
+//! - [`orders`]: sheet lines as written, the [`Action`], their text and the
+//!   command specs.
+//! - [`rules`]: who owes which sheet, lines resolved against the state, the
+//!   legal edits and `decide`; its parts [`rules::turn`] (each line checked
+//!   as it is written, each section carried out, the beginning of a turn,
+//!   victory) and [`rules::combat`] (one round of combat at one space, the
+//!   standing rule for shots, planet ownership).
 //! - [`view`]: what one viewer may see (fog of war), events in words.
-//! - [`controls`]: sheet edits as buttons and menus.
+//! - [`controls`]: sheet edits as buttons and menus; its part
+//!   [`controls::complete`]: autocomplete for movement paths.
 //! - [`scene`]: the board picture, from a view.
 
 pub mod basics;
-pub mod combat;
-pub mod complete;
 pub mod controls;
+pub mod events;
 pub mod hooks;
 pub mod map;
+pub mod orders;
 pub mod rules;
 pub mod scene;
-pub mod ships;
+pub mod setup;
 pub mod state;
-pub mod turn;
 pub mod view;
 
-pub use rules::Action;
-pub use state::{Event, State};
+pub use events::Event;
+pub use orders::Action;
+pub use state::State;
 pub use view::View;
 
 use orrery_engine::{
@@ -54,7 +59,7 @@ impl Ruleset for Spectrum {
     const NAME: &'static str = "Spectrum War";
     const DECISION_KINDS: &'static [&'static str] = &["economic", "movement", "combat", "ecopolitical"];
     const PRIVATE_BOARDS: bool = true;
-    const OPTIONS: &'static [SetupOption] = &turn::OPTIONS;
+    const OPTIONS: &'static [SetupOption] = &setup::OPTIONS;
     const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/spectrum.md");
     type State = State;
     type Action = Action;
@@ -66,7 +71,9 @@ impl Ruleset for Spectrum {
     }
 
     fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
-        turn::setup(config)
+        let (s, mut events) = setup::setup(config)?;
+        events.extend(rules::turn::begin_turn(&s));
+        Ok(events)
     }
 
     fn empty() -> State {
@@ -86,7 +93,7 @@ impl Ruleset for Spectrum {
     }
 
     fn apply(state: &mut State, event: &Event) {
-        state::apply(state, event)
+        events::apply(state, event)
     }
 
     fn view(state: &State, viewer: Viewer) -> View {
@@ -106,15 +113,15 @@ impl Ruleset for Spectrum {
     }
 
     fn parse(line: &CommandLine) -> Result<Action, ParseError> {
-        rules::parse(line)
+        orders::parse(line)
     }
 
     fn unparse(action: &Action) -> CommandLine {
-        rules::unparse(action)
+        orders::unparse(action)
     }
 
     fn commands() -> Vec<CommandSpec> {
-        rules::commands()
+        orders::commands()
     }
 
     fn scene(view: &View, names: &[String]) -> Scene {
@@ -149,6 +156,6 @@ impl Ruleset for Spectrum {
         filled: &[(String, String)],
         partial: &str,
     ) -> Vec<String> {
-        complete::complete_more(state, seat, command, option, filled, partial)
+        controls::complete::complete_more(state, seat, command, option, filled, partial)
     }
 }

@@ -9,8 +9,9 @@
 //! ships out of sensor range.
 
 use super::basics::{Colour, ShipId, Space};
-use super::ships::Ship;
-use super::state::{Event, Faction, Order, Section, State};
+use super::basics::ships::Ship;
+use super::events::Event;
+use super::state::{Faction, Order, Section, State};
 use orrery_engine::{Outcome, PhaseInfo, Seat, Viewer};
 use serde::Serialize;
 

@@ -1,12 +1,15 @@
-//! How legal orders are offered to a person ([`Ruleset::control`]), and
-//! which actions a player may take back ([`Ruleset::takes_back`]).
+//! How legal orders are offered to a person ([`Ruleset::control`]), which
+//! actions a player may take back ([`Ruleset::takes_back`]), and the
+//! autocomplete of a move from several planets.
 //!
 //! [`Ruleset::control`]: orrery_engine::Ruleset::control
 //! [`Ruleset::takes_back`]: orrery_engine::Ruleset::takes_back
 
-use super::rules::{buy_options, legal_actions, Action, Sources};
-use super::state::{Event, State};
-use super::techs::{Kind, Tech};
+use super::basics::{Kind, Tech};
+use super::events::Event;
+use super::orders::{parse_sources, Action, Sources, MOVE_USAGE};
+use super::rules::{adjacent_sources, buy_options, decide, legal_actions, name};
+use super::state::State;
 use orrery_engine::{Control, ControlStyle, Seat};
 use crate::shared::menu::{and_list, chunk, count, MENU};
 
@@ -319,4 +322,59 @@ pub fn takes_back(event: &Event) -> bool {
         | Event::GameOver { .. }
         | Event::MarketSet { .. } => false,
     }
+}
+
+/// Autocomplete for a move from several planets with counts of one's own
+/// choosing (`from:Vega=2,Mira=1`), which the legal list leaves out (it has
+/// each planet alone with every count, and all the forces of every
+/// adjacent planet): once `to` is given and the sources typed so far end in
+/// a comma, offer each further adjacent source, with all its forces or with
+/// each count, keeping only orders `decide` accepts.
+pub fn complete_sources(
+    st: &State,
+    seat: Seat,
+    command: &str,
+    option: &str,
+    filled: &[(String, String)],
+    partial: &str,
+) -> Vec<String> {
+    if command != "move" || option != "from" || st.active != seat || st.action_taken {
+        return vec![];
+    }
+    let Some(to) = filled
+        .iter()
+        .find(|(k, _)| k == "to")
+        .and_then(|(_, v)| st.map.index(v))
+    else {
+        return vec![];
+    };
+    let Some((head, tail)) = partial.rsplit_once(',') else {
+        return vec![];
+    };
+    let Ok(listed) = parse_sources(head, MOVE_USAGE) else {
+        return vec![];
+    };
+    let tail = tail.trim().to_lowercase();
+    let mut out = Vec::new();
+    for s in adjacent_sources(st, seat, to) {
+        if listed.iter().any(|(p, _)| st.map.index(p) == Some(s)) {
+            continue;
+        }
+        let nm = name(st, s);
+        let counts = (1..=st.forces_of(s, seat)).map(|k| format!("{nm}={k}"));
+        for seg in std::iter::once(nm.clone()).chain(counts) {
+            if !seg.to_lowercase().starts_with(&tail) {
+                continue;
+            }
+            let text = format!("{},{seg}", head.trim());
+            let Ok(from) = parse_sources(&text, MOVE_USAGE) else {
+                continue;
+            };
+            let action = Action::Move { to: name(st, to), from };
+            if decide(st, seat, &action).is_ok() {
+                out.push(text);
+            }
+        }
+    }
+    out
 }

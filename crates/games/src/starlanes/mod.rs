@@ -4,33 +4,43 @@
 //!
 //! The rules a player reads are in `docs/rules/starlanes.md`.
 //!
+//! The folder follows the layout of every game folder:
+//! - [`basics`]: the numbers of the rules page, the 18-card tech deck and
+//!   combat resolution.
 //! - [`map`]: planets, hyperlanes, adjacency, fixed and random fair maps.
-//! - [`techs`]: the 18-card tech deck and combat resolution.
-//! - [`state`]: state, events, `apply`.
-//! - [`rules`]: orders, legality, pending decisions, turn flow and scoring.
+//! - [`state`]: the state and the questions it answers.
+//! - [`events`]: the past-tense events and `apply`.
+//! - [`setup`]: the options and the set-up events.
+//! - [`orders`]: `Action`, its text and the command specs.
+//! - [`rules`]: legality, pending decisions, turn flow and scoring.
 //! - [`view`]: views (the deck order stays hidden) and narration.
+//! - [`controls`]: labels and groups of the legal orders, autocomplete.
 //! - [`scene`]: the board picture.
 
+pub mod basics;
 pub mod controls;
+pub mod events;
 pub mod hooks;
 pub mod map;
+pub mod orders;
 pub mod rules;
 pub mod scene;
+pub mod setup;
 pub mod state;
-pub mod techs;
 pub mod view;
 
 #[cfg(test)]
 mod tests;
 
-pub use rules::Action;
-pub use state::{Event, Options, State};
-pub use techs::Tech;
+pub use basics::Tech;
+pub use events::Event;
+pub use orders::Action;
+pub use state::{Options, State};
 pub use view::View;
 
 use orrery_engine::{
     GameRng,
-    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParamKind, ParamSpec, ParseError, Pending, PhaseInfo, Rejection,
+    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection,
     Ruleset, Seat, SetupError, SetupOption, Viewer,
 };
 use orrery_render::Scene;
@@ -54,7 +64,7 @@ impl Ruleset for Starlanes {
     const KEY: &'static str = "starlanes";
     const NAME: &'static str = "Starlanes";
     const DECISION_KINDS: &'static [&'static str] = &["turn"];
-    const OPTIONS: &'static [SetupOption] = &rules::OPTIONS;
+    const OPTIONS: &'static [SetupOption] = &setup::OPTIONS;
     const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/starlanes.md");
     type State = State;
     type Action = Action;
@@ -66,7 +76,7 @@ impl Ruleset for Starlanes {
     }
 
     fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
-        rules::setup(config)
+        setup::setup(config)
     }
 
     fn empty() -> State {
@@ -86,7 +96,7 @@ impl Ruleset for Starlanes {
     }
 
     fn apply(state: &mut State, event: &Event) {
-        state::apply(state, event)
+        events::apply(state, event)
     }
 
     fn view(state: &State, viewer: Viewer) -> View {
@@ -117,59 +127,15 @@ impl Ruleset for Starlanes {
     }
 
     fn parse(line: &CommandLine) -> Result<Action, ParseError> {
-        rules::parse(line)
+        orders::parse(line)
     }
 
     fn unparse(action: &Action) -> CommandLine {
-        rules::unparse(action)
+        orders::unparse(action)
     }
 
     fn commands() -> Vec<CommandSpec> {
-        let p = |name, description, required| ParamSpec {
-            name,
-            description,
-            kind: ParamKind::Text,
-            required,
-        };
-        let from = "Planet(s) the forces come from: Vega, or Vega=2,Mira=1 (no number: all)";
-        vec![
-            CommandSpec {
-                name: "move",
-                description: "Action: move forces from adjacent planets to a planet (combat if enemy-held)",
-                params: vec![p("to", "Destination planet", true), p("from", from, true)],
-            },
-            CommandSpec {
-                name: "produce",
-                description: "Action: add forces (and science) at a non-exhausted planet you hold",
-                params: vec![p("at", "Planet where you have forces", true)],
-            },
-            CommandSpec {
-                name: "refresh",
-                description: "Action: remove exhausted markers from your planets and techs",
-                params: vec![],
-            },
-            CommandSpec {
-                name: "use",
-                description: "Use a tech (an Action or a Free Action, as its text says)",
-                params: vec![
-                    p("tech", "Tech name", true),
-                    p("at", "Planet the tech acts on", false),
-                    p("also", "Second planet (Foundries)", false),
-                    p("to", "Destination (Jumpgates, Logistics)", false),
-                    p("from", from, false),
-                ],
-            },
-            CommandSpec {
-                name: "buy",
-                description: "Buy a tech (only right after producing science)",
-                params: vec![p("tech", "A universal tech (2) or a market tech (3/2/1)", true)],
-            },
-            CommandSpec {
-                name: "end",
-                description: "End your turn (scoring if you hold the scoring token)",
-                params: vec![],
-            },
-        ]
+        orders::commands()
     }
 
     fn scene(view: &View, names: &[String]) -> Scene {
@@ -200,6 +166,6 @@ impl Ruleset for Starlanes {
         filled: &[(String, String)],
         partial: &str,
     ) -> Vec<String> {
-        rules::complete_sources(state, seat, command, option, filled, partial)
+        controls::complete_sources(state, seat, command, option, filled, partial)
     }
 }

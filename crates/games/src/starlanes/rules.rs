@@ -1,102 +1,10 @@
-//! Orders, legality, pending decisions and the automatic flow.
+//! Legality, pending decisions and the automatic flow.
 
-use super::map::Map;
-use super::state::{Event, Options, State, SLOT_COST, START_FORCES, UNIVERSAL_COST, WIN_VP};
-use super::techs::{self, Kind, Situation, Tech};
-use orrery_engine::{
-    options_of, CommandLine, GameConfig, GameRng, OptionValues, Outcome, ParseError, Pending, Rejection, Seat, SetupError,
-    SetupOption,
-};
-use serde::{Deserialize, Serialize};
-
-/// Sources of a move: planet and how many forces (None: all of them).
-pub type Sources = Vec<(String, Option<u32>)>;
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Action {
-    Move {
-        to: String,
-        from: Sources,
-    },
-    Produce {
-        at: String,
-    },
-    Refresh,
-    Use {
-        tech: Tech,
-        at: Option<String>,
-        also: Option<String>,
-        to: Option<String>,
-        from: Sources,
-    },
-    Buy {
-        tech: Tech,
-    },
-    End,
-}
-
-/// The options of `/game new`.
-pub const OPTIONS: [SetupOption; 2] = [
-    SetupOption {
-        key: "rounds",
-        description: "Round limit: the game ends after this many rounds if nobody has 6 VP",
-        values: OptionValues::Whole {
-            min: 1,
-            max: 500,
-            default: 40,
-        },
-    },
-    SetupOption {
-        key: "map",
-        description: "The fixed map of the rules, or a random one",
-        values: OptionValues::Words {
-            words: &["fixed", "random"],
-            default: "fixed",
-        },
-    },
-];
-
-pub fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
-    let read = options_of::<super::Starlanes>(config)?;
-    let options = Options {
-        map: read.word("map").to_string(),
-        rounds: read.whole("rounds"),
-    };
-    let mut rng = GameRng::seeded(config.seed);
-    let map = if options.map == "random" {
-        Map::random(config.players, &mut rng)
-    } else {
-        Map::fixed(config.players)
-    };
-    let mut deck = Tech::ALL.to_vec();
-    rng.shuffle(&mut deck);
-    let universal: Vec<Tech> = deck.drain(..3).collect();
-    let market = [Some(deck.remove(0)), Some(deck.remove(0)), None];
-    let homes: Vec<String> = Seat::all(config.players as usize)
-        .map(|s| map.planets[map.home_of(s)].name.clone())
-        .collect();
-    let mut events = vec![Event::GameStarted {
-        players: config.players,
-        options,
-        map: Box::new(map),
-        universal,
-        market,
-        deck,
-        rng: Box::new(rng),
-    }];
-    for (i, home) in homes.into_iter().enumerate() {
-        events.push(Event::ForcesSet {
-            planet: home,
-            seat: Some(Seat(i as u8)),
-            forces: START_FORCES,
-        });
-    }
-    events.push(Event::TurnBegan {
-        seat: Seat(0),
-        round: 1,
-    });
-    Ok(events)
-}
+use super::basics::{self, Kind, Situation, Tech, SLOT_COST, UNIVERSAL_COST, WIN_VP};
+use super::events::Event;
+use super::orders::{unparse, Action, Sources};
+use super::state::State;
+use orrery_engine::{Outcome, Pending, Rejection, Seat};
 
 pub fn pending(st: &State) -> Vec<Pending> {
     if st.outcome.is_some() || st.players == 0 {
@@ -121,143 +29,13 @@ pub fn default_action(st: &State, seat: Seat) -> Option<Action> {
     (st.outcome.is_none() && st.active == seat && st.players > 0).then_some(Action::End)
 }
 
-// ---- text ----------------------------------------------------------------
-
-const MOVE_USAGE: &str = "move to:PLANET from:PLANET[=N][,PLANET[=N]...]";
-const USE_USAGE: &str = "use tech:NAME [at:PLANET] [also:PLANET] [to:PLANET] [from:PLANET[=N],...]";
-
-fn parse_sources(raw: &str, usage: &str) -> Result<Sources, ParseError> {
-    let mut out = Vec::new();
-    for part in raw.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        match part.split_once('=') {
-            Some((name, n)) => {
-                let n = n.trim().parse::<u32>().map_err(|_| ParseError {
-                    message: format!("`{part}`: the number after `=` is not a whole number"),
-                    usage: usage.into(),
-                })?;
-                out.push((name.trim().to_string(), Some(n)));
-            }
-            None => out.push((part.to_string(), None)),
-        }
-    }
-    if out.is_empty() {
-        return Err(ParseError {
-            message: "`from` names no planet".into(),
-            usage: usage.into(),
-        });
-    }
-    Ok(out)
-}
-
-fn sources_text(from: &Sources) -> String {
-    from.iter()
-        .map(|(p, n)| match n {
-            Some(n) => format!("{p}={n}"),
-            None => p.clone(),
-        })
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-fn tech_arg(line: &CommandLine, usage: &str) -> Result<Tech, ParseError> {
-    let raw = line.required("tech", usage)?;
-    Tech::from_name(raw).ok_or_else(|| ParseError {
-        message: format!(
-            "unknown tech `{raw}` (techs: {})",
-            Tech::ALL.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ")
-        ),
-        usage: usage.into(),
-    })
-}
-
-pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
-    match line.name.as_str() {
-        "move" => {
-            line.only(&["to", "from"], MOVE_USAGE)?;
-            Ok(Action::Move {
-                to: line.required("to", MOVE_USAGE)?.to_string(),
-                from: parse_sources(line.required("from", MOVE_USAGE)?, MOVE_USAGE)?,
-            })
-        }
-        "produce" => {
-            line.only(&["at"], "produce at:PLANET")?;
-            Ok(Action::Produce {
-                at: line.required("at", "produce at:PLANET")?.to_string(),
-            })
-        }
-        "refresh" => {
-            line.only(&[], "refresh")?;
-            Ok(Action::Refresh)
-        }
-        "use" => {
-            line.only(&["tech", "at", "also", "to", "from"], USE_USAGE)?;
-            Ok(Action::Use {
-                tech: tech_arg(line, USE_USAGE)?,
-                at: line.get("at").map(str::to_string),
-                also: line.get("also").map(str::to_string),
-                to: line.get("to").map(str::to_string),
-                from: match line.get("from") {
-                    Some(raw) => parse_sources(raw, USE_USAGE)?,
-                    None => vec![],
-                },
-            })
-        }
-        "buy" => {
-            line.only(&["tech"], "buy tech:NAME")?;
-            Ok(Action::Buy {
-                tech: tech_arg(line, "buy tech:NAME")?,
-            })
-        }
-        "end" => {
-            line.only(&[], "end")?;
-            Ok(Action::End)
-        }
-        other => Err(ParseError {
-            message: format!("unknown order `{other}`"),
-            usage: "move, produce, refresh, use, buy or end".into(),
-        }),
-    }
-}
-
-pub fn unparse(a: &Action) -> CommandLine {
-    match a {
-        Action::Move { to, from } => CommandLine::new("move").arg("to", to).arg("from", sources_text(from)),
-        Action::Produce { at } => CommandLine::new("produce").arg("at", at),
-        Action::Refresh => CommandLine::new("refresh"),
-        Action::Use {
-            tech,
-            at,
-            also,
-            to,
-            from,
-        } => {
-            let mut c = CommandLine::new("use").arg("tech", tech.name());
-            if let Some(x) = at {
-                c = c.arg("at", x);
-            }
-            if let Some(x) = also {
-                c = c.arg("also", x);
-            }
-            if let Some(x) = to {
-                c = c.arg("to", x);
-            }
-            if !from.is_empty() {
-                c = c.arg("from", sources_text(from));
-            }
-            c
-        }
-        Action::Buy { tech } => CommandLine::new("buy").arg("tech", tech.name()),
-        Action::End => CommandLine::new("end"),
-    }
-}
-
 // ---- legality ------------------------------------------------------------
 
 fn held(st: &State, seat: Seat) -> Vec<usize> {
     (0..st.forces.len()).filter(|&p| st.holder(p) == Some(seat)).collect()
 }
 
-fn name(st: &State, p: usize) -> String {
+pub(super) fn name(st: &State, p: usize) -> String {
     st.map.planets[p].name.clone()
 }
 
@@ -276,7 +54,7 @@ fn moves_from(st: &State, seat: Seat, sources: &[usize]) -> Vec<Sources> {
     out
 }
 
-fn adjacent_sources(st: &State, seat: Seat, to: usize) -> Vec<usize> {
+pub(super) fn adjacent_sources(st: &State, seat: Seat, to: usize) -> Vec<usize> {
     st.map
         .neighbors(to)
         .into_iter()
@@ -399,61 +177,6 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
     out
 }
 
-/// Autocomplete for a move from several planets with counts of one's own
-/// choosing (`from:Vega=2,Mira=1`), which the legal list leaves out (it has
-/// each planet alone with every count, and all the forces of every
-/// adjacent planet): once `to` is given and the sources typed so far end in
-/// a comma, offer each further adjacent source, with all its forces or with
-/// each count, keeping only orders `decide` accepts.
-pub fn complete_sources(
-    st: &State,
-    seat: Seat,
-    command: &str,
-    option: &str,
-    filled: &[(String, String)],
-    partial: &str,
-) -> Vec<String> {
-    if command != "move" || option != "from" || st.active != seat || st.action_taken {
-        return vec![];
-    }
-    let Some(to) = filled
-        .iter()
-        .find(|(k, _)| k == "to")
-        .and_then(|(_, v)| st.map.index(v))
-    else {
-        return vec![];
-    };
-    let Some((head, tail)) = partial.rsplit_once(',') else {
-        return vec![];
-    };
-    let Ok(listed) = parse_sources(head, MOVE_USAGE) else {
-        return vec![];
-    };
-    let tail = tail.trim().to_lowercase();
-    let mut out = Vec::new();
-    for s in adjacent_sources(st, seat, to) {
-        if listed.iter().any(|(p, _)| st.map.index(p) == Some(s)) {
-            continue;
-        }
-        let nm = name(st, s);
-        let counts = (1..=st.forces_of(s, seat)).map(|k| format!("{nm}={k}"));
-        for seg in std::iter::once(nm.clone()).chain(counts) {
-            if !seg.to_lowercase().starts_with(&tail) {
-                continue;
-            }
-            let text = format!("{},{seg}", head.trim());
-            let Ok(from) = parse_sources(&text, MOVE_USAGE) else {
-                continue;
-            };
-            let action = Action::Move { to: name(st, to), from };
-            if decide(st, seat, &action).is_ok() {
-                out.push(text);
-            }
-        }
-    }
-    out
-}
-
 fn legal_text(st: &State, seat: Seat, pred: impl Fn(&Action) -> bool) -> Vec<String> {
     legal_actions(st, seat)
         .iter()
@@ -560,7 +283,7 @@ fn move_events(st: &State, seat: Seat, to: usize, from: Vec<(String, u32)>, tech
             };
             let ab = bonus(seat, &sit(true, total, dn, false));
             let db = bonus(def, &sit(false, dn, total, p.home == Some(def)));
-            let (al, dl) = techs::resolve(total, dn, ab, db);
+            let (al, dl) = basics::resolve(total, dn, ab, db);
             ev.push(Event::CombatResolved {
                 planet: name(st, to),
                 attacker: seat,

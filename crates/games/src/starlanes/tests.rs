@@ -175,7 +175,7 @@ fn side_panel_tech_texts_are_legible_and_fit() {
                         .techs
                         .iter()
                         .copied()
-                        .filter(|t| t.kind() != techs::Kind::Combat)
+                        .filter(|t| t.kind() != basics::Kind::Combat)
                         .collect();
                     ps.vp = 5;
                     ps.science = 12;

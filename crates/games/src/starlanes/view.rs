@@ -2,8 +2,9 @@
 //! views carry its size, never its cards.
 
 use super::map::{Lane, Map};
-use super::state::{Event, State, SLOT_COST, UNIVERSAL_COST};
-use super::techs::Tech;
+use super::basics::{Tech, SLOT_COST, UNIVERSAL_COST};
+use super::events::Event;
+use super::state::State;
 use orrery_engine::{Outcome, Seat, Viewer};
 use serde::Serialize;
 

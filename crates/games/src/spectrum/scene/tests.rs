@@ -4,8 +4,8 @@
 //! in a counter in its own column, dark ones dashed. Set SPECTRUM_PNG_DIR
 //! to keep the PNGs.
 
-use super::super::rules::Action;
-use super::super::ships::{Class, Ship};
+use super::super::basics::ships::{Class, Ship};
+use super::super::orders::Action;
 use super::super::state::{Faction, State};
 use super::super::view::{view, View};
 use super::super::Spectrum;

@@ -3,49 +3,21 @@
 //! ([`carry_out`]), the beginning of a turn (runs, factions, victory,
 //! income) and the end of the war.
 
-use super::basics::{Colour, ShipId};
 use super::combat;
-use super::state::{self, Dropped, Event, Faction, Order, Section, State};
-use super::state::{EMPIRE_CORE, MAX_ROUNDS, TO_WIN, WIN_RUN};
-use orrery_engine::{options_of, GameConfig, GameRng, OptionValues, Outcome, Seat, SetupError, SetupOption};
-
-// ---------------------------------------------------------------- set-up
-
-/// The options of `/game new`.
-pub const OPTIONS: [SetupOption; 1] = [SetupOption {
-    key: "rounds",
-    description: "Turn limit: the war ends after this many turns at the latest",
-    values: OptionValues::Whole {
-        min: *state::TURN_LIMIT_RANGE.start(),
-        max: *state::TURN_LIMIT_RANGE.end(),
-        default: state::TURN_LIMIT_DEFAULT,
-    },
-}];
-
-/// The set-up: the map and the seats, then turn 1 up to its economic
-/// sheets.
-pub fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
-    let turn_limit = options_of::<super::Spectrum>(config)?.whole("rounds");
-    let mut rng = GameRng::seeded(config.seed);
-    let map = super::map::generate(config.players, &mut rng);
-    let mut events = vec![Event::WarBegan {
-        players: config.players,
-        turn_limit,
-        map: Box::new(map),
-        rng: Box::new(rng),
-    }];
-    let mut s = State::empty();
-    state::apply(&mut s, &events[0]);
-    events.extend(begin_turn(&s));
-    Ok(events)
-}
+use crate::spectrum::basics::ships::{Class, Ship};
+use crate::spectrum::basics::{Colour, ShipId, Space};
+use crate::spectrum::events::{self, Dropped, Event};
+use crate::spectrum::map::{all_vectors, Path, Segment};
+use crate::spectrum::state::{Faction, Order, Section, State};
+use crate::spectrum::state::{EMPIRE_CORE, MAX_ROUNDS, TO_WIN, WIN_RUN};
+use orrery_engine::{Outcome, Seat};
 
 // ---------------------------------------------------------------- helpers
 
 /// Apply `new` to `s` and keep them in `out`.
 fn push(s: &mut State, out: &mut Vec<Event>, new: impl IntoIterator<Item = Event>) {
     for e in new {
-        state::apply(s, &e);
+        events::apply(s, &e);
         out.push(e);
     }
 }
@@ -315,12 +287,12 @@ pub fn check_line(s: &State, seat: Seat, order: &Order, others: &[Order]) -> Res
 /// one of each kind per ship, planet and player; moves of one warp.
 pub fn candidate_lines(s: &State, seat: Seat) -> Vec<Order> {
     let mut out = Vec::new();
-    let mine: Vec<&super::ships::Ship> = s.ships_of(seat).collect();
+    let mine: Vec<&Ship> = s.ships_of(seat).collect();
     match s.section {
         Section::Economic => {
             for (i, p) in s.planets.iter().enumerate() {
                 if p.owner == Some(seat) {
-                    for class in super::ships::Class::ALL {
+                    for class in Class::ALL {
                         out.push(Order::Build {
                             class,
                             at: i,
@@ -339,17 +311,17 @@ pub fn candidate_lines(s: &State, seat: Seat) -> Vec<Order> {
             for x in &mine {
                 out.push(Order::Move {
                     ship: x.id,
-                    path: super::map::Path(Vec::new()),
+                    path: Path(Vec::new()),
                 });
-                for v in super::map::all_vectors() {
+                for v in all_vectors() {
                     out.push(Order::Move {
                         ship: x.id,
-                        path: super::map::Path(vec![super::map::Segment::Warp(v)]),
+                        path: Path(vec![Segment::Warp(v)]),
                     });
                 }
                 out.push(Order::Move {
                     ship: x.id,
-                    path: super::map::Path(vec![super::map::Segment::Jump]),
+                    path: Path(vec![Segment::Jump]),
                 });
             }
         }
@@ -512,7 +484,7 @@ pub fn in_a_fight(s: &State, seat: Seat) -> bool {
 }
 
 /// Spaces where a combat is on, in order.
-fn combat_spaces(s: &State) -> Vec<super::basics::Space> {
+fn combat_spaces(s: &State) -> Vec<Space> {
     let allied = |a: Seat, b: Seat| s.allied(a, b);
     let mut spaces: Vec<_> = s.ships.iter().map(|x| x.at).collect();
     spaces.sort();
@@ -670,7 +642,7 @@ fn movement(s: &mut State, out: &mut Vec<Event>, sheets: &[(Seat, Vec<Order>)]) 
             _ => None,
         })
         .collect();
-    let stationary: Vec<super::ships::Ship> = s
+    let stationary: Vec<Ship> = s
         .ships
         .iter()
         .filter(|x| !x.dark && !moving.contains(&x.id))
@@ -685,7 +657,7 @@ fn movement(s: &mut State, out: &mut Vec<Event>, sheets: &[(Seat, Vec<Order>)]) 
         let mut stopped = false;
         let mut here = x.at;
         for (seg, end) in path.0.iter().zip(ends) {
-            if matches!(seg, super::map::Segment::Jump) {
+            if matches!(seg, Segment::Jump) {
                 jumps.push((here, end));
             }
             here = end;

@@ -1,13 +1,13 @@
 //! Autocomplete for movement paths: the legal orders list single-segment
 //! moves only, so while a `path:` is typed this offers whole paths that
 //! extend it by one segment, or complete the segment being typed, keeping
-//! only paths the named ship can fly (see [`super::turn::check_line`]).
+//! only paths the named ship can fly (see [`crate::spectrum::rules::turn::check_line`]).
 
-use super::basics::ShipId;
-use super::map::{all_vectors, Path, Segment, MAX_SLIP};
-use super::rules::check_line;
-use super::ships::Ship;
-use super::state::{Order, Section, State};
+use crate::spectrum::basics::ships::Ship;
+use crate::spectrum::basics::ShipId;
+use crate::spectrum::map::{all_vectors, Path, Segment, MAX_SLIP};
+use crate::spectrum::rules::check_line;
+use crate::spectrum::state::{Order, Section, State};
 use orrery_engine::Seat;
 
 /// At most this many values (Discord's limit for autocomplete choices).
@@ -150,9 +150,10 @@ mod tests {
     use super::*;
     use orrery_engine::{GameConfig, Hex, Ruleset, SheetEvent};
     use crate::spectrum::basics::{Colour, Space};
-    use crate::spectrum::rules::{decide, Action, Written};
-    use crate::spectrum::ships::Class;
-    use crate::spectrum::state::{self, Event};
+    use crate::spectrum::basics::ships::Class;
+    use crate::spectrum::events::{self, Event};
+    use crate::spectrum::orders::{Action, Written};
+    use crate::spectrum::rules::decide;
     use crate::spectrum::Spectrum;
 
     /// A two-seat war in its first movement section. Seat 0 (red) has a
@@ -176,7 +177,7 @@ mod tests {
                 number,
             };
             let rng = st.rng.clone();
-            state::apply(&mut st, &Event::ShipBuilt {
+            events::apply(&mut st, &Event::ShipBuilt {
                 ship,
                 owner: seat,
                 class,
@@ -184,7 +185,7 @@ mod tests {
                 rng,
             });
         }
-        state::apply(&mut st, &Event::SectionOpened {
+        events::apply(&mut st, &Event::SectionOpened {
             section: Section::Movement,
             owing: vec![Seat(0)],
         });
@@ -322,7 +323,7 @@ mod tests {
     #[test]
     fn a_move_line_to_replace_does_not_block() {
         let mut st = war();
-        state::apply(
+        events::apply(
             &mut st,
             &Event::Sheet(SheetEvent::LineAdded {
                 seat: Seat(0),

@@ -4,9 +4,10 @@
 //!
 //! Read off `docs/rules/spectrum.md` (*Ships and units*, *The ship catalogue
 //! (design)*, *A · Economic*, *Fog of war*); the tests pin the catalogue to
-//! the page's table. Combat itself is in [`super::combat`].
+//! the page's table. Combat itself is in [`crate::spectrum::rules::combat`]; what a
+//! round did ([`RoundResult`]) is replayed onto a ship by [`apply_hits`].
 
-use super::basics::{ShipId, Space};
+use super::{ShipId, Space};
 use orrery_engine::Seat;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -397,6 +398,50 @@ impl fmt::Display for Ship {
     /// `R14 cruiser`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", self.id, self.class)
+    }
+}
+
+// ---------------------------------------------------------------- a round's hits
+
+/// One shot rolled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shot {
+    pub ship: ShipId,
+    pub target: ShipId,
+    pub hit: bool,
+}
+
+/// One unit lost.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hit {
+    pub ship: ShipId,
+    pub unit: Unit,
+}
+
+/// What one round of combat at one space did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundResult {
+    /// Every shot, in the order rolled (the order of the fire lines).
+    pub shots: Vec<Shot>,
+    /// The units lost, in the order the hits were applied.
+    pub hits: Vec<Hit>,
+    /// Ships left with no weapons and no drive, in the order of `ships`.
+    pub destroyed: Vec<ShipId>,
+    /// Ships whose system was lost (and that were not destroyed), in the
+    /// order of `ships`.
+    pub darkened: Vec<ShipId>,
+}
+
+/// Replay hits onto one ship: every hit naming it removes that unit, and a
+/// ship whose system is gone goes dark. (Whether it is destroyed is
+/// [`Ship::destroyed`]; removing it is the state layer's business.)
+pub fn apply_hits(ship: &mut Ship, hits: &[Hit]) {
+    for hit in hits.iter().filter(|h| h.ship == ship.id) {
+        let count = ship.units.get_mut(hit.unit);
+        *count = count.saturating_sub(1);
+    }
+    if ship.units.system == 0 {
+        ship.dark = true;
     }
 }
 

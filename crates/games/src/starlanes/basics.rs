@@ -1,4 +1,5 @@
-//! The technology deck: 18 cards, each with a one-line text.
+//! Fixed data of the rules page: the numbers (victory points, starting
+//! forces, tech costs) and the technology deck: 18 cards, each with a one-line text.
 //!
 //! Three kinds: **Actions** (used as your one Action, then exhausted),
 //! **Free Actions** (used any time in your turn, then exhausted) and
@@ -165,6 +166,13 @@ pub fn resolve(attacker: u32, defender: u32, attacker_bonus: u32, defender_bonus
     let m = a.min(d);
     (a - m, d - m)
 }
+
+/// The numbers of the rules page.
+pub const WIN_VP: u32 = 6;
+pub const START_FORCES: u32 = 3;
+pub const UNIVERSAL_COST: u32 = 2;
+/// Cost of market slot 0, 1, 2.
+pub const SLOT_COST: [u32; 3] = [3, 2, 1];
 
 #[cfg(test)]
 mod tests {

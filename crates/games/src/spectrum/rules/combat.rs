@@ -16,8 +16,8 @@
 //!
 //! Read off `docs/rules/spectrum.md` (*C · Combat*, *Planet ownership*).
 
-use super::basics::ShipId;
-use super::ships::{Ship, Unit};
+use crate::spectrum::basics::ships::{apply_hits, Hit, RoundResult, Ship, Shot, Unit};
+use crate::spectrum::basics::ShipId;
 use orrery_engine::{GameRng, Seat};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -216,35 +216,6 @@ pub fn hit_chance(ships: &[Ship], firer: &ShipId, target: &ShipId, allied: &dyn 
     (te, ae + te)
 }
 
-/// One shot rolled.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shot {
-    pub ship: ShipId,
-    pub target: ShipId,
-    pub hit: bool,
-}
-
-/// One unit lost.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Hit {
-    pub ship: ShipId,
-    pub unit: Unit,
-}
-
-/// What one round of combat at one space did.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RoundResult {
-    /// Every shot, in the order rolled (the order of the fire lines).
-    pub shots: Vec<Shot>,
-    /// The units lost, in the order the hits were applied.
-    pub hits: Vec<Hit>,
-    /// Ships left with no weapons and no drive, in the order of `ships`.
-    pub destroyed: Vec<ShipId>,
-    /// Ships whose system was lost (and that were not destroyed), in the
-    /// order of `ships`.
-    pub darkened: Vec<ShipId>,
-}
-
 /// Roll one round at this space from a complete allocation (see
 /// [`with_standing_rule`]).
 ///
@@ -328,19 +299,6 @@ fn pick_unit_lost(ship: &Ship, rng: &mut GameRng) -> Option<Unit> {
     unreachable!("index below the total picks a unit")
 }
 
-/// Replay hits onto one ship: every hit naming it removes that unit, and a
-/// ship whose system is gone goes dark. (Whether it is destroyed is
-/// [`Ship::destroyed`]; removing it is the state layer's business.)
-pub fn apply_hits(ship: &mut Ship, hits: &[Hit]) {
-    for hit in hits.iter().filter(|h| h.ship == ship.id) {
-        let count = ship.units.get_mut(hit.unit);
-        *count = count.saturating_sub(1);
-    }
-    if ship.units.system == 0 {
-        ship.dark = true;
-    }
-}
-
 /// Each seat's strength at a space: the total weapons of its non-dark
 /// ships there, in seat order. Seats with only dark ships are left out.
 pub fn strengths(ships: &[Ship]) -> Vec<(Seat, u32)> {
@@ -401,7 +359,7 @@ mod tests {
     use super::*;
     use orrery_engine::Hex;
     use crate::spectrum::basics::{Colour, Space};
-    use crate::spectrum::ships::Class;
+    use crate::spectrum::basics::ships::Class;
 
     const RED: Seat = Seat(0);
     const GREEN: Seat = Seat(1);
