@@ -100,8 +100,9 @@ fn plans() -> Vec<Plan> {
                 kind,
                 seats: &["alice", "bob"],
                 seed: 1,
-                undo_at: 5,
-                rollback_at: 20,
+                // Early, so that even a short game gets both.
+                undo_at: 2,
+                rollback_at: 5,
                 options: None,
             })
         })

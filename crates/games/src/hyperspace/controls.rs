@@ -10,7 +10,7 @@ use super::orders::Action;
 use super::rules::arrival_actions;
 use super::state::{BattleStep, Stage, State, Token};
 use orrery_engine::{Control, ControlStyle, Seat};
-use crate::shared::menu::{and_list, chunk, count, pack, MENU};
+use crate::shared::menu::{and_list, chunk, count, pack, GROUP_MOST};
 
 fn ships(n: u32) -> String {
     count(n, "ship", "ships")
@@ -60,7 +60,7 @@ pub fn control(state: &State, seat: Seat, action: &Action) -> Control {
             // and 3"); a token with too many has its own, in runs.
             let shared = pack(&tokens, TOKENS_PER_MENU).into_iter().find(|m| m.contains(token));
             let group = match shared {
-                _ if all.len() <= MENU => "Arrive".to_string(),
+                _ if all.len() <= GROUP_MOST => "Arrive".to_string(),
                 Some(menu) if menu.len() > 1 => {
                     let names: Vec<String> = menu.iter().map(u8::to_string).collect();
                     format!("Arrive · tokens {}", and_list(&names))
@@ -144,11 +144,11 @@ const TOKENS_PER_MENU: usize = 3;
 fn departure_group(state: &State, seat: Seat, from: Star, n: u32, jump: bool) -> String {
     let orders_at = |s: Star| 2 * state.ships_at(s, seat) as usize;
     let total: usize = Star::all().map(orders_at).sum();
-    if total <= MENU {
+    if total <= GROUP_MOST {
         return "Depart".into();
     }
     let have = state.ships_at(from, seat);
-    if orders_at(from) <= MENU {
+    if orders_at(from) <= GROUP_MOST {
         let stars: Vec<(Star, usize)> = Star::all().map(|s| (s, orders_at(s))).collect();
         let names: Vec<String> = pack(&stars, FLEETS_PER_MENU)
             .into_iter()

@@ -1,22 +1,25 @@
 //! Helpers the games share for offering legal orders as controls
-//! ([`orrery_engine::Ruleset::control`]): menu-sized groups, the order
+//! ([`orrery_engine::Ruleset::control`]): readable groups, the order
 //! sheet's own verbs.
 
 use orrery_engine::{Control, ControlStyle, SheetVerb};
 
-/// The most orders one group should hold (one menu).
-pub const MENU: usize = 25;
+/// The most orders a game puts in one group: a list a player reads at a
+/// glance. This is the games' own choice of a readable list; a transport
+/// lays groups out within its own limits (the Discord layer splits any
+/// group longer than Discord's menus, which it alone knows).
+pub const GROUP_MOST: usize = 25;
 
 /// The group of the item at `pos` among `count` items headed `base`: `base`
 /// itself when all fit in one menu, else `base · a–b` for the run of
-/// [`MENU`] items it falls in, where items are shown as `first + pos` and
+/// [`GROUP_MOST`] items it falls in, where items are shown as `first + pos` and
 /// `unit` follows the range ("Depart Algol · 26–40 ships").
 pub fn chunk(base: &str, pos: usize, count: usize, first: u32, unit: &str) -> String {
-    if count <= MENU {
+    if count <= GROUP_MOST {
         return base.to_string();
     }
-    let lo = pos / MENU * MENU;
-    let hi = (lo + MENU - 1).min(count.saturating_sub(1)).max(lo);
+    let lo = pos / GROUP_MOST * GROUP_MOST;
+    let hi = (lo + GROUP_MOST - 1).min(count.saturating_sub(1)).max(lo);
     let (a, b) = (first + lo as u32, first + hi as u32);
     if a == b {
         format!("{base} · {a}{unit}")
@@ -31,9 +34,9 @@ pub fn chunk(base: &str, pos: usize, count: usize, first: u32, unit: &str) -> St
 /// menus). Returns the menus' items.
 pub fn pack<T: Clone>(items: &[(T, usize)], most: usize) -> Vec<Vec<T>> {
     let mut menus: Vec<(Vec<T>, usize)> = Vec::new();
-    for (item, n) in items.iter().filter(|(_, n)| (1..=MENU).contains(n)) {
+    for (item, n) in items.iter().filter(|(_, n)| (1..=GROUP_MOST).contains(n)) {
         match menus.last_mut() {
-            Some((packed, k)) if *k + n <= MENU && packed.len() < most => {
+            Some((packed, k)) if *k + n <= GROUP_MOST && packed.len() < most => {
                 packed.push(item.clone());
                 *k += n;
             }

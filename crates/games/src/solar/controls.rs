@@ -19,7 +19,7 @@ use super::events::Event;
 use super::state::State;
 use super::basics::tiles::TileRef;
 use orrery_engine::{Control, ControlStyle, Seat};
-use crate::shared::menu::{and_list, chunk, MENU};
+use crate::shared::menu::{and_list, chunk, GROUP_MOST};
 
 /// The most characters of a player's name a label shows (a label has 80).
 const NAME_IN_LABEL: usize = 16;
@@ -196,7 +196,7 @@ pub fn controls(state: &State, _seat: Seat, actions: &[Action], names: &[String]
             None => members.push((c.group.clone(), vec![i])),
         }
     }
-    for (group, idx) in members.into_iter().filter(|(_, idx)| idx.len() > MENU) {
+    for (group, idx) in members.into_iter().filter(|(_, idx)| idx.len() > GROUP_MOST) {
         if matches!(actions[idx[0]], Action::Move { .. }) {
             // Too many moves from one planet: by ships carried, then runs.
             let ships_of = |i: usize| match &actions[i] {

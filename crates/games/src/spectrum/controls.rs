@@ -9,10 +9,9 @@ use super::rules::resolve;
 use super::state::{Order, State};
 use super::view::order_text;
 use orrery_engine::{Control, ControlStyle, Seat, SheetVerb};
-use crate::shared::menu::sheet_control;
+use crate::shared::menu::{sheet_control, GROUP_MOST};
 
 /// Menus hold 25 entries at most.
-const MENU: usize = 25;
 
 fn control(label: String, group: String, style: ControlStyle, confirm: Option<String>) -> Control {
     Control {
@@ -76,7 +75,7 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
                             1
                         }
                     };
-                    let run = (n - 1) / MENU;
+                    let run = (n - 1) / GROUP_MOST;
                     let group = if run == 0 { group } else { format!("{group} ({})", run + 1) };
                     control(label_of(&order, names), group, ControlStyle::Main, None)
                 }
@@ -94,7 +93,7 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
                 if label.chars().count() > 80 {
                     label = label.chars().take(79).collect::<String>() + "…";
                 }
-                let run = (n - 1) / MENU;
+                let run = (n - 1) / GROUP_MOST;
                 let group = if run == 0 {
                     "Remove a line".to_string()
                 } else {

@@ -11,7 +11,7 @@ use super::orders::{parse_sources, Action, Sources, MOVE_USAGE};
 use super::rules::{adjacent_sources, buy_options, decide, legal_actions, name};
 use super::state::State;
 use orrery_engine::{Control, ControlStyle, Seat};
-use crate::shared::menu::{and_list, chunk, count, MENU};
+use crate::shared::menu::{and_list, chunk, count, GROUP_MOST};
 
 fn forces(n: u32) -> String {
     count(n, "force", "forces")
@@ -109,7 +109,7 @@ fn tech_group(st: &State, seat: Seat, action: &Action, tech: Tech) -> String {
         .into_iter()
         .filter(|a| matches!(a, Action::Use { tech: t, .. } if !matches!(t, Tech::Jumpgates | Tech::Logistics)))
         .collect();
-    if uses.len() <= MENU {
+    if uses.len() <= GROUP_MOST {
         return "Techs".into();
     }
     let of_tech: Vec<&Action> = uses
@@ -203,12 +203,12 @@ fn move_control(st: &State, seat: Seat, mover: Mover, to: &str, from: &Sources) 
     let single: usize = per_source.iter().map(|(_, d, f)| d.len() * *f as usize).sum();
     // The combined moves count only while the single ones fit one menu, or
     // to place a combined move.
-    let combined = if mover == Mover::Move && (single <= MENU || from.len() != 1) {
+    let combined = if mover == Mover::Move && (single <= GROUP_MOST || from.len() != 1) {
         combined_targets(st, seat)
     } else {
         Vec::new()
     };
-    let all_in_one = single + combined.len() <= MENU;
+    let all_in_one = single + combined.len() <= GROUP_MOST;
     match from.as_slice() {
         [(name, Some(k))] => {
             let label = format!("{} {k} from {name} to {to}{attack}", mover.verb());
@@ -221,7 +221,7 @@ fn move_control(st: &State, seat: Seat, mover: Mover, to: &str, from: &Sources) 
                     .find(|(p, _, _)| Some(*p) == s)
                     .map_or((Vec::new(), 0), |(_, d, f)| (d.clone(), *f));
                 let base = format!("{} from {name}", mover.name());
-                if dests.len() * f as usize <= MENU {
+                if dests.len() * f as usize <= GROUP_MOST {
                     base
                 } else if dests.len() <= f as usize {
                     chunk(&format!("{base} to {to}"), k.saturating_sub(1) as usize, f as usize, 1, "")
