@@ -10,6 +10,7 @@
 //! view only). Bottom right: the Pass card, deck, discard pile, bag, the
 //! claim in progress, crisis losses owed and Mercury's offer.
 
+use crate::shared::menu::and_list;
 use super::basics::board::{Phase, Planet, PlayerCount};
 use super::state::{Holdings, LossKind, UnitCounts};
 use super::basics::tiles::{Defence, TileKind, TileRef};
@@ -44,15 +45,6 @@ const FIFTH_COLOR: Color = Color::rgb(240, 228, 66);
 /// A seat's colour: the four shared player colours, then yellow.
 pub fn player_color(seat: Seat) -> Color {
     PLAYER_COLORS.get(seat.index()).copied().unwrap_or(FIFTH_COLOR)
-}
-
-/// "A", "A and B", "A, B and C".
-fn and_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
 }
 
 fn plural(n: u32, one: &str, many: &str) -> String {

@@ -20,6 +20,7 @@
 //! dealt, taken or stolen is named to the players involved only; shuffles
 //! say nothing about the order; nothing prints the generator.
 
+use crate::shared::menu::and_list;
 use super::basics::board::{Phase, Piece, Planet, UnitKind};
 use super::basics::cards::CardId;
 use super::rules::crises;
@@ -400,15 +401,6 @@ pub fn phase(state: &State) -> PhaseInfo {
 /// The seat's name, or "seat N" when the slice lacks it.
 fn name(names: &[String], seat: Seat) -> String {
     names.get(seat.index()).cloned().unwrap_or_else(|| seat.to_string())
-}
-
-/// "A", "A and B", "A, B and C".
-fn and_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
 }
 
 /// "Mercenaries and Trade Deal".

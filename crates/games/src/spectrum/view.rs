@@ -8,6 +8,7 @@
 //! table, others' points, sheets or settings, dark ships of others, or
 //! ships out of sensor range.
 
+use crate::shared::menu::and_list;
 use super::basics::{Colour, ShipId, Space};
 use super::basics::ships::Ship;
 use super::events::Event;
@@ -162,10 +163,6 @@ pub fn phase(state: &State) -> PhaseInfo {
 
 fn name(names: &[String], seat: Seat) -> String {
     names.get(seat.index()).cloned().unwrap_or_else(|| seat.to_string())
-}
-
-fn and_list(items: &[String]) -> String {
-    crate::shared::menu::and_list(items)
 }
 
 /// An order in words, for its seat.
