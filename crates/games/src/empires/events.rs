@@ -633,6 +633,12 @@ pub fn apply(s: &mut State, event: &Event) {
     }
 }
 
+/// Apply `e` to `s` and keep it in `out`.
+pub fn push(s: &mut State, out: &mut Vec<Event>, e: Event) {
+    apply(s, &e);
+    out.push(e);
+}
+
 /// New labels for counters (old, new).
 fn relabel(s: &mut State, pairs: &[(Label, Label)]) {
     // Two passes, so a label may be reused within one shuffle.

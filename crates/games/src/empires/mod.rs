@@ -35,6 +35,7 @@ pub mod movement;
 pub mod orders;
 pub mod rules;
 pub mod scene;
+pub mod setup;
 pub mod state;
 pub mod view;
 
@@ -58,7 +59,7 @@ impl Ruleset for Empires {
     const NAME: &'static str = "Space Empires 4X";
     const DECISION_KINDS: &'static [&'static str] = &["move", "combat", "lost", "economic", "first"];
     const PRIVATE_BOARDS: bool = true;
-    const OPTIONS: &'static [SetupOption] = &state::OPTIONS;
+    const OPTIONS: &'static [SetupOption] = &setup::OPTIONS;
     const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/empires.md");
     type State = State;
     type Action = Action;

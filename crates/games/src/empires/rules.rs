@@ -4,150 +4,32 @@
 //! orders, colony fire, colonizations, exploration, the end of a player
 //! turn, of a turn, the Economic Phase's carrying out, the end of the game.
 
-use super::basics::{Dir, Kind, Label, Levels, Marker, Tech, Worth, CARRY_OVER_CAP};
+use super::basics::{Dir, Kind, Label, Marker, Tech, CARRY_OVER_CAP};
 use super::combat::{
     self, choose_screen, colony_fire_to_hit, colony_volley, Action as BattleAction, Ask, Battle, Fighter, Side,
-    Standing, Target, Terrain,
+    Target, Terrain,
 };
 use super::economy::{self, Forecast};
-use super::events::{apply, Doom, Event, Ledger};
-use super::map::{deal, Area, Board};
+use super::events::{apply, push, Doom, Event, Ledger};
+use super::map::Board;
 use super::movement::{self, d10, hex, own_unit};
 use super::orders::{Action, ScrapWhat, StandingEdit, Written};
-use super::state::{draw_label, Colony, Empire, Line, Options, Phase, Spot, State, Unit};
+use super::setup::rotation;
+use super::state::{draw_label, new_unit, Colony, Line, Phase, State, Unit};
 use orrery_engine::{
-    options_of, GameConfig, GameRng, Hex, Outcome, Pending, Rejection, Seat, SetupError, SheetEdit, SheetEvent,
+    GameConfig, GameRng, Hex, Outcome, Pending, Rejection, Seat, SetupError, SheetEdit, SheetEvent,
 };
 
 // ---------------------------------------------------------------- set-up
 
-/// The set-up: the map with its markers dealt face down, the starting
-/// forces (rules page, *Starting forces*), the first player drawn, and
-/// round 1 up to the first player's movement.
+/// The set-up ([`super::setup::setup`]) and round 1 up to the first
+/// player's movement.
 pub fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {
-    let read = options_of::<super::Empires>(config)?;
-    if read.word("rules") == "advanced" {
-        return Err(SetupError(
-            "`rules: advanced` is not available yet; the basic game is `rules: basic`".into(),
-        ));
-    }
-    let options = Options {
-        rounds: read.whole("rounds"),
-        auto_combat: read.flag("auto_combat"),
-    };
-    let board = Board::new(config.players)
-        .ok_or_else(|| SetupError(format!("Space Empires 4X is for 2 to 4 players, not {}", config.players)))?;
-    let mut rng = GameRng::seeded(config.seed);
-    let mut spots: Vec<Spot> = deal(&board, &mut rng)
-        .into_iter()
-        .map(|(hex, marker)| Spot {
-            hex,
-            marker,
-            face_up: false,
-            home: match board.area(hex) {
-                Some(Area::Home(seat)) => Some(seat),
-                _ => None,
-            },
-        })
-        .collect();
-    spots.sort_by_key(|p| Board::name_key(p.hex));
-    let seats: Vec<Seat> = (0..config.players).map(Seat).collect();
-    let mut colonies = Vec::new();
-    let mut units: Vec<Unit> = Vec::new();
-    let mut empires = Vec::new();
-    for &seat in &seats {
-        let home = board.homeworld(seat);
-        colonies.push(Colony {
-            hex: home,
-            owner: seat,
-            worth: State::HOMEWORLD,
-            barren: false,
-            yards: 4,
-            new_yards: 0,
-            base: false,
-            deposits: Vec::new(),
-        });
-        for kind in [
-            Kind::Scout,
-            Kind::Scout,
-            Kind::Scout,
-            Kind::ColonyShip,
-            Kind::ColonyShip,
-            Kind::ColonyShip,
-            Kind::Miner,
-        ] {
-            let taken: Vec<Label> = units.iter().map(|u| u.label).collect();
-            let label = draw_label(seat, &taken, &mut rng);
-            units.push(new_unit(label, kind, 1, Levels::default(), home));
-        }
-        empires.push(Empire {
-            cp: 0,
-            levels: Levels::default(),
-            standing: Standing {
-                auto: options.auto_combat,
-                ..Standing::default()
-            },
-            last_bid: None,
-            wrecks: Vec::new(),
-            peeked: Vec::new(),
-            peeked_now: Vec::new(),
-        });
-    }
-    colonies.sort_by_key(|c| Board::name_key(c.hex));
-    let first = rng.below(u32::from(config.players)) as u8;
-    let order = rotation(config.players, Seat(first));
-    let mut s = State::empty();
-    let mut out = Vec::new();
-    push(
-        &mut s,
-        &mut out,
-        Event::SetUp {
-            players: config.players,
-            options,
-            board: Box::new(board),
-            spots,
-            colonies,
-            units,
-            empires,
-            order: order.clone(),
-            rng: Box::new(rng),
-        },
-    );
-    push(&mut s, &mut out, Event::RoundBegan { round: 1, order });
-    push(&mut s, &mut out, Event::TurnBegan { turn: 1 });
+    let (mut s, mut out) = super::setup::setup(config)?;
     let first = s.order[0];
     let e = movement_began(&s, first);
     push(&mut s, &mut out, e);
     Ok(out)
-}
-
-pub fn new_unit(label: Label, kind: Kind, ships: u32, levels: Levels, hex: Hex) -> Unit {
-    Unit {
-        label,
-        kind,
-        ships,
-        levels,
-        hex,
-        face_up: kind.slow(),
-        moved: 0,
-        stopped: false,
-        came_from: None,
-        move_shown: None,
-        tow: None,
-        upgrading: false,
-        peeks: 0,
-    }
-}
-
-/// The seats clockwise from `first`.
-fn rotation(players: u8, first: Seat) -> Vec<Seat> {
-    (0..players).map(|i| Seat((first.0 + i) % players)).collect()
-}
-
-/// Apply `e` to `s` and keep it in `out`.
-fn push(s: &mut State, out: &mut Vec<Event>, e: Event) {
-    apply(s, &e);
-    out.push(e);
 }
 
 // ---------------------------------------------------------------- who owes what
@@ -188,7 +70,7 @@ pub fn pending(s: &State) -> Vec<Pending> {
         vec![Pending {
             seat,
             kind: kind.to_string(),
-            prompt: super::view::prompt(s, seat),
+            prompt: prompt(s, seat),
             secret: false,
             submitted: false,
             sheet: false,
@@ -207,7 +89,7 @@ pub fn pending(s: &State) -> Vec<Pending> {
             .map(|(seat, ready)| Pending {
                 seat,
                 kind: "economic".into(),
-                prompt: super::view::prompt(s, seat),
+                prompt: prompt(s, seat),
                 secret: true,
                 submitted: ready,
                 sheet: true,
@@ -219,6 +101,108 @@ pub fn pending(s: &State) -> Vec<Pending> {
 /// The seats the game waits on.
 fn waiting(s: &State) -> Vec<Seat> {
     pending(s).into_iter().filter(|p| !p.submitted).map(|p| p.seat).collect()
+}
+
+/// Where the game is, for errors: "bob's movement (round 3, turn 2)".
+pub fn phase_words(s: &State) -> String {
+    match &s.phase {
+        Phase::Setup => "set-up".into(),
+        Phase::Movement => format!("the active player's movement (round {}, turn {})", s.round, s.turn),
+        Phase::Combat => format!("the active player's combat (round {}, turn {})", s.round, s.turn),
+        Phase::Lost { .. } => "Lost in Space: a stack waits to be shifted".into(),
+        Phase::Economic => format!("the Economic Phase of round {}", s.round),
+        Phase::First { .. } => "the choice of the next round's first player".into(),
+        Phase::Over => "the end of the game".into(),
+    }
+}
+
+/// What `seat` is asked now, in words (no names: the service adds them).
+pub fn prompt(s: &State, seat: Seat) -> String {
+    match &s.phase {
+        Phase::Movement => {
+            let mine: Vec<String> = s
+                .units_of(seat)
+                .filter(|u| super::movement::movable(s, u).is_ok())
+                .map(|u| format!("{} at {} ({} left)", u.label, s.board.name(u.hex), super::movement::left(s, u)))
+                .collect();
+            format!(
+                "Turn {}: move your counters (`move`), then `end`. Able to move: {}.",
+                s.turn,
+                if mine.is_empty() { "none".into() } else { mine.join(", ") }
+            )
+        }
+        Phase::Combat => combat_prompt(s),
+        Phase::Lost { hex, .. } => format!(
+            "A stack is Lost in Space at {}: shift it one hex (`shift dir:n|ne|se|s|sw|nw`).",
+            s.board.name(*hex)
+        ),
+        Phase::Economic => {
+            let f = Forecast::of(s, seat);
+            let lines = s.sheet.lines_of(seat).unwrap_or(&[]);
+            let totals = economy::check(s, seat, lines).unwrap_or_default();
+            format!(
+                "Economic Phase: income {} (colonies) + {} (minerals) − maintenance {} → {} CP to spend \
+                 ({} carried over). This sheet spends {}; at most {} carry over. Write `bid`, `research`, \
+                 `buy` lines, then `/sheet ready`.",
+                f.colony_income,
+                f.mineral_income,
+                f.maintenance,
+                totals.available,
+                f.carried,
+                totals.spent,
+                super::basics::CARRY_OVER_CAP
+            )
+        }
+        Phase::First { .. } => "You won the bid: choose who plays first next round (`first player:NAME`).".into(),
+        Phase::Setup | Phase::Over => String::new(),
+    }
+}
+
+fn combat_prompt(s: &State) -> String {
+    match &s.battle {
+        Some(b) => {
+            let mut t = format!("Battle at {}, firing round {}. ", s.board.name(b.hex()), b.round().max(1));
+            match b.ask() {
+                Some(super::combat::Ask::Screen { max_ships, .. }) => t.push_str(&format!(
+                    "You may screen up to {max_ships} ship(s) (`screen`), then `done`, or fire at once."
+                )),
+                Some(super::combat::Ask::Fire { side, .. }) => {
+                    let run: Vec<String> = b
+                        .run(side)
+                        .into_iter()
+                        .map(|i| {
+                            let f = b.fighter(i);
+                            let shots: Vec<String> = b
+                                .targets(i)
+                                .into_iter()
+                                .map(|t| format!("{} {}", b.fighter(t).id, b.to_hit(i, t)))
+                                .collect();
+                            format!("{} ×{} (to-hit: {})", f.id, b.fireable(i), shots.join(", "))
+                        })
+                        .collect();
+                    t.push_str(&format!("Your turn to fire: {}. `fire`, `retreat`, or `auto`.", run.join("; ")));
+                }
+                None => {}
+            }
+            t
+        }
+        None => match s.fighting {
+            Some(at) => format!(
+                "The enemy colony at {} may be fired on: `fire unit:LABEL at:colony` or `hold unit:LABEL` (or `auto`).",
+                s.board.name(at)
+            ),
+            None => {
+                format!(
+                    "Choose your next battle: {} (`battle at:HEX`, or `auto`).",
+                    hex_list(&s.board, &s.combat_due)
+                )
+            }
+        },
+    }
+}
+
+fn hex_list(b: &Board, hs: &[Hex]) -> String {
+    crate::shared::menu::and_list(&hs.iter().map(|h| b.name(*h)).collect::<Vec<_>>())
 }
 
 // ---------------------------------------------------------------- legal orders
@@ -642,7 +626,7 @@ pub fn decide(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Reje
                     "`{}` is {}; now the game is in {}",
                     super::orders::unparse(action).name,
                     when.words(),
-                    super::view::phase_words(s)
+                    phase_words(s)
                 ),
             ));
         }
@@ -1626,15 +1610,6 @@ fn next_round(s: &State, first: Seat) -> Vec<Event> {
     let e = movement_began(&scratch, first);
     push(&mut scratch, &mut out, e);
     out
-}
-
-/// Colony worth in words, for prompts and narration.
-pub fn worth_words(w: Worth) -> String {
-    match w {
-        Worth::New => "a new colony".into(),
-        Worth::Colony(v) => format!("a colony of {v}"),
-        Worth::Home(v) => format!("a homeworld of {v}"),
-    }
 }
 
 /// A battle answer as an event, with its public account (`said`): what was

@@ -11,7 +11,7 @@
 //! belong to their [`Colony`] and are named by its hex.
 
 use super::basics::{Kind, Label, Levels, Marker, Tech, TurnNo, Worth, HOMEWORLD_CP};
-use orrery_engine::{GameRng, Hex, OptionValues, Outcome, Seat, SetupOption};
+use orrery_engine::{GameRng, Hex, Outcome, Seat};
 use serde::{Deserialize, Serialize};
 
 /// The game's options as data (rules page, *Options*). Unknown keys are
@@ -25,25 +25,6 @@ pub struct Options {
 }
 
 pub const ROUNDS_DEFAULT: u32 = 12;
-pub const ROUNDS_RANGE: std::ops::RangeInclusive<u32> = 3..=40;
-
-/// Option keys of the advanced and optional rules: declared so that a game
-/// created now has a definite value, and accepted only as `false` until
-/// their rules are built.
-pub const FUTURE_KEYS: &[&str] = &[
-    "pipelines",
-    "carriers",
-    "point_defense",
-    "raiders",
-    "mines",
-    "aliens",
-    "instant_upgrade",
-    "slingshot",
-    "warp_points",
-    "doomsday",
-    "research_gearing",
-    "unpredictable_research",
-];
 
 impl Default for Options {
     fn default() -> Self {
@@ -53,55 +34,6 @@ impl Default for Options {
         }
     }
 }
-
-/// A reserved option: the key of rules not built yet.
-const fn reserved(key: &'static str) -> SetupOption {
-    SetupOption {
-        key,
-        description: "Not built yet",
-        values: OptionValues::Reserved,
-    }
-}
-
-/// The options of `/game new` (rules page, *Options*): the round limit,
-/// standing orders on fire at will, the rules (only `basic` is built), and
-/// the keys of the advanced and optional rules, reserved.
-pub const OPTIONS: [SetupOption; 15] = [
-    SetupOption {
-        key: "rounds",
-        description: "Round limit: the game ends after this round's Economic Phase and is scored",
-        values: OptionValues::Whole {
-            min: *ROUNDS_RANGE.start(),
-            max: *ROUNDS_RANGE.end(),
-            default: ROUNDS_DEFAULT,
-        },
-    },
-    SetupOption {
-        key: "auto_combat",
-        description: "true to start every player's standing orders on fire at will",
-        values: OptionValues::Flag { default: false },
-    },
-    SetupOption {
-        key: "rules",
-        description: "The basic game (the advanced rules are not built yet)",
-        values: OptionValues::Words {
-            words: &["basic", "advanced"],
-            default: "basic",
-        },
-    },
-    reserved(FUTURE_KEYS[0]),
-    reserved(FUTURE_KEYS[1]),
-    reserved(FUTURE_KEYS[2]),
-    reserved(FUTURE_KEYS[3]),
-    reserved(FUTURE_KEYS[4]),
-    reserved(FUTURE_KEYS[5]),
-    reserved(FUTURE_KEYS[6]),
-    reserved(FUTURE_KEYS[7]),
-    reserved(FUTURE_KEYS[8]),
-    reserved(FUTURE_KEYS[9]),
-    reserved(FUTURE_KEYS[10]),
-    reserved(FUTURE_KEYS[11]),
-];
 
 /// A System marker on the map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -469,6 +401,26 @@ impl State {
     /// The homeworld value at the start (text 2.7).
     pub const HOMEWORLD: Worth = Worth::Home(HOMEWORLD_CP);
 }
+
+/// A new counter of `kind` at `hex`, unmoved (face up if slow).
+pub fn new_unit(label: Label, kind: Kind, ships: u32, levels: Levels, hex: Hex) -> Unit {
+    Unit {
+        label,
+        kind,
+        ships,
+        levels,
+        hex,
+        face_up: kind.slow(),
+        moved: 0,
+        stopped: false,
+        came_from: None,
+        move_shown: None,
+        tow: None,
+        upgrading: false,
+        peeks: 0,
+    }
+}
+
 
 /// A label for `seat` whose number is not in `taken`, drawn with the game's
 /// generator. Set-up and purchases draw several at once; the one way labels

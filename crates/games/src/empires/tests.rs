@@ -149,7 +149,7 @@ fn options_ranges_and_future_keys() {
     assert!(e.0.contains("unknown option `colour`"), "{}", e.0);
     let e = setup(serde_json::json!({"mines": true})).unwrap_err();
     assert!(e.0.contains("not available yet"), "{}", e.0);
-    for key in super::state::FUTURE_KEYS {
+    for key in super::setup::FUTURE_KEYS {
         assert!(setup(serde_json::json!({ *key: false })).is_ok(), "{key}: false refused");
     }
     // Every player starts on fire at will with `auto_combat`.
