@@ -5,7 +5,7 @@
 //! so replaying the log reproduces the game bit for bit.
 
 use super::basics::{Dir, Kind, Label, Levels, Marker, Tech, TurnNo, Worth};
-use super::combat::{Action as BattleAction, Battle, Standing, Target};
+use super::state::battle::{Action as BattleAction, Battle, Standing, Target};
 use super::map::Board;
 use super::state::{Colony, Empire, Line, Options, Phase, Spot, State, Unit};
 use orrery_engine::{GameRng, Hex, OrderSheet, Outcome, Seat, SheetEvent};

@@ -6,7 +6,7 @@ use super::basics::{Kind, Label, Levels};
 use super::events::{push, Event};
 use super::map::{deal, Area, Board};
 use super::state::{draw_label, new_unit, Colony, Empire, Options, Spot, State, Unit, ROUNDS_DEFAULT};
-use super::combat::Standing;
+use super::state::battle::Standing;
 use orrery_engine::{options_of, GameConfig, GameRng, OptionValues, Seat, SetupError, SetupOption};
 
 pub const ROUNDS_RANGE: std::ops::RangeInclusive<u32> = 3..=40;

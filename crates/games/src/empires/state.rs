@@ -14,6 +14,8 @@ use super::basics::{Kind, Label, Levels, Marker, Tech, TurnNo, Worth, HOMEWORLD_
 use orrery_engine::{GameRng, Hex, Outcome, Seat};
 use serde::{Deserialize, Serialize};
 
+pub mod battle;
+
 /// The game's options as data (rules page, *Options*). Unknown keys are
 /// refused when the game is set up.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -133,7 +135,7 @@ pub struct Empire {
     /// CP carried over (private).
     pub cp: u32,
     pub levels: Levels,
-    pub standing: super::combat::Standing,
+    pub standing: battle::Standing,
     /// The bid of the last Economic Phase, once revealed (public).
     pub last_bid: Option<u32>,
     /// Free technology levels from Space Wrecks, as (die, tech), for the
@@ -200,14 +202,14 @@ pub struct State {
     pub phase: Phase,
     pub sheet: orrery_engine::OrderSheet<Line>,
     /// The battle being fought in the active player's combat phase.
-    pub battle: Option<Box<super::combat::Battle>>,
+    pub battle: Option<Box<battle::Battle>>,
     /// The other side of the battle being fought.
     pub defender: Option<Seat>,
     /// The hex the active player's combat is at now (a battle, or colony
     /// fire after one or without one).
     pub fighting: Option<Hex>,
     /// Ships noted for screening this firing round, not yet committed.
-    pub screening: Vec<(super::combat::Target, u32)>,
+    pub screening: Vec<(battle::Target, u32)>,
     /// Hexes where the active player's battles and colony fire are still
     /// due this combat phase, in hex-name order.
     pub combat_due: Vec<Hex>,

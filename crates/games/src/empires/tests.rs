@@ -2,6 +2,7 @@
 //! the set-up, whole random games, and the economy's worked examples.
 
 use super::basics::{Kind, Worth};
+use super::rules::economy;
 use super::state::{Line, Phase};
 use super::*;
 use orrery_engine::{GameRng, Ruleset, SheetEdit};

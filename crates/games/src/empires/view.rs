@@ -11,8 +11,8 @@
 //! face-down markers or the RNG. At the end everything is shown.
 
 use super::basics::{Kind, Label, Levels, Marker, Tech, Worth, COUNTERS_PER_TYPE};
-use super::combat::{Battle, Standing};
-use super::economy::{self, Forecast};
+use super::state::battle::{Battle, Standing};
+use super::rules::economy::{self, Forecast};
 use super::events::{Doom, Event, Ledger};
 use super::map::Board;
 use super::state::{Colony, Line, Phase, State};
@@ -396,7 +396,7 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             let parts: Vec<String> = rolls
                 .iter()
                 .map(|(l, d)| {
-                    let lost = super::movement::black_hole_losses(d);
+                    let lost = super::rules::movement::black_hole_losses(d);
                     format!(
                         "{l} rolls {} ({} lost)",
                         d.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
@@ -572,9 +572,9 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
     })
 }
 
-fn self_owner(t: &super::combat::Target) -> Seat {
+fn self_owner(t: &super::state::battle::Target) -> Seat {
     match t {
-        super::combat::Target::Group(l) => l.owner,
+        super::state::battle::Target::Group(l) => l.owner,
         _ => Seat(u8::MAX),
     }
 }
