@@ -12,18 +12,16 @@
 //! flow between phases) is here.
 
 use super::basics::{Dir, Kind, Label, Marker};
-use super::state::battle::Side;
-use self::combat::{combat_options, combat_order, combat_prompt, combat_step, standing};
-use self::economy::{carry_out_economy, sheet_edit, sheet_options, Forecast};
-use self::movement::{movement_options, movement_order, shift, shift_target};
 use super::events::{apply, push, Event};
 use super::map::Board;
 use super::orders::Action;
 use super::setup::rotation;
+use super::state::battle::Side;
 use super::state::{draw_label, Phase, State};
-use orrery_engine::{
-    GameConfig, GameRng, Hex, Outcome, Pending, Rejection, Seat, SetupError,
-};
+use orrery_engine::{GameConfig, GameRng, Hex, Outcome, Pending, Rejection, Seat, SetupError};
+use self::combat::{combat_options, combat_order, combat_prompt, combat_step, standing};
+use self::economy::{carry_out_economy, sheet_edit, sheet_options, Forecast};
+use self::movement::{movement_options, movement_order, shift, shift_target};
 
 pub mod combat;
 pub mod economy;

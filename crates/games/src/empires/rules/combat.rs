@@ -6,9 +6,12 @@ use super::super::basics::{Dir, Kind, Label, Marker};
 use super::super::events::{push, Event};
 use super::super::orders::{Action, StandingEdit};
 use super::super::state::State;
-use super::super::state::battle::{self, choose_screen, colony_fire_to_hit, colony_volley, Action as BattleAction, Ask, Battle, Fighter, Side, Target, Terrain};
+use super::super::state::battle::{
+    self, choose_screen, colony_fire_to_hit, colony_volley, Action as BattleAction, Ask, Battle, Fighter, Side, Target,
+    Terrain,
+};
 use orrery_engine::{GameRng, Hex, Outcome, Seat};
-use super::{d10, own_unit, hex, combat_seat, side_seat, seat_side, hex_list, label_text, end_player_turn};
+use super::{combat_seat, d10, end_player_turn, hex, hex_list, label_text, own_unit, seat_side, side_seat};
 use super::movement::{self, explore, next_exploration};
 
 pub(super) fn combat_prompt(s: &State) -> String {
@@ -159,7 +162,7 @@ pub fn retreat_hexes(s: &State, seat: Seat, from: Hex) -> Vec<Hex> {
 
 /// The attacker's armed groups at `at` that may still fire at the enemy
 /// colony there this combat phase.
-pub(super) fn colony_shooters(s: &State, at: Hex) -> Vec<Label> {
+fn colony_shooters(s: &State, at: Hex) -> Vec<Label> {
     let Some(attacker) = s.active_seat() else { return Vec::new() };
     s.units_at(at)
         .filter(|u| u.owner() == attacker && u.armed() && !s.colony_fired.contains(&u.label))
@@ -211,7 +214,7 @@ pub(super) fn combat_order(s: &State, seat: Seat, action: &Action) -> Result<Vec
 }
 
 /// A fighter of `seat`'s side named by an order.
-pub(super) fn own_fighter(s: &State, seat: Seat, b: &Battle, text: &str) -> Result<usize, String> {
+fn own_fighter(s: &State, seat: Seat, b: &Battle, text: &str) -> Result<usize, String> {
     let side = seat_side(s, seat);
     let t = Target::parse(text, seat).ok_or_else(|| format!("`{text}` is not a counter, `base` or `yard`"))?;
     b.find(side, &t)
@@ -219,7 +222,7 @@ pub(super) fn own_fighter(s: &State, seat: Seat, b: &Battle, text: &str) -> Resu
         .ok_or_else(|| format!("{t} is not one of your units in this battle"))
 }
 
-pub(super) fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Vec<Event>, String> {
+fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Vec<Event>, String> {
     let side = seat_side(s, seat);
     let ask = b.ask().ok_or("the battle is over")?;
     let mut out = Vec::new();
@@ -324,7 +327,7 @@ pub(super) fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -
 
 /// `ships` ships of fighter `i` fire at `target`, one die each, until it
 /// is destroyed.
-pub(super) fn volley(s: &State, b: &Battle, i: usize, target: Target, ships: u32) -> Event {
+fn volley(s: &State, b: &Battle, i: usize, target: Target, ships: u32) -> Event {
     let mut rng = (*s.rng).clone();
     let mut probe = b.clone();
     let side = b.fighter(i).side.other();
@@ -350,7 +353,7 @@ pub(super) fn volley(s: &State, b: &Battle, i: usize, target: Target, ships: u32
 
 /// `ships` ships of fighter `i` retreat to `to`; ships retreating into a
 /// Black Hole roll as they enter it (text 5.9.2, 6.3).
-pub(super) fn retreat(s: &State, b: &Battle, i: usize, ships: u32, to: Hex) -> Vec<Event> {
+fn retreat(s: &State, b: &Battle, i: usize, ships: u32, to: Hex) -> Vec<Event> {
     let f = b.fighter(i);
     let mut rng = (*s.rng).clone();
     let new = match f.id {
@@ -385,7 +388,7 @@ pub(super) fn retreat(s: &State, b: &Battle, i: usize, ships: u32, to: Hex) -> V
     out
 }
 
-pub(super) fn colony_order(s: &State, seat: Seat, at: Hex, action: &Action) -> Result<Vec<Event>, String> {
+fn colony_order(s: &State, seat: Seat, at: Hex, action: &Action) -> Result<Vec<Event>, String> {
     let shooters = colony_shooters(s, at);
     let pick = |unit: &str| -> Result<Label, String> {
         let l = own_unit(s, seat, unit)?;
@@ -411,7 +414,7 @@ pub(super) fn colony_order(s: &State, seat: Seat, at: Hex, action: &Action) -> R
 }
 
 /// A group fires at the enemy colony of `at`, one die per ship (text 5.10).
-pub(super) fn colony_fire(s: &State, unit: Label, at: Hex) -> Vec<Event> {
+fn colony_fire(s: &State, unit: Label, at: Hex) -> Vec<Event> {
     let (Some(u), Some(c)) = (s.unit(unit), s.colony(at)) else {
         return Vec::new();
     };
@@ -451,7 +454,7 @@ pub(super) fn colony_fire(s: &State, unit: Label, at: Hex) -> Vec<Event> {
 }
 
 /// The battle, or colony fire, at `h` begins.
-pub(super) fn start_at(s: &State, h: Hex) -> Vec<Event> {
+fn start_at(s: &State, h: Hex) -> Vec<Event> {
     let Some(attacker) = s.active_seat() else { return Vec::new() };
     let Some(defender) = s.enemies_at(attacker, h).first().copied() else {
         return vec![Event::ColonyFireBegan { at: h }];
@@ -512,7 +515,7 @@ pub(super) fn start_at(s: &State, h: Hex) -> Vec<Event> {
 }
 
 /// The answer of `seat`'s standing orders to what the combat waits on now.
-pub(super) fn standing_step(s: &State) -> Vec<Event> {
+fn standing_step(s: &State) -> Vec<Event> {
     let Some(seat) = combat_seat(s) else { return Vec::new() };
     let st = s.empire(seat).standing;
     match &s.battle {
@@ -548,7 +551,7 @@ pub(super) fn standing_step(s: &State) -> Vec<Event> {
 
 /// `auto`: `seat`'s standing orders answer until the combat waits on
 /// someone else, or on a decision of another kind.
-pub(super) fn auto_until_another(s: &State, seat: Seat) -> Vec<Event> {
+fn auto_until_another(s: &State, seat: Seat) -> Vec<Event> {
     let mut scratch = s.clone();
     let mut out = Vec::new();
     let mut guard = 0;
@@ -571,7 +574,7 @@ pub(super) fn auto_until_another(s: &State, seat: Seat) -> Vec<Event> {
     out
 }
 
-pub(super) fn battle_ended(s: &State, b: &Battle) -> Event {
+fn battle_ended(s: &State, b: &Battle) -> Event {
     let outcome = b.outcome().cloned();
     let winner = outcome
         .as_ref()
@@ -636,7 +639,7 @@ pub(super) fn combat_step(s: &State) -> Vec<Event> {
 
 /// A battle answer as an event, with its public account (`said`): what was
 /// screened, each die against its to-hit, ships lost, a new firing round.
-pub(super) fn fought(s: &State, action: BattleAction, dice: Vec<u32>, rng: Box<GameRng>) -> Event {
+fn fought(s: &State, action: BattleAction, dice: Vec<u32>, rng: Box<GameRng>) -> Event {
     let said = match &s.battle {
         Some(b) => describe(b, &action, &dice),
         None => String::new(),
@@ -649,7 +652,7 @@ pub(super) fn fought(s: &State, action: BattleAction, dice: Vec<u32>, rng: Box<G
     }
 }
 
-pub(super) fn describe(b: &Battle, action: &BattleAction, dice: &[u32]) -> String {
+fn describe(b: &Battle, action: &BattleAction, dice: &[u32]) -> String {
     let mut probe = b.clone();
     let round = probe.round();
     let done = probe.act(action, dice);

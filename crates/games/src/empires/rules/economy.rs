@@ -16,8 +16,8 @@ use super::super::events::{push, Event, Ledger};
 use super::super::orders::{Action, ScrapWhat, Written};
 use super::super::state::{draw_label, new_unit, Colony, Line, State, Unit};
 use orrery_engine::{GameRng, Hex, Rejection, Seat, SheetEdit, SheetEvent};
-use super::{own_unit, hex, illegal, game_over_on_score};
 use std::collections::BTreeMap;
+use super::{game_over_on_score, hex, illegal, own_unit};
 
 /// What a player's Economic Phase starts from, worked out before anyone
 /// writes (private to that player).
@@ -357,7 +357,7 @@ pub(super) fn sheet_edit(s: &State, seat: Seat, action: &Action) -> Result<Sheet
 }
 
 /// A sheet line as written → resolved against the state.
-pub(super) fn resolve_line(s: &State, seat: Seat, w: &Written) -> Result<Line, String> {
+fn resolve_line(s: &State, seat: Seat, w: &Written) -> Result<Line, String> {
     Ok(match w {
         Written::Bid { cp } => Line::Bid { cp: *cp },
         Written::Research { tech } => Line::Research { tech: *tech },
@@ -439,7 +439,7 @@ pub(super) fn carry_out_economy(s: &State) -> Vec<Event> {
 }
 
 /// One player's sheet as carried out.
-pub(super) fn ledger(s: &State, seat: Seat, lines: &[Line], rng: &mut GameRng, taken: &mut Vec<Label>) -> Ledger {
+fn ledger(s: &State, seat: Seat, lines: &[Line], rng: &mut GameRng, taken: &mut Vec<Label>) -> Ledger {
     let f = Forecast::of(s, seat);
     let before = s.empire(seat).levels;
     let mut levels = before;
