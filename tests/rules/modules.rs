@@ -310,11 +310,6 @@ fn circles(edges: &BTreeSet<(ModPath, ModPath)>) -> Vec<Vec<ModPath>> {
 
 const CRATES: [&str; 5] = ["engine", "games", "store", "service", "discord"];
 
-/// Circles not yet broken (issue 26 lists them); this list only shrinks.
-const KNOWN_CIRCLES: &[&str] = &[
-    "games: empires::rules ⇄ empires::view",
-];
-
 /// No module of any crate imports a module that (through others) imports
 /// it back.
 #[test]
@@ -333,16 +328,7 @@ fn no_import_circles_inside_any_crate() {
         modules > 60,
         "only {modules} modules read: is the layout still crates/<name>/src?"
     );
-    let new: Vec<&String> = found.iter().filter(|f| !KNOWN_CIRCLES.contains(&f.as_str())).collect();
-    let gone: Vec<&&str> = KNOWN_CIRCLES
-        .iter()
-        .filter(|k| !found.iter().any(|f| f == *k))
-        .collect();
-    assert!(new.is_empty(), "import circles:\n{new:#?}");
-    assert!(
-        gone.is_empty(),
-        "broken circles still listed in KNOWN_CIRCLES: {gone:?}"
-    );
+    assert!(found.is_empty(), "import circles:\n{found:#?}");
 }
 
 /// The modules of a game folder (`crates/games/src/<game>/`), in order: a
@@ -360,10 +346,6 @@ const REQUIRED: [&str; 9] = [
 /// The longest a file that is not a test may be, in lines of code (its
 /// test module left out).
 const LONGEST: usize = 1_200;
-
-/// Game folders already laid out (issue 26 moves the others); at the end
-/// of it, every game folder.
-const LAID_OUT: &[&str] = &["starlanes", "hyperspace", "solar", "spectrum"];
 
 /// Every game folder laid out alike: the modules of [`LAYOUT`] and no
 /// others, each using only those before it, no game using another game,
@@ -385,7 +367,7 @@ fn every_game_folder_follows_the_layout() {
             problems.push(format!("{} uses {}", a[0], b[0]));
         }
     }
-    for game in games.iter().filter(|g| LAID_OUT.contains(&g.as_str())) {
+    for game in &games {
         let parts: Vec<&String> = krate
             .modules
             .keys()

@@ -5,7 +5,7 @@
 //! so replaying the log reproduces the game bit for bit.
 
 use super::basics::{Dir, Kind, Label, Levels, Marker, Tech, TurnNo, Worth};
-use super::combat::{Action as BattleAction, Battle, Standing, Target};
+use super::state::battle::{Action as BattleAction, Battle, Standing, Target};
 use super::map::Board;
 use super::state::{Colony, Empire, Line, Options, Phase, Spot, State, Unit};
 use orrery_engine::{GameRng, Hex, OrderSheet, Outcome, Seat, SheetEvent};
@@ -631,6 +631,12 @@ pub fn apply(s: &mut State, event: &Event) {
             s.boundaries += 1;
         }
     }
+}
+
+/// Apply `e` to `s` and keep it in `out`.
+pub fn push(s: &mut State, out: &mut Vec<Event>, e: Event) {
+    apply(s, &e);
+    out.push(e);
 }
 
 /// New labels for counters (old, new).

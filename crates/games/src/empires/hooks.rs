@@ -2,7 +2,7 @@
 //! hidden-state scrambler ([`scramble`]).
 
 use super::basics::{Kind, Tech};
-use super::combat::{RetreatRule, ScreenRule, TargetRule};
+use super::state::battle::{RetreatRule, ScreenRule, TargetRule};
 use super::state::State;
 use orrery_engine::{GameRng, Seat};
 

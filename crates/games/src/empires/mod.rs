@@ -5,38 +5,40 @@
 //! The rules a player reads, and the specification, are in
 //! `docs/rules/empires.md`.
 //!
-//! The layers, bottom up:
+//! The layers, bottom up (each uses only those above it):
 //!
 //! - [`basics`]: the charts as data (units, research, movement, yard
 //!   capacity, colony steps, markers, the wreck table), labels, directions.
 //! - [`map`]: the three maps (hexes, areas, homeworlds, names), the marker
 //!   mixes and their deal, and the maps' fairness tests.
-//! - [`combat`]: one battle at one hex as a pure state machine (dice passed
-//!   in), standing orders, colony fire.
-//! - [`state`]: the [`State`] and its parts; [`events`]: the past-tense
-//!   [`Event`]s and `apply`.
-//! - [`economy`]: the Economic Phase's arithmetic and the sheet's rules.
-//! - [`movement`]: the movement phase's orders.
+//! - [`state`]: the [`State`] and its parts; `state::battle`: one battle at
+//!   one hex as a pure state machine (dice passed in), standing orders,
+//!   colony fire (part of the state: `apply` replays battle answers onto
+//!   the stored battle).
+//! - [`events`]: the past-tense [`Event`]s and `apply`.
+//! - [`setup`]: the options and the setting-up of a game.
 //! - [`orders`]: orders as text ([`Action`]), parse and unparse.
 //! - [`rules`]: who owes what, the legal orders, `decide`, and the game
-//!   carried on by itself between decisions.
-//! - [`view`]: what one viewer may see, events in words, prompts.
+//!   carried on by itself between decisions; its parts `rules::combat`
+//!   (the combat phase), `rules::economy` (the Economic Phase's arithmetic
+//!   and the sheet's rules) and `rules::movement` (the movement phase's
+//!   orders, Lost in Space, exploration).
+//! - [`view`]: what one viewer may see, events in words.
 //! - [`controls`]: legal orders as buttons and menus.
 //! - [`scene`]: the board picture, from a view.
+//! - [`hooks`]: test hooks (`scramble`).
 
 pub mod basics;
-pub mod combat;
-pub mod controls;
-pub mod hooks;
-pub mod economy;
-pub mod events;
 pub mod map;
-pub mod movement;
+pub mod state;
+pub mod events;
+pub mod setup;
 pub mod orders;
 pub mod rules;
-pub mod scene;
-pub mod state;
 pub mod view;
+pub mod controls;
+pub mod scene;
+pub mod hooks;
 
 pub use events::Event;
 pub use orders::Action;
@@ -58,7 +60,7 @@ impl Ruleset for Empires {
     const NAME: &'static str = "Space Empires 4X";
     const DECISION_KINDS: &'static [&'static str] = &["move", "combat", "lost", "economic", "first"];
     const PRIVATE_BOARDS: bool = true;
-    const OPTIONS: &'static [SetupOption] = &state::OPTIONS;
+    const OPTIONS: &'static [SetupOption] = &setup::OPTIONS;
     const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/empires.md");
     type State = State;
     type Action = Action;

@@ -4,7 +4,7 @@
 //! against the state and says what is illegal ("not legal now").
 
 use super::basics::{Dir, Kind, Tech};
-use super::combat::{ColonyRule, RetreatRule, ScreenRule, TargetRule};
+use super::state::battle::{ColonyRule, RetreatRule, ScreenRule, TargetRule};
 use orrery_engine::{CommandLine, CommandSpec, ParamKind, ParamSpec, ParseError, Seat, SheetEdit, Usages};
 use serde::{Deserialize, Serialize};
 

@@ -11,8 +11,10 @@
 //! belong to their [`Colony`] and are named by its hex.
 
 use super::basics::{Kind, Label, Levels, Marker, Tech, TurnNo, Worth, HOMEWORLD_CP};
-use orrery_engine::{GameRng, Hex, OptionValues, Outcome, Seat, SetupOption};
+use orrery_engine::{GameRng, Hex, Outcome, Seat};
 use serde::{Deserialize, Serialize};
+
+pub mod battle;
 
 /// The game's options as data (rules page, *Options*). Unknown keys are
 /// refused when the game is set up.
@@ -25,25 +27,6 @@ pub struct Options {
 }
 
 pub const ROUNDS_DEFAULT: u32 = 12;
-pub const ROUNDS_RANGE: std::ops::RangeInclusive<u32> = 3..=40;
-
-/// Option keys of the advanced and optional rules: declared so that a game
-/// created now has a definite value, and accepted only as `false` until
-/// their rules are built.
-pub const FUTURE_KEYS: &[&str] = &[
-    "pipelines",
-    "carriers",
-    "point_defense",
-    "raiders",
-    "mines",
-    "aliens",
-    "instant_upgrade",
-    "slingshot",
-    "warp_points",
-    "doomsday",
-    "research_gearing",
-    "unpredictable_research",
-];
 
 impl Default for Options {
     fn default() -> Self {
@@ -53,55 +36,6 @@ impl Default for Options {
         }
     }
 }
-
-/// A reserved option: the key of rules not built yet.
-const fn reserved(key: &'static str) -> SetupOption {
-    SetupOption {
-        key,
-        description: "Not built yet",
-        values: OptionValues::Reserved,
-    }
-}
-
-/// The options of `/game new` (rules page, *Options*): the round limit,
-/// standing orders on fire at will, the rules (only `basic` is built), and
-/// the keys of the advanced and optional rules, reserved.
-pub const OPTIONS: [SetupOption; 15] = [
-    SetupOption {
-        key: "rounds",
-        description: "Round limit: the game ends after this round's Economic Phase and is scored",
-        values: OptionValues::Whole {
-            min: *ROUNDS_RANGE.start(),
-            max: *ROUNDS_RANGE.end(),
-            default: ROUNDS_DEFAULT,
-        },
-    },
-    SetupOption {
-        key: "auto_combat",
-        description: "true to start every player's standing orders on fire at will",
-        values: OptionValues::Flag { default: false },
-    },
-    SetupOption {
-        key: "rules",
-        description: "The basic game (the advanced rules are not built yet)",
-        values: OptionValues::Words {
-            words: &["basic", "advanced"],
-            default: "basic",
-        },
-    },
-    reserved(FUTURE_KEYS[0]),
-    reserved(FUTURE_KEYS[1]),
-    reserved(FUTURE_KEYS[2]),
-    reserved(FUTURE_KEYS[3]),
-    reserved(FUTURE_KEYS[4]),
-    reserved(FUTURE_KEYS[5]),
-    reserved(FUTURE_KEYS[6]),
-    reserved(FUTURE_KEYS[7]),
-    reserved(FUTURE_KEYS[8]),
-    reserved(FUTURE_KEYS[9]),
-    reserved(FUTURE_KEYS[10]),
-    reserved(FUTURE_KEYS[11]),
-];
 
 /// A System marker on the map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -201,7 +135,7 @@ pub struct Empire {
     /// CP carried over (private).
     pub cp: u32,
     pub levels: Levels,
-    pub standing: super::combat::Standing,
+    pub standing: battle::Standing,
     /// The bid of the last Economic Phase, once revealed (public).
     pub last_bid: Option<u32>,
     /// Free technology levels from Space Wrecks, as (die, tech), for the
@@ -268,14 +202,14 @@ pub struct State {
     pub phase: Phase,
     pub sheet: orrery_engine::OrderSheet<Line>,
     /// The battle being fought in the active player's combat phase.
-    pub battle: Option<Box<super::combat::Battle>>,
+    pub battle: Option<Box<battle::Battle>>,
     /// The other side of the battle being fought.
     pub defender: Option<Seat>,
     /// The hex the active player's combat is at now (a battle, or colony
     /// fire after one or without one).
     pub fighting: Option<Hex>,
     /// Ships noted for screening this firing round, not yet committed.
-    pub screening: Vec<(super::combat::Target, u32)>,
+    pub screening: Vec<(battle::Target, u32)>,
     /// Hexes where the active player's battles and colony fire are still
     /// due this combat phase, in hex-name order.
     pub combat_due: Vec<Hex>,
@@ -469,6 +403,26 @@ impl State {
     /// The homeworld value at the start (text 2.7).
     pub const HOMEWORLD: Worth = Worth::Home(HOMEWORLD_CP);
 }
+
+/// A new counter of `kind` at `hex`, unmoved (face up if slow).
+pub fn new_unit(label: Label, kind: Kind, ships: u32, levels: Levels, hex: Hex) -> Unit {
+    Unit {
+        label,
+        kind,
+        ships,
+        levels,
+        hex,
+        face_up: kind.slow(),
+        moved: 0,
+        stopped: false,
+        came_from: None,
+        move_shown: None,
+        tow: None,
+        upgrading: false,
+        peeks: 0,
+    }
+}
+
 
 /// A label for `seat` whose number is not in `taken`, drawn with the game's
 /// generator. Set-up and purchases draw several at once; the one way labels

@@ -2,6 +2,7 @@
 //! the set-up, whole random games, and the economy's worked examples.
 
 use super::basics::{Kind, Worth};
+use super::rules::economy;
 use super::state::{Line, Phase};
 use super::*;
 use orrery_engine::{GameRng, Ruleset, SheetEdit};
@@ -149,7 +150,7 @@ fn options_ranges_and_future_keys() {
     assert!(e.0.contains("unknown option `colour`"), "{}", e.0);
     let e = setup(serde_json::json!({"mines": true})).unwrap_err();
     assert!(e.0.contains("not available yet"), "{}", e.0);
-    for key in super::state::FUTURE_KEYS {
+    for key in super::setup::FUTURE_KEYS {
         assert!(setup(serde_json::json!({ *key: false })).is_ok(), "{key}: false refused");
     }
     // Every player starts on fire at will with `auto_combat`.

@@ -10,12 +10,11 @@
 //! levels, sheet, standing orders, peeks and wreck rolls. Nobody sees
 //! face-down markers or the RNG. At the end everything is shown.
 
-use super::basics::{Kind, Label, Levels, Marker, Tech, COUNTERS_PER_TYPE};
-use super::combat::{Battle, Standing};
-use super::economy::{self, Forecast};
+use super::basics::{Kind, Label, Levels, Marker, Tech, Worth, COUNTERS_PER_TYPE};
+use super::state::battle::{Battle, Standing};
+use super::rules::economy::{self, Forecast};
 use super::events::{Doom, Event, Ledger};
 use super::map::Board;
-use super::rules::worth_words;
 use super::state::{Colony, Line, Phase, State};
 use orrery_engine::{Hex, Outcome, PhaseInfo, Seat, Viewer};
 use serde::Serialize;
@@ -251,16 +250,12 @@ fn hex_list(b: &Board, hs: &[Hex]) -> String {
     and_list(&hs.iter().map(|h| b.name(*h)).collect::<Vec<_>>())
 }
 
-/// Where the game is, for errors: "bob's movement (round 3, turn 2)".
-pub fn phase_words(s: &State) -> String {
-    match &s.phase {
-        Phase::Setup => "set-up".into(),
-        Phase::Movement => format!("the active player's movement (round {}, turn {})", s.round, s.turn),
-        Phase::Combat => format!("the active player's combat (round {}, turn {})", s.round, s.turn),
-        Phase::Lost { .. } => "Lost in Space: a stack waits to be shifted".into(),
-        Phase::Economic => format!("the Economic Phase of round {}", s.round),
-        Phase::First { .. } => "the choice of the next round's first player".into(),
-        Phase::Over => "the end of the game".into(),
+/// Colony worth in words, for prompts and narration.
+pub fn worth_words(w: Worth) -> String {
+    match w {
+        Worth::New => "a new colony".into(),
+        Worth::Colony(v) => format!("a colony of {v}"),
+        Worth::Home(v) => format!("a homeworld of {v}"),
     }
 }
 
@@ -286,91 +281,6 @@ pub fn phase(s: &State) -> PhaseInfo {
         number: s.boundaries,
         label,
         turn,
-    }
-}
-
-/// What `seat` is asked now, in words (no names: the service adds them).
-pub fn prompt(s: &State, seat: Seat) -> String {
-    match &s.phase {
-        Phase::Movement => {
-            let mine: Vec<String> = s
-                .units_of(seat)
-                .filter(|u| super::movement::movable(s, u).is_ok())
-                .map(|u| format!("{} at {} ({} left)", u.label, s.board.name(u.hex), super::movement::left(s, u)))
-                .collect();
-            format!(
-                "Turn {}: move your counters (`move`), then `end`. Able to move: {}.",
-                s.turn,
-                if mine.is_empty() { "none".into() } else { mine.join(", ") }
-            )
-        }
-        Phase::Combat => combat_prompt(s),
-        Phase::Lost { hex, .. } => format!(
-            "A stack is Lost in Space at {}: shift it one hex (`shift dir:n|ne|se|s|sw|nw`).",
-            s.board.name(*hex)
-        ),
-        Phase::Economic => {
-            let f = Forecast::of(s, seat);
-            let lines = s.sheet.lines_of(seat).unwrap_or(&[]);
-            let totals = economy::check(s, seat, lines).unwrap_or_default();
-            format!(
-                "Economic Phase: income {} (colonies) + {} (minerals) − maintenance {} → {} CP to spend \
-                 ({} carried over). This sheet spends {}; at most {} carry over. Write `bid`, `research`, \
-                 `buy` lines, then `/sheet ready`.",
-                f.colony_income,
-                f.mineral_income,
-                f.maintenance,
-                totals.available,
-                f.carried,
-                totals.spent,
-                super::basics::CARRY_OVER_CAP
-            )
-        }
-        Phase::First { .. } => "You won the bid: choose who plays first next round (`first player:NAME`).".into(),
-        Phase::Setup | Phase::Over => String::new(),
-    }
-}
-
-fn combat_prompt(s: &State) -> String {
-    match &s.battle {
-        Some(b) => {
-            let mut t = format!("Battle at {}, firing round {}. ", s.board.name(b.hex()), b.round().max(1));
-            match b.ask() {
-                Some(super::combat::Ask::Screen { max_ships, .. }) => t.push_str(&format!(
-                    "You may screen up to {max_ships} ship(s) (`screen`), then `done`, or fire at once."
-                )),
-                Some(super::combat::Ask::Fire { side, .. }) => {
-                    let run: Vec<String> = b
-                        .run(side)
-                        .into_iter()
-                        .map(|i| {
-                            let f = b.fighter(i);
-                            let shots: Vec<String> = b
-                                .targets(i)
-                                .into_iter()
-                                .map(|t| format!("{} {}", b.fighter(t).id, b.to_hit(i, t)))
-                                .collect();
-                            format!("{} ×{} (to-hit: {})", f.id, b.fireable(i), shots.join(", "))
-                        })
-                        .collect();
-                    t.push_str(&format!("Your turn to fire: {}. `fire`, `retreat`, or `auto`.", run.join("; ")));
-                }
-                None => {}
-            }
-            t
-        }
-        None => match s.fighting {
-            Some(at) => format!(
-                "The enemy colony at {} may be fired on: `fire unit:LABEL at:colony` or `hold unit:LABEL` (or `auto`).",
-                s.board.name(at)
-            ),
-            None => {
-                format!(
-                    "Choose your next battle: {} (`battle at:HEX`, or `auto`).",
-                    hex_list(&s.board, &s.combat_due)
-                )
-            }
-        },
     }
 }
 
@@ -486,7 +396,7 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             let parts: Vec<String> = rolls
                 .iter()
                 .map(|(l, d)| {
-                    let lost = super::movement::black_hole_losses(d);
+                    let lost = super::rules::movement::black_hole_losses(d);
                     format!(
                         "{l} rolls {} ({} lost)",
                         d.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
@@ -662,9 +572,9 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
     })
 }
 
-fn self_owner(t: &super::combat::Target) -> Seat {
+fn self_owner(t: &super::state::battle::Target) -> Seat {
     match t {
-        super::combat::Target::Group(l) => l.owner,
+        super::state::battle::Target::Group(l) => l.owner,
         _ => Seat(u8::MAX),
     }
 }

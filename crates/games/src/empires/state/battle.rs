@@ -1,5 +1,7 @@
 //! One battle at one hex, as a pure, deterministic state machine, and the
-//! standing orders that answer it.
+//! standing orders that answer it. It is part of the state: the stored
+//! battle is [`State::battle`](super::State::battle), and `apply` replays
+//! each logged answer onto it.
 //!
 //! A [`Battle`] holds both sides' armed units as [`Fighter`]s (a group of
 //! warships, the hex's Base, or all its Ship Yards as one), the unarmed
@@ -23,7 +25,7 @@
 //! `combat` decision*, *Standing orders*). Where the page leaves a choice
 //! open, the reading taken is written at the item it concerns.
 
-use super::basics::{hits, to_hit, Class, Kind, Label, Worth, GROUP_MAX};
+use super::super::basics::{hits, to_hit, Class, Kind, Label, Worth, GROUP_MAX};
 use orrery_engine::{Hex, Seat};
 use serde::{Deserialize, Serialize};
 use std::cmp::{Ordering, Reverse};

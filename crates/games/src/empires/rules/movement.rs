@@ -1,8 +1,8 @@
 //! The movement phase (text 4.0–4.4, 6.7, 7.3.2, 9.8, 9.10.4): each order
 //! of the active player checked against the state and turned into events.
 //!
-//! Names are resolved first ([`own_unit`], [`hex`]): "no such counter" and
-//! "no such hex" say what exists. Then the rules: the movement chart, the
+//! Names are resolved first ([`super::own_unit`], [`super::hex`]): "no such
+//! counter" and "no such hex" say what exists. Then the rules: the movement chart, the
 //! restrictions on unexplored hexes, Nebulae, Asteroids and Super Novas,
 //! escorts for unarmed units; then what moving does: stopping on enemy
 //! armed units, destroying lone unarmed ones in passing, Black Hole rolls.
@@ -10,37 +10,17 @@
 //! What a move finds out about the enemy (that a counter is armed, or a
 //! decoy) is never a reason to refuse it: the move is carried out as far
 //! as it goes, as on the table, so a refusal tells nothing hidden.
+//!
+//! Then the phase's orders as offered and decided ([`movement_order`]),
+//! Lost in Space's shift, and exploration at the end of the combat phase.
 
-use super::basics::{black_hole_survives, moves, Kind, Label, Marker, GROUP_MAX};
-use super::events::{apply, Doom, Event};
-use super::state::{State, Unit};
+use super::super::basics::{Dir, Kind, Label, Marker, GROUP_MAX, black_hole_survives, moves};
+use super::super::events::{apply, push, Doom, Event};
+use super::super::map::Board;
+use super::super::orders::{Action, ScrapWhat};
+use super::super::state::{State, Unit};
 use orrery_engine::{GameRng, Hex, Seat};
-
-/// The d10 (1-10) of the game's dice.
-pub fn d10(rng: &mut GameRng) -> u32 {
-    rng.below(10) + 1
-}
-
-/// One of `seat`'s counters, by label (`A17`, or `17`).
-pub fn own_unit(s: &State, seat: Seat, text: &str) -> Result<Label, String> {
-    let label = Label::parse(text, seat).ok_or_else(|| format!("`{text}` is not a counter's label (such as A17)"))?;
-    match s.unit(label) {
-        Some(u) if u.owner() == seat => Ok(label),
-        Some(_) => Err(format!("{label} is not yours")),
-        None => {
-            let mut mine: Vec<String> = s.units_of(seat).map(|u| u.label.to_string()).collect();
-            mine.sort();
-            Err(format!("you have no counter {label}; yours are {}", mine.join(", ")))
-        }
-    }
-}
-
-/// A hex of the map, by name.
-pub fn hex(s: &State, text: &str) -> Result<Hex, String> {
-    s.board
-        .parse(text)
-        .ok_or_else(|| format!("`{text}` is not a hex of this map (hexes are named like A4)"))
-}
+use super::{combat_hexes, d10, hex, label_text, own_unit};
 
 /// Whether `seat` may enter `to` with a unit without an attack strength
 /// (text 4.2): an escort is needed where a face-down marker, enemy units or
@@ -274,10 +254,10 @@ pub fn split(s: &State, seat: Seat, label: Label, ships: u32) -> Result<Vec<Even
             u.ships.saturating_sub(1)
         ));
     }
-    if s.counters_of(seat, u.kind) >= super::basics::COUNTERS_PER_TYPE {
+    if s.counters_of(seat, u.kind) >= super::super::basics::COUNTERS_PER_TYPE {
         return Err(format!(
             "you have all {} of your {} counters on the map",
-            super::basics::COUNTERS_PER_TYPE,
+            super::super::basics::COUNTERS_PER_TYPE,
             u.kind.name()
         ));
     }
@@ -477,4 +457,211 @@ pub fn deposits(s: &State, seat: Seat) -> Vec<Event> {
             })
         })
         .collect()
+}
+
+pub(super) fn movement_options(s: &State, seat: Seat) -> Vec<Action> {
+    let mut out = Vec::new();
+    let mine: Vec<&Unit> = s.units_of(seat).collect();
+    for u in &mine {
+        if movable(s, u).is_ok() {
+            for to in s.board.neighbours(u.hex) {
+                if move_units(s, seat, &[u.label], &[to]).is_ok() {
+                    out.push(Action::Move {
+                        units: vec![label_text(u.label)],
+                        path: vec![s.board.name(to)],
+                    });
+                }
+            }
+        }
+    }
+    for u in &mine {
+        let unit = label_text(u.label);
+        if u.ships > 1 && split(s, seat, u.label, 1).is_ok() {
+            out.push(Action::Split {
+                unit: unit.clone(),
+                ships: 1,
+            });
+        }
+        for v in &mine {
+            if v.label > u.label && merge(s, u.label, v.label).is_ok() {
+                out.push(Action::Merge {
+                    unit: unit.clone(),
+                    into: label_text(v.label),
+                });
+            }
+        }
+        if colonize(s, seat, u.label).is_ok() {
+            out.push(Action::Colonize { unit: unit.clone() });
+        }
+        if tow(s, u.label).is_ok() {
+            out.push(Action::Tow { unit: unit.clone() });
+        }
+        for to in s.board.neighbours(u.hex) {
+            if peek(s, seat, u.label, to).is_ok() {
+                out.push(Action::Peek {
+                    unit: unit.clone(),
+                    at: s.board.name(to),
+                });
+            }
+        }
+        if upgrade(s, seat, u.label).is_ok() {
+            out.push(Action::Upgrade { unit: unit.clone() });
+        }
+    }
+    for at in &s.empire(seat).peeked_now {
+        if reveal(s, seat, *at).is_ok() {
+            out.push(Action::Reveal { at: s.board.name(*at) });
+        }
+    }
+    out.push(Action::End);
+    out
+}
+
+pub(super) fn movement_order(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, String> {
+    let unit = |t: &str| own_unit(s, seat, t);
+    match action {
+        Action::Move { units, path } => {
+            let units: Vec<Label> = units.iter().map(|u| unit(u)).collect::<Result<_, _>>()?;
+            let path: Vec<Hex> = path.iter().map(|h| hex(s, h)).collect::<Result<_, _>>()?;
+            move_units(s, seat, &units, &path)
+        }
+        Action::Split { unit: u, ships } => split(s, seat, unit(u)?, *ships),
+        Action::Merge { unit: u, into } => {
+            let into = unit(into)?;
+            merge(s, unit(u)?, into)
+        }
+        Action::Colonize { unit: u } => colonize(s, seat, unit(u)?),
+        Action::Tow { unit: u } => tow(s, unit(u)?),
+        Action::Peek { unit: u, at } => peek(s, seat, unit(u)?, hex(s, at)?),
+        Action::Reveal { at } => reveal(s, seat, hex(s, at)?),
+        Action::Upgrade { unit: u } => upgrade(s, seat, unit(u)?),
+        Action::Scrap {
+            what: ScrapWhat::Unit(u),
+            ..
+        } => scrap_unit(s, unit(u)?),
+        Action::Scrap {
+            what: ScrapWhat::At { at, what },
+            ..
+        } => scrap_at(s, seat, hex(s, at)?, *what),
+        Action::End => {
+            let mut out = deposits(s, seat);
+            out.push(Event::MovementEnded { seat });
+            out.push(Event::CombatBegan {
+                seat,
+                hexes: combat_hexes(s, seat),
+            });
+            Ok(out)
+        }
+        _ => Err("not a movement order".into()),
+    }
+}
+
+/// The next hex (in hex-name order) with a face-down marker and a unit of
+/// `seat` that explores (not a decoy).
+pub(super) fn next_exploration(s: &State, seat: Seat) -> Option<Hex> {
+    s.units_of(seat)
+        .filter(|u| u.kind != Kind::Decoy && s.unexplored(u.hex))
+        .map(|u| u.hex)
+        .min_by_key(|h| Board::name_key(*h))
+}
+
+/// A marker turned face up, and its effect (text 6.0–6.9).
+pub(super) fn explore(s: &State, seat: Seat, h: Hex) -> Vec<Event> {
+    let Some(spot) = s.spot(h) else { return Vec::new() };
+    let marker = spot.marker;
+    let mut out = vec![Event::Explored {
+        at: h,
+        marker,
+        removed: marker.one_time(),
+    }];
+    let here: Vec<Label> = s.units_at(h).map(|u| u.label).collect();
+    match marker {
+        Marker::BlackHole => {
+            let mut rng = (*s.rng).clone();
+            let mine: Vec<Label> = s.units_at(h).filter(|u| u.owner() == seat).map(|u| u.label).collect();
+            out.push(black_hole(s, &mine, h, &mut rng));
+        }
+        Marker::SuperNova => {
+            let moves = s
+                .units_at(h)
+                .map(|u| {
+                    let back = u.came_from.filter(|c| *c != h).unwrap_or_else(|| {
+                        s.board
+                            .neighbours(h)
+                            .into_iter()
+                            .find(|n| s.terrain(*n) != Some(Marker::SuperNova))
+                            .unwrap_or(h)
+                    });
+                    (u.label, back)
+                })
+                .collect();
+            out.push(Event::SentBack { moves });
+        }
+        Marker::Danger => out.push(Event::Destroyed {
+            at: h,
+            kinds: here.iter().filter_map(|l| s.unit(*l)).map(|u| u.kind).collect(),
+            units: here,
+            why: Doom::Danger,
+        }),
+        Marker::LostInSpace => {
+            let shifter = Seat((seat.0 + s.players - 1) % s.players);
+            out.push(Event::LostOwed { shifter, at: h });
+        }
+        _ => {}
+    }
+    out
+}
+
+/// Where Lost in Space would shift the stack at `at` in direction `dir`.
+pub(super) fn shift_target(s: &State, at: Hex, dir: Dir) -> Result<Hex, String> {
+    let to = at.add(dir.step());
+    if !s.board.contains(to) {
+        return Err(format!("{} would leave the map", dir.key()));
+    }
+    if s.terrain(to) == Some(Marker::SuperNova) {
+        return Err(format!("{} is a Super Nova", s.board.name(to)));
+    }
+    Ok(to)
+}
+
+/// `shift dir:…` (`None`: a direction drawn at random, the deadline's).
+pub(super) fn shift(s: &State, at: Hex, dir: Option<Dir>) -> Result<Vec<Event>, String> {
+    let mut rng = (*s.rng).clone();
+    let dir = match dir {
+        Some(d) => d,
+        None => {
+            let legal: Vec<Dir> = Dir::ALL.into_iter().filter(|d| shift_target(s, at, *d).is_ok()).collect();
+            *rng.pick(&legal).ok_or("no direction is open")?
+        }
+    };
+    let to = shift_target(s, at, dir).map_err(|why| {
+        let legal: Vec<&str> = Dir::ALL
+            .into_iter()
+            .filter(|d| shift_target(s, at, *d).is_ok())
+            .map(Dir::key)
+            .collect();
+        format!("{why}; the stack may go {}", legal.join(", "))
+    })?;
+    let Some(seat) = s.active_seat() else { return Err("no stack is lost".into()) };
+    let mut scratch = s.clone();
+    let mut out = Vec::new();
+    push(
+        &mut scratch,
+        &mut out,
+        Event::Shifted {
+            at,
+            dir,
+            to,
+            rng: Box::new(rng.clone()),
+        },
+    );
+    if s.terrain(to) == Some(Marker::BlackHole) {
+        let mine: Vec<Label> = scratch.units_at(to).filter(|u| u.owner() == seat).map(|u| u.label).collect();
+        let e = black_hole(&scratch, &mine, to, &mut rng);
+        push(&mut scratch, &mut out, e);
+    }
+    if !scratch.enemies_at(seat, to).is_empty() {
+        push(&mut scratch, &mut out, Event::CombatBegan { seat, hexes: vec![to] });
+    }
+    Ok(out)
 }

@@ -4,13 +4,20 @@
 //! sheet with it would break a rule, so a sheet that reaches the carrying
 //! out is always legal as a whole.
 //!
+//! Then the sheet as orders: the legal lines offered, an edit resolved
+//! against the state ([`sheet_edit`]), and the sheets carried out together
+//! ([`carry_out_economy`]).
+//!
 //! Pure functions of the state: the carrying out (events) is the turn
 //! module's.
 
-use super::basics::{yard_capacity, Kind, Label, Levels, Marker, Tech, COUNTERS_PER_TYPE, GROUP_MAX};
-use super::state::{Line, State};
-use orrery_engine::{Hex, Seat};
+use super::super::basics::{Kind, Label, Levels, Marker, Tech, CARRY_OVER_CAP, COUNTERS_PER_TYPE, GROUP_MAX, yard_capacity};
+use super::super::events::{push, Event, Ledger};
+use super::super::orders::{Action, ScrapWhat, Written};
+use super::super::state::{draw_label, new_unit, Colony, Line, State, Unit};
+use orrery_engine::{GameRng, Hex, Rejection, Seat, SheetEdit, SheetEvent};
 use std::collections::BTreeMap;
+use super::{game_over_on_score, hex, illegal, own_unit};
 
 /// What a player's Economic Phase starts from, worked out before anyone
 /// writes (private to that player).
@@ -288,4 +295,217 @@ pub fn same_tech(levels: &Levels, now: &Levels, kind: Kind) -> bool {
         && levels.tactics == now.tactics
         && levels.moves == now.moves
         && (kind != Kind::Cruiser || levels.explore == now.explore)
+}
+
+pub(super) fn sheet_options(s: &State, seat: Seat) -> Vec<Action> {
+    let lines: Vec<Line> = s.sheet.lines_of(seat).unwrap_or(&[]).to_vec();
+    let fits = |line: Line| {
+        let mut all = lines.clone();
+        all.push(line);
+        check(s, seat, &all).is_ok()
+    };
+    let mut out = Vec::new();
+    let add = |written: Written| Action::Sheet(SheetEdit::Add(written));
+    if !lines.iter().any(|l| matches!(l, Line::Bid { .. })) && fits(Line::Bid { cp: 1 }) {
+        out.push(add(Written::Bid { cp: 1 }));
+    }
+    for tech in Tech::ALL {
+        if fits(Line::Research { tech }) {
+            out.push(add(Written::Research { tech }));
+        }
+    }
+    let colonies: Vec<&Colony> = s.colonies_of(seat).collect();
+    for c in &colonies {
+        let at = s.board.name(c.hex);
+        for kind in Kind::ALL {
+            let line = Line::Buy {
+                kind,
+                at: c.hex,
+                ships: 1,
+                into: None,
+            };
+            if fits(line) {
+                out.push(add(Written::Buy {
+                    kind,
+                    at: at.clone(),
+                    ships: None,
+                    into: None,
+                }));
+            }
+        }
+    }
+    out.extend(s.sheet.verbs(seat).into_iter().map(Action::Sheet));
+    out
+}
+
+/// An edit of the economic sheet (the engine's sheet protocol): a `scrap`
+/// with or without `line:` is a line too; every line is resolved against
+/// the state and the whole sheet checked as it would be.
+pub(super) fn sheet_edit(s: &State, seat: Seat, action: &Action) -> Result<SheetEvent<Line>, Rejection> {
+    let edit = match action {
+        Action::Sheet(edit) => edit.clone(),
+        Action::Scrap { what, line: Some(n) } => SheetEdit::Replace(*n, Written::Scrap(what.clone())),
+        Action::Scrap { what, line: None } => SheetEdit::Add(Written::Scrap(what.clone())),
+        _ => return Err(illegal(s, seat, "not a line of the economic sheet")),
+    };
+    s.sheet.decide(
+        seat,
+        &edit,
+        |w| resolve_line(s, seat, w).map_err(|why| illegal(s, seat, why)),
+        |all, _| check(s, seat, all).map(|_| ()).map_err(|why| illegal(s, seat, why)),
+    )
+}
+
+/// A sheet line as written → resolved against the state.
+fn resolve_line(s: &State, seat: Seat, w: &Written) -> Result<Line, String> {
+    Ok(match w {
+        Written::Bid { cp } => Line::Bid { cp: *cp },
+        Written::Research { tech } => Line::Research { tech: *tech },
+        Written::Buy { kind, at, ships, into } => {
+            let at = hex(s, at)?;
+            let into = match into {
+                Some(t) => Some(own_unit(s, seat, t)?),
+                None => None,
+            };
+            if into.is_some() && !kind.is_warship() {
+                return Err("`into:` adds warships to a group".into());
+            }
+            Line::Buy {
+                kind: *kind,
+                at,
+                ships: ships.unwrap_or(1),
+                into,
+            }
+        }
+        Written::Scrap(ScrapWhat::Unit(u)) => Line::Scrap {
+            unit: own_unit(s, seat, u)?,
+        },
+        Written::Scrap(ScrapWhat::At { at, what }) => Line::ScrapAt {
+            at: hex(s, at)?,
+            what: *what,
+        },
+    })
+}
+
+/// Every sheet carried out at once (rules page, *Carried out*), then growth,
+/// then the bids, or the end of the game after the last round.
+pub(super) fn carry_out_economy(s: &State) -> Vec<Event> {
+    let mut rng = (*s.rng).clone();
+    let mut ledgers = Vec::new();
+    let mut taken: Vec<Label> = s.units.iter().map(|u| u.label).collect();
+    for (seat, lines) in s.sheet.as_they_stand() {
+        // Lines were checked as a whole when written; keep the longest
+        // prefix-wise legal set all the same, so nothing can break here.
+        let mut kept: Vec<Line> = Vec::new();
+        for l in lines {
+            let mut with = kept.clone();
+            with.push(l.clone());
+            if check(s, seat, &with).is_ok() {
+                kept = with;
+            }
+        }
+        ledgers.push(ledger(s, seat, &kept, &mut rng, &mut taken));
+    }
+    let bids: Vec<(Seat, u32)> = ledgers.iter().map(|l| (l.seat, l.bid)).collect();
+    let mut scratch = s.clone();
+    let mut out = Vec::new();
+    push(
+        &mut scratch,
+        &mut out,
+        Event::EconomyCarriedOut {
+            ledgers,
+            rng: Box::new(rng),
+        },
+    );
+    push(&mut scratch, &mut out, Event::ColoniesGrew);
+    if scratch.round >= scratch.options.rounds {
+        let e = game_over_on_score(&scratch);
+        push(&mut scratch, &mut out, e);
+        return out;
+    }
+    // The highest bid; a tie goes to the earliest in this round's order.
+    let winner = scratch
+        .order
+        .iter()
+        .copied()
+        .max_by_key(|seat| {
+            let bid = bids.iter().find(|(s, _)| s == seat).map_or(0, |(_, b)| *b);
+            let place = scratch.order.iter().position(|x| x == seat).unwrap_or(0);
+            (bid, std::cmp::Reverse(place))
+        })
+        .unwrap_or(Seat(0));
+    push(&mut scratch, &mut out, Event::BidsRevealed { bids, winner });
+    out
+}
+
+/// One player's sheet as carried out.
+fn ledger(s: &State, seat: Seat, lines: &[Line], rng: &mut GameRng, taken: &mut Vec<Label>) -> Ledger {
+    let f = Forecast::of(s, seat);
+    let before = s.empire(seat).levels;
+    let mut levels = before;
+    let mut l = Ledger {
+        seat,
+        colony_income: f.colony_income,
+        mineral_income: f.mineral_income,
+        maintenance: f.maintenance,
+        bid: 0,
+        spent: 0,
+        carried: 0,
+        lost: 0,
+        levels,
+        wrecks: Vec::new(),
+        scrapped: Vec::new(),
+        scrapped_at: Vec::new(),
+        bought: Vec::new(),
+        added: Vec::new(),
+        built: Vec::new(),
+    };
+    let mut saved = 0;
+    for line in lines {
+        match line {
+            Line::Scrap { unit } => {
+                saved += s.unit(*unit).map_or(0, Unit::maintenance);
+                l.scrapped.push(*unit);
+            }
+            Line::ScrapAt { at, what } => l.scrapped_at.push((*at, *what)),
+            Line::Research { tech } => {
+                l.spent += cost(line, &before);
+                levels.set(*tech, before.get(*tech) + 1);
+            }
+            Line::Bid { cp } => {
+                l.bid = *cp;
+                l.spent += cp;
+            }
+            Line::Buy { .. } => {}
+        }
+    }
+    l.maintenance = f.maintenance.saturating_sub(saved);
+    for line in lines {
+        let Line::Buy { kind, at, ships, into } = line else { continue };
+        l.spent += kind.chart().cost * ships;
+        match kind {
+            Kind::Base | Kind::ShipYard => l.built.push((*at, *kind)),
+            Kind::ColonyShip | Kind::Miner => {
+                for _ in 0..*ships {
+                    let label = draw_label(seat, taken, rng);
+                    taken.push(label);
+                    l.bought.push(new_unit(label, *kind, 1, levels, *at));
+                }
+            }
+            _ => match into {
+                Some(g) => l.added.push((*g, *ships)),
+                None => {
+                    let label = draw_label(seat, taken, rng);
+                    taken.push(label);
+                    l.bought.push(new_unit(label, *kind, *ships, levels, *at));
+                }
+            },
+        }
+    }
+    let available = f.available(saved);
+    let left = available.saturating_sub(l.spent);
+    l.carried = left.min(CARRY_OVER_CAP);
+    l.lost = left - l.carried;
+    l.levels = levels;
+    l
 }

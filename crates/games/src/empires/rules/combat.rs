@@ -1,0 +1,695 @@
+//! The combat phase's rules: the `combat` decision's legal orders and
+//! their checking, battles begun, answered (by hand or by standing
+//! orders), retreats, colony fire, and the phase carried on by itself.
+
+use super::super::basics::{Dir, Kind, Label, Marker};
+use super::super::events::{push, Event};
+use super::super::orders::{Action, StandingEdit};
+use super::super::state::State;
+use super::super::state::battle::{
+    self, choose_screen, colony_fire_to_hit, colony_volley, Action as BattleAction, Ask, Battle, Fighter, Side, Target,
+    Terrain,
+};
+use orrery_engine::{GameRng, Hex, Outcome, Seat};
+use super::{combat_seat, d10, end_player_turn, hex, hex_list, label_text, own_unit, seat_side, side_seat};
+use super::movement::{self, explore, next_exploration};
+
+pub(super) fn combat_prompt(s: &State) -> String {
+    match &s.battle {
+        Some(b) => {
+            let mut t = format!("Battle at {}, firing round {}. ", s.board.name(b.hex()), b.round().max(1));
+            match b.ask() {
+                Some(super::super::state::battle::Ask::Screen { max_ships, .. }) => t.push_str(&format!(
+                    "You may screen up to {max_ships} ship(s) (`screen`), then `done`, or fire at once."
+                )),
+                Some(super::super::state::battle::Ask::Fire { side, .. }) => {
+                    let run: Vec<String> = b
+                        .run(side)
+                        .into_iter()
+                        .map(|i| {
+                            let f = b.fighter(i);
+                            let shots: Vec<String> = b
+                                .targets(i)
+                                .into_iter()
+                                .map(|t| format!("{} {}", b.fighter(t).id, b.to_hit(i, t)))
+                                .collect();
+                            format!("{} ×{} (to-hit: {})", f.id, b.fireable(i), shots.join(", "))
+                        })
+                        .collect();
+                    t.push_str(&format!("Your turn to fire: {}. `fire`, `retreat`, or `auto`.", run.join("; ")));
+                }
+                None => {}
+            }
+            t
+        }
+        None => match s.fighting {
+            Some(at) => format!(
+                "The enemy colony at {} may be fired on: `fire unit:LABEL at:colony` or `hold unit:LABEL` (or `auto`).",
+                s.board.name(at)
+            ),
+            None => {
+                format!(
+                    "Choose your next battle: {} (`battle at:HEX`, or `auto`).",
+                    hex_list(&s.board, &s.combat_due)
+                )
+            }
+        },
+    }
+}
+
+pub(super) fn combat_options(s: &State, seat: Seat) -> Vec<Action> {
+    let mut out = Vec::new();
+    match &s.battle {
+        Some(b) => match b.ask() {
+            Some(Ask::Screen { max_ships, .. }) => {
+                let noted: u32 = s.screening.iter().map(|(_, n)| n).sum();
+                if noted < max_ships {
+                    for f in b.fighters().iter().filter(|f| f.side == seat_side(s, seat)) {
+                        if let Target::Group(l) = f.id {
+                            let already = s.screening.iter().any(|(t, _)| *t == f.id);
+                            if f.ships > 0 && !already && f.ships <= max_ships - noted {
+                                out.push(Action::Screen {
+                                    unit: label_text(l),
+                                    ships: None,
+                                });
+                            }
+                        }
+                    }
+                }
+                out.push(Action::Done);
+            }
+            Some(Ask::Fire { side, .. }) => {
+                for i in b.run(side) {
+                    let f = b.fighter(i);
+                    let unit = f.id.to_string();
+                    if b.fireable(i) > 0 {
+                        for t in b.targets(i) {
+                            out.push(Action::Fire {
+                                unit: unit.clone(),
+                                at: b.fighter(t).id.to_string(),
+                                ships: None,
+                            });
+                        }
+                    }
+                    if b.may_retreat(i) {
+                        for to in retreat_hexes(s, seat, b.hex()) {
+                            out.push(Action::Retreat {
+                                unit: unit.clone(),
+                                to: s.board.name(to),
+                                ships: None,
+                            });
+                        }
+                    }
+                    if b.fireable(i) == 0 {
+                        out.push(Action::Hold { unit });
+                    }
+                }
+            }
+            None => {}
+        },
+        None => match s.fighting {
+            Some(at) => {
+                for u in colony_shooters(s, at) {
+                    out.push(Action::Fire {
+                        unit: label_text(u),
+                        at: "colony".into(),
+                        ships: None,
+                    });
+                    out.push(Action::Hold { unit: label_text(u) });
+                }
+            }
+            None => {
+                for at in &s.combat_due {
+                    out.push(Action::Battle { at: s.board.name(*at) });
+                }
+            }
+        },
+    }
+    out.push(Action::Auto);
+    out
+}
+
+/// Hexes a ship of `seat` may retreat to from a battle at `from` (text
+/// 5.9.2), best first: adjacent, explored, no enemy unit or colony, not a
+/// Super Nova, no farther from `seat`'s nearest colony (other than one in
+/// the battle hex) than `from`; nearest to that colony first, then in
+/// direction order.
+pub fn retreat_hexes(s: &State, seat: Seat, from: Hex) -> Vec<Hex> {
+    let colonies: Vec<Hex> = s.colony_hexes(seat).into_iter().filter(|h| *h != from).collect();
+    let dist = |h: Hex| colonies.iter().map(|c| c.distance(h)).min();
+    let limit = dist(from);
+    let mut out: Vec<(Option<i32>, usize, Hex)> = Dir::ALL
+        .into_iter()
+        .enumerate()
+        .map(|(i, d)| (i, from.add(d.step())))
+        .filter(|(_, h)| {
+            s.board.contains(*h)
+                && !s.unexplored(*h)
+                && s.terrain(*h) != Some(Marker::SuperNova)
+                && s.enemies_at(seat, *h).is_empty()
+                && s.units_at(*h).all(|u| u.owner() == seat)
+                && s.colony(*h).is_none_or(|c| c.owner == seat)
+                && match (dist(*h), limit) {
+                    (Some(d), Some(l)) => d <= l,
+                    _ => true,
+                }
+        })
+        .map(|(i, h)| (dist(h), i, h))
+        .collect();
+    out.sort();
+    out.into_iter().map(|(_, _, h)| h).collect()
+}
+
+/// The attacker's armed groups at `at` that may still fire at the enemy
+/// colony there this combat phase.
+fn colony_shooters(s: &State, at: Hex) -> Vec<Label> {
+    let Some(attacker) = s.active_seat() else { return Vec::new() };
+    s.units_at(at)
+        .filter(|u| u.owner() == attacker && u.armed() && !s.colony_fired.contains(&u.label))
+        .map(|u| u.label)
+        .collect()
+}
+
+pub(super) fn standing(s: &State, seat: Seat, edit: &StandingEdit) -> Event {
+    let mut st = s.empire(seat).standing;
+    if let Some(a) = edit.auto {
+        st.auto = a;
+    }
+    if let Some(t) = edit.target {
+        st.target = t;
+    }
+    if let Some(r) = edit.retreat {
+        st.retreat = r;
+    }
+    if let Some(x) = edit.screen {
+        st.screen = x;
+    }
+    if let Some(c) = edit.colonies {
+        st.colonies = c;
+    }
+    Event::StandingSet { seat, standing: st }
+}
+
+pub(super) fn combat_order(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, String> {
+    if let Action::Auto = action {
+        return Ok(auto_until_another(s, seat));
+    }
+    match &s.battle {
+        Some(b) => battle_order(s, seat, b, action),
+        None => match s.fighting {
+            Some(at) => colony_order(s, seat, at, action),
+            None => match action {
+                Action::Battle { at } => {
+                    let h = hex(s, at)?;
+                    if !s.combat_due.contains(&h) {
+                        let due: Vec<String> = s.combat_due.iter().map(|h| s.board.name(*h)).collect();
+                        return Err(format!("no battle is due at {at}; due: {}", due.join(", ")));
+                    }
+                    Ok(start_at(s, h))
+                }
+                _ => Err("first choose where to fight next: `battle at:HEX`".into()),
+            },
+        },
+    }
+}
+
+/// A fighter of `seat`'s side named by an order.
+fn own_fighter(s: &State, seat: Seat, b: &Battle, text: &str) -> Result<usize, String> {
+    let side = seat_side(s, seat);
+    let t = Target::parse(text, seat).ok_or_else(|| format!("`{text}` is not a counter, `base` or `yard`"))?;
+    b.find(side, &t)
+        .filter(|i| b.fighter(*i).ships > 0)
+        .ok_or_else(|| format!("{t} is not one of your units in this battle"))
+}
+
+fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Vec<Event>, String> {
+    let side = seat_side(s, seat);
+    let ask = b.ask().ok_or("the battle is over")?;
+    let mut out = Vec::new();
+    let mut scratch = s.clone();
+    // A side that fires first while it may screen has screened what it noted.
+    if let (Ask::Screen { .. }, Action::Fire { .. } | Action::Retreat { .. } | Action::Done) = (ask, action) {
+        let e = fought(s, BattleAction::Screen(s.screening.clone()), Vec::new(), s.rng.clone());
+        push(&mut scratch, &mut out, e);
+        if let Action::Done = action {
+            return Ok(out);
+        }
+    }
+    let b = scratch.battle.clone().ok_or("the battle is over")?;
+    match action {
+        Action::Screen { unit, ships } => {
+            let Ask::Screen { max_ships, .. } = ask else {
+                return Err("screening is chosen at the start of a firing round, by the larger side".into());
+            };
+            let i = own_fighter(s, seat, &b, unit)?;
+            let f = b.fighter(i);
+            if !f.kind.is_warship() {
+                return Err("only ships are screened, not Bases or Ship Yards".into());
+            }
+            if s.screening.iter().any(|(t, _)| *t == f.id) {
+                return Err(format!("{} is noted for screening already", f.id));
+            }
+            let n = ships.unwrap_or(f.ships);
+            if n > f.ships {
+                return Err(format!("{} has {} ship(s)", f.id, f.ships));
+            }
+            let noted: u32 = s.screening.iter().map(|(_, n)| n).sum();
+            if noted + n > max_ships {
+                return Err(format!(
+                    "you may screen {max_ships} ship(s) this round (the difference in combat-capable units); {noted} noted"
+                ));
+            }
+            out.push(Event::ScreenNoted { target: f.id, ships: n });
+            Ok(out)
+        }
+        Action::Fire { unit, at, ships } => {
+            let i = own_fighter(s, seat, &b, unit)?;
+            if !b.run(side).contains(&i) {
+                return Err(format!("it is not {}'s place in the firing order", b.fighter(i).id));
+            }
+            let enemy = side_seat(s, side.other());
+            let t = Target::parse(at, enemy).ok_or_else(|| format!("`{at}` is not an enemy counter, `base` or `yard`"))?;
+            let ti = b
+                .find(side.other(), &t)
+                .filter(|ti| b.targets(i).contains(ti))
+                .ok_or_else(|| {
+                    let legal: Vec<String> = b.targets(i).iter().map(|t| b.fighter(*t).id.to_string()).collect();
+                    format!("{at} is not an enemy {} may fire at; it may fire at {}", b.fighter(i).id, legal.join(", "))
+                })?;
+            let can = b.fireable(i);
+            let n = ships.unwrap_or(can);
+            if n == 0 || n > can {
+                return Err(format!("{} has {can} ship(s) that may fire now", b.fighter(i).id));
+            }
+            out.push(volley(&scratch, &b, i, b.fighter(ti).id, n));
+            Ok(out)
+        }
+        Action::Retreat { unit, to, ships } => {
+            let i = own_fighter(s, seat, &b, unit)?;
+            if !b.may_retreat(i) {
+                return Err(format!(
+                    "{} may not retreat now: from firing round 2, at its place in the order, warship groups only",
+                    b.fighter(i).id
+                ));
+            }
+            let h = hex(s, to)?;
+            let legal = retreat_hexes(s, seat, b.hex());
+            if !legal.contains(&h) {
+                let names: Vec<String> = legal.iter().map(|h| s.board.name(*h)).collect();
+                return Err(if names.is_empty() {
+                    "there is no hex to retreat to: adjacent, explored, without enemies, no farther from your colonies"
+                        .into()
+                } else {
+                    format!("{to} is not a retreat hex; legal: {}", names.join(", "))
+                });
+            }
+            let f = b.fighter(i);
+            let n = ships.unwrap_or(f.ships - f.fired);
+            if n == 0 || n > f.ships - f.fired {
+                return Err(format!("{} has {} ship(s) that may retreat", f.id, f.ships - f.fired));
+            }
+            out.extend(retreat(&scratch, &b, i, n, h));
+            Ok(out)
+        }
+        Action::Hold { unit } => {
+            let i = own_fighter(s, seat, &b, unit)?;
+            if b.fireable(i) > 0 {
+                return Err(format!("{} may fire: give it a target (or `auto`)", b.fighter(i).id));
+            }
+            out.push(fought(s, BattleAction::Hold { fighter: i }, Vec::new(), s.rng.clone()));
+            Ok(out)
+        }
+        Action::Done => Err("there is no screening to finish now".into()),
+        Action::Battle { .. } => Err("finish this battle first".into()),
+        _ => Err("not a battle order".into()),
+    }
+}
+
+/// `ships` ships of fighter `i` fire at `target`, one die each, until it
+/// is destroyed.
+fn volley(s: &State, b: &Battle, i: usize, target: Target, ships: u32) -> Event {
+    let mut rng = (*s.rng).clone();
+    let mut probe = b.clone();
+    let side = b.fighter(i).side.other();
+    let mut dice = Vec::new();
+    for _ in 0..ships {
+        let alive = probe.find(side, &target).is_some_and(|t| probe.fighter(t).unscreened() > 0);
+        if !alive || probe.fireable(i) == 0 {
+            break;
+        }
+        let d = d10(&mut rng);
+        if probe.fire(i, target, 1, &[d]).is_err() {
+            break;
+        }
+        dice.push(d);
+    }
+    let action = BattleAction::Fire {
+        fighter: i,
+        target,
+        ships: dice.len() as u32,
+    };
+    fought(s, action, dice, Box::new(rng))
+}
+
+/// `ships` ships of fighter `i` retreat to `to`; ships retreating into a
+/// Black Hole roll as they enter it (text 5.9.2, 6.3).
+fn retreat(s: &State, b: &Battle, i: usize, ships: u32, to: Hex) -> Vec<Event> {
+    let f = b.fighter(i);
+    let mut rng = (*s.rng).clone();
+    let new = match f.id {
+        Target::Group(l) if ships < f.ships => Some(s.fresh_label(l.owner, &mut rng)),
+        _ => None,
+    };
+    let said = match new {
+        Some(n) => format!("{ships} ship(s) of {} retreat to {} as {n}.", f.id, s.board.name(to)),
+        None => format!("{} retreats to {}.", f.id, s.board.name(to)),
+    };
+    let mut scratch = s.clone();
+    let mut out = Vec::new();
+    push(
+        &mut scratch,
+        &mut out,
+        Event::Retreated {
+            fighter: i,
+            ships,
+            to,
+            new,
+            said,
+            rng: Box::new(rng.clone()),
+        },
+    );
+    let moved = match f.id {
+        Target::Group(l) => new.or(Some(l)),
+        _ => None,
+    };
+    if let (Some(label), Some(Marker::BlackHole)) = (moved, s.terrain(to)) {
+        out.push(movement::black_hole(&scratch, &[label], to, &mut rng));
+    }
+    out
+}
+
+fn colony_order(s: &State, seat: Seat, at: Hex, action: &Action) -> Result<Vec<Event>, String> {
+    let shooters = colony_shooters(s, at);
+    let pick = |unit: &str| -> Result<Label, String> {
+        let l = own_unit(s, seat, unit)?;
+        if !shooters.contains(&l) {
+            let names: Vec<String> = shooters.iter().map(|l| l.to_string()).collect();
+            return Err(format!("{l} may not fire at this colony now; may: {}", names.join(", ")));
+        }
+        Ok(l)
+    };
+    match action {
+        Action::Fire { unit, at: t, ships } => {
+            if !t.eq_ignore_ascii_case("colony") {
+                return Err(format!("no enemy units are left here: fire `at:colony` (not {t})"));
+            }
+            if ships.is_some() {
+                return Err("every ship of the group fires once at a colony: leave out `ships`".into());
+            }
+            Ok(colony_fire(s, pick(unit)?, at))
+        }
+        Action::Hold { unit } => Ok(vec![Event::ColonyHeld { at, unit: pick(unit)? }]),
+        _ => Err("at a colony: `fire unit:LABEL at:colony`, `hold unit:LABEL` or `auto`".into()),
+    }
+}
+
+/// A group fires at the enemy colony of `at`, one die per ship (text 5.10).
+fn colony_fire(s: &State, unit: Label, at: Hex) -> Vec<Event> {
+    let (Some(u), Some(c)) = (s.unit(unit), s.colony(at)) else {
+        return Vec::new();
+    };
+    let chart = u.kind.chart();
+    let to_hit = colony_fire_to_hit(chart.attack, u.levels.attack, chart.hull);
+    let mut rng = (*s.rng).clone();
+    let shots: Vec<(i32, u32)> = (0..u.ships).map(|_| (to_hit, d10(&mut rng))).collect();
+    let volley = colony_volley(c.worth, &shots);
+    let home = c.is_home();
+    let mut scratch = s.clone();
+    let mut out = Vec::new();
+    let fired = Event::ColonyFired {
+        at,
+        unit,
+        dice: volley.shots.iter().map(|(d, _)| *d).collect(),
+        worth: volley.after,
+        rng: Box::new(rng),
+    };
+    push(&mut scratch, &mut out, fired);
+    if volley.after.is_none() {
+        if home {
+            // Victory (Scenario Book): with two players the opponent's
+            // homeworld, with more the first homeworld destroyed.
+            let scores = scratch.seats().map(|seat| (seat, scratch.score(seat))).collect();
+            out.push(Event::GameEnded {
+                outcome: Outcome::Winner {
+                    seat: unit.owner,
+                    reason: format!("destroyed the homeworld at {}", s.board.name(at)),
+                },
+                scores,
+            });
+        } else {
+            out.push(Event::ColonyFireEnded { at });
+        }
+    }
+    out
+}
+
+/// The battle, or colony fire, at `h` begins.
+fn start_at(s: &State, h: Hex) -> Vec<Event> {
+    let Some(attacker) = s.active_seat() else { return Vec::new() };
+    let Some(defender) = s.enemies_at(attacker, h).first().copied() else {
+        return vec![Event::ColonyFireBegan { at: h }];
+    };
+    let decoys: Vec<Label> = s.units_at(h).filter(|u| u.kind == Kind::Decoy).map(|u| u.label).collect();
+    let terrain = match s.terrain(h) {
+        Some(Marker::Nebula) => Terrain::Nebula,
+        Some(Marker::Asteroids) => Terrain::Asteroids,
+        _ => Terrain::Open,
+    };
+    let mut fighters = Vec::new();
+    let mut unarmed: [Vec<Label>; 2] = [Vec::new(), Vec::new()];
+    for (side, seat) in [(Side::Attacker, attacker), (Side::Defender, defender)] {
+        for u in s.units_at(h).filter(|u| u.owner() == seat && u.kind != Kind::Decoy) {
+            if u.armed() {
+                fighters.push(Fighter::new(
+                    side,
+                    Target::Group(u.label),
+                    u.kind,
+                    u.ships,
+                    u.levels.attack,
+                    u.levels.defense,
+                    u.levels.tactics,
+                ));
+            } else {
+                unarmed[side.index()].push(u.label);
+            }
+        }
+        if let Some(c) = s.colony(h).filter(|c| c.owner == seat) {
+            let l = s.empire(seat).levels;
+            if c.base {
+                fighters.push(Fighter::new(side, Target::Base, Kind::Base, 1, l.attack, l.defense, l.tactics));
+            }
+            if c.yards > 0 {
+                fighters.push(Fighter::new(
+                    side,
+                    Target::Yards,
+                    Kind::ShipYard,
+                    c.yards,
+                    l.attack,
+                    l.defense,
+                    l.tactics,
+                ));
+            }
+        }
+    }
+    match Battle::new(h, terrain, fighters, unarmed) {
+        Ok(battle) => vec![Event::BattleBegan {
+            at: h,
+            defender,
+            decoys,
+            battle: Box::new(battle),
+        }],
+        // Units the state holds always make a battle; if not, the hex is
+        // passed over rather than the game stopped.
+        Err(_) => vec![Event::ColonyFireEnded { at: h }],
+    }
+}
+
+/// The answer of `seat`'s standing orders to what the combat waits on now.
+fn standing_step(s: &State) -> Vec<Event> {
+    let Some(seat) = combat_seat(s) else { return Vec::new() };
+    let st = s.empire(seat).standing;
+    match &s.battle {
+        Some(b) => {
+            let Some(ask) = b.ask() else { return Vec::new() };
+            match ask {
+                Ask::Screen { side, .. } => vec![fought(
+                    s,
+                    BattleAction::Screen(choose_screen(b, side, st.screen)),
+                    Vec::new(),
+                    s.rng.clone(),
+                )],
+                Ask::Fire { .. } => {
+                    let hexes = retreat_hexes(s, seat, b.hex());
+                    match st.answer(b, &ask, !hexes.is_empty()) {
+                        BattleAction::Retreat { fighter, ships } => retreat(s, b, fighter, ships, hexes[0]),
+                        BattleAction::Fire { fighter, target, ships } => vec![volley(s, b, fighter, target, ships)],
+                        other => vec![fought(s, other, Vec::new(), s.rng.clone())],
+                    }
+                }
+            }
+        }
+        None => match s.fighting {
+            Some(at) => match colony_shooters(s, at).first() {
+                Some(&u) if st.colonies == battle::ColonyRule::Fire => colony_fire(s, u, at),
+                Some(&u) => vec![Event::ColonyHeld { at, unit: u }],
+                None => vec![Event::ColonyFireEnded { at }],
+            },
+            None => s.combat_due.first().map_or_else(Vec::new, |h| start_at(s, *h)),
+        },
+    }
+}
+
+/// `auto`: `seat`'s standing orders answer until the combat waits on
+/// someone else, or on a decision of another kind.
+fn auto_until_another(s: &State, seat: Seat) -> Vec<Event> {
+    let mut scratch = s.clone();
+    let mut out = Vec::new();
+    let mut guard = 0;
+    while combat_seat(&scratch) == Some(seat) && scratch.outcome.is_none() && guard < 10_000 {
+        guard += 1;
+        let step = standing_step(&scratch);
+        if step.is_empty() {
+            break;
+        }
+        for e in step {
+            push(&mut scratch, &mut out, e);
+        }
+        if let Some(b) = &scratch.battle {
+            if b.ask().is_none() {
+                let e = battle_ended(&scratch, b);
+                push(&mut scratch, &mut out, e);
+            }
+        }
+    }
+    out
+}
+
+fn battle_ended(s: &State, b: &Battle) -> Event {
+    let outcome = b.outcome().cloned();
+    let winner = outcome
+        .as_ref()
+        .and_then(|o| o.winner)
+        .map_or_else(|| s.active_seat().unwrap_or(Seat(0)), |side| side_seat(s, side));
+    Event::BattleEnded {
+        at: b.hex(),
+        winner,
+        lost: outcome.map(|o| o.destroyed).unwrap_or_default(),
+    }
+}
+
+/// One automatic step of the active player's combat phase, or nothing when
+/// a person owes the next decision.
+pub(super) fn combat_step(s: &State) -> Vec<Event> {
+    if let Some(b) = &s.battle {
+        return match b.ask() {
+            None => vec![battle_ended(s, b)],
+            Some(ask) => {
+                let seat = side_seat(s, ask.side());
+                if s.empire(seat).standing.auto {
+                    standing_step(s)
+                } else {
+                    Vec::new()
+                }
+            }
+        };
+    }
+    let Some(attacker) = s.active_seat() else { return Vec::new() };
+    let auto = s.empire(attacker).standing.auto;
+    if let Some(at) = s.fighting {
+        let enemy_colony = s.colony(at).is_some_and(|c| c.owner != attacker);
+        if !enemy_colony || colony_shooters(s, at).is_empty() {
+            return vec![Event::ColonyFireEnded { at }];
+        }
+        return if auto { standing_step(s) } else { Vec::new() };
+    }
+    if let Some(&first) = s.combat_due.first() {
+        return if s.combat_due.len() == 1 || auto {
+            start_at(s, first)
+        } else {
+            Vec::new()
+        };
+    }
+    if let Some(&(unit, at)) = s.queued.first() {
+        let free = s.enemies_at(attacker, at).is_empty() && s.colony(at).is_none() && s.unit(unit).is_some_and(|u| u.hex == at);
+        return vec![if free {
+            Event::Colonized {
+                unit,
+                at,
+                barren: s.terrain(at) == Some(Marker::Barren),
+            }
+        } else {
+            Event::ColonizeDropped { unit, at }
+        }];
+    }
+    if let Some(h) = next_exploration(s, attacker) {
+        return explore(s, attacker, h);
+    }
+    end_player_turn(s, attacker)
+}
+
+/// A battle answer as an event, with its public account (`said`): what was
+/// screened, each die against its to-hit, ships lost, a new firing round.
+fn fought(s: &State, action: BattleAction, dice: Vec<u32>, rng: Box<GameRng>) -> Event {
+    let said = match &s.battle {
+        Some(b) => describe(b, &action, &dice),
+        None => String::new(),
+    };
+    Event::Fought {
+        action,
+        dice,
+        said,
+        rng,
+    }
+}
+
+fn describe(b: &Battle, action: &BattleAction, dice: &[u32]) -> String {
+    let mut probe = b.clone();
+    let round = probe.round();
+    let done = probe.act(action, dice);
+    let mut out = match (action, done) {
+        (BattleAction::Screen(list), _) if list.is_empty() => String::new(),
+        (BattleAction::Screen(list), _) => {
+            let items: Vec<String> = list.iter().map(|(t, n)| format!("{t} ({n} ship(s))")).collect();
+            format!("Screened this firing round: {}.", items.join(", "))
+        }
+        (BattleAction::Fire { fighter, target, .. }, Ok(battle::Done::Shots(shots))) => {
+            let rolls: Vec<String> = shots
+                .iter()
+                .map(|x| format!("{} {}", x.die, if x.hit { "hit" } else { "miss" }))
+                .collect();
+            let to_hit = shots.first().map_or(0, |x| x.to_hit);
+            let lost = shots.iter().filter(|x| x.destroyed).count();
+            let mut t = format!(
+                "{} fires at {target} (to-hit {to_hit}): {}.",
+                b.fighter(*fighter).id,
+                rolls.join(", ")
+            );
+            if lost > 0 {
+                t.push_str(&format!(" {target} loses {lost} ship(s)."));
+            }
+            t
+        }
+        (BattleAction::Hold { fighter }, _) => format!("{} holds its fire.", b.fighter(*fighter).id),
+        _ => String::new(),
+    };
+    if probe.round() > round && !probe.is_over() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&format!("Firing round {}.", probe.round()));
+        if let Some(side) = probe.bonus() {
+            out.push_str(&format!(" The {side} has the fleet-size bonus."));
+        }
+    }
+    out
+}

@@ -1,0 +1,182 @@
+//! The game's options (rules page, *Options*) and the setting-up of a
+//! game: the map with its markers dealt face down, the starting forces,
+//! the first player drawn, round 1 begun.
+
+use super::basics::{Kind, Label, Levels};
+use super::events::{push, Event};
+use super::map::{deal, Area, Board};
+use super::state::{draw_label, new_unit, Colony, Empire, Options, Spot, State, Unit, ROUNDS_DEFAULT};
+use super::state::battle::Standing;
+use orrery_engine::{options_of, GameConfig, GameRng, OptionValues, Seat, SetupError, SetupOption};
+
+pub const ROUNDS_RANGE: std::ops::RangeInclusive<u32> = 3..=40;
+
+/// Option keys of the advanced and optional rules: declared so that a game
+/// created now has a definite value, and accepted only as `false` until
+/// their rules are built.
+pub const FUTURE_KEYS: &[&str] = &[
+    "pipelines",
+    "carriers",
+    "point_defense",
+    "raiders",
+    "mines",
+    "aliens",
+    "instant_upgrade",
+    "slingshot",
+    "warp_points",
+    "doomsday",
+    "research_gearing",
+    "unpredictable_research",
+];
+
+/// A reserved option: the key of rules not built yet.
+const fn reserved(key: &'static str) -> SetupOption {
+    SetupOption {
+        key,
+        description: "Not built yet",
+        values: OptionValues::Reserved,
+    }
+}
+
+/// The options of `/game new` (rules page, *Options*): the round limit,
+/// standing orders on fire at will, the rules (only `basic` is built), and
+/// the keys of the advanced and optional rules, reserved.
+pub const OPTIONS: [SetupOption; 15] = [
+    SetupOption {
+        key: "rounds",
+        description: "Round limit: the game ends after this round's Economic Phase and is scored",
+        values: OptionValues::Whole {
+            min: *ROUNDS_RANGE.start(),
+            max: *ROUNDS_RANGE.end(),
+            default: ROUNDS_DEFAULT,
+        },
+    },
+    SetupOption {
+        key: "auto_combat",
+        description: "true to start every player's standing orders on fire at will",
+        values: OptionValues::Flag { default: false },
+    },
+    SetupOption {
+        key: "rules",
+        description: "The basic game (the advanced rules are not built yet)",
+        values: OptionValues::Words {
+            words: &["basic", "advanced"],
+            default: "basic",
+        },
+    },
+    reserved(FUTURE_KEYS[0]),
+    reserved(FUTURE_KEYS[1]),
+    reserved(FUTURE_KEYS[2]),
+    reserved(FUTURE_KEYS[3]),
+    reserved(FUTURE_KEYS[4]),
+    reserved(FUTURE_KEYS[5]),
+    reserved(FUTURE_KEYS[6]),
+    reserved(FUTURE_KEYS[7]),
+    reserved(FUTURE_KEYS[8]),
+    reserved(FUTURE_KEYS[9]),
+    reserved(FUTURE_KEYS[10]),
+    reserved(FUTURE_KEYS[11]),
+];
+
+/// The set-up: the map with its markers dealt face down, the starting
+/// forces (rules page, *Starting forces*), the first player drawn, and
+/// round 1 and its turn 1 begun (the first player's movement is the
+/// rules' to begin): the state so far and its events.
+pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
+    let read = options_of::<super::Empires>(config)?;
+    if read.word("rules") == "advanced" {
+        return Err(SetupError(
+            "`rules: advanced` is not available yet; the basic game is `rules: basic`".into(),
+        ));
+    }
+    let options = Options {
+        rounds: read.whole("rounds"),
+        auto_combat: read.flag("auto_combat"),
+    };
+    let board = Board::new(config.players)
+        .ok_or_else(|| SetupError(format!("Space Empires 4X is for 2 to 4 players, not {}", config.players)))?;
+    let mut rng = GameRng::seeded(config.seed);
+    let mut spots: Vec<Spot> = deal(&board, &mut rng)
+        .into_iter()
+        .map(|(hex, marker)| Spot {
+            hex,
+            marker,
+            face_up: false,
+            home: match board.area(hex) {
+                Some(Area::Home(seat)) => Some(seat),
+                _ => None,
+            },
+        })
+        .collect();
+    spots.sort_by_key(|p| Board::name_key(p.hex));
+    let seats: Vec<Seat> = (0..config.players).map(Seat).collect();
+    let mut colonies = Vec::new();
+    let mut units: Vec<Unit> = Vec::new();
+    let mut empires = Vec::new();
+    for &seat in &seats {
+        let home = board.homeworld(seat);
+        colonies.push(Colony {
+            hex: home,
+            owner: seat,
+            worth: State::HOMEWORLD,
+            barren: false,
+            yards: 4,
+            new_yards: 0,
+            base: false,
+            deposits: Vec::new(),
+        });
+        for kind in [
+            Kind::Scout,
+            Kind::Scout,
+            Kind::Scout,
+            Kind::ColonyShip,
+            Kind::ColonyShip,
+            Kind::ColonyShip,
+            Kind::Miner,
+        ] {
+            let taken: Vec<Label> = units.iter().map(|u| u.label).collect();
+            let label = draw_label(seat, &taken, &mut rng);
+            units.push(new_unit(label, kind, 1, Levels::default(), home));
+        }
+        empires.push(Empire {
+            cp: 0,
+            levels: Levels::default(),
+            standing: Standing {
+                auto: options.auto_combat,
+                ..Standing::default()
+            },
+            last_bid: None,
+            wrecks: Vec::new(),
+            peeked: Vec::new(),
+            peeked_now: Vec::new(),
+        });
+    }
+    colonies.sort_by_key(|c| Board::name_key(c.hex));
+    let first = rng.below(u32::from(config.players)) as u8;
+    let order = rotation(config.players, Seat(first));
+    let mut s = State::empty();
+    let mut out = Vec::new();
+    push(
+        &mut s,
+        &mut out,
+        Event::SetUp {
+            players: config.players,
+            options,
+            board: Box::new(board),
+            spots,
+            colonies,
+            units,
+            empires,
+            order: order.clone(),
+            rng: Box::new(rng),
+        },
+    );
+    push(&mut s, &mut out, Event::RoundBegan { round: 1, order });
+    push(&mut s, &mut out, Event::TurnBegan { turn: 1 });
+    Ok((s, out))
+}
+
+/// The seats clockwise from `first`.
+pub fn rotation(players: u8, first: Seat) -> Vec<Seat> {
+    (0..players).map(|i| Seat((first.0 + i) % players)).collect()
+}
