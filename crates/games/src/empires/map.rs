@@ -150,6 +150,13 @@ fn homeworlds(players: u8) -> &'static [Hex] {
 const REACH: i32 = 12;
 
 impl Board {
+    /// The names of `hexes` as a list: "K4, L5 and M6".
+    pub fn list(&self, hexes: &[Hex]) -> String {
+        crate::shared::menu::and_list(&hexes.iter().map(|h| self.name(*h)).collect::<Vec<_>>())
+    }
+}
+
+impl Board {
     /// The map for `players` (2 to 4), or `None` for any other count.
     pub fn new(players: u8) -> Option<Board> {
         if !(2..=4).contains(&players) {

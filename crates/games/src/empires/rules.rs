@@ -193,10 +193,6 @@ pub fn prompt(s: &State, seat: Seat) -> String {
     }
 }
 
-fn hex_list(b: &Board, hs: &[Hex]) -> String {
-    crate::shared::menu::and_list(&hs.iter().map(|h| b.name(*h)).collect::<Vec<_>>())
-}
-
 // ---------------------------------------------------------------- legal orders
 
 /// Every legal order of `seat` now, in a stable order (random play and

@@ -10,6 +10,7 @@
 //! levels, sheet, standing orders, peeks and wreck rolls. Nobody sees
 //! face-down markers or the RNG. At the end everything is shown.
 
+use crate::shared::menu::and_list;
 use super::basics::{Kind, Label, Levels, Marker, Tech, Worth, COUNTERS_PER_TYPE};
 use super::state::battle::{Battle, Standing};
 use super::rules::economy::{self, Forecast};
@@ -238,16 +239,8 @@ pub(super) fn name(names: &[String], seat: Seat) -> String {
     names.get(seat.index()).cloned().unwrap_or_else(|| seat.to_string())
 }
 
-fn and_list(items: &[String]) -> String {
-    crate::shared::menu::and_list(items)
-}
-
 fn labels(ls: &[Label]) -> String {
     and_list(&ls.iter().map(Label::to_string).collect::<Vec<_>>())
-}
-
-fn hex_list(b: &Board, hs: &[Hex]) -> String {
-    and_list(&hs.iter().map(|h| b.name(*h)).collect::<Vec<_>>())
 }
 
 /// Colony worth in words, for prompts and narration.
@@ -361,7 +354,7 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             stopped,
             shown,
         } => {
-            let mut t = format!("{} moved to {}", labels(units), hex_list(b, path));
+            let mut t = format!("{} moved to {}", labels(units), b.list(path));
             if *stopped {
                 t.push_str(" and stopped");
             }
@@ -454,7 +447,7 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             if hexes.is_empty() {
                 return None;
             }
-            format!("{}'s combat: {}.", n(*seat), hex_list(b, hexes))
+            format!("{}'s combat: {}.", n(*seat), b.list(hexes))
         }
         Event::BattleBegan {
             at,

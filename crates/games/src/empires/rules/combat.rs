@@ -11,7 +11,7 @@ use super::super::state::battle::{
     Terrain,
 };
 use orrery_engine::{GameRng, Hex, Outcome, Seat};
-use super::{combat_seat, d10, end_player_turn, hex, hex_list, label_text, own_unit, seat_side, side_seat};
+use super::{combat_seat, d10, end_player_turn, hex, label_text, own_unit, seat_side, side_seat};
 use super::movement::{self, explore, next_exploration};
 
 pub(super) fn combat_prompt(s: &State) -> String {
@@ -50,7 +50,7 @@ pub(super) fn combat_prompt(s: &State) -> String {
             None => {
                 format!(
                     "Choose your next battle: {} (`battle at:HEX`, or `auto`).",
-                    hex_list(&s.board, &s.combat_due)
+                    s.board.list(&s.combat_due)
                 )
             }
         },
