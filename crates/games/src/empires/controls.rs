@@ -7,8 +7,8 @@
 use super::orders::{Action, ScrapWhat, Written};
 use super::state::State;
 use super::view::{line_text, name};
-use orrery_engine::{Control, ControlStyle, Seat, SheetEdit, SheetVerb};
 use crate::shared::menu::sheet_control;
+use orrery_engine::{Control, ControlStyle, Seat, SheetEdit, SheetVerb};
 
 fn control(label: String, group: impl Into<String>, style: ControlStyle, confirm: Option<String>) -> Control {
     let label = if label.chars().count() > 80 {
@@ -28,17 +28,17 @@ fn control(label: String, group: impl Into<String>, style: ControlStyle, confirm
 /// a control.
 pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String]) -> Vec<Control> {
     let main_open = |a: &Action| {
-        actions
-            .iter()
-            .any(|x| {
-                x != a
-                    && !matches!(
-                        x,
-                        Action::End
-                            | Action::Auto
-                            | Action::Sheet(SheetEdit::Ready | SheetEdit::Unready | SheetEdit::Clear | SheetEdit::Remove(_))
-                    )
-            })
+        actions.iter().any(|x| {
+            x != a
+                && !matches!(
+                    x,
+                    Action::End
+                        | Action::Auto
+                        | Action::Sheet(
+                            SheetEdit::Ready | SheetEdit::Unready | SheetEdit::Clear | SheetEdit::Remove(_)
+                        )
+                )
+        })
     };
     let movable = actions.iter().filter(|a| matches!(a, Action::Move { .. })).count();
     let lines = state.sheet.lines_of(seat).unwrap_or(&[]);
@@ -52,9 +52,21 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
                 main,
                 None,
             ),
-            Action::Split { unit, ships } => control(format!("Split {ships} ship(s) off {unit}"), format!("Counter {unit}"), main, None),
-            Action::Merge { unit, into } => control(format!("Merge {unit} into {into}"), format!("Counter {unit}"), main, None),
-            Action::Colonize { unit } => control(format!("Colonize with {unit}"), format!("Counter {unit}"), main, None),
+            Action::Split { unit, ships } => control(
+                format!("Split {ships} ship(s) off {unit}"),
+                format!("Counter {unit}"),
+                main,
+                None,
+            ),
+            Action::Merge { unit, into } => control(
+                format!("Merge {unit} into {into}"),
+                format!("Counter {unit}"),
+                main,
+                None,
+            ),
+            Action::Colonize { unit } => {
+                control(format!("Colonize with {unit}"), format!("Counter {unit}"), main, None)
+            }
             Action::Tow { unit } => control(format!("Tow with {unit}"), format!("Counter {unit}"), main, None),
             Action::Upgrade { unit } => control(format!("Upgrade {unit}"), format!("Counter {unit}"), main, None),
             Action::Peek { unit, at } => control(format!("{unit} peeks at {at}"), "Peek", main, None),
@@ -117,7 +129,12 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
                 main,
                 None,
             ),
-            Action::First { player } => control(format!("{} plays first", name(names, *player)), "First player", main, None),
+            Action::First { player } => control(
+                format!("{} plays first", name(names, *player)),
+                "First player",
+                main,
+                None,
+            ),
             Action::Sheet(edit @ (SheetEdit::Add(written) | SheetEdit::Replace(_, written))) => {
                 let line = match edit {
                     SheetEdit::Replace(n, _) => Some(*n),
@@ -151,8 +168,15 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
                 control(label, group, main, None)
             }
             Action::Sheet(SheetEdit::Remove(n)) => {
-                let text = lines.get(n - 1).map_or_else(String::new, |l| line_text(&state.board, l));
-                control(format!("✖ Line {n}: {text}"), "Remove a line", ControlStyle::Minor, None)
+                let text = lines
+                    .get(n - 1)
+                    .map_or_else(String::new, |l| line_text(&state.board, l));
+                control(
+                    format!("✖ Line {n}: {text}"),
+                    "Remove a line",
+                    ControlStyle::Minor,
+                    None,
+                )
             }
             Action::Sheet(SheetEdit::Clear) => sheet_control(SheetVerb::Clear, "economic", lines.len(), false),
             Action::Sheet(SheetEdit::Ready) => sheet_control(SheetVerb::Ready, "economic", lines.len(), main_open(a)),

@@ -5,8 +5,8 @@
 //! so replaying the log reproduces the game bit for bit.
 
 use super::basics::{Dir, Kind, Label, Levels, Marker, Tech, TurnNo, Worth};
-use super::state::battle::{Action as BattleAction, Battle, Standing, Target};
 use super::map::Board;
+use super::state::battle::{Action as BattleAction, Battle, Standing, Target};
 use super::state::{Colony, Empire, Line, Options, Phase, Spot, State, Unit};
 use orrery_engine::{GameRng, Hex, OrderSheet, Outcome, Seat, SheetEvent};
 use serde::{Deserialize, Serialize};
@@ -72,9 +72,14 @@ pub enum Event {
         rng: Box<GameRng>,
     },
     /// A round began with this player order.
-    RoundBegan { round: u32, order: Vec<Seat> },
+    RoundBegan {
+        round: u32,
+        order: Vec<Seat>,
+    },
     /// A turn (1, 2, 3) began.
-    TurnBegan { turn: TurnNo },
+    TurnBegan {
+        turn: TurnNo,
+    },
     /// A player's movement phase began. Their revealed counters at their
     /// colonies were turned face down (`hidden`), and every face-down
     /// counter of theirs in those hexes drew a new label (`relabelled`:
@@ -117,34 +122,71 @@ pub enum Event {
         rng: Box<GameRng>,
     },
     /// Group `from` joined group `into`.
-    Merged { from: Label, into: Label },
+    Merged {
+        from: Label,
+        into: Label,
+    },
     /// A Colony Ship began a colony (now, or `queued` for the end of the
     /// combat phase, if the hex is then free of enemies).
-    Colonized { unit: Label, at: Hex, barren: bool },
-    ColonizeQueued { unit: Label, at: Hex },
+    Colonized {
+        unit: Label,
+        at: Hex,
+        barren: bool,
+    },
+    ColonizeQueued {
+        unit: Label,
+        at: Hex,
+    },
     /// A queued colonization could not be carried out (the hex was not won).
-    ColonizeDropped { unit: Label, at: Hex },
+    ColonizeDropped {
+        unit: Label,
+        at: Hex,
+    },
     /// A Miner took the marker of its hex in tow.
-    Towed { miner: Label, at: Hex, marker: Marker },
+    Towed {
+        miner: Label,
+        at: Hex,
+        marker: Marker,
+    },
     /// A Miner left its marker at a colony of its owner.
-    Deposited { miner: Label, at: Hex, marker: Marker },
+    Deposited {
+        miner: Label,
+        at: Hex,
+        marker: Marker,
+    },
     /// A player looked at the face-down marker of `at` (the marker is told
     /// to that player alone; others learn the hex).
-    Peeked { seat: Seat, unit: Label, at: Hex, marker: Marker },
+    Peeked {
+        seat: Seat,
+        unit: Label,
+        at: Hex,
+        marker: Marker,
+    },
     /// A group began an upgrade at a yard, paying `cost` CP.
-    UpgradeOrdered { unit: Label, cost: u32 },
+    UpgradeOrdered {
+        unit: Label,
+        cost: u32,
+    },
     /// Upgrades finished at the end of the turn (`done`), or lost (`lost`).
     UpgradesEnded {
         done: Vec<(Label, Levels)>,
         lost: Vec<Label>,
     },
     /// A Base or Ship Yard (one) was scuttled.
-    InstallationScrapped { at: Hex, what: Kind },
+    InstallationScrapped {
+        at: Hex,
+        what: Kind,
+    },
     /// The active player ended their movement.
-    MovementEnded { seat: Seat },
+    MovementEnded {
+        seat: Seat,
+    },
     /// The active player's combat phase began; `hexes`: where battles and
     /// colony fire are due, in hex-name order.
-    CombatBegan { seat: Seat, hexes: Vec<Hex> },
+    CombatBegan {
+        seat: Seat,
+        hexes: Vec<Hex>,
+    },
     /// A battle began at `at`: decoys removed and shown (`decoys`), every
     /// counter turned face up.
     BattleBegan {
@@ -155,7 +197,10 @@ pub enum Event {
     },
     /// A ship count of a group noted for screening (committed with
     /// `Fought { Screen }` when the side is done or fires).
-    ScreenNoted { target: Target, ships: u32 },
+    ScreenNoted {
+        target: Target,
+        ships: u32,
+    },
     /// One answer in the battle (screening, a volley, holding), with the
     /// dice it rolled, one per ship that fired, in order.
     Fought {
@@ -177,7 +222,11 @@ pub enum Event {
     },
     /// The battle at `at` ended; `winner`'s units hold the hex; the loser's
     /// Colony Ships and Miners there were destroyed (`lost`).
-    BattleEnded { at: Hex, winner: Seat, lost: Vec<Label> },
+    BattleEnded {
+        at: Hex,
+        winner: Seat,
+        lost: Vec<Label>,
+    },
     /// An armed group fired at the enemy colony of `at` (`dice` one per
     /// ship); the colony is now `worth` (`None`: destroyed).
     ColonyFired {
@@ -188,18 +237,34 @@ pub enum Event {
         rng: Box<GameRng>,
     },
     /// The attacker turns to the enemy colony at `at` (no battle there).
-    ColonyFireBegan { at: Hex },
+    ColonyFireBegan {
+        at: Hex,
+    },
     /// A group of the attacker will not fire at the colony of `at`.
-    ColonyHeld { at: Hex, unit: Label },
+    ColonyHeld {
+        at: Hex,
+        unit: Label,
+    },
     /// The attacker is done with the colony at `at` for this combat phase.
-    ColonyFireEnded { at: Hex },
+    ColonyFireEnded {
+        at: Hex,
+    },
     /// A face-down marker was turned face up (exploration, or a peek
     /// shown to all); one-time markers are removed (`removed`).
-    Explored { at: Hex, marker: Marker, removed: bool },
+    Explored {
+        at: Hex,
+        marker: Marker,
+        removed: bool,
+    },
     /// A Super Nova sent each unit back where it came from.
-    SentBack { moves: Vec<(Label, Hex)> },
+    SentBack {
+        moves: Vec<(Label, Hex)>,
+    },
     /// Lost in Space: `shifter` owes the direction for the stack at `at`.
-    LostOwed { shifter: Seat, at: Hex },
+    LostOwed {
+        shifter: Seat,
+        at: Hex,
+    },
     /// The stack at `at` was shifted one hex (`rng`: after a direction
     /// drawn at the deadline).
     Shifted {
@@ -209,7 +274,9 @@ pub enum Event {
         rng: Box<GameRng>,
     },
     /// The active player's turn ended.
-    PlayerTurnEnded { seat: Seat },
+    PlayerTurnEnded {
+        seat: Seat,
+    },
     /// The Economic Phase began: every player owes a sheet. Space Wrecks
     /// deposited at colonies not blockaded were rolled on the table (each:
     /// its owner, the colony, the d10, the free level's category).
@@ -222,15 +289,27 @@ pub enum Event {
     /// readiness).
     Sheet(SheetEvent<Line>),
     /// Every sheet carried out at once (each ledger private to its seat).
-    EconomyCarriedOut { ledgers: Vec<Ledger>, rng: Box<GameRng> },
+    EconomyCarriedOut {
+        ledgers: Vec<Ledger>,
+        rng: Box<GameRng>,
+    },
     /// Colonies grew (text 7.7).
     ColoniesGrew,
     /// The bids, revealed; `winner` chooses the first player.
-    BidsRevealed { bids: Vec<(Seat, u32)>, winner: Seat },
+    BidsRevealed {
+        bids: Vec<(Seat, u32)>,
+        winner: Seat,
+    },
     /// Standing orders set (private).
-    StandingSet { seat: Seat, standing: Standing },
+    StandingSet {
+        seat: Seat,
+        standing: Standing,
+    },
     /// The game ended; every score revealed.
-    GameEnded { outcome: Outcome, scores: Vec<(Seat, u32)> },
+    GameEnded {
+        outcome: Outcome,
+        scores: Vec<(Seat, u32)>,
+    },
 }
 
 impl Event {
@@ -724,7 +803,11 @@ fn carry_out_ledger(s: &mut State, l: &Ledger) {
         .filter(|c| c.owner == seat && s.blockaded(c))
         .map(|c| c.hex)
         .collect();
-    for c in s.colonies.iter_mut().filter(|c| c.owner == seat && !blockaded.contains(&c.hex)) {
+    for c in s
+        .colonies
+        .iter_mut()
+        .filter(|c| c.owner == seat && !blockaded.contains(&c.hex))
+    {
         c.deposits.clear();
     }
     let e = &mut s.empires[seat.index()];

@@ -29,16 +29,16 @@
 //! - [`hooks`]: test hooks (`scramble`).
 
 pub mod basics;
-pub mod map;
-pub mod state;
+pub mod controls;
 pub mod events;
-pub mod setup;
+pub mod hooks;
+pub mod map;
 pub mod orders;
 pub mod rules;
-pub mod view;
-pub mod controls;
 pub mod scene;
-pub mod hooks;
+pub mod setup;
+pub mod state;
+pub mod view;
 
 pub use events::Event;
 pub use orders::Action;
@@ -46,9 +46,8 @@ pub use state::State;
 pub use view::View;
 
 use orrery_engine::{
-    GameRng,
-    CommandGroup, CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
-    SetupError, SetupOption, SheetEdit, SheetVerb, Viewer,
+    CommandGroup, CommandLine, CommandSpec, Control, GameConfig, GameRng, Outcome, ParseError, Pending, PhaseInfo,
+    Rejection, Ruleset, Seat, SetupError, SetupOption, SheetEdit, SheetVerb, Viewer,
 };
 use orrery_render::Scene;
 

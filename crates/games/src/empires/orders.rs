@@ -11,8 +11,12 @@ use serde::{Deserialize, Serialize};
 /// A line of the economic sheet, as written.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Written {
-    Bid { cp: u32 },
-    Research { tech: Tech },
+    Bid {
+        cp: u32,
+    },
+    Research {
+        tech: Tech,
+    },
     Buy {
         kind: Kind,
         at: String,
@@ -43,31 +47,73 @@ pub struct StandingEdit {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Action {
     // Movement phase.
-    Move { units: Vec<String>, path: Vec<String> },
-    Split { unit: String, ships: u32 },
-    Merge { unit: String, into: String },
-    Colonize { unit: String },
-    Tow { unit: String },
-    Peek { unit: String, at: String },
-    Reveal { at: String },
-    Upgrade { unit: String },
+    Move {
+        units: Vec<String>,
+        path: Vec<String>,
+    },
+    Split {
+        unit: String,
+        ships: u32,
+    },
+    Merge {
+        unit: String,
+        into: String,
+    },
+    Colonize {
+        unit: String,
+    },
+    Tow {
+        unit: String,
+    },
+    Peek {
+        unit: String,
+        at: String,
+    },
+    Reveal {
+        at: String,
+    },
+    Upgrade {
+        unit: String,
+    },
     /// In the movement phase: scuttle now. On the economic sheet: a line.
-    Scrap { what: ScrapWhat, line: Option<usize> },
+    Scrap {
+        what: ScrapWhat,
+        line: Option<usize>,
+    },
     End,
     // Combat.
-    Battle { at: String },
-    Screen { unit: String, ships: Option<u32> },
+    Battle {
+        at: String,
+    },
+    Screen {
+        unit: String,
+        ships: Option<u32>,
+    },
     Done,
-    Fire { unit: String, at: String, ships: Option<u32> },
-    Retreat { unit: String, to: String, ships: Option<u32> },
-    Hold { unit: String },
+    Fire {
+        unit: String,
+        at: String,
+        ships: Option<u32>,
+    },
+    Retreat {
+        unit: String,
+        to: String,
+        ships: Option<u32>,
+    },
+    Hold {
+        unit: String,
+    },
     Auto,
     // Lost in Space; `None`: a direction drawn at random (the deadline's).
-    Shift { dir: Option<Dir> },
+    Shift {
+        dir: Option<Dir>,
+    },
     // The economic sheet: an edit (the engine's one sheet protocol).
     Sheet(SheetEdit<Written>),
     // After the bids.
-    First { player: Seat },
+    First {
+        player: Seat,
+    },
     // Any time.
     Standing(StandingEdit),
 }
@@ -224,7 +270,12 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
                         what,
                     }
                 }
-                _ => return Err(bad(line, "name either a counter (`unit:`) or a hex (`at:` with `what:`)")),
+                _ => {
+                    return Err(bad(
+                        line,
+                        "name either a counter (`unit:`) or a hex (`at:` with `what:`)",
+                    ))
+                }
             };
             Action::Scrap {
                 what,
@@ -276,7 +327,10 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
             let dir = if raw.eq_ignore_ascii_case("random") {
                 None
             } else {
-                Some(Dir::parse(&raw).ok_or_else(|| bad(line, format!("`dir:{raw}` is not one of n, ne, se, s, sw, nw")))?)
+                Some(
+                    Dir::parse(&raw)
+                        .ok_or_else(|| bad(line, format!("`dir:{raw}` is not one of n, ne, se, s, sw, nw")))?,
+                )
             };
             Action::Shift { dir }
         }
@@ -330,7 +384,11 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
         "standing" => {
             only(&["auto", "target", "retreat", "screen", "colonies"])?;
             let edit = StandingEdit {
-                auto: choice(line, "auto", &[("on", true), ("off", false), ("true", true), ("false", false)])?,
+                auto: choice(
+                    line,
+                    "auto",
+                    &[("on", true), ("off", false), ("true", true), ("false", false)],
+                )?,
                 target: choice(
                     line,
                     "target",
@@ -349,15 +407,26 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
                         ("half", RetreatRule::Half),
                     ],
                 )?,
-                screen: choice(line, "screen", &[("none", ScreenRule::None), ("weak", ScreenRule::Weak)])?,
-                colonies: choice(line, "colonies", &[("fire", ColonyRule::Fire), ("hold", ColonyRule::Hold)])?,
+                screen: choice(
+                    line,
+                    "screen",
+                    &[("none", ScreenRule::None), ("weak", ScreenRule::Weak)],
+                )?,
+                colonies: choice(
+                    line,
+                    "colonies",
+                    &[("fire", ColonyRule::Fire), ("hold", ColonyRule::Hold)],
+                )?,
             };
             Action::Standing(edit)
         }
         other => {
             let names = USAGE.names();
             return Err(ParseError {
-                message: format!("`{other}` is not a Space Empires order; the orders are {}", names.join(", ")),
+                message: format!(
+                    "`{other}` is not a Space Empires order; the orders are {}",
+                    names.join(", ")
+                ),
                 usage: "see /game help".into(),
             });
         }
@@ -467,7 +536,12 @@ pub fn unparse(action: &Action) -> CommandLine {
 pub fn commands() -> Vec<CommandSpec> {
     use ParamKind::{Number, Player, Text};
     let unit = ParamSpec::new("unit", "Your counter, e.g. A17 (or just 17)", Text, true);
-    let line = ParamSpec::new("line", "Replace this line of your economic sheet (from 1)", Number, false);
+    let line = ParamSpec::new(
+        "line",
+        "Replace this line of your economic sheet (from 1)",
+        Number,
+        false,
+    );
     let ships = ParamSpec::new("ships", "How many ships of the group (default: all)", Number, false);
     let spec = |name, description, params| CommandSpec {
         name,
@@ -486,15 +560,26 @@ pub fn commands() -> Vec<CommandSpec> {
         spec(
             "split",
             "Movement: some ships leave a group as a new counter",
-            vec![unit.clone(), ParamSpec::new("ships", "How many ships leave", Number, true)],
+            vec![
+                unit.clone(),
+                ParamSpec::new("ships", "How many ships leave", Number, true),
+            ],
         ),
         spec(
             "merge",
             "Movement: join two groups of one type and technology in one hex",
             vec![unit.clone(), ParamSpec::new("into", "The group to join", Text, true)],
         ),
-        spec("colonize", "Movement: a Colony Ship begins a colony on its planet", vec![unit.clone()]),
-        spec("tow", "Movement: a Miner takes the Minerals or Space Wreck of its hex", vec![unit.clone()]),
+        spec(
+            "colonize",
+            "Movement: a Colony Ship begins a colony on its planet",
+            vec![unit.clone()],
+        ),
+        spec(
+            "tow",
+            "Movement: a Miner takes the Minerals or Space Wreck of its hex",
+            vec![unit.clone()],
+        ),
         spec(
             "peek",
             "Movement: a Cruiser with Exploration looks at an adjacent face-down marker",
@@ -505,7 +590,11 @@ pub fn commands() -> Vec<CommandSpec> {
             "Movement: turn a marker you peeked at face up for everyone",
             vec![ParamSpec::new("at", "The hex", Text, true)],
         ),
-        spec("upgrade", "Movement: refit a group at your Ship Yard to your technology", vec![unit.clone()]),
+        spec(
+            "upgrade",
+            "Movement: refit a group at your Ship Yard to your technology",
+            vec![unit.clone()],
+        ),
         spec(
             "scrap",
             "Scuttle a counter, or a Base or Ship Yard (movement, or a line of your economic sheet)",
@@ -522,7 +611,11 @@ pub fn commands() -> Vec<CommandSpec> {
             "Combat: fight here next",
             vec![ParamSpec::new("at", "A hex where a battle is due", Text, true)],
         ),
-        spec("screen", "Combat: keep ships out of this firing round", vec![unit.clone(), ships.clone()]),
+        spec(
+            "screen",
+            "Combat: keep ships out of this firing round",
+            vec![unit.clone(), ships.clone()],
+        ),
         spec("done", "Combat: no more screening this round", vec![]),
         spec(
             "fire",
@@ -539,7 +632,11 @@ pub fn commands() -> Vec<CommandSpec> {
             vec![unit.clone(), ParamSpec::new("to", "An adjacent hex", Text, true), ships],
         ),
         spec("hold", "Combat: a group does not fire at the colony", vec![unit]),
-        spec("auto", "Combat: the rest of this prompt by your standing orders", vec![]),
+        spec(
+            "auto",
+            "Combat: the rest of this prompt by your standing orders",
+            vec![],
+        ),
         spec(
             "shift",
             "Lost in Space: move the lost stack one hex",
@@ -567,7 +664,12 @@ pub fn commands() -> Vec<CommandSpec> {
             "buy",
             "Economic sheet: ships at your yards; decoys, bases, yards at colonies",
             vec![
-                ParamSpec::new("type", "sc, dd, ca, bc, bb, dn, colony, miner, decoy, base, yard", Text, true),
+                ParamSpec::new(
+                    "type",
+                    "sc, dd, ca, bc, bb, dn, colony, miner, decoy, base, yard",
+                    Text,
+                    true,
+                ),
                 ParamSpec::new("at", "The hex", Text, true),
                 ParamSpec::new("ships", "How many (default 1)", Number, false),
                 ParamSpec::new("into", "Add to this group of yours there", Text, false),

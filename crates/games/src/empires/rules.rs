@@ -11,6 +11,9 @@
 //! What they share (names resolved, the die, whose side is whose, the
 //! flow between phases) is here.
 
+use self::combat::{combat_options, combat_order, combat_prompt, combat_step, standing};
+use self::economy::{carry_out_economy, sheet_edit, sheet_options, Forecast};
+use self::movement::{movement_options, movement_order, shift, shift_target};
 use super::basics::{Dir, Kind, Label, Marker};
 use super::events::{apply, push, Event};
 use super::map::Board;
@@ -19,9 +22,6 @@ use super::setup::rotation;
 use super::state::battle::Side;
 use super::state::{draw_label, Phase, State};
 use orrery_engine::{GameConfig, GameRng, Hex, Outcome, Pending, Rejection, Seat, SetupError};
-use self::combat::{combat_options, combat_order, combat_prompt, combat_step, standing};
-use self::economy::{carry_out_economy, sheet_edit, sheet_options, Forecast};
-use self::movement::{movement_options, movement_order, shift, shift_target};
 
 pub mod combat;
 pub mod economy;
@@ -135,7 +135,11 @@ pub fn pending(s: &State) -> Vec<Pending> {
 
 /// The seats the game waits on.
 fn waiting(s: &State) -> Vec<Seat> {
-    pending(s).into_iter().filter(|p| !p.submitted).map(|p| p.seat).collect()
+    pending(s)
+        .into_iter()
+        .filter(|p| !p.submitted)
+        .map(|p| p.seat)
+        .collect()
 }
 
 /// Where the game is, for errors: "bob's movement (round 3, turn 2)".
@@ -158,12 +162,23 @@ pub fn prompt(s: &State, seat: Seat) -> String {
             let mine: Vec<String> = s
                 .units_of(seat)
                 .filter(|u| self::movement::movable(s, u).is_ok())
-                .map(|u| format!("{} at {} ({} left)", u.label, s.board.name(u.hex), self::movement::left(s, u)))
+                .map(|u| {
+                    format!(
+                        "{} at {} ({} left)",
+                        u.label,
+                        s.board.name(u.hex),
+                        self::movement::left(s, u)
+                    )
+                })
                 .collect();
             format!(
                 "Turn {}: move your counters (`move`), then `end`. Able to move: {}.",
                 s.turn,
-                if mine.is_empty() { "none".into() } else { mine.join(", ") }
+                if mine.is_empty() {
+                    "none".into()
+                } else {
+                    mine.join(", ")
+                }
             )
         }
         Phase::Combat => combat_prompt(s),
@@ -211,9 +226,7 @@ pub fn legal_actions(s: &State, seat: Seat) -> Vec<Action> {
             .filter(|d| shift_target(s, hex, *d).is_ok())
             .map(|d| Action::Shift { dir: Some(d) })
             .collect(),
-        Phase::First { chooser } if chooser == seat => {
-            s.seats().map(|player| Action::First { player }).collect()
-        }
+        Phase::First { chooser } if chooser == seat => s.seats().map(|player| Action::First { player }).collect(),
         Phase::Economic if s.sheet.owes(seat) => sheet_options(s, seat),
         _ => Vec::new(),
     }
@@ -425,7 +438,8 @@ pub fn combat_hexes(s: &State, seat: Seat) -> Vec<Hex> {
         .map(|u| u.hex)
         .filter(|h| {
             !s.enemies_at(seat, *h).is_empty()
-                || (s.colony(*h).is_some_and(|c| c.owner != seat) && s.units_at(*h).any(|u| u.owner() == seat && u.armed()))
+                || (s.colony(*h).is_some_and(|c| c.owner != seat)
+                    && s.units_at(*h).any(|u| u.owner() == seat && u.armed()))
         })
         .collect();
     out.sort_by_key(|h| Board::name_key(*h));
@@ -471,7 +485,9 @@ fn end_player_turn(s: &State, seat: Seat) -> Vec<Event> {
     // The end of the turn: upgrades take effect (text 9.10.4).
     let (mut done, mut lost) = (Vec::new(), Vec::new());
     for u in scratch.units.iter().filter(|u| u.upgrading) {
-        let at_yard = scratch.colony(u.hex).is_some_and(|c| c.owner == u.owner() && c.yards > 0);
+        let at_yard = scratch
+            .colony(u.hex)
+            .is_some_and(|c| c.owner == u.owner() && c.yards > 0);
         if at_yard && u.moved == 0 {
             let mut levels = scratch.empire(u.owner()).levels;
             if u.kind != Kind::Cruiser {

@@ -20,9 +20,9 @@
 use super::basics::{Kind, Marker};
 use super::map::{Area, Board};
 use super::view::{CounterView, View};
+use crate::shared::draw::{fit_text, name_of, rounded, txt};
 use orrery_engine::hex::{Layout, Orientation};
 use orrery_engine::{Hex, Outcome, Seat};
-use crate::shared::draw::{fit_text, name_of, rounded, txt};
 use orrery_render::{Anchor, Color, Item, Scene, Stroke};
 
 pub const WIDTH: u32 = 1600;
@@ -102,7 +102,11 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
     let mut cols: Vec<i32> = hexes.iter().map(|h| h.q).collect();
     cols.dedup();
     for q in cols {
-        let top = hexes.iter().filter(|h| h.q == q).min_by_key(|h| Board::name_key(**h)).copied();
+        let top = hexes
+            .iter()
+            .filter(|h| h.q == q)
+            .min_by_key(|h| Board::name_key(**h))
+            .copied();
         if let Some(h) = top {
             let (cx, _) = lay.hex_to_pixel(h);
             let letter: String = b.name(h).chars().take(1).collect();
@@ -179,7 +183,11 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
                 cx,
                 cy: cy - 0.2 * s,
                 r: 0.28 * s,
-                fill: Some(if c.barren { Color::rgb(140, 140, 150) } else { Color::rgb(70, 120, 220) }),
+                fill: Some(if c.barren {
+                    Color::rgb(140, 140, 150)
+                } else {
+                    Color::rgb(70, 120, 220)
+                }),
                 stroke: Some(Stroke::new(col, 4.0)),
             });
             let label = match c.worth {
@@ -345,7 +353,13 @@ fn terrain(sc: &mut Scene, lay: &Layout, h: Hex, m: Marker, dim: bool) {
             stroke: None,
         }),
         Marker::Asteroids => {
-            for (dx, dy, r) in [(-0.32, -0.3, 0.09), (0.0, -0.5, 0.07), (0.3, -0.28, 0.1), (-0.1, -0.05, 0.08), (0.22, 0.0, 0.06)] {
+            for (dx, dy, r) in [
+                (-0.32, -0.3, 0.09),
+                (0.0, -0.5, 0.07),
+                (0.3, -0.28, 0.1),
+                (-0.1, -0.05, 0.08),
+                (0.22, 0.0, 0.06),
+            ] {
                 sc.push(Item::Circle {
                     cx: cx + dx * s,
                     cy: cy + dy * s,
@@ -385,7 +399,11 @@ fn terrain(sc: &mut Scene, lay: &Layout, h: Hex, m: Marker, dim: bool) {
 /// The turn track, the round and the player order (top left).
 fn track(sc: &mut Scene, view: &View, names: &[String]) {
     let boxes = ["1", "2", "3", "Econ"];
-    let lit = if view.economic { 3 } else { (view.turn.clamp(1, 3) - 1) as usize };
+    let lit = if view.economic {
+        3
+    } else {
+        (view.turn.clamp(1, 3) - 1) as usize
+    };
     let mut x = 16.0;
     for (i, label) in boxes.iter().enumerate() {
         let w = if i == 3 { 74.0 } else { 40.0 };
@@ -404,7 +422,17 @@ fn track(sc: &mut Scene, view: &View, names: &[String]) {
         );
         x += w + 6.0;
     }
-    sc.text(txt(x + 12.0, 32.0, format!("Round {} of {}", view.round, view.rounds), 24.0, TEXT).anchor(Anchor::CenterLeft).bold());
+    sc.text(
+        txt(
+            x + 12.0,
+            32.0,
+            format!("Round {} of {}", view.round, view.rounds),
+            24.0,
+            TEXT,
+        )
+        .anchor(Anchor::CenterLeft)
+        .bold(),
+    );
     let mut x = 16.0;
     let y = 74.0;
     for (i, seat) in view.order.iter().enumerate() {
@@ -429,7 +457,13 @@ fn track(sc: &mut Scene, view: &View, names: &[String]) {
 }
 
 fn panel(sc: &mut Scene, view: &View, names: &[String]) {
-    rounded(sc, (PANEL_X, 10.0, WIDTH as f32 - PANEL_X - 10.0, HEIGHT as f32 - 20.0), 10.0, Some(PANEL), None);
+    rounded(
+        sc,
+        (PANEL_X, 10.0, WIDTH as f32 - PANEL_X - 10.0, HEIGHT as f32 - 20.0),
+        10.0,
+        Some(PANEL),
+        None,
+    );
     let x = PANEL_X + 16.0;
     let width = WIDTH as f32 - x - 24.0;
     let mut y = 24.0;
@@ -442,7 +476,11 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
     y += 34.0;
     sc.text(txt(x, y, view.phase.clone(), 18.0, DIM));
     y += 32.0;
-    for p in view.order.iter().filter_map(|s| view.players.iter().find(|p| p.seat == *s)) {
+    for p in view
+        .order
+        .iter()
+        .filter_map(|s| view.players.iter().find(|p| p.seat == *s))
+    {
         let (t, size) = fit_text(&name_of(names, p.seat), 22.0, 14.0, width, true);
         sc.text(txt(x, y, t, size, seat_colour(p.seat)).bold());
         y += 26.0;
@@ -450,7 +488,10 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
             Some(cp) => format!("home {cp}"),
             None => "no homeworld".into(),
         };
-        line.push_str(&format!(" · colonies {} ({} CP) · counters {}", p.colonies, p.colony_cp, p.counters));
+        line.push_str(&format!(
+            " · colonies {} ({} CP) · counters {}",
+            p.colonies, p.colony_cp, p.counters
+        ));
         sc.text(txt(x + 8.0, y, line, 17.0, TEXT));
         y += 22.0;
         let shown: Vec<String> = ["Att", "Def", "Tac", "Move"]
@@ -484,8 +525,16 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
                 f.id,
                 f.kind.chart().code,
                 f.ships,
-                if f.damage > 0 { format!(" ({} dmg)", f.damage) } else { String::new() },
-                if f.screened > 0 { format!(" ({} screened)", f.screened) } else { String::new() },
+                if f.damage > 0 {
+                    format!(" ({} dmg)", f.damage)
+                } else {
+                    String::new()
+                },
+                if f.screened > 0 {
+                    format!(" ({} screened)", f.screened)
+                } else {
+                    String::new()
+                },
                 f.attack_tech,
                 f.defense_tech,
                 f.tactics
@@ -502,7 +551,13 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
         sc.text(txt(x, y, "Scores", 20.0, GOLD).bold());
         y += 26.0;
         for (seat, score) in &view.scores {
-            sc.text(txt(x + 8.0, y, format!("{}: {score}", name_of(names, *seat)), 18.0, seat_colour(*seat)));
+            sc.text(txt(
+                x + 8.0,
+                y,
+                format!("{}: {score}", name_of(names, *seat)),
+                18.0,
+                seat_colour(*seat),
+            ));
             y += 22.0;
         }
         if let Some(o) = &view.outcome {
@@ -517,7 +572,16 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
             y += 30.0;
         }
     } else if let Some(Outcome::Winner { seat, .. }) = &view.outcome {
-        sc.text(txt(x, y, format!("{} wins", name_of(names, *seat)), 22.0, seat_colour(*seat)).bold());
+        sc.text(
+            txt(
+                x,
+                y,
+                format!("{} wins", name_of(names, *seat)),
+                22.0,
+                seat_colour(*seat),
+            )
+            .bold(),
+        );
         y += 30.0;
     }
     let Some(own) = &view.own else { return };
@@ -573,7 +637,12 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
         sc.text(txt(
             x + 8.0,
             y,
-            format!("sheet: {} line(s), spends {} of {}", own.sheet.len(), own.spent, own.available),
+            format!(
+                "sheet: {} line(s), spends {} of {}",
+                own.sheet.len(),
+                own.spent,
+                own.available
+            ),
             16.0,
             TEXT,
         ));
@@ -582,7 +651,11 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
     y += 6.0;
     sc.text(txt(x, y, "Your counters", 18.0, TEXT).bold());
     y += 24.0;
-    let mine: Vec<&CounterView> = view.counters.iter().filter(|c| Some(c.label.owner) == view.viewer.seat()).collect();
+    let mine: Vec<&CounterView> = view
+        .counters
+        .iter()
+        .filter(|c| Some(c.label.owner) == view.viewer.seat())
+        .collect();
     let room = ((HEIGHT as f32 - 30.0 - y) / 19.0).max(0.0) as usize;
     for (i, c) in mine.iter().enumerate() {
         if i + 1 >= room && mine.len() > room {

@@ -5,8 +5,8 @@
 use super::basics::{Kind, Label, Levels};
 use super::events::{push, Event};
 use super::map::{deal, Area, Board};
-use super::state::{draw_label, new_unit, Colony, Empire, Options, Spot, State, Unit, ROUNDS_DEFAULT};
 use super::state::battle::Standing;
+use super::state::{draw_label, new_unit, Colony, Empire, Options, Spot, State, Unit, ROUNDS_DEFAULT};
 use orrery_engine::{options_of, GameConfig, GameRng, OptionValues, Seat, SetupError, SetupOption};
 
 pub const ROUNDS_RANGE: std::ops::RangeInclusive<u32> = 3..=40;
@@ -93,8 +93,12 @@ pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
         rounds: read.whole("rounds"),
         auto_combat: read.flag("auto_combat"),
     };
-    let board = Board::new(config.players)
-        .ok_or_else(|| SetupError(format!("Space Empires 4X is for 2 to 4 players, not {}", config.players)))?;
+    let board = Board::new(config.players).ok_or_else(|| {
+        SetupError(format!(
+            "Space Empires 4X is for 2 to 4 players, not {}",
+            config.players
+        ))
+    })?;
     let mut rng = GameRng::seeded(config.seed);
     let mut spots: Vec<Spot> = deal(&board, &mut rng)
         .into_iter()

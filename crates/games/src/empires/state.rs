@@ -160,25 +160,44 @@ pub enum Phase {
     /// being fought, is `State::battle`.
     Combat,
     /// Lost in Space revealed: `shifter` owes `shift` for the stack at `hex`.
-    Lost { shifter: Seat, hex: Hex },
+    Lost {
+        shifter: Seat,
+        hex: Hex,
+    },
     /// Every player's secret sheet (`economic`).
     Economic,
     /// The bid's winner chooses the first player of the next round.
-    First { chooser: Seat },
+    First {
+        chooser: Seat,
+    },
     Over,
 }
 
 /// A line of an economic sheet, resolved against the state.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Line {
-    Bid { cp: u32 },
-    Research { tech: Tech },
+    Bid {
+        cp: u32,
+    },
+    Research {
+        tech: Tech,
+    },
     /// `ships` ships of a warship type in one new group (or `into` a group
     /// of the same type and technology there); `ships` separate Colony
     /// Ships or Miners; a decoy showing `ships`; a Base or a Ship Yard.
-    Buy { kind: Kind, at: Hex, ships: u32, into: Option<Label> },
-    Scrap { unit: Label },
-    ScrapAt { at: Hex, what: Kind },
+    Buy {
+        kind: Kind,
+        at: Hex,
+        ships: u32,
+        into: Option<Label>,
+    },
+    Scrap {
+        unit: Label,
+    },
+    ScrapAt {
+        at: Hex,
+        what: Kind,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -340,7 +359,8 @@ impl State {
     /// A colony is blockaded by an enemy unit with an attack strength in
     /// its hex (text 7.1).
     pub fn blockaded(&self, colony: &Colony) -> bool {
-        self.units_at(colony.hex).any(|u| u.owner() != colony.owner && u.armed())
+        self.units_at(colony.hex)
+            .any(|u| u.owner() != colony.owner && u.armed())
     }
 
     /// Draw a fresh label for `seat`: a number none of its counters on
@@ -387,7 +407,11 @@ impl State {
         let colonies: u32 = self
             .colonies_of(seat)
             .map(|c| {
-                let worth = if c.is_home() { 2 * c.worth.cp() } else { 8 + c.worth.cp() };
+                let worth = if c.is_home() {
+                    2 * c.worth.cp()
+                } else {
+                    8 + c.worth.cp()
+                };
                 worth + c.yards * Kind::ShipYard.chart().cost + u32::from(c.base) * Kind::Base.chart().cost
             })
             .sum();
@@ -423,7 +447,6 @@ pub fn new_unit(label: Label, kind: Kind, ships: u32, levels: Levels, hex: Hex) 
     }
 }
 
-
 /// A label for `seat` whose number is not in `taken`, drawn with the game's
 /// generator. Set-up and purchases draw several at once; the one way labels
 /// are drawn, so that a replay draws the same.
@@ -434,6 +457,9 @@ pub fn draw_label(seat: Seat, taken: &[Label], rng: &mut GameRng) -> Label {
     // 6 types × 6 counters + 6 decoys and any number of Colony Ships and
     // Miners: a player never has 99 counters in a real game; if one did,
     // the label would repeat the first free number (1).
-    let number = free.get(rng.below(free.len().max(1) as u32) as usize).copied().unwrap_or(1);
+    let number = free
+        .get(rng.below(free.len().max(1) as u32) as usize)
+        .copied()
+        .unwrap_or(1);
     Label { owner: seat, number }
 }

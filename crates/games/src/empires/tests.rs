@@ -25,18 +25,19 @@ fn random_game(players: u8, seed: u64) -> (State, Vec<Event>, usize) {
         assert!(!owing.is_empty(), "seed {seed}: nobody owes: {:?}", st.phase);
         let p = owing[rng.below(owing.len() as u32) as usize];
         let legal = Empires::legal_actions(&st, p.seat);
-        assert!(!legal.is_empty(), "seed {seed}: {} owes {} with no order", p.seat, p.kind);
+        assert!(
+            !legal.is_empty(),
+            "seed {seed}: {} owes {} with no order",
+            p.seat,
+            p.kind
+        );
         let pick = if p.sheet && legal.contains(&Action::Sheet(SheetEdit::Ready)) && rng.below(4) == 0 {
             Action::Sheet(SheetEdit::Ready)
         } else {
             rng.pick(&legal).unwrap().clone()
         };
-        let new = Empires::decide(&st, p.seat, &pick).unwrap_or_else(|e| {
-            panic!(
-                "seed {seed}: legal `{}` refused: {e}",
-                Empires::unparse(&pick)
-            )
-        });
+        let new = Empires::decide(&st, p.seat, &pick)
+            .unwrap_or_else(|e| panic!("seed {seed}: legal `{}` refused: {e}", Empires::unparse(&pick)));
         for e in &new {
             Empires::apply(&mut st, e);
         }
@@ -151,7 +152,10 @@ fn options_ranges_and_future_keys() {
     let e = setup(serde_json::json!({"mines": true})).unwrap_err();
     assert!(e.0.contains("not available yet"), "{}", e.0);
     for key in super::setup::FUTURE_KEYS {
-        assert!(setup(serde_json::json!({ *key: false })).is_ok(), "{key}: false refused");
+        assert!(
+            setup(serde_json::json!({ *key: false })).is_ok(),
+            "{key}: false refused"
+        );
     }
     // Every player starts on fire at will with `auto_combat`.
     let mut config = GameConfig::new(2, 1);
@@ -163,7 +167,9 @@ fn options_ranges_and_future_keys() {
 #[test]
 fn scrap_is_completed_though_not_listed() {
     let st = start(2, 1);
-    let Phase::Movement = st.phase else { panic!("{:?}", st.phase) };
+    let Phase::Movement = st.phase else {
+        panic!("{:?}", st.phase)
+    };
     let mover = st.active_seat().expect("a player moves first");
     let other = Seat(1 - mover.0);
     let all = Empires::complete_more(&st, mover, "scrap", "unit", &[], "");
@@ -174,7 +180,10 @@ fn scrap_is_completed_though_not_listed() {
         let line = CommandLine::new("scrap").arg("unit", label);
         let action = Empires::parse(&line).unwrap();
         assert!(Empires::decide(&st, mover, &action).is_ok(), "{line}");
-        assert!(!Empires::legal_actions(&st, mover).contains(&action), "scrap is not listed");
+        assert!(
+            !Empires::legal_actions(&st, mover).contains(&action),
+            "scrap is not listed"
+        );
     }
     // What is typed narrows the values; the other player, not moving, gets
     // none, nor does another option or order.

@@ -10,13 +10,13 @@
 //! levels, sheet, standing orders, peeks and wreck rolls. Nobody sees
 //! face-down markers or the RNG. At the end everything is shown.
 
-use crate::shared::menu::and_list;
 use super::basics::{Kind, Label, Levels, Marker, Tech, Worth, COUNTERS_PER_TYPE};
-use super::state::battle::{Battle, Standing};
-use super::rules::economy::{self, Forecast};
 use super::events::{Doom, Event, Ledger};
 use super::map::Board;
+use super::rules::economy::{self, Forecast};
+use super::state::battle::{Battle, Standing};
 use super::state::{Colony, Line, Phase, State};
+use crate::shared::menu::and_list;
 use orrery_engine::{Hex, Outcome, PhaseInfo, Seat, Viewer};
 use serde::Serialize;
 
@@ -265,7 +265,10 @@ pub fn phase(s: &State) -> PhaseInfo {
             };
             (format!("{head} · combat{at}"), s.active_seat())
         }
-        Phase::Lost { hex, .. } => (format!("{head} · Lost in Space at {}", s.board.name(*hex)), s.active_seat()),
+        Phase::Lost { hex, .. } => (
+            format!("{head} · Lost in Space at {}", s.board.name(*hex)),
+            s.active_seat(),
+        ),
         Phase::Economic => (format!("Round {} · Economic Phase", s.round), None),
         Phase::First { chooser } => (format!("Round {} · player order", s.round), Some(*chooser)),
         Phase::Over => ("Game over".into(), None),
@@ -318,7 +321,10 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
     let n = |seat: Seat| name(names, seat);
     Some(match event {
         Event::SetUp {
-            players, options, order, ..
+            players,
+            options,
+            order,
+            ..
         } => format!(
             "Space Empires 4X begins: {players} players, at most {} rounds. Player order: {}.",
             options.rounds,
@@ -375,7 +381,13 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             let what: Vec<String> = units
                 .iter()
                 .zip(kinds)
-                .map(|(l, k)| if told { format!("{l} ({})", k.name()) } else { l.to_string() })
+                .map(|(l, k)| {
+                    if told {
+                        format!("{l} ({})", k.name())
+                    } else {
+                        l.to_string()
+                    }
+                })
                 .collect();
             let why = match why {
                 Doom::Overrun => "overrun",
@@ -397,7 +409,11 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
                     )
                 })
                 .collect();
-            format!("The Black Hole at {} (7-10 destroys a ship): {}.", b.name(*at), parts.join("; "))
+            format!(
+                "The Black Hole at {} (7-10 destroys a ship): {}.",
+                b.name(*at),
+                parts.join("; ")
+            )
         }
         Event::Split { from, new, ships, .. } => {
             if me(from.owner) {
@@ -409,7 +425,10 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
         Event::Merged { from, into } => format!("{from} merged into {into}."),
         Event::Colonized { unit, at, .. } => format!("{} colonized {} ({unit}).", n(unit.owner), b.name(*at)),
         Event::ColonizeQueued { unit, at } => {
-            format!("{unit} will colonize {} at the end of combat if the hex is won.", b.name(*at))
+            format!(
+                "{unit} will colonize {} at the end of combat if the hex is won.",
+                b.name(*at)
+            )
         }
         Event::ColonizeDropped { unit, at } => format!("{unit} could not colonize {}.", b.name(*at)),
         Event::Towed { miner, at, marker } => format!("{miner} took the {} of {} in tow.", marker.name(), b.name(*at)),
@@ -493,7 +512,9 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             }
             t
         }
-        Event::ColonyFired { at, unit, dice, worth, .. } => format!(
+        Event::ColonyFired {
+            at, unit, dice, worth, ..
+        } => format!(
             "{unit} fires at the colony of {}: {} → {}.",
             b.name(*at),
             dice.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
@@ -585,7 +606,11 @@ fn ledger_words(b: &Board, l: &Ledger, mine: bool, who: &str) -> String {
             l.bid,
             l.spent,
             l.carried,
-            if l.lost > 0 { format!(" ({} lost to the cap)", l.lost) } else { String::new() }
+            if l.lost > 0 {
+                format!(" ({} lost to the cap)", l.lost)
+            } else {
+                String::new()
+            }
         ));
     }
     let mut new_at: Vec<(Hex, usize)> = Vec::new();

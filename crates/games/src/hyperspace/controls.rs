@@ -9,8 +9,8 @@ use super::events::Event;
 use super::orders::Action;
 use super::rules::arrival_actions;
 use super::state::{BattleStep, Stage, State, Token};
-use orrery_engine::{Control, ControlStyle, Seat};
 use crate::shared::menu::{and_list, chunk, count, pack, GROUP_MOST};
+use orrery_engine::{Control, ControlStyle, Seat};
 
 fn ships(n: u32) -> String {
     count(n, "ship", "ships")

@@ -443,7 +443,6 @@ pub fn apply(state: &mut State, event: &Event) {
     }
 }
 
-
 /// Apply an event to a scratch state at once and keep it, so what follows is
 /// computed from exactly the state the log will fold to.
 pub(super) fn emit(state: &mut State, events: &mut Vec<Event>, event: Event) {

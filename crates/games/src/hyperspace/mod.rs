@@ -36,8 +36,7 @@ pub use state::{Options, State};
 pub use view::View;
 
 use orrery_engine::{
-    GameRng,
-    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection,
+    CommandLine, CommandSpec, Control, GameConfig, GameRng, Outcome, ParseError, Pending, PhaseInfo, Rejection,
     Ruleset, Seat, SetupError, SetupOption, Viewer,
 };
 use orrery_render::Scene;

@@ -8,8 +8,8 @@
 
 use super::basics::{Card, Sector, Star, COLS, ROWS};
 use super::view::{SeatView, StarView, View};
-use orrery_engine::{Outcome, PhaseInfo, Seat, Viewer};
 use crate::shared::draw::{fit, fit_text, name_of, player_color, rounded, txt, wrap};
+use orrery_engine::{Outcome, PhaseInfo, Seat, Viewer};
 use orrery_render::{measure_text, Anchor, Color, Item, Scene, Stroke};
 
 pub const WIDTH: u32 = 1600;
@@ -70,9 +70,7 @@ fn header(sc: &mut Scene, view: &View, names: &[String]) {
     sc.text(t);
     // The phase title, with the (shortened) names: "Round 3 · Battle at
     // Vega · alice's turn".
-    let short: Vec<String> = (0..view.seats.len())
-        .map(|i| name_of(names, Seat(i as u8)))
-        .collect();
+    let short: Vec<String> = (0..view.seats.len()).map(|i| name_of(names, Seat(i as u8))).collect();
     let (label, turn) = super::phase_label(
         view.outcome.is_some(),
         view.stage == "not-started",
@@ -80,9 +78,16 @@ fn header(sc: &mut Scene, view: &View, names: &[String]) {
         view.battle.as_ref().map(|b| b.star),
         view.active,
     );
-    let title = PhaseInfo { number: view.turn, label, turn }.title(&short);
+    let title = PhaseInfo {
+        number: view.turn,
+        label,
+        turn,
+    }
+    .title(&short);
     let (title, title_size) = fit_text(&title, 24.0, 16.0, 550.0, true);
-    let t = txt(270.0, 32.0, title, title_size, TEXT).anchor(Anchor::CenterLeft).bold();
+    let t = txt(270.0, 32.0, title, title_size, TEXT)
+        .anchor(Anchor::CenterLeft)
+        .bold();
     sc.text(t);
     let production = if view.production_round {
         " · production round"

@@ -731,7 +731,14 @@ fn single_ship_losses_are_chosen_and_retreat_needs_a_token() {
     let legal: Vec<Action> = Hyperspace::legal_actions(&s, Seat(0));
     assert_eq!(legal, vec![Action::Losses { n: 0 }, Action::Losses { n: 1 }]);
     let ev = ok(&mut s, 1, "losses n:1");
-    assert!(ev.iter().any(|e| matches!(e, Event::LossesTaken { chosen: 1, victor_lost: 0, .. })));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::LossesTaken {
+            chosen: 1,
+            victor_lost: 0,
+            ..
+        }
+    )));
     assert_eq!(kinds(&s), vec![(1, "retreat".into())]);
     // Without free tokens, no retreat is offered.
     let mut t = battle_at_vega();
@@ -1290,7 +1297,9 @@ fn orders_are_offered_in_words() {
     assert_eq!(c.group, "Arrive");
     let end = control(&s, 1, "end");
     assert!(
-        end.confirm.as_deref().is_some_and(|q| q.contains("warp token 1 can still arrive")),
+        end.confirm
+            .as_deref()
+            .is_some_and(|q| q.contains("warp token 1 can still arrive")),
         "{end:?}"
     );
     ok(&mut s, 1, "arrive token:1 at:Vega");
@@ -1309,16 +1318,25 @@ fn orders_are_offered_in_words() {
     // 8 + 6 against 6 + 7: the attacker (seat 1) won.
     assert_eq!(kinds(&s), vec![(1, "losses".to_string())]);
     let c = control(&s, 1, "losses n:3");
-    assert_eq!((c.label.as_str(), c.style), ("They lose 3 ships, you lose 2", ControlStyle::Main));
+    assert_eq!(
+        (c.label.as_str(), c.style),
+        ("They lose 3 ships, you lose 2", ControlStyle::Main)
+    );
     assert_eq!(control(&s, 1, "losses n:1").label, "They lose 1 ship, you lose none");
     let c = control(&s, 1, "losses n:0");
-    assert_eq!((c.label.as_str(), c.style), ("No losses: spare them", ControlStyle::Minor));
+    assert_eq!(
+        (c.label.as_str(), c.style),
+        ("No losses: spare them", ControlStyle::Minor)
+    );
     ok(&mut s, 1, "losses n:2");
     assert_eq!(kinds(&s), vec![(2, "retreat".to_string())]);
     assert_eq!(control(&s, 2, "retreat ships:4").label, "Retreat all 4 ships");
     assert_eq!(control(&s, 2, "retreat ships:1").label, "Retreat 1 ship");
     let c = control(&s, 2, "retreat ships:0");
-    assert_eq!((c.label.as_str(), c.style, c.group.as_str()), ("Stand firm", ControlStyle::Minor, "Retreat"));
+    assert_eq!(
+        (c.label.as_str(), c.style, c.group.as_str()),
+        ("Stand firm", ControlStyle::Minor, "Retreat")
+    );
 }
 
 #[test]

@@ -11,15 +11,15 @@
 
 use super::basics::board::UnitKind;
 use super::basics::cards::CardId;
+use super::basics::tiles::TileRef;
+use super::events::Event;
 use super::orders::cards::PlayOrder;
 use super::orders::crises::{LoseOrder, PowerOrder};
 use super::orders::{Action, ClaimOrder, Purchase};
 use super::rules::legal_actions;
-use super::events::Event;
 use super::state::State;
-use super::basics::tiles::TileRef;
-use orrery_engine::{Control, ControlStyle, Seat};
 use crate::shared::menu::{and_list, chunk, GROUP_MOST};
+use orrery_engine::{Control, ControlStyle, Seat};
 
 /// The most characters of a player's name a label shows (a label has 80).
 const NAME_IN_LABEL: usize = 16;
@@ -68,7 +68,11 @@ fn claim_options(order: &ClaimOrder, names: &[String]) -> String {
 
 /// "2 ships", "2 ships + 3 inf + 1 tank".
 fn carried(ships: u32, infantry: u32, tanks: u32) -> String {
-    let mut out = if ships == 1 { "1 ship".to_string() } else { format!("{ships} ships") };
+    let mut out = if ships == 1 {
+        "1 ship".to_string()
+    } else {
+        format!("{ships} ships")
+    };
     if infantry > 0 {
         out.push_str(&format!(" + {infantry} inf"));
     }

@@ -14,15 +14,16 @@
 //! the state (and in the shuffle events) but is nobody's to see: views and
 //! narration leave it out, as they leave out the hands.
 
-use super::basics::board::{
-    Phase, Piece, Planet, PlayerCount,
-};
+use super::basics::board::{Phase, Piece, Planet, PlayerCount};
 use super::basics::cards::{self, CardId, CardKind, Timing, OWN_CARDS};
 use super::basics::tiles::{AlienTile, TileId, TileRef};
+use super::state::{
+    Claim, Dice, Die, Holdings, LossDemand, MercuryOffer, Options, SeatState, State, TensionTarget, TurnState,
+    UnitCounts,
+};
 use orrery_engine::{GameRng, Outcome, Seat};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use super::state::{Claim, Die, Dice, SeatState, Holdings, LossDemand, MercuryOffer, Options, State, TensionTarget, TurnState, UnitCounts};
 // ---------------------------------------------------------------------------
 // Events
 

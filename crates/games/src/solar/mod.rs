@@ -37,9 +37,9 @@
 
 pub mod basics;
 pub mod controls;
+pub mod events;
 pub mod hooks;
 pub mod orders;
-pub mod events;
 pub mod rules;
 pub mod scene;
 pub mod setup;
@@ -48,15 +48,14 @@ pub mod state;
 mod tests;
 pub mod view;
 
-pub use orders::Action;
 pub use events::Event;
+pub use orders::Action;
 pub use state::{Options, State};
 pub use view::View;
 
 use orrery_engine::{
-    GameRng,
-    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
-    SetupError, SetupOption, Viewer,
+    CommandLine, CommandSpec, Control, GameConfig, GameRng, Outcome, ParseError, Pending, PhaseInfo, Rejection,
+    Ruleset, Seat, SetupError, SetupOption, Viewer,
 };
 use orrery_render::Scene;
 

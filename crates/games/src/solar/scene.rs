@@ -10,14 +10,14 @@
 //! view only). Bottom right: the Pass card, deck, discard pile, bag, the
 //! claim in progress, crisis losses owed and Mercury's offer.
 
-use crate::shared::menu::and_list;
 use super::basics::board::{Phase, Planet, PlayerCount};
-use super::state::{Holdings, LossKind, UnitCounts};
 use super::basics::tiles::{Defence, TileKind, TileRef};
+use super::state::{Holdings, LossKind, UnitCounts};
 use super::view::{PlanetView, SeatView, TileView, View};
-use orrery_engine::{Outcome, Seat, Viewer};
 use crate::shared::draw::PLAYER_COLORS;
 use crate::shared::draw::{fit_text, name_of, rounded, txt, wrap};
+use crate::shared::menu::and_list;
+use orrery_engine::{Outcome, Seat, Viewer};
 use orrery_render::{measure_text, Anchor, Color, Scene, Stroke};
 
 pub const WIDTH: u32 = 1600;

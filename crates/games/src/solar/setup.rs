@@ -4,13 +4,14 @@
 //! that open each period).
 
 use super::basics::board::{
-    Phase, Piece, Planet, PlayerCount, CARDS_DEALT, DEFAULT_ROUND_LIMIT, HOME, PERIODS, START_FACTORIES, START_INFANTRY, START_MONEY, START_SPACESHIPS,
+    Phase, Piece, Planet, PlayerCount, CARDS_DEALT, DEFAULT_ROUND_LIMIT, HOME, PERIODS, START_FACTORIES,
+    START_INFANTRY, START_MONEY, START_SPACESHIPS,
 };
 use super::basics::cards::{self, CardId};
 use super::basics::tiles::TileId;
-use orrery_engine::{options_of, GameConfig, GameRng, OptionValues, Seat, SetupError, SetupOption};
 use super::events::{Event, MoneyReason, SeatRoll};
 use super::state::{dice_total, roll_dice, Options, State, UnitCounts};
+use orrery_engine::{options_of, GameConfig, GameRng, OptionValues, Seat, SetupError, SetupOption};
 
 // ---------------------------------------------------------------------------
 // Options

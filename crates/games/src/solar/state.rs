@@ -8,8 +8,8 @@
 //! [`super::events`] for how the fold reproduces its stream.
 
 use super::basics::board::{
-    Phase, Piece, Planet, PlayerCount, UnitKind, BUY_LIMIT, DEFAULT_ROUND_LIMIT, DICE, DIE_FACES,
-    HAND_LIMIT, MOVE_RANGE,
+    Phase, Piece, Planet, PlayerCount, UnitKind, BUY_LIMIT, DEFAULT_ROUND_LIMIT, DICE, DIE_FACES, HAND_LIMIT,
+    MOVE_RANGE,
 };
 use super::basics::cards::CardId;
 use super::basics::tiles::{AlienTile, TileId, TileKind, TileRef};
@@ -20,7 +20,6 @@ use std::fmt;
 
 // ---------------------------------------------------------------------------
 // Options
-
 
 /// Ruleset options (`config.options`), as the page's *Options* section
 /// lists them: `{"round_limit": 12, "auto_losses": true}`.

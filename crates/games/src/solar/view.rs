@@ -20,14 +20,16 @@
 //! dealt, taken or stolen is named to the players involved only; shuffles
 //! say nothing about the order; nothing prints the generator.
 
-use crate::shared::menu::and_list;
 use super::basics::board::{Phase, Piece, Planet, UnitKind};
 use super::basics::cards::CardId;
-use super::rules::crises;
-use super::rules;
-use super::events::{Event, MoneyReason};
-use super::state::{dice_total, Claim, Dice, Holdings, LossDemand, LossKind, MercuryOffer, Options, State, TensionTarget, UnitCounts};
 use super::basics::tiles::{AlienTile, Defence, TileId, TileKind, TileRef};
+use super::events::{Event, MoneyReason};
+use super::rules;
+use super::rules::crises;
+use super::state::{
+    dice_total, Claim, Dice, Holdings, LossDemand, LossKind, MercuryOffer, Options, State, TensionTarget, UnitCounts,
+};
+use crate::shared::menu::and_list;
 use orrery_engine::{Outcome, PhaseInfo, Seat, Viewer};
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -203,7 +203,10 @@ mod tests {
 
     #[test]
     fn ship_names_read_back() {
-        let id = ShipId { colour: Colour::Blue, number: 7 };
+        let id = ShipId {
+            colour: Colour::Blue,
+            number: 7,
+        };
         assert_eq!(id.to_string(), "B7");
         assert_eq!(ShipId::parse("b7", Colour::Red), Some(id));
         assert_eq!(ShipId::parse("7", Colour::Blue), Some(id));

@@ -8,8 +8,8 @@ use super::orders::{unparse, Action};
 use super::rules::resolve;
 use super::state::{Order, State};
 use super::view::order_text;
-use orrery_engine::{Control, ControlStyle, Seat, SheetVerb};
 use crate::shared::menu::{sheet_control, GROUP_MOST};
+use orrery_engine::{Control, ControlStyle, Seat, SheetVerb};
 
 /// Menus hold 25 entries at most.
 
@@ -76,15 +76,14 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
                         }
                     };
                     let run = (n - 1) / GROUP_MOST;
-                    let group = if run == 0 { group } else { format!("{group} ({})", run + 1) };
+                    let group = if run == 0 {
+                        group
+                    } else {
+                        format!("{group} ({})", run + 1)
+                    };
                     control(label_of(&order, names), group, ControlStyle::Main, None)
                 }
-                Err(_) => control(
-                    unparse(a).to_string(),
-                    "Lines".into(),
-                    ControlStyle::Main,
-                    None,
-                ),
+                Err(_) => control(unparse(a).to_string(), "Lines".into(), ControlStyle::Main, None),
             },
             Action::Replace(n, _) => control(format!("Replace line {n}"), "Lines".into(), ControlStyle::Main, None),
             Action::Remove(n) => {

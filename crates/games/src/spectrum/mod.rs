@@ -45,9 +45,8 @@ pub use state::State;
 pub use view::View;
 
 use orrery_engine::{
-    GameRng,
-    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection, Ruleset, Seat,
-    SetupError, SetupOption, SheetEdit, SheetVerb, Viewer,
+    CommandLine, CommandSpec, Control, GameConfig, GameRng, Outcome, ParseError, Pending, PhaseInfo, Rejection,
+    Ruleset, Seat, SetupError, SetupOption, SheetEdit, SheetVerb, Viewer,
 };
 use orrery_render::Scene;
 

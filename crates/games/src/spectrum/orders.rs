@@ -11,15 +11,41 @@ use serde::{Deserialize, Serialize};
 /// A sheet line as written: ships and planets by name, not yet looked up.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Written {
-    Scrap { ship: String },
-    Repair { ship: String, points: Option<u32> },
-    Hide { ship: String },
-    Build { class: Class, at: String },
-    Move { ship: String, path: Path },
-    Fire { ship: String, target: String, shots: Option<u8> },
-    Terraform { planet: String, colour: Colour },
-    Ally { player: Seat, yes: bool },
-    Faction { with: Vec<Seat>, empire: bool },
+    Scrap {
+        ship: String,
+    },
+    Repair {
+        ship: String,
+        points: Option<u32>,
+    },
+    Hide {
+        ship: String,
+    },
+    Build {
+        class: Class,
+        at: String,
+    },
+    Move {
+        ship: String,
+        path: Path,
+    },
+    Fire {
+        ship: String,
+        target: String,
+        shots: Option<u8>,
+    },
+    Terraform {
+        planet: String,
+        colour: Colour,
+    },
+    Ally {
+        player: Seat,
+        yes: bool,
+    },
+    Faction {
+        with: Vec<Seat>,
+        empire: bool,
+    },
 }
 
 /// What a player does: an edit of their sheet (the engine's one sheet
@@ -78,106 +104,114 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
     if let Some(verb) = SheetEdit::parse_verb(line, &u) {
         return verb;
     }
-    let written = match line.name.as_str() {
-        "scrap" | "hide" => {
-            with_line(&["ship"])?;
-            let ship = text(line, "ship")?;
-            if line.name == "scrap" {
-                Written::Scrap { ship }
-            } else {
-                Written::Hide { ship }
-            }
-        }
-        "repair" => {
-            with_line(&["ship", "points"])?;
-            let points = match line.get("points") {
-                Some(_) => Some(line.number("points", &u)?),
-                None => None,
-            };
-            Written::Repair {
-                ship: text(line, "ship")?,
-                points,
-            }
-        }
-        "build" => {
-            with_line(&["class", "at"])?;
-            let raw = text(line, "class")?;
-            let class = Class::parse(&raw).ok_or_else(|| {
-                let all: Vec<&str> = Class::ALL.iter().map(|c| c.name()).collect();
-                bad(line, format!("`class:{raw}` is not a class of ship: {}", all.join(", ")))
-            })?;
-            Written::Build {
-                class,
-                at: text(line, "at")?,
-            }
-        }
-        "move" => {
-            with_line(&["ship", "path"])?;
-            let raw = text(line, "path")?;
-            let path: Path = raw.parse().map_err(|e: String| bad(line, e))?;
-            Written::Move {
-                ship: text(line, "ship")?,
-                path,
-            }
-        }
-        "fire" => {
-            with_line(&["ship", "at", "shots"])?;
-            let shots = match line.get("shots") {
-                Some(_) => {
-                    let n = line.number("shots", &u)?;
-                    Some(u8::try_from(n).ok().filter(|n| *n >= 1).ok_or_else(|| {
-                        bad(line, format!("`shots:{n}` is not a number of shots (1 or more)"))
-                    })?)
+    let written =
+        match line.name.as_str() {
+            "scrap" | "hide" => {
+                with_line(&["ship"])?;
+                let ship = text(line, "ship")?;
+                if line.name == "scrap" {
+                    Written::Scrap { ship }
+                } else {
+                    Written::Hide { ship }
                 }
-                None => None,
-            };
-            Written::Fire {
-                ship: text(line, "ship")?,
-                target: text(line, "at")?,
-                shots,
             }
-        }
-        "terraform" => {
-            with_line(&["planet", "colour"])?;
-            let raw = text(line, "colour")?;
-            let colour = Colour::parse(&raw).ok_or_else(|| {
-                bad(
-                    line,
-                    format!("`colour:{raw}` is not a colour: red, orange, yellow, green, blue, violet or gray"),
-                )
-            })?;
-            Written::Terraform {
-                planet: text(line, "planet")?,
-                colour,
+            "repair" => {
+                with_line(&["ship", "points"])?;
+                let points = match line.get("points") {
+                    Some(_) => Some(line.number("points", &u)?),
+                    None => None,
+                };
+                Written::Repair {
+                    ship: text(line, "ship")?,
+                    points,
+                }
             }
-        }
-        "ally" | "unally" => {
-            with_line(&["player"])?;
-            Written::Ally {
-                player: player(line, "player")?,
-                yes: line.name == "ally",
+            "build" => {
+                with_line(&["class", "at"])?;
+                let raw = text(line, "class")?;
+                let class = Class::parse(&raw).ok_or_else(|| {
+                    let all: Vec<&str> = Class::ALL.iter().map(|c| c.name()).collect();
+                    bad(
+                        line,
+                        format!("`class:{raw}` is not a class of ship: {}", all.join(", ")),
+                    )
+                })?;
+                Written::Build {
+                    class,
+                    at: text(line, "at")?,
+                }
             }
-        }
-        "faction" | "empire" => {
-            with_line(&["with", "and"])?;
-            let mut with = vec![player(line, "with")?];
-            if line.get("and").is_some() {
-                with.push(player(line, "and")?);
+            "move" => {
+                with_line(&["ship", "path"])?;
+                let raw = text(line, "path")?;
+                let path: Path = raw.parse().map_err(|e: String| bad(line, e))?;
+                Written::Move {
+                    ship: text(line, "ship")?,
+                    path,
+                }
             }
-            let empire = line.name == "empire";
-            if empire && with.len() != 2 {
-                return Err(bad(line, "an empire is you and two allies: give `with:` and `and:`"));
+            "fire" => {
+                with_line(&["ship", "at", "shots"])?;
+                let shots =
+                    match line.get("shots") {
+                        Some(_) => {
+                            let n = line.number("shots", &u)?;
+                            Some(u8::try_from(n).ok().filter(|n| *n >= 1).ok_or_else(|| {
+                                bad(line, format!("`shots:{n}` is not a number of shots (1 or more)"))
+                            })?)
+                        }
+                        None => None,
+                    };
+                Written::Fire {
+                    ship: text(line, "ship")?,
+                    target: text(line, "at")?,
+                    shots,
+                }
             }
-            Written::Faction { with, empire }
-        }
-        other => {
-            let names = USAGE.names();
-            return Err(ParseError {
-                message: format!("there is no order `{other}` in Spectrum War; the orders are {}", names.join(", ")),
-                usage: "see /game rules system:spectrum section:\"Order sheets\"".into(),
-            });
-        }
-    };
+            "terraform" => {
+                with_line(&["planet", "colour"])?;
+                let raw = text(line, "colour")?;
+                let colour = Colour::parse(&raw).ok_or_else(|| {
+                    bad(
+                        line,
+                        format!("`colour:{raw}` is not a colour: red, orange, yellow, green, blue, violet or gray"),
+                    )
+                })?;
+                Written::Terraform {
+                    planet: text(line, "planet")?,
+                    colour,
+                }
+            }
+            "ally" | "unally" => {
+                with_line(&["player"])?;
+                Written::Ally {
+                    player: player(line, "player")?,
+                    yes: line.name == "ally",
+                }
+            }
+            "faction" | "empire" => {
+                with_line(&["with", "and"])?;
+                let mut with = vec![player(line, "with")?];
+                if line.get("and").is_some() {
+                    with.push(player(line, "and")?);
+                }
+                let empire = line.name == "empire";
+                if empire && with.len() != 2 {
+                    return Err(bad(line, "an empire is you and two allies: give `with:` and `and:`"));
+                }
+                Written::Faction { with, empire }
+            }
+            other => {
+                let names = USAGE.names();
+                return Err(ParseError {
+                    message: format!(
+                        "there is no order `{other}` in Spectrum War; the orders are {}",
+                        names.join(", ")
+                    ),
+                    usage: "see /game rules system:spectrum section:\"Order sheets\"".into(),
+                });
+            }
+        };
     SheetEdit::write(written, line, &u)
 }
 
@@ -269,7 +303,12 @@ pub fn commands() -> Vec<CommandSpec> {
             name: "build",
             description: "Economic: build a ship at a planet you own",
             params: vec![
-                ParamSpec::new("class", "scout, fighter, frigate, cruiser, basestar, jumper, terraformer", Text, true),
+                ParamSpec::new(
+                    "class",
+                    "scout, fighter, frigate, cruiser, basestar, jumper, terraformer",
+                    Text,
+                    true,
+                ),
                 ParamSpec::new("at", "A planet you own", Text, true),
                 line.clone(),
             ],
@@ -279,7 +318,12 @@ pub fn commands() -> Vec<CommandSpec> {
             description: "Economic: put damaged units back, 1 point each",
             params: vec![
                 ship.clone(),
-                ParamSpec::new("points", "At most this many points (default: all the damage)", Number, false),
+                ParamSpec::new(
+                    "points",
+                    "At most this many points (default: all the damage)",
+                    Number,
+                    false,
+                ),
                 line.clone(),
             ],
         },

@@ -78,7 +78,8 @@ fn prompt(state: &State, seat: Seat) -> String {
 pub fn resolve(state: &State, seat: Seat, w: &Written) -> Result<Order, String> {
     let own = state.colour(seat);
     let ship = |name: &str| -> Result<ShipId, String> {
-        let id = ShipId::parse(name, own).ok_or_else(|| format!("`{name}` is not a ship's name (like R14, or 14 for your own)"))?;
+        let id = ShipId::parse(name, own)
+            .ok_or_else(|| format!("`{name}` is not a ship's name (like R14, or 14 for your own)"))?;
         if state.ship(id).is_none() {
             return Err(format!("there is no ship {id} you know of"));
         }
@@ -90,7 +91,11 @@ pub fn resolve(state: &State, seat: Seat, w: &Written) -> Result<Order, String> 
             let yours: Vec<String> = state.ships_of(seat).map(|s| s.id.to_string()).collect();
             return Err(format!(
                 "{id} is not your ship; yours are {}",
-                if yours.is_empty() { "none".to_string() } else { yours.join(", ") }
+                if yours.is_empty() {
+                    "none".to_string()
+                } else {
+                    yours.join(", ")
+                }
             ));
         }
         Ok(id)
@@ -121,7 +126,8 @@ pub fn resolve(state: &State, seat: Seat, w: &Written) -> Result<Order, String> 
             path: path.clone(),
         },
         Written::Fire { ship, target, shots } => {
-            let target = ShipId::parse(target, own).ok_or_else(|| format!("`{target}` is not a ship's name (like B7)"))?;
+            let target =
+                ShipId::parse(target, own).ok_or_else(|| format!("`{target}` is not a ship's name (like B7)"))?;
             Order::Fire {
                 ship: own_ship(ship)?,
                 target,

@@ -20,9 +20,9 @@
 use super::basics::{Colour, Space};
 use super::state::Faction;
 use super::view::View;
+use crate::shared::draw::{fit_text, name_of, rounded, txt, wrap};
 use orrery_engine::hex::{Hex, Layout, Orientation};
 use orrery_engine::{Outcome, Seat};
-use crate::shared::draw::{fit_text, name_of, rounded, txt, wrap};
 use orrery_render::{measure_text, Anchor, Color, Item, Scene, Stroke, Text};
 
 pub const WIDTH: u32 = 1600;
@@ -136,9 +136,7 @@ pub fn space_name(view: &View, sp: Space) -> String {
 }
 
 fn player_colour(view: &View, seat: Seat) -> Color {
-    view.players
-        .get(seat.index())
-        .map_or(DIM, |p| paint(p.colour))
+    view.players.get(seat.index()).map_or(DIM, |p| paint(p.colour))
 }
 
 /// One counter: some ships of one player (dark or not) on one space.
@@ -370,7 +368,16 @@ fn arrow(sc: &mut Scene, a: (f32, f32), b: (f32, f32)) {
 
 /// The corners round the disc: turn, whose board, the wheel, the key.
 fn corners(sc: &mut Scene, texts: &mut Vec<Text>, view: &View, names: &[String]) {
-    texts.push(txt(18.0, 14.0, format!("Turn {} of {}", view.turn, view.turn_limit), 32.0, TEXT).bold());
+    texts.push(
+        txt(
+            18.0,
+            14.0,
+            format!("Turn {} of {}", view.turn, view.turn_limit),
+            32.0,
+            TEXT,
+        )
+        .bold(),
+    );
     let section = if view.outcome.is_some() {
         "The war is over".to_string()
     } else {
@@ -389,9 +396,15 @@ fn corners(sc: &mut Scene, texts: &mut Vec<Text>, view: &View, names: &[String])
                     .halo(HALO),
             );
             texts.push(
-                txt(right, 54.0, format!("{} point{}", own.points, if own.points == 1 { "" } else { "s" }), 26.0, GOLD)
-                    .anchor(Anchor::TopRight)
-                    .bold(),
+                txt(
+                    right,
+                    54.0,
+                    format!("{} point{}", own.points, if own.points == 1 { "" } else { "s" }),
+                    26.0,
+                    GOLD,
+                )
+                .anchor(Anchor::TopRight)
+                .bold(),
             );
         }
         None => {
@@ -438,9 +451,15 @@ fn wheel(sc: &mut Scene, texts: &mut Vec<Text>, view: &View) {
         let (lx, ly) = (cx + lr * mid.cos(), cy + lr * mid.sin());
         match mine {
             Some(m) => texts.push(
-                txt(lx, ly, c.income_for(m).to_string(), if own { 28.0 } else { 24.0 }, Color::rgb(10, 10, 14))
-                    .anchor(Anchor::Center)
-                    .bold(),
+                txt(
+                    lx,
+                    ly,
+                    c.income_for(m).to_string(),
+                    if own { 28.0 } else { 24.0 },
+                    Color::rgb(10, 10, 14),
+                )
+                .anchor(Anchor::Center)
+                .bold(),
             ),
             None => texts.push(
                 txt(lx, ly, c.name(), 15.0, Color::rgb(10, 10, 14))
@@ -502,7 +521,11 @@ fn key(sc: &mut Scene, texts: &mut Vec<Text>, view: &View) {
         let y = ky + level_dy(level) * scale;
         texts.push(txt(kx, y, word, 16.0, TEXT).anchor(Anchor::Center).bold());
     }
-    texts.push(txt(kx, ky - ks - 8.0, "Levels", 18.0, DIM).anchor(Anchor::BottomCenter).bold());
+    texts.push(
+        txt(kx, ky - ks - 8.0, "Levels", 18.0, DIM)
+            .anchor(Anchor::BottomCenter)
+            .bold(),
+    );
     if view.own.is_none() {
         return;
     }
@@ -553,7 +576,13 @@ const PANEL_BOTTOM: f32 = HEIGHT as f32 - 12.0;
 fn panel(sc: &mut Scene, view: &View, names: &[String]) {
     let x0 = PANEL_X;
     let w = WIDTH as f32 - PANEL_X - 12.0;
-    rounded(sc, (x0, PANEL_TOP, w, PANEL_BOTTOM - PANEL_TOP), 10.0, Some(PANEL), None);
+    rounded(
+        sc,
+        (x0, PANEL_TOP, w, PANEL_BOTTOM - PANEL_TOP),
+        10.0,
+        Some(PANEL),
+        None,
+    );
     let x = x0 + 18.0;
     let inner = w - 36.0;
     let right = x + inner;
@@ -571,15 +600,29 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
         let seat = Seat(i as u8);
         let colour = paint(p.colour);
         if me == Some(seat) {
-            rounded(sc, (x - 8.0, y - 4.0, inner + 16.0, 36.0), 6.0, Some(Color::rgb(40, 46, 70)), None);
+            rounded(
+                sc,
+                (x - 8.0, y - 4.0, inner + 16.0, 36.0),
+                6.0,
+                Some(Color::rgb(40, 46, 70)),
+                None,
+            );
         }
         sc.circle(x + 12.0, y + 14.0, 12.0, Some(colour), Some(Stroke::new(HALO, 2.0)));
         let name = name_of(names, seat);
         let (name, size) = fit_text(&name, 24.0, 16.0, col_planets - x - 70.0, true);
         let ink = if p.out { DIM } else { TEXT };
         sc.text(txt(x + 32.0, y, name, size, ink).bold());
-        sc.text(txt(col_planets, y, p.planets.to_string(), 24.0, ink).anchor(Anchor::TopCenter).bold());
-        sc.text(txt(right, y, p.income.to_string(), 24.0, ink).anchor(Anchor::TopRight).bold());
+        sc.text(
+            txt(col_planets, y, p.planets.to_string(), 24.0, ink)
+                .anchor(Anchor::TopCenter)
+                .bold(),
+        );
+        sc.text(
+            txt(right, y, p.income.to_string(), 24.0, ink)
+                .anchor(Anchor::TopRight)
+                .bold(),
+        );
         y += 32.0;
         let mut notes: Vec<(String, Color)> = Vec::new();
         match p.sheet {
@@ -596,7 +639,11 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
         if !notes.is_empty() {
             let mut nx = x + 32.0;
             for (k, (note, c)) in notes.iter().enumerate() {
-                let t = if k + 1 < notes.len() { format!("{note} ·") } else { note.clone() };
+                let t = if k + 1 < notes.len() {
+                    format!("{note} ·")
+                } else {
+                    note.clone()
+                };
                 let wdt = measure_text(&t, 17.0, false).0;
                 sc.text(txt(nx, y, t, 17.0, *c));
                 nx += wdt + 6.0;
@@ -649,7 +696,11 @@ fn faction_text(f: &Faction, names: &[String]) -> String {
     } else {
         "faction".to_string()
     };
-    format!("{} · {kind} · {} of 3 turns", crate::shared::menu::and_list(&who), f.run)
+    format!(
+        "{} · {kind} · {} of 3 turns",
+        crate::shared::menu::and_list(&who),
+        f.run
+    )
 }
 
 /// The outcome box at the panel's top; returns the y below it.
@@ -669,11 +720,14 @@ fn outcome(sc: &mut Scene, view: &View, names: &[String], o: &Outcome, (x, y, w)
         crate::shared::draw::wrap_words(&reason, 18.0, w - 20.0, false)
     };
     let hgt = 46.0 + lines.len() as f32 * 24.0 + 8.0;
-    let colour = o
-        .winners()
-        .first()
-        .map_or(GOLD, |s| player_colour(view, *s));
-    rounded(sc, (x - 8.0, y - 4.0, w + 16.0, hgt), 8.0, Some(Color::rgb(48, 44, 30)), Some(Stroke::new(GOLD, 2.0)));
+    let colour = o.winners().first().map_or(GOLD, |s| player_colour(view, *s));
+    rounded(
+        sc,
+        (x - 8.0, y - 4.0, w + 16.0, hgt),
+        8.0,
+        Some(Color::rgb(48, 44, 30)),
+        Some(Stroke::new(GOLD, 2.0)),
+    );
     let (head, size) = fit_text(&head, 28.0, 18.0, w - 10.0, true);
     sc.text(txt(x + 4.0, y + 4.0, head, size, colour).bold().halo(HALO));
     let mut ly = y + 42.0;
@@ -683,7 +737,6 @@ fn outcome(sc: &mut Scene, view: &View, names: &[String], o: &Outcome, (x, y, w)
     }
     y + hgt + 10.0
 }
-
 
 /// A seat's own part of the panel: points, declaration, ships.
 fn own_part(sc: &mut Scene, view: &View, names: &[String], (x, mut y, w): (f32, f32, f32)) {
@@ -736,16 +789,32 @@ fn own_part(sc: &mut Scene, view: &View, names: &[String], (x, mut y, w): (f32, 
     let cols = if one_col { 1 } else { 2 };
     let col_w = (w - 12.0 * (cols - 1) as f32) / cols as f32;
     let capacity = rows * cols;
-    let shown = if ships.len() > capacity { capacity - 1 } else { ships.len() };
+    let shown = if ships.len() > capacity {
+        capacity - 1
+    } else {
+        ships.len()
+    };
     let colour = player_colour(view, own.seat);
     for (k, s) in ships.iter().take(shown).enumerate() {
         let (c, r) = (k / rows, k % rows);
         let sx = x + c as f32 * (col_w + 12.0);
         let sy = y + r as f32 * line_h;
         let t = if one_col {
-            format!("{} {} · {}{}", s.id, s.class.name(), space_name(view, s.at), if s.dark { " · dark" } else { "" })
+            format!(
+                "{} {} · {}{}",
+                s.id,
+                s.class.name(),
+                space_name(view, s.at),
+                if s.dark { " · dark" } else { "" }
+            )
         } else {
-            format!("{} {} {}{}", s.id, s.class.name(), space_name(view, s.at), if s.dark { " ◌" } else { "" })
+            format!(
+                "{} {} {}{}",
+                s.id,
+                s.class.name(),
+                space_name(view, s.at),
+                if s.dark { " ◌" } else { "" }
+            )
         };
         let (t, size) = fit_text(&t, 18.0, 14.0, col_w, false);
         sc.text(txt(sx, sy, t, size, if s.dark { DIM } else { colour }));
@@ -754,7 +823,13 @@ fn own_part(sc: &mut Scene, view: &View, names: &[String], (x, mut y, w): (f32, 
         let k = shown;
         let (c, r) = (k / rows, k % rows);
         let sx = x + c as f32 * (col_w + 12.0);
-        sc.text(txt(sx, y + r as f32 * line_h, format!("… and {} more", ships.len() - shown), 18.0, DIM));
+        sc.text(txt(
+            sx,
+            y + r as f32 * line_h,
+            format!("… and {} more", ships.len() - shown),
+            18.0,
+            DIM,
+        ));
     }
 }
 

@@ -7,9 +7,9 @@
 //! the runs of turns at 25+. What a viewer may see of it is `view`'s
 //! business.
 
+use super::basics::ships::{Class, Ship};
 use super::basics::{Colour, ShipId, Space};
 use super::map::{Map, Path};
-use super::basics::ships::{Class, Ship};
 use orrery_engine::{GameRng, OrderSheet, Outcome, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -63,19 +63,47 @@ impl Section {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Order {
     // A · Economic
-    Scrap { ship: ShipId },
-    Repair { ship: ShipId, points: Option<u32> },
-    Hide { ship: ShipId },
+    Scrap {
+        ship: ShipId,
+    },
+    Repair {
+        ship: ShipId,
+        points: Option<u32>,
+    },
+    Hide {
+        ship: ShipId,
+    },
     /// `name`: the planet's, for the sheet and its narration.
-    Build { class: Class, at: usize, name: String },
+    Build {
+        class: Class,
+        at: usize,
+        name: String,
+    },
     // B · Movement
-    Move { ship: ShipId, path: Path },
+    Move {
+        ship: ShipId,
+        path: Path,
+    },
     // C · Combat
-    Fire { ship: ShipId, target: ShipId, shots: Option<u8> },
+    Fire {
+        ship: ShipId,
+        target: ShipId,
+        shots: Option<u8>,
+    },
     // D · EcoPolitical
-    Terraform { planet: usize, name: String, colour: Colour },
-    Ally { player: Seat, yes: bool },
-    Faction { with: Vec<Seat>, empire: bool },
+    Terraform {
+        planet: usize,
+        name: String,
+        colour: Colour,
+    },
+    Ally {
+        player: Seat,
+        yes: bool,
+    },
+    Faction {
+        with: Vec<Seat>,
+        empire: bool,
+    },
 }
 
 impl Order {

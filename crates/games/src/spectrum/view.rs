@@ -8,11 +8,11 @@
 //! table, others' points, sheets or settings, dark ships of others, or
 //! ships out of sensor range.
 
-use crate::shared::menu::and_list;
-use super::basics::{Colour, ShipId, Space};
 use super::basics::ships::Ship;
+use super::basics::{Colour, ShipId, Space};
 use super::events::Event;
 use super::state::{Faction, Order, Section, State};
+use crate::shared::menu::and_list;
 use orrery_engine::{Outcome, PhaseInfo, Seat, Viewer};
 use serde::Serialize;
 
@@ -119,18 +119,17 @@ pub fn view(state: &State, viewer: Viewer) -> View {
     let (ships, own) = match viewer {
         Viewer::Seat(seat) if seat.index() < state.players as usize => {
             let sensed = sensed(state, seat);
-            let ships = state
-                .ships
-                .iter()
-                .filter(|x| sees(seat, x, &sensed))
-                .cloned()
-                .collect();
+            let ships = state.ships.iter().filter(|x| sees(seat, x, &sensed)).cloned().collect();
             let own = Own {
                 seat,
                 points: state.points[seat.index()],
                 sheet: state.sheet.lines_of(seat).unwrap_or(&[]).to_vec(),
                 settings: state.settings[seat.index()].clone(),
-                declared: state.declared.iter().find(|d| d.members.first() == Some(&seat)).cloned(),
+                declared: state
+                    .declared
+                    .iter()
+                    .find(|d| d.members.first() == Some(&seat))
+                    .cloned(),
                 chart: state.charts[seat.index()].clone(),
                 sensed,
             };
@@ -170,10 +169,7 @@ pub fn order_text(order: &Order, names: &[String]) -> String {
     match order {
         Order::Scrap { ship } => format!("scrap {ship}"),
         Order::Repair { ship, points: None } => format!("repair {ship}"),
-        Order::Repair {
-            ship,
-            points: Some(p),
-        } => format!("repair {ship} ({p} points at most)"),
+        Order::Repair { ship, points: Some(p) } => format!("repair {ship} ({p} points at most)"),
         Order::Hide { ship } => format!("hide {ship}"),
         Order::Build { class, name, .. } => format!("build a {} at {name} ({} points)", class.name(), class.cost()),
         Order::Move { ship, path } => format!("move {ship}: {path}"),
@@ -192,7 +188,11 @@ pub fn order_text(order: &Order, names: &[String]) -> String {
         Order::Ally { player, yes: false } => format!("no alliance with {}", name(names, *player)),
         Order::Faction { with, empire } => {
             let v: Vec<String> = with.iter().map(|s| name(names, *s)).collect();
-            format!("declare {} with {}", if *empire { "an empire" } else { "a faction" }, and_list(&v))
+            format!(
+                "declare {} with {}",
+                if *empire { "an empire" } else { "a faction" },
+                and_list(&v)
+            )
         }
     }
 }
@@ -221,9 +221,11 @@ fn ship_list(ids: &[ShipId]) -> String {
 /// The event as `viewer` may learn of it.
 pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
     match event {
-        Event::WarBegan { players, turn_limit, .. } => {
-            Some(format!("The war begins: {players} players, {turn_limit} turns at most."))
-        }
+        Event::WarBegan {
+            players, turn_limit, ..
+        } => Some(format!(
+            "The war begins: {players} players, {turn_limit} turns at most."
+        )),
         Event::Sheet(e) => e.narrate(viewer, |order| order_text(order, names)),
         Event::LineDropped(d) if is(viewer, d.seat) => Some(format!(
             "Line {} ({}) was dropped: {}.",
@@ -278,7 +280,11 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
         } if is(viewer, *owner) => {
             let mut t = format!("{ship} moved");
             if !jumps.is_empty() {
-                t.push_str(&format!(" (charted {} jump{})", jumps.len(), if jumps.len() == 1 { "" } else { "s" }));
+                t.push_str(&format!(
+                    " (charted {} jump{})",
+                    jumps.len(),
+                    if jumps.len() == 1 { "" } else { "s" }
+                ));
             }
             if *stopped {
                 t.push_str(", stopped short by a stationary ship");
@@ -303,7 +309,9 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             }
             Some(t)
         }
-        Event::PlanetTaken { name: planet, owner, .. } => Some(match owner {
+        Event::PlanetTaken {
+            name: planet, owner, ..
+        } => Some(match owner {
             Some(o) => format!("{planet} is taken by {}.", name(names, *o)),
             None => format!("{planet} is unowned now."),
         }),
@@ -337,4 +345,3 @@ fn members(m: &[Seat], names: &[String]) -> String {
     let v: Vec<String> = m.iter().map(|s| name(names, *s)).collect();
     and_list(&v)
 }
-

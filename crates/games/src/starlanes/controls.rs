@@ -10,8 +10,8 @@ use super::events::Event;
 use super::orders::{parse_sources, Action, Sources, MOVE_USAGE};
 use super::rules::{adjacent_sources, buy_options, decide, legal_actions, name};
 use super::state::State;
-use orrery_engine::{Control, ControlStyle, Seat};
 use crate::shared::menu::{and_list, chunk, count, GROUP_MOST};
+use orrery_engine::{Control, ControlStyle, Seat};
 
 fn forces(n: u32) -> String {
     count(n, "force", "forces")
@@ -35,7 +35,12 @@ pub fn control(st: &State, seat: Seat, action: &Action) -> Control {
             plain(label, produce_group(st, seat, Some(at)))
         }
         Action::Refresh => plain("Refresh planets and techs".into(), produce_group(st, seat, None)),
-        Action::Use { tech, to: Some(to), from, .. } if matches!(tech, Tech::Jumpgates | Tech::Logistics) => {
+        Action::Use {
+            tech,
+            to: Some(to),
+            from,
+            ..
+        } if matches!(tech, Tech::Jumpgates | Tech::Logistics) => {
             let mover = if *tech == Tech::Jumpgates {
                 Mover::Jumpgates
             } else {
@@ -224,7 +229,13 @@ fn move_control(st: &State, seat: Seat, mover: Mover, to: &str, from: &Sources) 
                 if dests.len() * f as usize <= GROUP_MOST {
                     base
                 } else if dests.len() <= f as usize {
-                    chunk(&format!("{base} to {to}"), k.saturating_sub(1) as usize, f as usize, 1, "")
+                    chunk(
+                        &format!("{base} to {to}"),
+                        k.saturating_sub(1) as usize,
+                        f as usize,
+                        1,
+                        "",
+                    )
                 } else {
                     let pos = dests.iter().position(|&d| d == t).unwrap_or(0);
                     chunk(&format!("{} {k} from {name}", mover.name()), pos, dests.len(), 1, "")
@@ -244,7 +255,11 @@ fn move_control(st: &State, seat: Seat, mover: Mover, to: &str, from: &Sources) 
             let listed: Vec<String> = parts.iter().map(|(p, n)| format!("{p} ({n})")).collect();
             let mut label = format!("{} all from {} to {to}{attack}", mover.verb(), and_list(&listed));
             if label.chars().count() > 80 {
-                label = format!("{} all {sum} from {} planets to {to}{attack}", mover.verb(), parts.len());
+                label = format!(
+                    "{} all {sum} from {} planets to {to}{attack}",
+                    mover.verb(),
+                    parts.len()
+                );
             }
             let group = if all_in_one {
                 mover.name().to_string()

@@ -39,8 +39,7 @@ pub use state::{Options, State};
 pub use view::View;
 
 use orrery_engine::{
-    GameRng,
-    CommandLine, CommandSpec, Control, GameConfig, Outcome, ParseError, Pending, PhaseInfo, Rejection,
+    CommandLine, CommandSpec, Control, GameConfig, GameRng, Outcome, ParseError, Pending, PhaseInfo, Rejection,
     Ruleset, Seat, SetupError, SetupOption, Viewer,
 };
 use orrery_render::Scene;
@@ -112,12 +111,7 @@ impl Ruleset for Starlanes {
     }
 
     fn phase(state: &State) -> PhaseInfo {
-        let (label, turn) = phase_label(
-            state.outcome.is_some(),
-            state.players == 0,
-            state.round,
-            state.active,
-        );
+        let (label, turn) = phase_label(state.outcome.is_some(), state.players == 0, state.round, state.active);
         // One board per turn, and one more once the game is over.
         PhaseInfo {
             number: state.turn + u32::from(state.outcome.is_some()),

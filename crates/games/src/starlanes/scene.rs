@@ -7,8 +7,8 @@
 //! techs, scoring token), the tech market and the universal techs.
 
 use super::view::{PlanetView, View};
-use orrery_engine::{Outcome, PhaseInfo, Seat};
 use orrery_engine::hex::{Hex, Layout, Orientation};
+use orrery_engine::{Outcome, PhaseInfo, Seat};
 use orrery_render::{measure_text, Anchor, Color, Item, Scene, Stroke, Text};
 
 pub const WIDTH: u32 = 1600;
@@ -232,7 +232,6 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
     }
 }
 
-
 /// The panel's contents with tech descriptions at `tech_size`, and the y
 /// where they end.
 fn panel_items(view: &View, names: &[String], tech_size: f32) -> (Vec<Item>, f32) {
@@ -249,9 +248,7 @@ fn panel_items(view: &View, names: &[String], tech_size: f32) -> (Vec<Item>, f32
         Some(Outcome::AllLose { .. }) => "Everyone loses".to_string(),
         None => {
             // The phase title, with the (shortened) names.
-            let short: Vec<String> = (0..view.seats.len())
-                .map(|i| name_of(names, Seat(i as u8)))
-                .collect();
+            let short: Vec<String> = (0..view.seats.len()).map(|i| name_of(names, Seat(i as u8))).collect();
             let (label, turn) = super::phase_label(false, view.players == 0, view.round, view.active);
             PhaseInfo { number: 0, label, turn }.title(&short)
         }

@@ -1,7 +1,7 @@
 //! `State` and the questions it answers (the fold of events: `events`).
 
-use super::map::Map;
 use super::basics::Tech;
+use super::map::Map;
 use orrery_engine::{GameRng, Outcome, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -22,7 +22,6 @@ impl Default for Options {
         }
     }
 }
-
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerState {
@@ -58,7 +57,6 @@ pub struct State {
     pub may_buy: bool,
     pub outcome: Option<Outcome>,
 }
-
 
 impl State {
     pub fn empty() -> State {

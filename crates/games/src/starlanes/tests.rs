@@ -322,7 +322,11 @@ fn stored_hexes_keep_their_json() {
         panic!("the set-up begins with GameStarted: {:?}", events[0]);
     };
     let json = serde_json::to_string(&events[0]).unwrap();
-    let centre = map.planets.iter().find(|p| p.hex == Hex::new(0, 0)).expect("a planet at the centre");
+    let centre = map
+        .planets
+        .iter()
+        .find(|p| p.hex == Hex::new(0, 0))
+        .expect("a planet at the centre");
     assert!(
         json.contains(&format!(r#"{{"name":"{}","hex":{{"q":0,"r":0}},"#, centre.name)),
         "{json}"
@@ -347,7 +351,10 @@ fn orders_are_offered_in_words() {
     assert_eq!(control_of(&st, Seat(0), "refresh").label, "Refresh planets and techs");
     let end = control_of(&st, Seat(0), "end");
     assert_eq!((end.label.as_str(), end.style), ("End turn", ControlStyle::End));
-    assert_eq!(end.confirm.as_deref(), Some("End your turn? You can still take your Action."));
+    assert_eq!(
+        end.confirm.as_deref(),
+        Some("End your turn? You can still take your Action.")
+    );
     // An enemy next door: the move says it attacks.
     let next = st.map.neighbors(vega)[0];
     let next_name = st.map.planets[next].name.clone();
@@ -367,7 +374,13 @@ fn orders_are_offered_in_words() {
     let end = control_of(&st, Seat(1), "end");
     assert_eq!(end.label, "End turn and score");
     // Buying shows the price.
-    Starlanes::apply(&mut st, &Event::ScienceSet { seat: Seat(1), science: 9 });
+    Starlanes::apply(
+        &mut st,
+        &Event::ScienceSet {
+            seat: Seat(1),
+            science: 9,
+        },
+    );
     st.may_buy = true;
     let tech = st.universal[0];
     let c = control_of(&st, Seat(1), &format!("buy tech:{}", tech.name()));
@@ -384,7 +397,9 @@ fn only_what_reveals_nothing_takes_back() {
     // Ending the turn: scoring, the next player's turn.
     assert!(!all(&play(&mut st, Seat(0), "end")));
     // A plain move into an empty planet.
-    let mine: Vec<usize> = (0..st.forces.len()).filter(|&p| st.holder(p) == Some(Seat(1))).collect();
+    let mine: Vec<usize> = (0..st.forces.len())
+        .filter(|&p| st.holder(p) == Some(Seat(1)))
+        .collect();
     let from = mine[0];
     let to = st
         .map
@@ -392,7 +407,10 @@ fn only_what_reveals_nothing_takes_back() {
         .into_iter()
         .find(|&p| st.holder(p).is_none())
         .expect("an empty neighbour");
-    let text = format!("move to:{} from:{}=1", st.map.planets[to].name, st.map.planets[from].name);
+    let text = format!(
+        "move to:{} from:{}=1",
+        st.map.planets[to].name, st.map.planets[from].name
+    );
     assert!(all(&play(&mut st, Seat(1), &text)));
     // A purchase refills the market from the hidden deck: no take-back,
     // unless the deck is empty.

@@ -1,9 +1,9 @@
 //! Views and narration. Starlanes hides only the order of the tech deck:
 //! views carry its size, never its cards.
 
-use super::map::{Lane, Map};
 use super::basics::{Tech, SLOT_COST, UNIVERSAL_COST};
 use super::events::Event;
+use super::map::{Lane, Map};
 use super::state::State;
 use orrery_engine::{Outcome, Seat, Viewer};
 use serde::Serialize;

@@ -5,19 +5,23 @@
 use super::super::basics::{Dir, Kind, Label, Marker};
 use super::super::events::{push, Event};
 use super::super::orders::{Action, StandingEdit};
-use super::super::state::State;
 use super::super::state::battle::{
     self, choose_screen, colony_fire_to_hit, colony_volley, Action as BattleAction, Ask, Battle, Fighter, Side, Target,
     Terrain,
 };
-use orrery_engine::{GameRng, Hex, Outcome, Seat};
-use super::{combat_seat, d10, end_player_turn, hex, label_text, own_unit, seat_side, side_seat};
+use super::super::state::State;
 use super::movement::{self, explore, next_exploration};
+use super::{combat_seat, d10, end_player_turn, hex, label_text, own_unit, seat_side, side_seat};
+use orrery_engine::{GameRng, Hex, Outcome, Seat};
 
 pub(super) fn combat_prompt(s: &State) -> String {
     match &s.battle {
         Some(b) => {
-            let mut t = format!("Battle at {}, firing round {}. ", s.board.name(b.hex()), b.round().max(1));
+            let mut t = format!(
+                "Battle at {}, firing round {}. ",
+                s.board.name(b.hex()),
+                b.round().max(1)
+            );
             match b.ask() {
                 Some(super::super::state::battle::Ask::Screen { max_ships, .. }) => t.push_str(&format!(
                     "You may screen up to {max_ships} ship(s) (`screen`), then `done`, or fire at once."
@@ -36,7 +40,10 @@ pub(super) fn combat_prompt(s: &State) -> String {
                             format!("{} ×{} (to-hit: {})", f.id, b.fireable(i), shots.join(", "))
                         })
                         .collect();
-                    t.push_str(&format!("Your turn to fire: {}. `fire`, `retreat`, or `auto`.", run.join("; ")));
+                    t.push_str(&format!(
+                        "Your turn to fire: {}. `fire`, `retreat`, or `auto`.",
+                        run.join("; ")
+                    ));
                 }
                 None => {}
             }
@@ -163,7 +170,9 @@ pub fn retreat_hexes(s: &State, seat: Seat, from: Hex) -> Vec<Hex> {
 /// The attacker's armed groups at `at` that may still fire at the enemy
 /// colony there this combat phase.
 fn colony_shooters(s: &State, at: Hex) -> Vec<Label> {
-    let Some(attacker) = s.active_seat() else { return Vec::new() };
+    let Some(attacker) = s.active_seat() else {
+        return Vec::new();
+    };
     s.units_at(at)
         .filter(|u| u.owner() == attacker && u.armed() && !s.colony_fired.contains(&u.label))
         .map(|u| u.label)
@@ -268,13 +277,18 @@ fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Ve
                 return Err(format!("it is not {}'s place in the firing order", b.fighter(i).id));
             }
             let enemy = side_seat(s, side.other());
-            let t = Target::parse(at, enemy).ok_or_else(|| format!("`{at}` is not an enemy counter, `base` or `yard`"))?;
+            let t =
+                Target::parse(at, enemy).ok_or_else(|| format!("`{at}` is not an enemy counter, `base` or `yard`"))?;
             let ti = b
                 .find(side.other(), &t)
                 .filter(|ti| b.targets(i).contains(ti))
                 .ok_or_else(|| {
                     let legal: Vec<String> = b.targets(i).iter().map(|t| b.fighter(*t).id.to_string()).collect();
-                    format!("{at} is not an enemy {} may fire at; it may fire at {}", b.fighter(i).id, legal.join(", "))
+                    format!(
+                        "{at} is not an enemy {} may fire at; it may fire at {}",
+                        b.fighter(i).id,
+                        legal.join(", ")
+                    )
                 })?;
             let can = b.fireable(i);
             let n = ships.unwrap_or(can);
@@ -333,7 +347,9 @@ fn volley(s: &State, b: &Battle, i: usize, target: Target, ships: u32) -> Event 
     let side = b.fighter(i).side.other();
     let mut dice = Vec::new();
     for _ in 0..ships {
-        let alive = probe.find(side, &target).is_some_and(|t| probe.fighter(t).unscreened() > 0);
+        let alive = probe
+            .find(side, &target)
+            .is_some_and(|t| probe.fighter(t).unscreened() > 0);
         if !alive || probe.fireable(i) == 0 {
             break;
         }
@@ -394,7 +410,10 @@ fn colony_order(s: &State, seat: Seat, at: Hex, action: &Action) -> Result<Vec<E
         let l = own_unit(s, seat, unit)?;
         if !shooters.contains(&l) {
             let names: Vec<String> = shooters.iter().map(|l| l.to_string()).collect();
-            return Err(format!("{l} may not fire at this colony now; may: {}", names.join(", ")));
+            return Err(format!(
+                "{l} may not fire at this colony now; may: {}",
+                names.join(", ")
+            ));
         }
         Ok(l)
     };
@@ -455,11 +474,17 @@ fn colony_fire(s: &State, unit: Label, at: Hex) -> Vec<Event> {
 
 /// The battle, or colony fire, at `h` begins.
 fn start_at(s: &State, h: Hex) -> Vec<Event> {
-    let Some(attacker) = s.active_seat() else { return Vec::new() };
+    let Some(attacker) = s.active_seat() else {
+        return Vec::new();
+    };
     let Some(defender) = s.enemies_at(attacker, h).first().copied() else {
         return vec![Event::ColonyFireBegan { at: h }];
     };
-    let decoys: Vec<Label> = s.units_at(h).filter(|u| u.kind == Kind::Decoy).map(|u| u.label).collect();
+    let decoys: Vec<Label> = s
+        .units_at(h)
+        .filter(|u| u.kind == Kind::Decoy)
+        .map(|u| u.label)
+        .collect();
     let terrain = match s.terrain(h) {
         Some(Marker::Nebula) => Terrain::Nebula,
         Some(Marker::Asteroids) => Terrain::Asteroids,
@@ -486,7 +511,15 @@ fn start_at(s: &State, h: Hex) -> Vec<Event> {
         if let Some(c) = s.colony(h).filter(|c| c.owner == seat) {
             let l = s.empire(seat).levels;
             if c.base {
-                fighters.push(Fighter::new(side, Target::Base, Kind::Base, 1, l.attack, l.defense, l.tactics));
+                fighters.push(Fighter::new(
+                    side,
+                    Target::Base,
+                    Kind::Base,
+                    1,
+                    l.attack,
+                    l.defense,
+                    l.tactics,
+                ));
             }
             if c.yards > 0 {
                 fighters.push(Fighter::new(
@@ -603,7 +636,9 @@ pub(super) fn combat_step(s: &State) -> Vec<Event> {
             }
         };
     }
-    let Some(attacker) = s.active_seat() else { return Vec::new() };
+    let Some(attacker) = s.active_seat() else {
+        return Vec::new();
+    };
     let auto = s.empire(attacker).standing.auto;
     if let Some(at) = s.fighting {
         let enemy_colony = s.colony(at).is_some_and(|c| c.owner != attacker);
@@ -620,7 +655,9 @@ pub(super) fn combat_step(s: &State) -> Vec<Event> {
         };
     }
     if let Some(&(unit, at)) = s.queued.first() {
-        let free = s.enemies_at(attacker, at).is_empty() && s.colony(at).is_none() && s.unit(unit).is_some_and(|u| u.hex == at);
+        let free = s.enemies_at(attacker, at).is_empty()
+            && s.colony(at).is_none()
+            && s.unit(unit).is_some_and(|u| u.hex == at);
         return vec![if free {
             Event::Colonized {
                 unit,

@@ -11,13 +11,15 @@
 //! Pure functions of the state: the carrying out (events) is the turn
 //! module's.
 
-use super::super::basics::{Kind, Label, Levels, Marker, Tech, CARRY_OVER_CAP, COUNTERS_PER_TYPE, GROUP_MAX, yard_capacity};
+use super::super::basics::{
+    yard_capacity, Kind, Label, Levels, Marker, Tech, CARRY_OVER_CAP, COUNTERS_PER_TYPE, GROUP_MAX,
+};
 use super::super::events::{push, Event, Ledger};
 use super::super::orders::{Action, ScrapWhat, Written};
 use super::super::state::{draw_label, new_unit, Colony, Line, State, Unit};
+use super::{game_over_on_score, hex, illegal, own_unit};
 use orrery_engine::{GameRng, Hex, Rejection, Seat, SheetEdit, SheetEvent};
 use std::collections::BTreeMap;
-use super::{game_over_on_score, hex, illegal, own_unit};
 
 /// What a player's Economic Phase starts from, worked out before anyone
 /// writes (private to that player).
@@ -176,7 +178,9 @@ pub fn check(state: &State, seat: Seat, lines: &[Line]) -> Result<Totals, String
     let mut yards_bought: Vec<Hex> = Vec::new();
     let mut bases_bought: Vec<Hex> = Vec::new();
     for line in lines {
-        let Line::Buy { kind, at, ships, into } = line else { continue };
+        let Line::Buy { kind, at, ships, into } = line else {
+            continue;
+        };
         let (kind, at, ships) = (*kind, *at, *ships);
         if ships == 0 {
             return Err("buy at least one".into());
@@ -215,7 +219,11 @@ pub fn check(state: &State, seat: Seat, lines: &[Line]) -> Result<Totals, String
                 if ships != 1 {
                     return Err(format!("one {} per line", kind.name()));
                 }
-                let bought = if kind == Kind::Base { &mut bases_bought } else { &mut yards_bought };
+                let bought = if kind == Kind::Base {
+                    &mut bases_bought
+                } else {
+                    &mut yards_bought
+                };
                 if bought.contains(&at) || (kind == Kind::Base && c.base) {
                     return Err(if kind == Kind::Base {
                         "one Base per hex (text 8.1)".to_string()
@@ -230,7 +238,9 @@ pub fn check(state: &State, seat: Seat, lines: &[Line]) -> Result<Totals, String
                 *hull_at.entry(at).or_default() += yard * ships;
                 let capacity = capacity_at(state, seat, at, after.yard);
                 if capacity == 0 {
-                    return Err("ships are bought at a hex with your Ship Yards that built nothing new this phase".into());
+                    return Err(
+                        "ships are bought at a hex with your Ship Yards that built nothing new this phase".into(),
+                    );
                 }
                 if hull_at[&at] > capacity {
                     return Err(format!(
@@ -481,7 +491,9 @@ fn ledger(s: &State, seat: Seat, lines: &[Line], rng: &mut GameRng, taken: &mut 
     }
     l.maintenance = f.maintenance.saturating_sub(saved);
     for line in lines {
-        let Line::Buy { kind, at, ships, into } = line else { continue };
+        let Line::Buy { kind, at, ships, into } = line else {
+            continue;
+        };
         l.spent += kind.chart().cost * ships;
         match kind {
             Kind::Base | Kind::ShipYard => l.built.push((*at, *kind)),

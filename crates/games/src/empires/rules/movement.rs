@@ -14,13 +14,13 @@
 //! Then the phase's orders as offered and decided ([`movement_order`]),
 //! Lost in Space's shift, and exploration at the end of the combat phase.
 
-use super::super::basics::{Dir, Kind, Label, Marker, GROUP_MAX, black_hole_survives, moves};
+use super::super::basics::{black_hole_survives, moves, Dir, Kind, Label, Marker, GROUP_MAX};
 use super::super::events::{apply, push, Doom, Event};
 use super::super::map::Board;
 use super::super::orders::{Action, ScrapWhat};
 use super::super::state::{State, Unit};
-use orrery_engine::{GameRng, Hex, Seat};
 use super::{combat_hexes, d10, hex, label_text, own_unit};
+use orrery_engine::{GameRng, Hex, Seat};
 
 /// Whether `seat` may enter `to` with a unit without an attack strength
 /// (text 4.2): an escort is needed where a face-down marker, enemy units or
@@ -31,7 +31,8 @@ fn needs_escort(s: &State, seat: Seat, to: Hex) -> bool {
 
 /// Hexes `unit` may still move this turn.
 pub fn left(s: &State, u: &Unit) -> u32 {
-    u.allowance(s.turn, s.empire(u.owner()).levels.moves).saturating_sub(u.moved)
+    u.allowance(s.turn, s.empire(u.owner()).levels.moves)
+        .saturating_sub(u.moved)
 }
 
 /// Whether the unit may be moved by an order now (not counting where).
@@ -144,8 +145,7 @@ pub fn move_units(s: &State, seat: Seat, units: &[Label], path: &[Hex]) -> Resul
             }
         }
         let unarmed_movers = alive.iter().any(|l| scratch.unit(*l).is_some_and(|u| !u.armed()));
-        if unarmed_movers && !group_armed && needs_escort(&scratch, seat, to) && !own_warships_at(&scratch, seat, to)
-        {
+        if unarmed_movers && !group_armed && needs_escort(&scratch, seat, to) && !own_warships_at(&scratch, seat, to) {
             return Err(format!(
                 "units without an attack strength enter {name} only with one of your armed ships (moving with them, or there already; text 4.2)"
             ));
@@ -153,7 +153,10 @@ pub fn move_units(s: &State, seat: Seat, units: &[Label], path: &[Hex]) -> Resul
         segment.push(to);
         at = to;
         // Enemy units there.
-        let enemy_armed = scratch.enemies_at(seat, to).into_iter().any(|e| scratch.armed_at(e, to));
+        let enemy_armed = scratch
+            .enemies_at(seat, to)
+            .into_iter()
+            .any(|e| scratch.armed_at(e, to));
         let lone: Vec<Label> = scratch
             .units_at(to)
             .filter(|u| u.owner() != seat && !u.armed())
@@ -276,12 +279,18 @@ pub fn merge(s: &State, from: Label, into: Label) -> Result<Vec<Event>, String> 
     if from == into {
         return Err("a group cannot merge into itself".into());
     }
-    let (a, b) = (s.unit(from).ok_or("no such counter")?, s.unit(into).ok_or("no such counter")?);
+    let (a, b) = (
+        s.unit(from).ok_or("no such counter")?,
+        s.unit(into).ok_or("no such counter")?,
+    );
     if a.hex != b.hex {
         return Err(format!("{from} and {into} are not in one hex"));
     }
     if !a.kind.is_warship() || a.kind != b.kind {
-        return Err(format!("only groups of one warship type merge ({from}: {}, {into}: {})", a.kind, b.kind));
+        return Err(format!(
+            "only groups of one warship type merge ({from}: {}, {into}: {})",
+            a.kind, b.kind
+        ));
     }
     if a.levels != b.levels {
         return Err(format!(
@@ -325,7 +334,11 @@ pub fn colonize(s: &State, seat: Seat, label: Label) -> Result<Vec<Event>, Strin
         Some(c) if c.owner == seat => Err(format!("{name} is your colony already")),
         Some(_) => Ok(vec![Event::ColonizeQueued { unit: label, at }]),
         None if !s.enemies_at(seat, at).is_empty() => Ok(vec![Event::ColonizeQueued { unit: label, at }]),
-        None => Ok(vec![Event::Colonized { unit: label, at, barren }]),
+        None => Ok(vec![Event::Colonized {
+            unit: label,
+            at,
+            barren,
+        }]),
     }
 }
 
@@ -344,7 +357,10 @@ pub fn tow(s: &State, label: Label) -> Result<Vec<Event>, String> {
             at: u.hex,
             marker: m,
         }]),
-        _ => Err(format!("there are no Minerals or Space Wreck at {} to tow", s.board.name(u.hex))),
+        _ => Err(format!(
+            "there are no Minerals or Space Wreck at {} to tow",
+            s.board.name(u.hex)
+        )),
     }
 }
 
@@ -394,13 +410,18 @@ pub fn reveal(s: &State, seat: Seat, at: Hex) -> Result<Vec<Event>, String> {
 pub fn upgrade(s: &State, seat: Seat, label: Label) -> Result<Vec<Event>, String> {
     let u = s.unit(label).ok_or("no such counter")?;
     if !u.kind.is_warship() {
-        return Err(format!("only warship groups are upgraded; {label} is a {}", u.kind.name()));
+        return Err(format!(
+            "only warship groups are upgraded; {label} is a {}",
+            u.kind.name()
+        ));
     }
     if u.upgrading {
         return Err(format!("{label} is being upgraded already"));
     }
     if u.moved > 0 {
-        return Err(format!("{label} has moved this turn: upgrading takes a whole turn at the yard"));
+        return Err(format!(
+            "{label} has moved this turn: upgrading takes a whole turn at the yard"
+        ));
     }
     if !s.colony(u.hex).is_some_and(|c| c.owner == seat && c.yards > 0) {
         return Err(format!("{label} is not at one of your Ship Yards"));
@@ -412,7 +433,9 @@ pub fn upgrade(s: &State, seat: Seat, label: Label) -> Result<Vec<Event>, String
     let cost = u.kind.chart().hull * u.ships;
     let cp = s.empire(seat).cp;
     if cost > cp {
-        return Err(format!("upgrading {label} costs {cost} CP (hull × ships); you have {cp}"));
+        return Err(format!(
+            "upgrading {label} costs {cost} CP (hull × ships); you have {cp}"
+        ));
     }
     Ok(vec![Event::UpgradeOrdered { unit: label, cost }])
 }
@@ -630,7 +653,10 @@ pub(super) fn shift(s: &State, at: Hex, dir: Option<Dir>) -> Result<Vec<Event>, 
     let dir = match dir {
         Some(d) => d,
         None => {
-            let legal: Vec<Dir> = Dir::ALL.into_iter().filter(|d| shift_target(s, at, *d).is_ok()).collect();
+            let legal: Vec<Dir> = Dir::ALL
+                .into_iter()
+                .filter(|d| shift_target(s, at, *d).is_ok())
+                .collect();
             *rng.pick(&legal).ok_or("no direction is open")?
         }
     };
@@ -642,7 +668,9 @@ pub(super) fn shift(s: &State, at: Hex, dir: Option<Dir>) -> Result<Vec<Event>, 
             .collect();
         format!("{why}; the stack may go {}", legal.join(", "))
     })?;
-    let Some(seat) = s.active_seat() else { return Err("no stack is lost".into()) };
+    let Some(seat) = s.active_seat() else {
+        return Err("no stack is lost".into());
+    };
     let mut scratch = s.clone();
     let mut out = Vec::new();
     push(
@@ -656,7 +684,11 @@ pub(super) fn shift(s: &State, at: Hex, dir: Option<Dir>) -> Result<Vec<Event>, 
         },
     );
     if s.terrain(to) == Some(Marker::BlackHole) {
-        let mine: Vec<Label> = scratch.units_at(to).filter(|u| u.owner() == seat).map(|u| u.label).collect();
+        let mine: Vec<Label> = scratch
+            .units_at(to)
+            .filter(|u| u.owner() == seat)
+            .map(|u| u.label)
+            .collect();
         let e = black_hole(&scratch, &mine, to, &mut rng);
         push(&mut scratch, &mut out, e);
     }

@@ -3,7 +3,6 @@ use crate::solar::basics::board::UnitKind;
 use crate::solar::state::LossKind;
 use crate::solar::tests::kit::{base, seat_mut, set_up};
 
-
 fn tile(n: u8) -> TileId {
     TileId::new(n).expect("tile")
 }

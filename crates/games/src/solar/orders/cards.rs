@@ -265,12 +265,7 @@ pub fn commands() -> Vec<CommandSpec> {
                 ),
                 p("to", "Agitators: the adjacent planet", ParamKind::Text, false),
                 p("at", "Garrison, Survey, Saboteurs: the planet", ParamKind::Text, false),
-                p(
-                    "player",
-                    "Saboteurs, Espionage: the rival",
-                    ParamKind::Player,
-                    false,
-                ),
+                p("player", "Saboteurs, Espionage: the rival", ParamKind::Player, false),
                 p("piece", "Saboteurs: mine or factory", ParamKind::Text, false),
             ],
         },

@@ -262,7 +262,12 @@ pub fn commands() -> Vec<CommandSpec> {
             name: "power",
             description: "Mercury's powers: steal a card, kill a unit, wreck a piece (or none)",
             params: vec![
-                p("steal", "Power A (£1): the rival to steal a card from", ParamKind::Player, false),
+                p(
+                    "steal",
+                    "Power A (£1): the rival to steal a card from",
+                    ParamKind::Player,
+                    false,
+                ),
                 p(
                     "kill",
                     "Power B (£1): PLAYER/TYPE/PLANET, e.g. bob/tank/mars",

@@ -30,15 +30,15 @@
 //!   Phase 4 the crisis run has already gone on to its next decision when
 //!   the steal's discard is asked; nothing in the run depends on hands.
 
-use crate::solar::basics::board::{Phase, Piece, Planet, UnitKind, HOME};
-use crate::solar::basics::cards::{CardId, CardKind, Timing};
 use super::turn::action_done;
 use super::{draw, reject, Out};
+use crate::solar::basics::board::{Phase, Piece, Planet, UnitKind, HOME};
+use crate::solar::basics::cards::{CardId, CardKind, Timing};
+use crate::solar::basics::tiles::{TileId, TileKind};
+use crate::solar::events::{ActionKind, Event, MoneyReason};
 use crate::solar::orders::cards::PlayOrder;
 use crate::solar::orders::Action;
-use crate::solar::events::{ActionKind, Event, MoneyReason};
 use crate::solar::state::{Die, State, UnitCounts};
-use crate::solar::basics::tiles::{TileId, TileKind};
 use orrery_engine::{Pending, Rejection, Seat};
 
 // ---------------------------------------------------------------------------

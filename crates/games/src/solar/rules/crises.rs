@@ -27,17 +27,17 @@
 //! (no card is played). What this layer leaves to the card layer: a hand
 //! above the limit of 9 after a steal is not asked to discard here.
 
+use super::{reject, Out};
 use crate::solar::basics::board::{
     Phase, Piece, Planet, UnitKind, ALIEN_INVASION_LEVEL, FLIP_LEVEL, HOME, MERCURY_KILL_COST, MERCURY_STEAL_COST,
     MERCURY_WRECK_COST, PERIODS, PIRATE_FEE, PIRATE_LOSS_ORDER, ROBOT_REBELLION_LEVEL, VENUS_UNITS_LOST,
 };
-use super::{reject, Out};
+use crate::solar::basics::tiles::{AlienTile, TileId};
+use crate::solar::events::{Event, MoneyReason};
 use crate::solar::orders::crises::{KillOrder, LoseOrder, PieceAt, PowerOrder, WreckOrder, USAGE_POWER};
 use crate::solar::orders::Action;
-use crate::solar::events::{Event, MoneyReason};
 use crate::solar::setup::open_period;
 use crate::solar::state::{dice_total, roll_dice, skulls, LossDemand, LossKind, State, UnitCounts};
-use crate::solar::basics::tiles::{AlienTile, TileId};
 use orrery_engine::{Outcome, Pending, Rejection, Seat};
 use std::collections::BTreeMap;
 

@@ -40,8 +40,8 @@ pub mod turn;
 
 use self::cards::Moment;
 use self::turn::{
-    buy, claim_actions, do_claim, do_move, end_turn, fail_claim, pass, pass_actions, pay,
-    pay_actions, tile_planet, buy_actions, move_actions,
+    buy, buy_actions, claim_actions, do_claim, do_move, end_turn, fail_claim, move_actions, pass, pass_actions, pay,
+    pay_actions, tile_planet,
 };
 use super::basics::board::{Phase, HOME};
 use super::basics::cards::CardId;

@@ -1,13 +1,13 @@
 use super::*;
-use orrery_engine::{CommandLine, GameRng, Outcome};
-use crate::solar::orders::{commands, unparse};
 use crate::solar::basics::board::{Piece, Planet, UnitKind};
+use crate::solar::basics::tiles::AlienTile;
 use crate::solar::basics::tiles::TileRef;
 use crate::solar::events::MoneyReason;
-use crate::solar::orders::{Purchase, parse};
+use crate::solar::orders::{commands, unparse};
+use crate::solar::orders::{parse, Purchase};
 use crate::solar::state::TensionTarget;
 use crate::solar::tests::kit::{board_with, give, line, play, rolled, start, tile};
-use crate::solar::basics::tiles::AlienTile;
+use orrery_engine::{CommandLine, GameRng, Outcome};
 
 fn refuse(s: &State, seat: Seat, text: &str) -> (String, Vec<String>) {
     match decide(s, seat, &line(text)) {

@@ -2,11 +2,11 @@
 //! hands only on their holder's board. Set SOLAR_PNG_DIR to keep the PNGs.
 
 use super::super::basics::board::{Phase, Planet};
-use super::super::rules;
+use super::super::basics::tiles::AlienTile;
 use super::super::events::{apply, Event};
+use super::super::rules;
 use super::super::state::{LossDemand, State};
 use super::super::tests::kit::{board_with, start};
-use super::super::basics::tiles::AlienTile;
 use super::super::view::{view, View};
 use super::*;
 use orrery_engine::GameRng;

@@ -1,13 +1,13 @@
 use super::*;
 use crate::solar::basics::board::{UnitKind, HAND_AT_SETUP};
+use crate::solar::basics::cards::DECK_SIZE;
 use crate::solar::basics::cards::OWN_CARDS;
 use crate::solar::basics::tiles::AlienTile;
-use crate::solar::state::{Holdings, SeatState};
-use std::collections::BTreeMap;
-use crate::solar::basics::cards::DECK_SIZE;
 use crate::solar::basics::tiles::BAG_SIZE;
 use crate::solar::events::{apply, fold, Event, SeatRoll};
+use crate::solar::state::{Holdings, SeatState};
 use crate::solar::tests::kit::{config, set_up, tile};
+use std::collections::BTreeMap;
 
 // ---------------------------------------------------------------------------
 // Set-up
@@ -178,7 +178,10 @@ fn options_are_read_and_checked() {
     assert_eq!(Options::default().round_limit, 10);
     assert!(!Options::default().auto_losses);
     for (bad, says) in [
-        (serde_json::json!({"rounds": 5}), "unknown option `rounds` of Solar Crisis"),
+        (
+            serde_json::json!({"rounds": 5}),
+            "unknown option `rounds` of Solar Crisis",
+        ),
         (serde_json::json!({"round_limit": 3}), "from 4 to 30"),
         (serde_json::json!({"round_limit": 31}), "from 4 to 30"),
         (serde_json::json!({"round_limit": "ten"}), "from 4 to 30"),

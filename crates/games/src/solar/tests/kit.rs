@@ -2,12 +2,12 @@
 //! period opened, orders from text, a board cleared to chosen tiles.
 
 use crate::solar::basics::board::Planet;
+use crate::solar::basics::tiles::{TileId, TileRef};
+use crate::solar::events::{apply, fold, ActionKind, Event};
 use crate::solar::orders::{parse, Action};
 use crate::solar::rules::decide;
-use crate::solar::events::{apply, fold, ActionKind, Event};
 use crate::solar::setup::{open_period, setup};
 use crate::solar::state::{Die, SeatState, State, TensionTarget, UnitCounts};
-use crate::solar::basics::tiles::{TileId, TileRef};
 use crate::solar::Solar;
 use orrery_engine::{CommandLine, GameConfig, GameRng, Ruleset, Seat};
 

@@ -1,11 +1,11 @@
 use super::*;
-use orrery_engine::{GameConfig, GameRng};
 use crate::solar::basics::board::PERIODS;
-use crate::solar::rules;
 use crate::solar::events::apply;
+use crate::solar::rules;
 use crate::solar::setup::open_period;
 use crate::solar::state::TurnState;
 use crate::solar::{events, setup};
+use orrery_engine::{GameConfig, GameRng};
 
 fn names() -> Vec<String> {
     ["alice", "bob", "carol", "dave", "erin"].map(String::from).to_vec()

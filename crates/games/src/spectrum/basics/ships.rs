@@ -448,8 +448,8 @@ pub fn apply_hits(ship: &mut Ship, hits: &[Hit]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use orrery_engine::Hex;
     use crate::spectrum::basics::Colour;
+    use orrery_engine::Hex;
 
     fn ship(class: Class) -> Ship {
         let id = ShipId {

@@ -148,13 +148,13 @@ fn normalise(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use orrery_engine::{GameConfig, Hex, Ruleset, SheetEvent};
-    use crate::spectrum::basics::{Colour, Space};
     use crate::spectrum::basics::ships::Class;
+    use crate::spectrum::basics::{Colour, Space};
     use crate::spectrum::events::{self, Event};
     use crate::spectrum::orders::{Action, Written};
     use crate::spectrum::rules::decide;
     use crate::spectrum::Spectrum;
+    use orrery_engine::{GameConfig, Hex, Ruleset, SheetEvent};
 
     /// A two-seat war in its first movement section. Seat 0 (red) has a
     /// frigate R1 (slip unit, drive 2) in the centre column at the middle
@@ -177,18 +177,24 @@ mod tests {
                 number,
             };
             let rng = st.rng.clone();
-            events::apply(&mut st, &Event::ShipBuilt {
-                ship,
-                owner: seat,
-                class,
-                at,
-                rng,
-            });
+            events::apply(
+                &mut st,
+                &Event::ShipBuilt {
+                    ship,
+                    owner: seat,
+                    class,
+                    at,
+                    rng,
+                },
+            );
         }
-        events::apply(&mut st, &Event::SectionOpened {
-            section: Section::Movement,
-            owing: vec![Seat(0)],
-        });
+        events::apply(
+            &mut st,
+            &Event::SectionOpened {
+                section: Section::Movement,
+                owing: vec![Seat(0)],
+            },
+        );
         st
     }
 
@@ -245,13 +251,19 @@ mod tests {
         // At the east edge only what stays on the board.
         let edge = more(&st, "R2", "");
         well_offered(&st, "R2", &edge);
-        assert!(edge.contains(&"w".to_string()) && edge.contains(&"stay".to_string()), "{edge:?}");
+        assert!(
+            edge.contains(&"w".to_string()) && edge.contains(&"stay".to_string()),
+            "{edge:?}"
+        );
         assert!(!edge.contains(&"e".to_string()), "{edge:?}");
         // A jumper may jump.
         let jumper = more(&st, "R3", "");
         well_offered(&st, "R3", &jumper);
         assert!(jumper.contains(&"jump".to_string()), "{jumper:?}");
-        assert!(!jumper.iter().any(|v| v.starts_with("slip")), "a jumper has no slip unit");
+        assert!(
+            !jumper.iter().any(|v| v.starts_with("slip")),
+            "a jumper has no slip unit"
+        );
         let after = more(&st, "R3", "jump");
         well_offered(&st, "R3", &after);
         assert!(after.iter().any(|v| v.starts_with("jump, ")), "{after:?}");
@@ -356,7 +368,10 @@ mod tests {
         assert!(more(&st, "G1", "").is_empty(), "not yours");
         assert!(more(&st, "R9", "").is_empty(), "no such ship");
         assert!(more(&st, "??", "").is_empty(), "not a name");
-        assert!(complete_more(&st, Seat(0), "move", "path", &[], "").is_empty(), "no ship given");
+        assert!(
+            complete_more(&st, Seat(0), "move", "path", &[], "").is_empty(),
+            "no ship given"
+        );
         assert!(complete_more(&st, Seat(0), "move", "ship", &filled("R1"), "").is_empty());
         assert!(complete_more(&st, Seat(0), "fire", "path", &filled("R1"), "").is_empty());
         // Seat 1 owes no sheet.

@@ -357,9 +357,9 @@ pub fn new_owner(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use orrery_engine::Hex;
-    use crate::spectrum::basics::{Colour, Space};
     use crate::spectrum::basics::ships::Class;
+    use crate::spectrum::basics::{Colour, Space};
+    use orrery_engine::Hex;
 
     const RED: Seat = Seat(0);
     const GREEN: Seat = Seat(1);

@@ -102,7 +102,10 @@ pub fn check_line(s: &State, seat: Seat, order: &Order, others: &[Order]) -> Res
             if let Some(n) = line_of(others, |o| matches!(o, Order::Scrap { ship: x } if x == ship)) {
                 return Err(format!("line {n} already scraps {ship}"));
             }
-            if let Some(n) = line_of(others, |o| matches!(o, Order::Repair { ship: x, .. } | Order::Hide { ship: x } if x == ship)) {
+            if let Some(n) = line_of(
+                others,
+                |o| matches!(o, Order::Repair { ship: x, .. } | Order::Hide { ship: x } if x == ship),
+            ) {
                 return Err(format!("line {n} already repairs or hides {ship}; remove it first"));
             }
         }
@@ -114,10 +117,13 @@ pub fn check_line(s: &State, seat: Seat, order: &Order, others: &[Order]) -> Res
             if *points == Some(0) {
                 return Err("`points:0` repairs nothing".into());
             }
-            if let Some(n) = line_of(others, |o| {
-                matches!(o, Order::Repair { ship: x, .. } | Order::Scrap { ship: x } | Order::Hide { ship: x } if x == ship)
-            }) {
-                return Err(format!("line {n} already orders {ship} (scrap, repair or hide: one of them)"));
+            if let Some(n) = line_of(
+                others,
+                |o| matches!(o, Order::Repair { ship: x, .. } | Order::Scrap { ship: x } | Order::Hide { ship: x } if x == ship),
+            ) {
+                return Err(format!(
+                    "line {n} already orders {ship} (scrap, repair or hide: one of them)"
+                ));
             }
         }
         Order::Hide { ship } => {
@@ -125,10 +131,13 @@ pub fn check_line(s: &State, seat: Seat, order: &Order, others: &[Order]) -> Res
             if x.dark {
                 return Err(format!("{ship} is dark already"));
             }
-            if let Some(n) = line_of(others, |o| {
-                matches!(o, Order::Repair { ship: x, .. } | Order::Scrap { ship: x } | Order::Hide { ship: x } if x == ship)
-            }) {
-                return Err(format!("line {n} already orders {ship}; a ship being repaired cannot hide"));
+            if let Some(n) = line_of(
+                others,
+                |o| matches!(o, Order::Repair { ship: x, .. } | Order::Scrap { ship: x } | Order::Hide { ship: x } if x == ship),
+            ) {
+                return Err(format!(
+                    "line {n} already orders {ship}; a ship being repaired cannot hide"
+                ));
             }
         }
         Order::Build { at, .. } => {
@@ -143,7 +152,11 @@ pub fn check_line(s: &State, seat: Seat, order: &Order, others: &[Order]) -> Res
                 return Err(format!(
                     "you do not own {}; you can build at {}",
                     s.map.planets[*at].name,
-                    if yours.is_empty() { "no planet".to_string() } else { yours.join(", ") }
+                    if yours.is_empty() {
+                        "no planet".to_string()
+                    } else {
+                        yours.join(", ")
+                    }
                 ));
             }
         }
@@ -156,7 +169,10 @@ pub fn check_line(s: &State, seat: Seat, order: &Order, others: &[Order]) -> Res
                 return Err(format!("{ship} has no drive left: it cannot move"));
             }
             if s.in_encounter(x) {
-                return Err(format!("{ship} is in an encounter at {}: it cannot move", s.map.space_name(x.at)));
+                return Err(format!(
+                    "{ship} is in an encounter at {}: it cannot move",
+                    s.map.space_name(x.at)
+                ));
             }
             if let Some(n) = line_of(others, |o| matches!(o, Order::Move { ship: x, .. } if x == ship)) {
                 return Err(format!("line {n} already moves {ship}; give `line:{n}` to replace it"));
@@ -196,7 +212,11 @@ pub fn check_line(s: &State, seat: Seat, order: &Order, others: &[Order]) -> Res
             let already: Vec<combat::Fire> = others
                 .iter()
                 .filter_map(|o| match o {
-                    Order::Fire { ship: f, target: t, shots: n } if f == ship => Some(combat::Fire {
+                    Order::Fire {
+                        ship: f,
+                        target: t,
+                        shots: n,
+                    } if f == ship => Some(combat::Fire {
                         ship: *f,
                         target: *t,
                         shots: n.unwrap_or(x.shots()),
@@ -223,7 +243,10 @@ pub fn check_line(s: &State, seat: Seat, order: &Order, others: &[Order]) -> Res
             if !options.contains(colour) {
                 return Err(format!("{name} can turn {} or {}", options[0], options[1]));
             }
-            if let Some(n) = line_of(others, |o| matches!(o, Order::Terraform { planet: p, .. } if p == planet)) {
+            if let Some(n) = line_of(
+                others,
+                |o| matches!(o, Order::Terraform { planet: p, .. } if p == planet),
+            ) {
                 return Err(format!("line {n} already chooses for {name}"));
             }
         }
@@ -248,7 +271,11 @@ pub fn check_line(s: &State, seat: Seat, order: &Order, others: &[Order]) -> Res
                 return Err(format!(
                     "with {} players a faction has {} members",
                     s.players,
-                    if sizes.len() == 1 { "2".to_string() } else { "2 or 3".to_string() }
+                    if sizes.len() == 1 {
+                        "2".to_string()
+                    } else {
+                        "2 or 3".to_string()
+                    }
                 ));
             }
             if *empire && size != 3 {
@@ -302,7 +329,10 @@ pub fn candidate_lines(s: &State, seat: Seat) -> Vec<Order> {
                 }
             }
             for x in &mine {
-                out.push(Order::Repair { ship: x.id, points: None });
+                out.push(Order::Repair {
+                    ship: x.id,
+                    points: None,
+                });
                 out.push(Order::Hide { ship: x.id });
                 out.push(Order::Scrap { ship: x.id });
             }
@@ -431,10 +461,14 @@ fn open_from(s: &mut State, out: &mut Vec<Event>, mut next: Option<Section>) {
                 // tell it.
                 let owing = alive(s);
                 if s.ships.iter().any(|x| s.can_move(x)) {
-                    push(s, out, [Event::SectionOpened {
-                        section: Section::Movement,
-                        owing,
-                    }]);
+                    push(
+                        s,
+                        out,
+                        [Event::SectionOpened {
+                            section: Section::Movement,
+                            owing,
+                        }],
+                    );
                     return;
                 }
                 next = None;
@@ -444,20 +478,28 @@ fn open_from(s: &mut State, out: &mut Vec<Event>, mut next: Option<Section>) {
                 // only those in a fight: who fights is secret.
                 if !combat_spaces(s).is_empty() {
                     let owing = alive(s);
-                    push(s, out, [Event::SectionOpened {
-                        section: Section::Combat { round },
-                        owing,
-                    }]);
+                    push(
+                        s,
+                        out,
+                        [Event::SectionOpened {
+                            section: Section::Combat { round },
+                            owing,
+                        }],
+                    );
                     return;
                 }
                 next = None;
             }
             Some(other) => {
                 // Economic and EcoPolitical are owed by everyone in the war.
-                push(s, out, [Event::SectionOpened {
-                    section: other,
-                    owing: alive(s),
-                }]);
+                push(
+                    s,
+                    out,
+                    [Event::SectionOpened {
+                        section: other,
+                        owing: alive(s),
+                    }],
+                );
                 return;
             }
             None => {
@@ -493,7 +535,6 @@ fn combat_spaces(s: &State) -> Vec<Space> {
     spaces
 }
 
-
 fn drop_line(out_s: &mut State, out: &mut Vec<Event>, seat: Seat, line: usize, order: &Order, why: String) {
     push(
         out_s,
@@ -515,21 +556,22 @@ fn economic(s: &mut State, out: &mut Vec<Event>, sheets: &[(Seat, Vec<Order>)]) 
         for (n, o) in &numbered {
             if let Order::Scrap { ship } = o {
                 if s.ship(*ship).is_some_and(|x| x.owner == seat) {
-                    push(s, out, [Event::ShipScrapped {
-                        owner: seat,
-                        ship: *ship,
-                        unpaid: false,
-                    }]);
+                    push(
+                        s,
+                        out,
+                        [Event::ShipScrapped {
+                            owner: seat,
+                            ship: *ship,
+                            unpaid: false,
+                        }],
+                    );
                 } else {
                     drop_line(s, out, seat, *n, o, format!("{ship} is gone"));
                 }
             }
         }
         // Maintenance; what cannot be paid is scrapped, most damaged first.
-        let mut keep: Vec<(u32, u32, ShipId)> = s
-            .ships_of(seat)
-            .map(|x| (x.damage(), x.class.cost(), x.id))
-            .collect();
+        let mut keep: Vec<(u32, u32, ShipId)> = s.ships_of(seat).map(|x| (x.damage(), x.class.cost(), x.id)).collect();
         keep.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
         let have = s.points[seat.index()];
         let mut n_ships = keep.len() as u32;
@@ -537,11 +579,15 @@ fn economic(s: &mut State, out: &mut Vec<Event>, sheets: &[(Seat, Vec<Order>)]) 
             if n_ships <= have {
                 break;
             }
-            push(s, out, [Event::ShipScrapped {
-                owner: seat,
-                ship: *id,
-                unpaid: true,
-            }]);
+            push(
+                s,
+                out,
+                [Event::ShipScrapped {
+                    owner: seat,
+                    ship: *id,
+                    unpaid: true,
+                }],
+            );
             n_ships -= 1;
         }
         if n_ships > 0 {
@@ -563,11 +609,15 @@ fn economic(s: &mut State, out: &mut Vec<Event>, sheets: &[(Seat, Vec<Order>)]) 
                 }
                 let units = x.repair_plan(can);
                 repaired.push(*ship);
-                push(s, out, [Event::ShipRepaired {
-                    owner: seat,
-                    ship: *ship,
-                    units,
-                }]);
+                push(
+                    s,
+                    out,
+                    [Event::ShipRepaired {
+                        owner: seat,
+                        ship: *ship,
+                        units,
+                    }],
+                );
             }
         }
         // Hide.
@@ -575,10 +625,14 @@ fn economic(s: &mut State, out: &mut Vec<Event>, sheets: &[(Seat, Vec<Order>)]) 
             if let Order::Hide { ship } = o {
                 match s.ship(*ship).filter(|x| x.owner == seat) {
                     Some(x) if !x.dark && !repaired.contains(ship) => {
-                        push(s, out, [Event::ShipHidden {
-                            owner: seat,
-                            ship: *ship,
-                        }]);
+                        push(
+                            s,
+                            out,
+                            [Event::ShipHidden {
+                                owner: seat,
+                                ship: *ship,
+                            }],
+                        );
                     }
                     Some(_) => drop_line(s, out, seat, *n, o, format!("{ship} is dark or being repaired")),
                     None => drop_line(s, out, seat, *n, o, format!("{ship} is gone")),
@@ -594,7 +648,14 @@ fn economic(s: &mut State, out: &mut Vec<Event>, sheets: &[(Seat, Vec<Order>)]) 
                     continue;
                 }
                 if s.points[seat.index()] < class.cost() {
-                    drop_line(s, out, seat, *n, o, format!("a {} costs {}", class.name(), class.cost()));
+                    drop_line(
+                        s,
+                        out,
+                        seat,
+                        *n,
+                        o,
+                        format!("a {} costs {}", class.name(), class.cost()),
+                    );
                     continue;
                 }
                 let colour = s.colour(seat);
@@ -605,13 +666,17 @@ fn economic(s: &mut State, out: &mut Vec<Event>, sheets: &[(Seat, Vec<Order>)]) 
                 }
                 let mut rng = (*s.rng).clone();
                 let number = free[rng.below(free.len() as u32) as usize];
-                push(s, out, [Event::ShipBuilt {
-                    ship: ShipId { colour, number },
-                    owner: seat,
-                    class: *class,
-                    at: s.map.planets[*at].space,
-                    rng: Box::new(rng),
-                }]);
+                push(
+                    s,
+                    out,
+                    [Event::ShipBuilt {
+                        ship: ShipId { colour, number },
+                        owner: seat,
+                        class: *class,
+                        at: s.map.planets[*at].space,
+                        rng: Box::new(rng),
+                    }],
+                );
             }
         }
     }
@@ -651,7 +716,9 @@ fn movement(s: &mut State, out: &mut Vec<Event>, sheets: &[(Seat, Vec<Order>)]) 
     for (seat, o) in kept {
         let Order::Move { ship, path } = o else { continue };
         let Some(x) = start.ship(*ship) else { continue };
-        let Ok(ends) = start.map.trace(x.at, path) else { continue };
+        let Ok(ends) = start.map.trace(x.at, path) else {
+            continue;
+        };
         let mut route = Vec::new();
         let mut jumps = Vec::new();
         let mut stopped = false;
@@ -671,18 +738,26 @@ fn movement(s: &mut State, out: &mut Vec<Event>, sheets: &[(Seat, Vec<Order>)]) 
             }
         }
         if route.is_empty() {
-            push(s, out, [Event::ShipStayed {
-                owner: seat,
-                ship: *ship,
-            }]);
+            push(
+                s,
+                out,
+                [Event::ShipStayed {
+                    owner: seat,
+                    ship: *ship,
+                }],
+            );
         } else {
-            push(s, out, [Event::ShipMoved {
-                owner: seat,
-                ship: *ship,
-                route,
-                stopped,
-                jumps,
-            }]);
+            push(
+                s,
+                out,
+                [Event::ShipMoved {
+                    owner: seat,
+                    ship: *ship,
+                    route,
+                    stopped,
+                    jumps,
+                }],
+            );
         }
     }
 }
@@ -714,12 +789,16 @@ fn combat_round(s: &mut State, out: &mut Vec<Event>, sheets: &[(Seat, Vec<Order>
         let mut seats: Vec<Seat> = here.iter().filter(|x| !x.dark).map(|x| x.owner).collect();
         seats.sort();
         seats.dedup();
-        push(s, out, [Event::ShotsFired {
-            space,
-            seats,
-            result,
-            rng: Box::new(rng),
-        }]);
+        push(
+            s,
+            out,
+            [Event::ShotsFired {
+                space,
+                seats,
+                result,
+                rng: Box::new(rng),
+            }],
+        );
     }
 }
 
@@ -736,11 +815,15 @@ fn ownership(s: &mut State, out: &mut Vec<Event>) {
         let new = combat::new_owner(now, &strengths, &allied);
         if new != now {
             let name = s.map.planets[p].name.clone();
-            push(s, out, [Event::PlanetTaken {
-                planet: p,
-                name,
-                owner: new,
-            }]);
+            push(
+                s,
+                out,
+                [Event::PlanetTaken {
+                    planet: p,
+                    name,
+                    owner: new,
+                }],
+            );
         }
     }
     seats_out(s, out);
@@ -755,12 +838,16 @@ fn seats_out(s: &mut State, out: &mut Vec<Event>) {
     }
     let left = alive(s);
     if left.len() == 1 && s.outcome.is_none() {
-        push(s, out, [Event::WarEnded {
-            outcome: Outcome::Winner {
-                seat: left[0],
-                reason: "every other player is out of the war".into(),
-            },
-        }]);
+        push(
+            s,
+            out,
+            [Event::WarEnded {
+                outcome: Outcome::Winner {
+                    seat: left[0],
+                    reason: "every other player is out of the war".into(),
+                },
+            }],
+        );
     }
 }
 
@@ -768,7 +855,9 @@ fn ecopolitical(s: &mut State, out: &mut Vec<Event>, sheets: &[(Seat, Vec<Order>
     // Terraforming, with the owners' choices.
     for p in 0..s.planets.len() {
         let options = terraform_options(s, p);
-        let Some(first) = options.first().copied() else { continue };
+        let Some(first) = options.first().copied() else {
+            continue;
+        };
         let owner = s.planets[p].owner;
         let chosen = sheets
             .iter()
@@ -780,33 +869,45 @@ fn ecopolitical(s: &mut State, out: &mut Vec<Event>, sheets: &[(Seat, Vec<Order>
             })
             .unwrap_or(first);
         let name = s.map.planets[p].name.clone();
-        push(s, out, [Event::Terraformed {
-            planet: p,
-            name,
-            colour: chosen,
-        }]);
+        push(
+            s,
+            out,
+            [Event::Terraformed {
+                planet: p,
+                name,
+                colour: chosen,
+            }],
+        );
     }
     // Alliance settings and declarations.
     for (seat, lines) in sheets {
         for o in lines {
             match o {
                 Order::Ally { player, yes } if s.settings[seat.index()][player.index()] != *yes => {
-                    push(s, out, [Event::AllianceSet {
-                        seat: *seat,
-                        player: *player,
-                        yes: *yes,
-                    }]);
+                    push(
+                        s,
+                        out,
+                        [Event::AllianceSet {
+                            seat: *seat,
+                            player: *player,
+                            yes: *yes,
+                        }],
+                    );
                 }
                 Order::Faction { with, empire } => {
                     let mut members = vec![*seat];
                     members.extend(with.iter().copied());
-                    push(s, out, [Event::FactionDeclared {
-                        faction: Faction {
-                            members,
-                            empire: *empire,
-                            run: 0,
-                        },
-                    }]);
+                    push(
+                        s,
+                        out,
+                        [Event::FactionDeclared {
+                            faction: Faction {
+                                members,
+                                empire: *empire,
+                                run: 0,
+                            },
+                        }],
+                    );
                 }
                 _ => {}
             }
@@ -815,7 +916,11 @@ fn ecopolitical(s: &mut State, out: &mut Vec<Event>, sheets: &[(Seat, Vec<Order>
     let mut alliances = Vec::new();
     for a in s.seats() {
         for b in s.seats().filter(|b| *b > a) {
-            if s.settings[a.index()][b.index()] && s.settings[b.index()][a.index()] && !s.out[a.index()] && !s.out[b.index()] {
+            if s.settings[a.index()][b.index()]
+                && s.settings[b.index()][a.index()]
+                && !s.out[a.index()]
+                && !s.out[b.index()]
+            {
                 alliances.push((a, b));
             }
         }
@@ -867,18 +972,28 @@ pub fn begin_turn(state: &State) -> Vec<Event> {
     if s.turn > 1 {
         let runs: Vec<u32> = s
             .seats()
-            .map(|x| if s.planets_of(x) >= TO_WIN { s.runs[x.index()] + 1 } else { 0 })
+            .map(|x| {
+                if s.planets_of(x) >= TO_WIN {
+                    s.runs[x.index()] + 1
+                } else {
+                    0
+                }
+            })
             .collect();
         if runs != s.runs {
             push(&mut s, &mut out, [Event::RunsCounted { runs: runs.clone() }]);
         }
         if let Some(i) = runs.iter().position(|r| *r >= WIN_RUN) {
-            push(&mut s, &mut out, [Event::WarEnded {
-                outcome: Outcome::Winner {
-                    seat: Seat(i as u8),
-                    reason: format!("{TO_WIN} or more planets at the beginning of {WIN_RUN} successive turns"),
-                },
-            }]);
+            push(
+                &mut s,
+                &mut out,
+                [Event::WarEnded {
+                    outcome: Outcome::Winner {
+                        seat: Seat(i as u8),
+                        reason: format!("{TO_WIN} or more planets at the beginning of {WIN_RUN} successive turns"),
+                    },
+                }],
+            );
             return out;
         }
         // Standing factions hold, dissolve, or win.
@@ -896,14 +1011,22 @@ pub fn begin_turn(state: &State) -> Vec<Event> {
                 None
             };
             match why {
-                Some(why) => push(&mut s, &mut out, [Event::FactionDissolved {
-                    members: f.members.clone(),
-                    why,
-                }]),
-                None => {
-                    push(&mut s, &mut out, [Event::FactionHeld {
+                Some(why) => push(
+                    &mut s,
+                    &mut out,
+                    [Event::FactionDissolved {
                         members: f.members.clone(),
-                    }]);
+                        why,
+                    }],
+                ),
+                None => {
+                    push(
+                        &mut s,
+                        &mut out,
+                        [Event::FactionHeld {
+                            members: f.members.clone(),
+                        }],
+                    );
                     if f.run + 1 >= WIN_RUN {
                         let mut seats = f.members.clone();
                         seats.sort();
@@ -923,7 +1046,10 @@ pub fn begin_turn(state: &State) -> Vec<Event> {
         // Declarations take effect, or fail.
         for d in s.declared.clone() {
             let by = d.members[0];
-            let taken = d.members.iter().any(|m| s.factions.iter().any(|f| f.members.contains(m)));
+            let taken = d
+                .members
+                .iter()
+                .any(|m| s.factions.iter().any(|f| f.members.contains(m)));
             let held = held_by(&s, &d.members);
             let why = if taken {
                 Some("a member already belongs to a faction".to_string())
@@ -938,9 +1064,13 @@ pub fn begin_turn(state: &State) -> Vec<Event> {
             };
             match why {
                 Some(why) => push(&mut s, &mut out, [Event::DeclarationFailed { by, why }]),
-                None => push(&mut s, &mut out, [Event::FactionFormed {
-                    faction: Faction { run: 1, ..d },
-                }]),
+                None => push(
+                    &mut s,
+                    &mut out,
+                    [Event::FactionFormed {
+                        faction: Faction { run: 1, ..d },
+                    }],
+                ),
             }
         }
     }
@@ -951,9 +1081,13 @@ pub fn begin_turn(state: &State) -> Vec<Event> {
         }
     }
     let owing = alive(&s);
-    push(&mut s, &mut out, [Event::SectionOpened {
-        section: Section::Economic,
-        owing,
-    }]);
+    push(
+        &mut s,
+        &mut out,
+        [Event::SectionOpened {
+            section: Section::Economic,
+            owing,
+        }],
+    );
     out
 }

@@ -17,11 +17,18 @@ use orrery_render::{render_png, text_box, Item, Text};
 type Rect = (f32, f32, f32, f32);
 
 fn names(n: u8) -> Vec<String> {
-    ["Alice", "Bob", "Carol the Very Long-Named Admiral", "Dmitri", "Eve", "Fred"]
-        .iter()
-        .take(usize::from(n))
-        .map(|s| s.to_string())
-        .collect()
+    [
+        "Alice",
+        "Bob",
+        "Carol the Very Long-Named Admiral",
+        "Dmitri",
+        "Eve",
+        "Fred",
+    ]
+    .iter()
+    .take(usize::from(n))
+    .map(|s| s.to_string())
+    .collect()
 }
 
 fn texts(sc: &Scene) -> Vec<&Text> {
@@ -157,7 +164,11 @@ fn check(v: &View, sc: &Scene, names: &[String], label: &str) {
         }
     }
     for p in &v.planets {
-        assert!(texts(sc).iter().any(|t| t.text == p.name), "{label}: planet {} not named", p.name);
+        assert!(
+            texts(sc).iter().any(|t| t.text == p.name),
+            "{label}: planet {} not named",
+            p.name
+        );
     }
     for i in 0..v.players.len() {
         let n = name_of(names, Seat(i as u8));
@@ -172,7 +183,11 @@ fn check(v: &View, sc: &Scene, names: &[String], label: &str) {
     let lay = layout();
     for (i, c) in cs.iter().enumerate() {
         let centre = (c.at.0 + COUNTER_W / 2.0, c.at.1 + COUNTER_H / 2.0);
-        assert_eq!(lay.pixel_to_hex(centre), c.space.col, "{label}: counter {c:?} outside its column");
+        assert_eq!(
+            lay.pixel_to_hex(centre),
+            c.space.col,
+            "{label}: counter {c:?} outside its column"
+        );
         let r = (c.at.0, c.at.1, COUNTER_W, COUNTER_H);
         assert!(rects.contains(&r), "{label}: counter {c:?} not drawn");
         for d in cs.iter().skip(i + 1) {
@@ -197,9 +212,10 @@ fn check_own_ships(v: &View, sc: &Scene, label: &str) {
             .find(|c| c.space == s.at && c.owner == Some(own.seat) && c.dark == s.dark)
             .unwrap_or_else(|| panic!("{label}: no counter for {}", s.id));
         if s.dark {
-            let dashed_there = sc.items.iter().any(|i| {
-                matches!(i, Item::Line { points, dashed: true, .. } if points.first() == Some(&c.at))
-            });
+            let dashed_there = sc
+                .items
+                .iter()
+                .any(|i| matches!(i, Item::Line { points, dashed: true, .. } if points.first() == Some(&c.at)));
             assert!(dashed_there, "{label}: dark {} not dashed", s.id);
         }
     }
@@ -239,7 +255,10 @@ fn the_public_board_draws_no_ship_and_a_seat_sees_its_own() {
             let public = view(&s, Viewer::Public);
             let sc = scene(&public, &names);
             assert!(counters(&public).is_empty());
-            assert!(counter_rects(&sc).is_empty(), "{players}p {depth}: ships on the public board");
+            assert!(
+                counter_rects(&sc).is_empty(),
+                "{players}p {depth}: ships on the public board"
+            );
             assert!(has_text(&sc, "Public board"));
             assert!(!has_text(&sc, "Your points"));
             for seat in Seat::all(players as usize) {
@@ -310,7 +329,11 @@ fn a_crowded_late_board_shows_everything_legibly() {
     v.ships.extend(extra);
     let spaces: Vec<Space> = v.planets.iter().map(|p| p.space).collect();
     if let Some(own) = v.own.as_mut() {
-        own.chart = vec![(spaces[3], spaces[20]), (above, spaces[30]), (spaces[30], Space::new(spaces[30].col, 1))];
+        own.chart = vec![
+            (spaces[3], spaces[20]),
+            (above, spaces[30]),
+            (spaces[30], Space::new(spaces[30].col, 1)),
+        ];
         own.sensed = spaces.clone();
         own.points = 123;
         own.declared = Some(Faction {
@@ -321,7 +344,12 @@ fn a_crowded_late_board_shows_everything_legibly() {
     }
     v.players[0].run = 2;
     v.players[3].out = true;
-    v.alliances = vec![(Seat(0), Seat(1)), (Seat(0), Seat(2)), (Seat(3), Seat(4)), (Seat(2), Seat(5))];
+    v.alliances = vec![
+        (Seat(0), Seat(1)),
+        (Seat(0), Seat(2)),
+        (Seat(3), Seat(4)),
+        (Seat(2), Seat(5)),
+    ];
     v.factions = vec![
         Faction {
             members: vec![Seat(0), Seat(1), Seat(2)],
@@ -341,7 +369,13 @@ fn a_crowded_late_board_shows_everything_legibly() {
     let sc = scene(&v, &names);
     check(&v, &sc, &names, "crowded");
     check_own_ships(&v, &sc, "crowded");
-    for t in ["Alice wins!", "25+ planets: 2 of 3 turns", "out of the war", "empire of Alice", "123 points"] {
+    for t in [
+        "Alice wins!",
+        "25+ planets: 2 of 3 turns",
+        "out of the war",
+        "empire of Alice",
+        "123 points",
+    ] {
         assert!(has_text(&sc, t), "{t} missing");
     }
     // Six players on one space: a "+N" counter for the ones that do not fit.
@@ -372,7 +406,10 @@ fn the_wheel_shows_the_viewers_income() {
         let mine = v.players[seat.index()].colour;
         for c in Colour::WHEEL.iter().chain([&Colour::Gray]) {
             let income = c.income_for(mine).to_string();
-            assert!(texts(&sc).iter().any(|t| t.text == income), "{seat:?}: income {income} for {c}");
+            assert!(
+                texts(&sc).iter().any(|t| t.text == income),
+                "{seat:?}: income {income} for {c}"
+            );
         }
         assert!(has_text(&sc, "Your income"));
     }

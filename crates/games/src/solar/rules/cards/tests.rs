@@ -1,15 +1,14 @@
 use super::*;
 use orrery_engine::{CommandLine, GameConfig, GameRng};
 
-
 use crate::solar::basics::board::UnitKind;
+use crate::solar::basics::tiles::TileRef;
+use crate::solar::events::apply;
 use crate::solar::orders::{parse, unparse};
 use crate::solar::rules::{decide, default_action, legal_actions, pending};
-use crate::solar::events::apply;
 use crate::solar::setup::open_period;
-use crate::solar::{events, setup, state};
 use crate::solar::tests::kit::{board_with, give, line, play, rolled, start, tile};
-use crate::solar::basics::tiles::TileRef;
+use crate::solar::{events, setup, state};
 use std::collections::BTreeMap;
 
 fn play_text(s: &State, seat: u8, text: &str) -> State {

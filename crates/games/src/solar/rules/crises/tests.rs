@@ -1,11 +1,11 @@
 use super::*;
 use orrery_engine::{CommandLine, GameConfig, GameRng};
 
+use crate::solar::events::apply;
 use crate::solar::orders::{parse, unparse};
 use crate::solar::rules;
-use crate::solar::events::apply;
-use crate::solar::{events, setup};
 use crate::solar::tests::kit::{line, play, start_with, tile};
+use crate::solar::{events, setup};
 
 fn config(players: u8, seed: u64, auto_losses: bool) -> GameConfig {
     let mut c = GameConfig::new(players, seed);
