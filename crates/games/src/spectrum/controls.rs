@@ -11,8 +11,6 @@ use super::view::order_text;
 use crate::shared::menu::{sheet_control, GROUP_MOST};
 use orrery_engine::{Control, ControlStyle, Seat, SheetVerb};
 
-/// Menus hold 25 entries at most.
-
 fn control(label: String, group: String, style: ControlStyle, confirm: Option<String>) -> Control {
     Control {
         label,
