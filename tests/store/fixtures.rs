@@ -21,7 +21,7 @@
 //! what the rules would produce), with the one command
 //!
 //! ```text
-//! ORRERY_RECORD=hyperspace cargo test --test fixtures -- --ignored record_fixtures
+//! ORRERY_RECORD=hyperspace cargo test --test store -- --ignored record_fixtures
 //! ```
 //!
 //! (without `ORRERY_RECORD`, only plans that have no fixture yet are recorded)
