@@ -218,9 +218,7 @@ impl Service {
     /// The commit of drafts going in: their events (and what followed),
     /// the game's drafts deleted, the next deadline if one begins.
     fn drafts_in(row: &GameRow, adv: Advance, deadline: Option<orrery_store::DeadlineSet>, now: i64) -> Commit {
-        Commit::new(row.id, row.seq, now)
-            .with_snapshots(adv.snapshots())
-            .with_events(adv.events, adv.state)
+        adv.into_commit(row, now)
             .with_drafts(DraftsChange::ClearAll)
             .with_deadline(deadline.map_or(DeadlineChange::Keep, DeadlineChange::Set))
     }

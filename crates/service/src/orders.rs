@@ -7,7 +7,7 @@ use super::settings::Settings;
 use super::{compose, user_err, Actor, Place, Reply, Service, ServiceError, Text};
 use orrery_engine::{CommandLine, GameId, ParamKind, Seat, Viewer};
 use orrery_games::{ActionError, AnyState, GameKind};
-use orrery_store::{Commit, DeadlineChange, GameStatus};
+use orrery_store::{DeadlineChange, GameStatus};
 
 /// Option values for `command`'s `option` among `legal`, consistent with
 /// the options already `filled`, starting with `partial` (any case).
@@ -211,10 +211,7 @@ impl Service {
         });
         let names = seats.names();
         let label = compose::label_of(&state, seat, &line, &names);
-        let commit = Commit::new(row.id, row.seq, self.now_ms())
-            .with_snapshots(adv.snapshots())
-            .with_events(adv.events, adv.state)
-            .with_deadline(deadline);
+        let commit = adv.into_commit(&row, self.now_ms()).with_deadline(deadline);
         self.commit_seen(commit, &outbox, Some(&watchers)).await?;
         let mut text = format!("Sent: {label}");
         // Only what the channel post does not already say: the actor's secrets.

@@ -9,7 +9,7 @@ use super::settings::Settings;
 use super::{compose, user_err, Actor, Reply, Service, ServiceError, Text};
 use orrery_engine::{GameId, Viewer};
 use orrery_games::{AnyEvent, PlatformEvent, Replay, Rewind};
-use orrery_store::{Commit, DeadlineChange, GameRow, LogEntry};
+use orrery_store::{DeadlineChange, GameRow, LogEntry};
 
 /// Fold a game's log, platform entries included.
 pub(super) fn replay_log(row: &GameRow, log: &[LogEntry]) -> Result<Replay, ServiceError> {
@@ -154,10 +154,7 @@ impl Service {
             notes,
         });
         let label = adv.state.phase().title(&names);
-        let commit = Commit::new(row.id, row.seq, self.now_ms())
-            .with_snapshots(adv.snapshots())
-            .with_events(adv.events, adv.state)
-            .with_deadline(deadline);
+        let commit = adv.into_commit(&row, self.now_ms()).with_deadline(deadline);
         self.commit(commit, &out).await?;
         Ok(Reply::private(format!(
             "Game {} is back at {label} ({} log entries set aside; the log keeps them).",
@@ -245,9 +242,7 @@ impl Service {
             cause: compose::Cause::TakeBack { seat },
             notes,
         });
-        let commit = Commit::new(row.id, row.seq, self.now_ms())
-            .with_snapshots(adv.snapshots())
-            .with_events(adv.events, adv.state);
+        let commit = adv.into_commit(&row, self.now_ms());
         self.commit(commit, &out).await?;
         Ok(Reply::private(format!(
             "Taken back: game {} is as it was before your last order.",

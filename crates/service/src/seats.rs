@@ -299,10 +299,9 @@ impl Service {
             cause: compose::Cause::Host("changed a seat".into()),
             notes: notes.iter().map(|n| Text::from(n.as_str())).collect(),
         }));
-        let commit = Commit::new(row.id, row.seq, self.now_ms())
+        let commit = adv
+            .into_commit(row, self.now_ms())
             .with_seat(change)
-            .with_snapshots(adv.snapshots())
-            .with_events(adv.events, adv.state)
             .with_deadline(deadline);
         self.commit(commit, &out).await?;
         if drafting {
