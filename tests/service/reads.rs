@@ -8,12 +8,22 @@ use crate::pgdb::PgDatabase;
 use orrery::games::GameKind;
 use orrery::service::{ManualClock, Request, Service};
 use orrery::store::Store;
-use std::sync::{Arc, Mutex};
+use std::cell::RefCell;
+use std::sync::{Arc, Once};
 use tracing_subscriber::layer::SubscriberExt;
 
-/// Collects the statements sqlx logs (target `sqlx::query`).
-#[derive(Clone, Default)]
-struct Statements(Arc<Mutex<Vec<String>>>);
+thread_local! {
+    /// The statements sqlx logged on this thread while [`statements_of`]
+    /// watched (`None`: nobody is watching).
+    static SEEN: RefCell<Option<Vec<String>>> = const { RefCell::new(None) };
+}
+
+/// Collects the statements sqlx logs (target `sqlx::query`) into the
+/// emitting thread's [`SEEN`]. It is the process's global subscriber: a
+/// subscriber set for one thread only (`set_default`) could miss events
+/// when other tests' threads register tracing call sites meanwhile, which
+/// made this test flaky.
+struct Statements;
 
 impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Statements {
     fn on_event(&self, event: &tracing::Event<'_>, _ctx: tracing_subscriber::layer::Context<'_, S>) {
@@ -33,12 +43,29 @@ impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Statements {
                 }
             }
         }
-        let mut f = Field(None);
-        event.record(&mut f);
-        let text = f.0.unwrap_or_default();
-        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        self.0.lock().unwrap().push(text);
+        SEEN.with(|seen| {
+            if let Some(all) = seen.borrow_mut().as_mut() {
+                let mut f = Field(None);
+                event.record(&mut f);
+                let text = f.0.unwrap_or_default();
+                all.push(text.split_whitespace().collect::<Vec<_>>().join(" "));
+            }
+        });
     }
+}
+
+/// The statements `work` makes sqlx run on this thread (the test's
+/// runtime is single-threaded, so its whole order runs here).
+async fn statements_of<T>(work: impl std::future::Future<Output = T>) -> (T, Vec<String>) {
+    static INSTALLED: Once = Once::new();
+    INSTALLED.call_once(|| {
+        tracing::subscriber::set_global_default(tracing_subscriber::registry().with(Statements))
+            .expect("no other test of this binary sets a global subscriber");
+    });
+    SEEN.with(|seen| *seen.borrow_mut() = Some(Vec::new()));
+    let out = work.await;
+    let all = SEEN.with(|seen| seen.borrow_mut().take()).unwrap_or_default();
+    (out, all)
 }
 
 /// The statements before the commit's first write (its transaction's
@@ -96,19 +123,13 @@ async fn an_order_reads_the_database_at_most_twice_before_its_commit() {
                 at(channel, user, name)
             };
             let actor = &actor;
-            let seen = Statements::default();
-            let subscriber = tracing_subscriber::registry().with(seen.clone());
-            let reply = {
-                let _guard = tracing::subscriber::set_default(subscriber);
-                svc.handle(actor, order(row.id, &line)).await
-            };
+            let (reply, all) = statements_of(svc.handle(actor, order(row.id, &line))).await;
             let reply = reply.unwrap_or_else(|e| panic!("{kind} `{line}`: {e}"));
             assert!(
                 reply.text.to_plain().contains("Sent"),
                 "{kind} `{line}`: {}",
                 reply.text.to_plain()
             );
-            let all = seen.0.lock().unwrap().clone();
             assert!(all.iter().any(|s| s.starts_with("INSERT INTO events")), "{all:#?}");
             let reads = reads_before_commit(&all);
             println!(
