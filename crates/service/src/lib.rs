@@ -51,6 +51,7 @@ pub use transport::{Delivery, Opened, Posted, ThreadPlace, Transport};
 use orrery_engine::{CommandLine, GameId, SheetVerb, UserId};
 use orrery_games::{AnyState, GameKind};
 use orrery_store::{GameRow, GameStatus, SeatRow, Store, StoreError};
+use spectators::{in_the_game, not_in_the_game};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -377,8 +378,6 @@ impl Service {
         }
     }
 
-    /// Serialize writers per game within this process. The store's
-    /// optimistic lock catches writers in other processes.
     /// How many changes this process has made so far: taken before a read
     /// of a game, for [`Service::changed_since`].
     fn changes(&self) -> u64 {
@@ -404,6 +403,8 @@ impl Service {
             .is_some_and(|&n| n > since)
     }
 
+    /// Serialize writers per game within this process. The store's
+    /// optimistic lock catches writers in other processes.
     async fn lock(&self, game: GameId) -> Result<tokio::sync::OwnedMutexGuard<()>, ServiceError> {
         let m = {
             let mut locks = self.locks.lock().expect("lock map poisoned");
@@ -431,9 +432,7 @@ impl Service {
                 }
             }
             if !self.may_read_in_dm(actor, &row).await? {
-                return user_err(format!(
-                    "You are not playing in game {id}, nor watching it. In DMs you can only use your own games; see /mygames."
-                ));
+                return Err(not_in_the_game(id));
             }
             return Ok(row);
         }
@@ -497,10 +496,8 @@ impl Service {
                 return user_err(format!("There is no game {id}."));
             };
             let (seats, watchers) = self.store.roster(id).await?;
-            if !seats.iter().any(|s| s.played_by(actor.user)) && !watchers.contains(&actor.user) {
-                return user_err(format!(
-                    "You are not playing in game {id}, nor watching it. In DMs you can only use your own games; see /mygames."
-                ));
+            if !in_the_game(actor.user, &seats, &watchers) {
+                return Err(not_in_the_game(id));
             }
             return Ok((row, seats, watchers));
         }

@@ -2,8 +2,8 @@
 //! DMs.
 
 use super::{user_err, Actor, Place, Reply, Service, ServiceError, Text};
-use orrery_engine::GameId;
-use orrery_store::GameRow;
+use orrery_engine::{GameId, UserId};
+use orrery_store::{GameRow, SeatRow};
 
 impl Service {
     /// Follow a game as a spectator: its public board after every phase,
@@ -49,6 +49,20 @@ impl Service {
             return Ok(true);
         }
         let (seats, watchers) = self.store.roster(row.id).await?;
-        Ok(seats.iter().any(|s| s.played_by(actor.user)) || watchers.contains(&actor.user))
+        Ok(in_the_game(actor.user, &seats, &watchers))
     }
+}
+
+/// Whether `user` plays a seat of the game or watches it: who may use a
+/// game from DMs.
+pub(super) fn in_the_game(user: UserId, seats: &[SeatRow], watchers: &[UserId]) -> bool {
+    seats.iter().any(|s| s.played_by(user)) || watchers.contains(&user)
+}
+
+/// The refusal of a game named in DMs by someone not in it.
+pub(super) fn not_in_the_game(game: GameId) -> ServiceError {
+    ServiceError::User(
+        format!("You are not playing in game {game}, nor watching it. In DMs you can only use your own games; see /mygames.")
+            .into(),
+    )
 }
