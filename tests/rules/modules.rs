@@ -445,3 +445,72 @@ fn the_circle_check_sees_a_circle() {
     .collect();
     assert_eq!(circles(&edges).len(), 1);
 }
+
+/// Every change a request makes goes through the service's one change
+/// pipeline, `Service::change` (crates/service/src/change.rs): no other
+/// module takes a game's lock, calls the commit path or writes a game
+/// through the store, except where listed here with the reason.
+#[test]
+fn only_the_change_pipeline_locks_and_writes() {
+    const PIPELINE: &str = "change.rs";
+    // (call, the other files allowed to make it, why)
+    const CALLS: &[(&str, &[&str], &str)] = &[
+        ("self.lock(", &["lib.rs"], "where the lock is defined"),
+        (".commit_seen(", &["commit.rs"], "where it is defined"),
+        (".write(", &["commit.rs"], "where it is defined"),
+        (
+            ".try_commit(",
+            &["commit.rs", "drafts.rs", "scheduling.rs", "private.rs"],
+            "the background workers' lockless conditional writes: stale drafts, reminders, refused DMs",
+        ),
+        ("store.commit(", &["commit.rs"], "the one write of a game in play"),
+        (
+            "store.add_seat(",
+            &["lobby.rs"],
+            "a new game seats its host as it is created",
+        ),
+        ("store.remove_seat(", &[], ""),
+        ("store.set_status(", &[], ""),
+        ("store.set_deadline(", &[], ""),
+        ("store.clear_deadline(", &[], ""),
+        ("store.set_reminded(", &[], ""),
+    ];
+    let src = crates_root().join("service").join("src");
+    let mut files: Vec<(String, String)> = Vec::new();
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let (_, code) = literals_and_code(&text);
+            let code: String = code.split_whitespace().collect();
+            files.push((path.file_name().unwrap().to_string_lossy().to_string(), code));
+        }
+    }
+    assert!(files.len() > 20, "only {} service files read", files.len());
+    let pipeline = &files.iter().find(|(f, _)| f == PIPELINE).expect("change.rs").1;
+    for call in [
+        "self.lock(",
+        "self.reload(",
+        ".commit_seen(",
+        ".write(",
+        "store.add_seat(",
+    ] {
+        assert!(
+            pipeline.contains(call),
+            "the pipeline no longer makes `{call}`: update this test"
+        );
+    }
+    let mut wrong = Vec::new();
+    for (call, allowed, _) in CALLS {
+        for (file, code) in &files {
+            if file != PIPELINE && !allowed.contains(&file.as_str()) && code.contains(call) {
+                wrong.push(format!("{file} calls `{call}`"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "outside the change pipeline (return a `Changed` from `Service::change` instead):\n{}",
+        wrong.join("\n")
+    );
+}

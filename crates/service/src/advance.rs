@@ -5,7 +5,6 @@
 
 use orrery_engine::{CommandLine, PhaseInfo, Seat};
 use orrery_games::{ActionError, AnyEvent, AnyState};
-use orrery_store::{Commit, GameRow};
 
 #[derive(Clone, Debug)]
 pub(super) struct Advance {
@@ -53,16 +52,6 @@ impl Advance {
     pub fn boundary(&mut self) {
         self.boundaries.push((self.seq(), self.state.phase()));
         self.last_boundary = Some((self.seq(), self.state.clone()));
-    }
-
-    /// This change as the commit of the game `row` as it was read: its
-    /// events, the state after them and the snapshots at the phase
-    /// boundaries crossed, to be written only if the log is still where
-    /// `row` had it. The caller adds the rest (deadline, seats, drafts).
-    pub fn into_commit(self, row: &GameRow, now: i64) -> Commit {
-        Commit::new(row.id, row.seq, now)
-            .with_snapshots(self.snapshots())
-            .with_events(self.events, self.state)
     }
 
     /// The states to keep as snapshots ([`orrery_store::Commit::snapshots`]):

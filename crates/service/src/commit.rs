@@ -9,16 +9,11 @@ use orrery_store::{Commit, StoreError};
 
 impl Service {
     /// Write `c` with the messages `out` (and their copies for the game's
-    /// spectators). A lost race (the log, the deadline or the drafts moved
-    /// meanwhile) is [`ServiceError::Busy`]: nothing was written and the
-    /// asker may try again; a new player who already holds another seat is
-    /// told so.
-    pub(super) async fn commit(&self, c: Commit, out: &[OutMessage]) -> Result<i64, ServiceError> {
-        self.commit_seen(c, out, None).await
-    }
-
-    /// [`Service::commit`] with the game's spectators as read with its
-    /// seats ([`orrery_store::Store::roster`]), so they are not read again.
+    /// spectators: `watchers` as read with its seats, or read here when
+    /// there is something to copy). A lost race (the log, the deadline or
+    /// the drafts moved meanwhile) is [`ServiceError::Busy`]: nothing was
+    /// written and the asker may try again; a new player who already holds
+    /// another seat is told so.
     pub(super) async fn commit_seen(
         &self,
         c: Commit,
@@ -35,14 +30,21 @@ impl Service {
         })
     }
 
-    /// [`Service::commit`] with the store's own error, for callers to whom a
-    /// lost race means "nothing to do" (the scheduler).
+    /// [`Service::commit_seen`] with the store's own error, for the
+    /// background workers' conditional writes (reminders sent, stale drafts
+    /// discarded, refused DMs marked), which take no game lock: a lost race
+    /// means another process did it, or there is nothing left to do.
     pub(super) async fn try_commit(&self, c: Commit, out: &[OutMessage]) -> Result<i64, StoreError> {
         self.write(c, out, None).await
     }
 
     /// The one place a change to a game is written.
-    async fn write(&self, mut c: Commit, out: &[OutMessage], watchers: Option<&[UserId]>) -> Result<i64, StoreError> {
+    pub(super) async fn write(
+        &self,
+        mut c: Commit,
+        out: &[OutMessage],
+        watchers: Option<&[UserId]>,
+    ) -> Result<i64, StoreError> {
         let game = c.game;
         c.outbox = self.payloads(game, out, watchers).await?;
         let written = self.store.commit(c).await;

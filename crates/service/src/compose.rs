@@ -58,8 +58,13 @@ impl Due {
 pub(super) enum Cause {
     /// The game's set-up.
     Start,
-    /// A player's order (by a button or typed).
-    Order { seat: Seat, line: CommandLine },
+    /// A player's order (by a button or typed), and its label as the
+    /// seat's controls name it ([`label_of`], listed once per order).
+    Order {
+        seat: Seat,
+        line: CommandLine,
+        label: String,
+    },
     /// The deadline passed (or the host forced it): drafts and defaults.
     Deadline,
     /// Drafts went in together (auto-resolve off, all ready).
@@ -321,7 +326,7 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
         let now = pending.iter().find(|p| p.seat == s.seat).filter(|_| outcome.is_none());
         let own = own_lines(events, s.seat, &names);
         let acted = match cause {
-            Cause::Order { seat, line } if *seat == s.seat => Some(label_of(before, *seat, line, &names)),
+            Cause::Order { seat, label, .. } if *seat == s.seat => Some(label.clone()),
             _ => None,
         };
         let slot = Slot::Prompt {
@@ -426,7 +431,7 @@ fn new_prompt(was: Option<&Pending>, now: &Pending, new_phase: bool, acted: bool
 
 fn ctx_line(cause: &Cause, seat: Seat) -> Option<CommandLine> {
     match cause {
-        Cause::Order { seat: s, line } if *s == seat => Some(line.clone()),
+        Cause::Order { seat: s, line, .. } if *s == seat => Some(line.clone()),
         _ => None,
     }
 }

@@ -20,6 +20,7 @@
 //! and its player told by DM to submit again.
 
 use super::advance::Advance;
+use super::change::{Changed, Load, Moved};
 use super::roster::Roster;
 use super::{compose, user_err, Actor, OutMessage, Reply, Service, ServiceError, Settings, Text};
 use orrery_engine::{CommandLine, GameId, Seat};
@@ -58,7 +59,7 @@ impl Service {
     /// The order path's hook: if the game's auto-resolve is off and `seat`
     /// owes a secret decision, check `line` as an order would be and keep
     /// it as the seat's draft. `None`: not a draft, submit it normally.
-    /// Called under the game lock, with `row` freshly loaded.
+    /// Decided under the game lock, with `row` freshly loaded.
     pub(super) async fn draft_if_held(
         &self,
         row: &GameRow,
@@ -67,7 +68,7 @@ impl Service {
         settings: &super::Settings,
         seat: Seat,
         line: &CommandLine,
-    ) -> Result<Option<Reply>, ServiceError> {
+    ) -> Result<Option<Changed<Reply>>, ServiceError> {
         // Order sheets hold their own lines and ready marks in the game's
         // log: they are never drafted.
         if !state.pending().iter().any(|p| p.seat == seat && p.secret && !p.sheet) {
@@ -96,12 +97,15 @@ impl Service {
             line: line.to_string(),
             ready: false,
         };
-        self.commit(Commit::new(row.id, row.seq, self.now_ms()).with_drafts(save), &out)
-            .await?;
-        Ok(Some(Reply::private(format!(
+        let reply = Reply::private(format!(
             "Draft saved for game {}: `{line}` (not final). Mark it final with `/sheet ready`; submitting again replaces it. If the deadline passes first, this draft is submitted as it is.",
             row.id
-        ))))
+        ));
+        Ok(Some(Changed::commit(
+            Commit::new(row.id, row.seq, self.now_ms()).with_drafts(save),
+            out,
+            reply,
+        )))
     }
 
     /// `/sheet ready`: mark the actor's draft final; when every seat owing
@@ -118,156 +122,148 @@ impl Service {
                 row.id
             ));
         };
-        let (_guard, row) = self.hold(row.id).await?;
-        match row.status {
-            GameStatus::Active => {}
-            GameStatus::Lobby => return user_err(format!("Game {} hasn't started yet.", row.id)),
-            _ => return user_err(format!("Game {} is over.", row.id)),
-        }
-        let state = row
-            .state
-            .clone()
-            .ok_or_else(|| anyhow::anyhow!("active game {} has no state", row.id))?;
-        let drafts = self.store.drafts(row.id).await?;
-        let Some(mine) = drafts.iter().find(|d| d.seat == me) else {
-            if Settings::of(&row).auto_resolve {
+        self.change(Load::Game(row.id), async |held| {
+            let row = &held.row;
+            match row.status {
+                GameStatus::Active => {}
+                GameStatus::Lobby => return user_err(format!("Game {} hasn't started yet.", row.id)),
+                _ => return user_err(format!("Game {} is over.", row.id)),
+            }
+            let state = self.state_of(row)?;
+            let drafts = self.store.drafts(row.id).await?;
+            let Some(mine) = drafts.iter().find(|d| d.seat == me) else {
+                if Settings::of(row).auto_resolve {
+                    return user_err(format!(
+                        "Game {} has auto-resolve on: secret choices count as soon as they are submitted, so there is nothing to mark ready.",
+                        row.id
+                    ));
+                }
                 return user_err(format!(
-                    "Game {} has auto-resolve on: secret choices count as soon as they are submitted, so there is nothing to mark ready.",
+                    "You have no draft in game {} to mark ready. Submit your order first: while auto-resolve is off, secret choices are kept as drafts.",
+                    row.id
+                ));
+            };
+            if mine.seq != row.seq {
+                return user_err(format!(
+                    "Your draft in game {} was made before the game moved on, so it no longer counts. Submit your order again.",
                     row.id
                 ));
             }
-            return user_err(format!(
-                "You have no draft in game {} to mark ready. Submit your order first: while auto-resolve is off, secret choices are kept as drafts.",
+            if mine.ready {
+                return user_err(format!(
+                    "Your draft for game {} is already marked ready. Submitting a new order replaces it.",
+                    row.id
+                ));
+            }
+            let name = seats.name(me);
+            if !all_ready(&state, &seats, &drafts, row.seq, Some(me)) {
+                let out = vec![channel_post(row, format!("{name} is ready in game {}.", row.id))];
+                let save = DraftsChange::Save {
+                    seat: me,
+                    line: mine.line.clone(),
+                    ready: true,
+                };
+                let reply = Reply::private(format!(
+                    "Your draft for game {} is final: `{}`. It is submitted when everyone is ready, or at the deadline.",
+                    row.id, mine.line
+                ));
+                return Ok(Changed::commit(
+                    Commit::new(row.id, row.seq, self.now_ms()).with_drafts(save),
+                    out,
+                    reply,
+                ));
+            }
+            // Everyone is ready: submit every draft, in one append.
+            let head = format!(
+                "{name} is ready in game {}. Everyone is ready: the drafts are submitted.",
                 row.id
-            ));
-        };
-        if mine.seq != row.seq {
-            return user_err(format!(
-                "Your draft in game {} was made before the game moved on, so it no longer counts. Submit your order again.",
-                row.id
-            ));
-        }
-        if mine.ready {
-            return user_err(format!(
-                "Your draft for game {} is already marked ready. Submitting a new order replaces it.",
-                row.id
-            ));
-        }
-        let name = seats.name(me);
-        let all_ready = all_ready(&state, &seats, &drafts, row.seq, Some(me));
-        let now = self.now_ms();
-        if !all_ready {
-            let out = [channel_post(&row, format!("{name} is ready in game {}.", row.id))];
-            let save = DraftsChange::Save {
-                seat: me,
-                line: mine.line.clone(),
-                ready: true,
-            };
-            self.commit(Commit::new(row.id, row.seq, now).with_drafts(save), &out)
-                .await?;
-            return Ok(Reply::private(format!(
-                "Your draft for game {} is final: `{}`. It is submitted when everyone is ready, or at the deadline.",
-                row.id, mine.line
-            )));
-        }
-        // Everyone is ready: submit every draft, in one append.
-        let head = format!(
-            "{name} is ready in game {}. Everyone is ready: the drafts are submitted.",
-            row.id
-        );
-        self.submit_all_drafts(&row, &seats, &state, head).await?;
-        Ok(Reply::private(format!(
-            "Your draft for game {} is final, and everyone is ready: the drafts were submitted.",
-            row.id
-        )))
+            );
+            let moved = self.all_drafts_in(row, &seats, &state, head).await?;
+            Ok(Changed::moved(
+                moved,
+                Reply::private(format!(
+                    "Your draft for game {} is final, and everyone is ready: the drafts were submitted.",
+                    row.id
+                )),
+            ))
+        })
+        .await
     }
 
-    /// Submit every current draft, then what automatic seats owe, in one
-    /// append, announced by `head`. The caller holds the game lock and has
-    /// checked that every seat owing the secret decision is ready (or
-    /// automatic).
-    async fn submit_all_drafts(
+    /// Every current draft submitted, then what automatic seats owe, in one
+    /// append, announced by `head`. The caller has checked that every seat
+    /// owing the secret decision is ready (or automatic).
+    async fn all_drafts_in(
         &self,
         row: &GameRow,
         seats: &[SeatRow],
         state: &AnyState,
         head: String,
-    ) -> Result<(), ServiceError> {
+    ) -> Result<Moved, ServiceError> {
         let mut adv = Advance::new(state, row.seq);
         let (_, refused) = self.decide_drafts(row, seats, &mut adv).await?;
         let auto_played = super::seats::autoplay(&mut adv, seats, true);
         let deadline = self.next_deadline(&Settings::of(row), &adv.before, &adv.state);
-        let change = deadline.map_or(DeadlineChange::Keep, DeadlineChange::Set);
         let mut notes = vec![Text::from(head)];
         notes.extend(super::seats::autoplay_line(&auto_played, seats).map(Text::from));
-        let outbox = compose::after_action(&compose::Ctx {
-            row,
-            seats,
-            adv: &adv,
-            due: self.due_after(row, &change).await?,
-            cause: compose::Cause::Drafts,
-            notes,
-        });
-        let mut out = refused;
-        out.extend(outbox);
-        self.commit(Self::drafts_in(row, adv, deadline, self.now_ms()), &out)
-            .await?;
-        Ok(())
+        Ok(self.drafts_in(row, seats, adv, deadline).notes(notes).head(refused))
     }
 
-    /// The commit of drafts going in: their events (and what followed),
-    /// the game's drafts deleted, the next deadline if one begins.
-    fn drafts_in(row: &GameRow, adv: Advance, deadline: Option<orrery_store::DeadlineSet>, now: i64) -> Commit {
-        adv.into_commit(row, now)
-            .with_drafts(DraftsChange::ClearAll)
-            .with_deadline(deadline.map_or(DeadlineChange::Keep, DeadlineChange::Set))
+    /// Drafts going in: their events (and what followed), the game's
+    /// drafts deleted, the next deadline if one begins.
+    fn drafts_in(
+        &self,
+        row: &GameRow,
+        seats: &[SeatRow],
+        adv: Advance,
+        deadline: Option<orrery_store::DeadlineSet>,
+    ) -> Moved {
+        let deadline = deadline.map_or(DeadlineChange::Keep, DeadlineChange::Set);
+        Moved::new(adv, seats.to_vec(), compose::Cause::Drafts, deadline)
+            .base(Commit::new(row.id, row.seq, self.now_ms()).with_drafts(DraftsChange::ClearAll))
     }
 
     /// After a seat change (civil disorder, kick): if every seat owing the
     /// secret decision is now ready or automatic, and players have drafts,
-    /// submit them now instead of waiting for the deadline. The caller
-    /// holds the game lock. Returns whether the drafts went in.
-    pub(super) async fn submit_drafts_if_all_ready(&self, game: GameId) -> Result<bool, ServiceError> {
-        let row = self.reload(game).await?;
+    /// the drafts go in now instead of waiting for the deadline. `None`:
+    /// not yet.
+    pub(super) async fn drafts_if_all_ready(&self, row: &GameRow) -> Result<Option<Moved>, ServiceError> {
         let (GameStatus::Active, Some(state)) = (row.status, row.state.clone()) else {
-            return Ok(false);
+            return Ok(None);
         };
-        let seats = self.store.seats(game).await?;
+        let seats = self.store.seats(row.id).await?;
         let drafts: Vec<DraftRow> = self
             .store
-            .drafts(game)
+            .drafts(row.id)
             .await?
             .into_iter()
             .filter(|d| d.seq == row.seq)
             .collect();
         let all_ready = !drafts.is_empty() && all_ready(&state, &seats, &drafts, row.seq, None);
         if !all_ready {
-            return Ok(false);
+            return Ok(None);
         }
         let head = format!("Everyone is ready in game {}: the drafts are submitted.", row.id);
-        self.submit_all_drafts(&row, &seats, &state, head).await?;
-        Ok(true)
+        Ok(Some(self.all_drafts_in(row, &seats, &state, head).await?))
     }
 
-    /// The host turned auto-resolve back on: submit the current drafts now,
+    /// The host turned auto-resolve back on: the current drafts go in now,
     /// ready or not, as if each had just been submitted (a simultaneous
-    /// decision then resolves once every seat is in, as usual). The caller
-    /// holds the game lock.
-    pub(super) async fn flush_drafts(&self, game: GameId) -> Result<(), ServiceError> {
-        let row = self.reload(game).await?;
+    /// decision then resolves once every seat is in, as usual). `None`:
+    /// nothing to submit.
+    pub(super) async fn drafts_flushed(&self, row: &GameRow) -> Result<Option<Moved>, ServiceError> {
         let (GameStatus::Active, Some(state)) = (row.status, row.state.clone()) else {
-            return Ok(());
+            return Ok(None);
         };
-        let seats = self.store.seats(game).await?;
+        let seats = self.store.seats(row.id).await?;
         let mut adv = Advance::new(&state, row.seq);
-        let (done, refused) = self.decide_drafts(&row, &seats, &mut adv).await?;
+        let (done, refused) = self.decide_drafts(row, &seats, &mut adv).await?;
         // Auto-resolve is on now: automatic seats play what they held back.
         let auto_played = super::seats::autoplay(&mut adv, &seats, false);
         if adv.events.is_empty() && refused.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
-        let deadline = self.next_deadline(&Settings::of(&row), &adv.before, &adv.state);
-        let change = deadline.map_or(DeadlineChange::Keep, DeadlineChange::Set);
+        let deadline = self.next_deadline(&Settings::of(row), &adv.before, &adv.state);
         let who: Vec<String> = done.iter().map(|s| seats.name(*s)).collect();
         let mut notes = Vec::new();
         if !who.is_empty() {
@@ -277,19 +273,9 @@ impl Service {
             )));
         }
         notes.extend(super::seats::autoplay_line(&auto_played, &seats).map(Text::from));
-        let outbox = compose::after_action(&compose::Ctx {
-            row: &row,
-            seats: &seats,
-            adv: &adv,
-            due: self.due_after(&row, &change).await?,
-            cause: compose::Cause::Drafts,
-            notes,
-        });
-        let mut head = refused;
-        head.extend(outbox);
-        self.commit(Self::drafts_in(&row, adv, deadline, self.now_ms()), &head)
-            .await?;
-        Ok(())
+        Ok(Some(
+            self.drafts_in(row, &seats, adv, deadline).notes(notes).head(refused),
+        ))
     }
 
     /// Submit the game's drafts of the current log position through

@@ -5,6 +5,7 @@
 
 // The one path every change takes, and the values it is built from.
 mod advance;
+mod change;
 mod commit;
 mod compose;
 mod message;
@@ -529,16 +530,6 @@ impl Service {
         row.state
             .clone()
             .ok_or_else(|| anyhow::anyhow!("active game {} has no state", row.id).into())
-    }
-
-    /// Take game `id`'s lock and read the game as it is under it: what
-    /// every request that changes a game starts from (a row read before
-    /// the lock may be stale). The lock is held until the guard drops,
-    /// after the commit.
-    async fn hold(&self, id: GameId) -> Result<(tokio::sync::OwnedMutexGuard<()>, GameRow), ServiceError> {
-        let guard = self.lock(id).await?;
-        let row = self.reload(id).await?;
-        Ok((guard, row))
     }
 
     async fn reload(&self, id: GameId) -> Result<GameRow, ServiceError> {

@@ -3,6 +3,7 @@
 //! commit).
 
 use super::advance::Advance;
+use super::change::{next_seat, Changed, Load, Lobby, Moved};
 use super::roster::Roster;
 use super::settings::Settings;
 use super::{compose, user_err, Actor, Place, Reply, Service, ServiceError, Text};
@@ -103,115 +104,117 @@ impl Service {
 
     pub(super) async fn join(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
         let row = self.resolve(actor, game).await?;
-        let (_guard, row) = self.hold(row.id).await?;
-        if row.status != GameStatus::Lobby {
-            return user_err(format!(
-                "Game {} has already {}; you can't join now.",
+        self.change(Load::Game(row.id), async |held| {
+            let row = &held.row;
+            if row.status != GameStatus::Lobby {
+                return user_err(format!(
+                    "Game {} has already {}; you can't join now.",
+                    row.id,
+                    started_word(row.status)
+                ));
+            }
+            let seats = self.store.seats(row.id).await?;
+            if seats.iter().any(|s| s.user == actor.user) {
+                return user_err(format!("You are already seated in game {}.", row.id));
+            }
+            let max = *row.kind.player_counts().end() as usize;
+            if seats.len() >= max {
+                return user_err(format!("Game {} is full ({max} players).", row.id));
+            }
+            let reply = Reply::public(format!(
+                "{} joined game {} in {} ({} seated).",
+                actor.name,
                 row.id,
-                started_word(row.status)
+                next_seat(&seats),
+                seats.len() + 1
             ));
-        }
-        let seats = self.store.seats(row.id).await?;
-        if seats.iter().any(|s| s.user == actor.user) {
-            return user_err(format!("You are already seated in game {}.", row.id));
-        }
-        let max = *row.kind.player_counts().end() as usize;
-        if seats.len() >= max {
-            return user_err(format!("Game {} is full ({max} players).", row.id));
-        }
-        let seat = self.store.add_seat(row.id, actor.user, &actor.name).await?;
-        self.touched(row.id);
-        Ok(Reply::public(format!(
-            "{} joined game {} in {} ({} seated).",
-            actor.name,
-            row.id,
-            seat,
-            seats.len() + 1
-        )))
+            let seated = Lobby::Seat {
+                user: actor.user,
+                name: actor.name.clone(),
+            };
+            Ok(Changed::lobby(seated, reply))
+        })
+        .await
     }
 
     pub(super) async fn leave(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
         let row = self.resolve(actor, game).await?;
-        let (_guard, row) = self.hold(row.id).await?;
-        let seats = self.store.seats(row.id).await?;
-        if !seats.iter().any(|s| s.user == actor.user) {
-            return user_err(format!("You are not seated in game {}.", row.id));
-        }
-        if row.status != GameStatus::Lobby {
-            return user_err(format!(
-                "Game {} has already {}; seats can't be left once play begins. Ask the host to replace you.",
-                row.id,
-                started_word(row.status)
-            ));
-        }
-        let now = self.now_ms();
-        if row.host == actor.user {
-            self.store.set_status(row.id, GameStatus::Abandoned, now).await?;
-            self.touched(row.id);
-            return Ok(Reply::public(format!(
-                "{} (the host) left, so game {} was closed.",
-                actor.name, row.id
-            )));
-        }
-        self.store.remove_seat(row.id, actor.user).await?;
-        self.touched(row.id);
-        Ok(Reply::public(format!("{} left game {}.", actor.name, row.id)))
+        self.change(Load::Game(row.id), async |held| {
+            let row = &held.row;
+            let seats = self.store.seats(row.id).await?;
+            if !seats.iter().any(|s| s.user == actor.user) {
+                return user_err(format!("You are not seated in game {}.", row.id));
+            }
+            if row.status != GameStatus::Lobby {
+                return user_err(format!(
+                    "Game {} has already {}; seats can't be left once play begins. Ask the host to replace you.",
+                    row.id,
+                    started_word(row.status)
+                ));
+            }
+            if row.host == actor.user {
+                let reply = Reply::public(format!(
+                    "{} (the host) left, so game {} was closed.",
+                    actor.name, row.id
+                ));
+                return Ok(Changed::lobby(Lobby::Close, reply));
+            }
+            let reply = Reply::public(format!("{} left game {}.", actor.name, row.id));
+            Ok(Changed::lobby(Lobby::Unseat(actor.user), reply))
+        })
+        .await
     }
 
     pub(super) async fn start(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
         let row = self.resolve(actor, game).await?;
-        let (_guard, row) = self.hold(row.id).await?;
-        if row.host != actor.user {
-            return user_err(format!("Only the host of game {} can start it.", row.id));
-        }
-        if row.status != GameStatus::Lobby {
-            return user_err(format!("Game {} has already {}.", row.id, started_word(row.status)));
-        }
-        let seats = self.store.seats(row.id).await?;
-        let counts = row.kind.player_counts();
-        let n = seats.len() as u8;
-        if !counts.contains(&n) {
-            return user_err(format!(
-                "{} needs {} to {} players; {} seated. Others can join with `/game join`.",
-                row.kind.name(),
-                counts.start(),
-                counts.end(),
-                n
+        self.change(Load::Game(row.id), async |held| {
+            let row = &held.row;
+            if row.host != actor.user {
+                return user_err(format!("Only the host of game {} can start it.", row.id));
+            }
+            if row.status != GameStatus::Lobby {
+                return user_err(format!("Game {} has already {}.", row.id, started_word(row.status)));
+            }
+            let seats = self.store.seats(row.id).await?;
+            let counts = row.kind.player_counts();
+            let n = seats.len() as u8;
+            if !counts.contains(&n) {
+                return user_err(format!(
+                    "{} needs {} to {} players; {} seated. Others can join with `/game join`.",
+                    row.kind.name(),
+                    counts.start(),
+                    counts.end(),
+                    n
+                ));
+            }
+            let config = GameConfig {
+                players: n,
+                ..row.config.clone()
+            };
+            let events = row
+                .kind
+                .setup(&config)
+                .map_err(|e| ServiceError::User(format!("Set-up failed: {e}").into()))?;
+            let names = seats.names();
+            let mut adv = Advance::new(&row.kind.empty(), 0);
+            adv.push(events);
+            let settings = Settings::of(row);
+            let deadline = match adv.state.outcome() {
+                None => DeadlineChange::Set(self.deadline_for(&settings, &adv.state)),
+                Some(_) => DeadlineChange::Keep,
+            };
+            let intro = Text::plain(format!(
+                "The game has begun. Players, in seat order: {}.",
+                names.join(", ")
             ));
-        }
-        let config = GameConfig {
-            players: n,
-            ..row.config.clone()
-        };
-        let events = row
-            .kind
-            .setup(&config)
-            .map_err(|e| ServiceError::User(format!("Set-up failed: {e}").into()))?;
-        let names = seats.names();
-        let mut adv = Advance::new(&row.kind.empty(), 0);
-        adv.push(events);
-        let settings = Settings::of(&row);
-        let deadline = match adv.state.outcome() {
-            None => DeadlineChange::Set(self.deadline_for(&settings, &adv.state)),
-            Some(_) => DeadlineChange::Keep,
-        };
-        let intro = Text::plain(format!(
-            "The game has begun. Players, in seat order: {}.",
-            names.join(", ")
-        ));
-        let outbox = compose::after_action(&compose::Ctx {
-            row: &row,
-            seats: &seats,
-            adv: &adv,
-            due: self.due_after(&row, &deadline).await?,
-            cause: compose::Cause::Start,
-            notes: vec![intro],
-        });
-        let snapshots = adv.snapshots();
-        let commit = Commit::start(row.id, config, adv.events, adv.state, self.now_ms())
-            .with_snapshots(snapshots)
-            .with_deadline(deadline);
-        self.commit(commit, &outbox).await?;
-        Ok(Reply::private(format!("Game {} started.", row.id)))
+            let moved = Moved::new(adv, seats, compose::Cause::Start, deadline)
+                .notes(vec![intro])
+                .base(Commit::starting(row.id, config, self.now_ms()));
+            Ok(Changed::moved(
+                moved,
+                Reply::private(format!("Game {} started.", row.id)),
+            ))
+        })
+        .await
     }
 }

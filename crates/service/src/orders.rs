@@ -1,7 +1,8 @@
-//! Players' orders: parse, decide, and commit (with what automatic seats
-//! then owe and the next deadline); autocomplete from the legal orders.
+//! Players' orders: parse and decide (with what automatic seats then owe
+//! and the next deadline), committed by the change pipeline; autocomplete from the legal orders.
 
 use super::advance::Advance;
+use super::change::{Changed, Load, Moved};
 use super::roster::Roster;
 use super::settings::Settings;
 use super::{compose, user_err, Actor, Place, Reply, Service, ServiceError, Text};
@@ -154,84 +155,80 @@ impl Service {
             ));
         };
         let line = players_as_seats(row.kind, &line, &seats.names()).map_err(|why| ServiceError::User(why.into()))?;
-        let _guard = self.lock(row.id).await?;
-        let (row, seats, watchers) = if self.changed_since(row.id, since) {
-            let (seats, watchers) = self.store.roster(row.id).await?;
-            (self.reload(row.id).await?, seats, watchers)
-        } else {
-            (row, seats, watchers)
+        let load = Load::Read {
+            row,
+            seats,
+            watchers,
+            since,
         };
-        if !seats.iter().any(|s| s.seat == seat && s.played_by(actor.user)) {
-            return user_err(format!("You no longer play in game {}.", row.id));
-        }
-        let state = match (&row.status, &row.state) {
-            (GameStatus::Lobby, _) => {
-                return user_err(format!(
-                    "Game {} hasn't started yet; the host starts it with `/game start`.",
-                    row.id
-                ))
+        self.change(load, async |held| {
+            let row = &held.row;
+            let seats = held.roster.as_ref().map(|(s, _)| s.as_slice()).unwrap_or_default();
+            if !seats.iter().any(|s| s.seat == seat && s.played_by(actor.user)) {
+                return user_err(format!("You no longer play in game {}.", row.id));
             }
-            (GameStatus::Finished, _) => return user_err(format!("Game {} is over.", row.id)),
-            (GameStatus::Abandoned, _) => return user_err(format!("Game {} was closed.", row.id)),
-            (_, None) => return Err(anyhow::anyhow!("active game {} has no state", row.id).into()),
-            (_, Some(s)) => s.clone(),
-        };
-        // Auto-resolve off: a secret choice is kept as a draft.
-        let settings = Settings::of(&row);
-        if let Some(reply) = self.draft_if_held(&row, &seats, &state, &settings, seat, &line).await? {
-            return Ok(reply);
-        }
-        let events = match state.decide(seat, &line) {
-            Ok(events) => events,
-            Err(e) => return Err(ServiceError::User(explain(&e, &state, seat, &seats.names()).into())),
-        };
-        let mut adv = Advance::new(&state, row.seq);
-        adv.push(events.clone());
-        // Seats in civil disorder play what they now owe, in the same commit.
-        let played = super::seats::autoplay(&mut adv, &seats, !settings.auto_resolve);
-        // A new phase (or step) begins: its deadline, in the same transaction.
-        let deadline = self
-            .next_deadline(&settings, &adv.before, &adv.state)
-            .map_or(DeadlineChange::Keep, DeadlineChange::Set);
-        let due = self.due_after(&row, &deadline).await?;
-        let notes = super::seats::autoplay_line(&played, &seats)
-            .into_iter()
-            .map(Text::from)
-            .collect();
-        let outbox = compose::after_action(&compose::Ctx {
-            row: &row,
-            seats: &seats,
-            adv: &adv,
-            due,
-            cause: compose::Cause::Order {
+            let state = match (&row.status, &row.state) {
+                (GameStatus::Lobby, _) => {
+                    return user_err(format!(
+                        "Game {} hasn't started yet; the host starts it with `/game start`.",
+                        row.id
+                    ))
+                }
+                (GameStatus::Finished, _) => return user_err(format!("Game {} is over.", row.id)),
+                (GameStatus::Abandoned, _) => return user_err(format!("Game {} was closed.", row.id)),
+                (_, None) => return Err(anyhow::anyhow!("active game {} has no state", row.id).into()),
+                (_, Some(s)) => s.clone(),
+            };
+            // Auto-resolve off: a secret choice is kept as a draft.
+            let settings = Settings::of(row);
+            if let Some(draft) = self.draft_if_held(row, seats, &state, &settings, seat, &line).await? {
+                return Ok(draft);
+            }
+            let events = match state.decide(seat, &line) {
+                Ok(events) => events,
+                Err(e) => return Err(ServiceError::User(explain(&e, &state, seat, &seats.names()).into())),
+            };
+            let mut adv = Advance::new(&state, row.seq);
+            adv.push(events.clone());
+            // Seats in civil disorder play what they now owe, in the same commit.
+            let played = super::seats::autoplay(&mut adv, seats, !settings.auto_resolve);
+            // A new phase (or step) begins: its deadline, in the same transaction.
+            let deadline = self
+                .next_deadline(&settings, &adv.before, &adv.state)
+                .map_or(DeadlineChange::Keep, DeadlineChange::Set);
+            let notes = super::seats::autoplay_line(&played, seats)
+                .into_iter()
+                .map(Text::from)
+                .collect();
+            let names = seats.names();
+            let label = compose::label_of(&state, seat, &line, &names);
+            let mut text = format!("Sent: {label}");
+            // Only what the channel post does not already say: the actor's secrets.
+            let own: Vec<String> = events
+                .iter()
+                .filter_map(|e| {
+                    let mine = e.narrate(Viewer::Seat(seat), &names)?;
+                    (e.narrate(Viewer::Public, &names).as_deref() != Some(mine.as_str())).then_some(mine)
+                })
+                .collect();
+            if !own.is_empty() {
+                text.push('\n');
+                text.push_str(&own.join("\n"));
+            }
+            // The acknowledgement is private: secret picks must stay so, and
+            // public orders are announced by the channel post; the prompt's
+            // edit says it too.
+            let mut reply = Reply::private(text);
+            reply.only_ack = true;
+            let cause = compose::Cause::Order {
                 seat,
                 line: line.clone(),
-            },
-            notes,
-        });
-        let names = seats.names();
-        let label = compose::label_of(&state, seat, &line, &names);
-        let commit = adv.into_commit(&row, self.now_ms()).with_deadline(deadline);
-        self.commit_seen(commit, &outbox, Some(&watchers)).await?;
-        let mut text = format!("Sent: {label}");
-        // Only what the channel post does not already say: the actor's secrets.
-        let own: Vec<String> = events
-            .iter()
-            .filter_map(|e| {
-                let mine = e.narrate(Viewer::Seat(seat), &names)?;
-                (e.narrate(Viewer::Public, &names).as_deref() != Some(mine.as_str())).then_some(mine)
-            })
-            .collect();
-        if !own.is_empty() {
-            text.push('\n');
-            text.push_str(&own.join("\n"));
-        }
-        // The acknowledgement is private: secret picks must stay so, and
-        // public orders are announced by the channel post; the prompt's
-        // edit says it too.
-        let mut reply = Reply::private(text);
-        reply.only_ack = true;
-        Ok(reply)
+                label,
+            };
+            let moved = Moved::new(adv, seats.to_vec(), cause, deadline).notes(notes);
+            Ok(Changed::moved(moved, reply))
+        })
+        .await
     }
 
     /// Values for one option of an order, built from the legal orders of

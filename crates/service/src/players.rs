@@ -2,11 +2,12 @@
 //! (every open game they play in, what it waits on, the deadline) and
 //! `/game reminders` (their own reminder points, or muted).
 
+use super::change::{Changed, Load};
 use super::roster::Roster;
 use super::scheduling::Reminded;
 use super::settings::{check_points, format_duration, points_text};
 use super::{compose, user_err, Actor, GameId, Reply, Service, ServiceError, Settings, Text};
-use orrery_store::{Commit, DeadlineChange, GameStatus, SeatChange, StoreError};
+use orrery_store::{Commit, DeadlineChange, GameStatus, SeatChange};
 
 /// One game of `/mygames`, before sorting.
 struct Entry {
@@ -162,40 +163,42 @@ impl Service {
             (Some(false), None) => None,
             (_, Some(p)) => Some(check_points(p)?),
         };
-        let _guard = self.lock(row.id).await?;
         // Points already behind us for the running deadline are not sent
         // late: mark them sent for this seat, in the same commit (only if
         // the deadline is still the one read; if the scheduler got there
         // first, read it again).
         let mut tries = 0;
         loop {
-            let now = self.now_ms();
-            let d = self.store.deadline(row.id).await?;
-            let mut commit = Commit::any_seq(row.id, now).with_seat(SeatChange {
-                reminders: Some(new.clone()),
-                ..SeatChange::new(me.seat)
-            });
-            commit.status = row.status;
-            if let Some(d) = &d {
-                let mut sent = Reminded::parse(&d.reminded);
-                let points = new.as_deref().unwrap_or(settings.reminders_ms.as_slice());
-                // Time left: on the clock, or kept while the game is paused.
-                let left = d.paused_remaining.unwrap_or(d.due_at - now);
-                for &r in points.iter().filter(|&&r| r >= left) {
-                    sent.mark(me.seat, r);
-                }
-                let marked = sent.to_value();
-                if marked != d.reminded {
-                    commit = commit
-                        .if_deadline(Some(d.clone()))
-                        .with_deadline(DeadlineChange::Reminded(marked));
-                }
-            }
-            match self.try_commit(commit, &[]).await {
-                Ok(_) => break,
-                Err(StoreError::Moved(_)) if tries < 3 => tries += 1,
-                Err(StoreError::Moved(_)) => return Err(ServiceError::Busy(row.id)),
-                Err(e) => return Err(e.into()),
+            let written = self
+                .change(Load::Game(row.id), async |held| {
+                    let now = self.now_ms();
+                    let mut commit = Commit::any_seq(row.id, now).with_seat(SeatChange {
+                        reminders: Some(new.clone()),
+                        ..SeatChange::new(me.seat)
+                    });
+                    commit.status = held.row.status;
+                    if let Some(d) = &held.row.deadline {
+                        let mut sent = Reminded::parse(&d.reminded);
+                        let points = new.as_deref().unwrap_or(settings.reminders_ms.as_slice());
+                        // Time left: on the clock, or kept while the game is paused.
+                        let left = d.paused_remaining.unwrap_or(d.due_at - now);
+                        for &r in points.iter().filter(|&&r| r >= left) {
+                            sent.mark(me.seat, r);
+                        }
+                        let marked = sent.to_value();
+                        if marked != d.reminded {
+                            commit = commit
+                                .if_deadline(Some(d.clone()))
+                                .with_deadline(DeadlineChange::Reminded(marked));
+                        }
+                    }
+                    Ok(Changed::commit(commit, vec![], ()))
+                })
+                .await;
+            match written {
+                Ok(()) => break,
+                Err(ServiceError::Busy(_)) if tries < 3 => tries += 1,
+                Err(e) => return Err(e),
             }
         }
         Ok(Reply::private(format!(

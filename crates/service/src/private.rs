@@ -19,6 +19,7 @@
 //! and their prompt with working buttons. `/game dms` says their DMs are
 //! open again; `/game private in:thread` moves them to a thread.
 
+use super::change::{Changed, Load};
 use super::roster::Roster;
 use super::settings::Settings;
 use super::transport::{Delivery, Opened, ThreadPlace, Transport};
@@ -189,25 +190,30 @@ impl Service {
     /// that has private boards).
     pub(super) async fn dms_open(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
         let row = self.resolve(actor, game).await?;
-        let seats = self.store.seats(row.id).await?;
-        let Some(me) = seats.iter().find(|s| s.played_by(actor.user)) else {
-            return user_err(format!("You are not playing in game {}.", row.id));
-        };
-        if me.dms_refused_at.is_none() && private_place(&row, me) == PrivateTo::Dms {
-            return Ok(Reply::private(format!(
-                "Your DMs for game {} work: nothing was kept for you.",
-                row.id
-            )));
-        }
-        let prompted = self.move_seat(&row, &seats, me, PrivateTo::Dms).await?;
-        Ok(Reply::private(if !prompted {
-            format!("I'll DM you about game {} again from now on.", row.id)
-        } else {
-            format!(
-                "I'll DM you about game {} again from now on, starting with your prompt. If it does not come, your DMs are still closed: I'll say so in the channel.",
-                row.id
-            )
-        }))
+        self.change(Load::Game(row.id), async |held| {
+            let row = &held.row;
+            let seats = self.store.seats(row.id).await?;
+            let Some(me) = seats.iter().find(|s| s.played_by(actor.user)) else {
+                return user_err(format!("You are not playing in game {}.", row.id));
+            };
+            if me.dms_refused_at.is_none() && private_place(row, me) == PrivateTo::Dms {
+                return Ok(Changed::nothing(Reply::private(format!(
+                    "Your DMs for game {} work: nothing was kept for you.",
+                    row.id
+                ))));
+            }
+            let (commit, out, prompted) = self.move_seat(row, &seats, me, PrivateTo::Dms).await?;
+            let reply = Reply::private(if !prompted {
+                format!("I'll DM you about game {} again from now on.", row.id)
+            } else {
+                format!(
+                    "I'll DM you about game {} again from now on, starting with your prompt. If it does not come, your DMs are still closed: I'll say so in the channel.",
+                    row.id
+                )
+            });
+            Ok(Changed::commit(commit, out, reply))
+        })
+        .await
     }
 
     /// `/game private in:…` (`seat: None`, the asker's own seat) and
@@ -229,50 +235,56 @@ impl Service {
         if !row.status.is_open() {
             return user_err(format!("Game {} is over.", row.id));
         }
-        let (_guard, row) = self.hold(row.id).await?;
-        let seats = self.store.seats(row.id).await?;
-        let me = match seat {
-            Some(seat) => match seats.iter().find(|s| s.seat == seat) {
-                Some(s) if !s.vacant => s,
-                _ => return user_err(format!("Seat {} of game {} has no player.", seat.0 + 1, row.id)),
-            },
-            None => match seats.iter().find(|s| s.played_by(actor.user)) {
-                Some(s) => s,
-                None => return user_err(format!("You are not playing in game {}.", row.id)),
-            },
-        };
-        let (whose, who) = if seat.is_some() {
-            (format!("{}'s", me.name), me.name.clone())
-        } else {
-            ("your".to_string(), "you".to_string())
-        };
-        let place = match to {
-            PrivateTo::Dms => "go by DM".to_string(),
-            PrivateTo::Thread => format!("go to a private thread in the game's channel that only {who} and I can read"),
-        };
-        if private_place(&row, me) == to && (to == PrivateTo::Thread || me.dms_refused_at.is_none()) {
-            return Ok(Reply::private(format!(
-                "All set already: {whose} private messages for game {} {place}.",
+        self.change(Load::Game(row.id), async |held| {
+            let row = &held.row;
+            let seats = self.store.seats(row.id).await?;
+            let me = match seat {
+                Some(seat) => match seats.iter().find(|s| s.seat == seat) {
+                    Some(s) if !s.vacant => s,
+                    _ => return user_err(format!("Seat {} of game {} has no player.", seat.0 + 1, row.id)),
+                },
+                None => match seats.iter().find(|s| s.played_by(actor.user)) {
+                    Some(s) => s,
+                    None => return user_err(format!("You are not playing in game {}.", row.id)),
+                },
+            };
+            let (whose, who) = if seat.is_some() {
+                (format!("{}'s", me.name), me.name.clone())
+            } else {
+                ("your".to_string(), "you".to_string())
+            };
+            let place = match to {
+                PrivateTo::Dms => "go by DM".to_string(),
+                PrivateTo::Thread => {
+                    format!("go to a private thread in the game's channel that only {who} and I can read")
+                }
+            };
+            if private_place(row, me) == to && (to == PrivateTo::Thread || me.dms_refused_at.is_none()) {
+                return Ok(Changed::nothing(Reply::private(format!(
+                    "All set already: {whose} private messages for game {} {place}.",
+                    row.id
+                ))));
+            }
+            let (commit, out, _) = self.move_seat(row, &seats, me, to).await?;
+            let reply = Reply::private(format!(
+                "From now on {whose} private messages for game {} {place}, starting with what is pending.",
                 row.id
-            )));
-        }
-        self.move_seat(&row, &seats, me, to).await?;
-        Ok(Reply::private(format!(
-            "From now on {whose} private messages for game {} {place}, starting with what is pending.",
-            row.id
-        )))
+            ));
+            Ok(Changed::commit(commit, out, reply))
+        })
+        .await
     }
 
-    /// Move `me`'s private messages `to` a place (and clear the refused
-    /// mark when it is DMs), with what is pending sent there. Returns
-    /// whether a prompt was.
+    /// The change moving `me`'s private messages `to` a place (and
+    /// clearing the refused mark when it is DMs), with what is pending sent
+    /// there, and whether a prompt is.
     async fn move_seat(
         &self,
         row: &GameRow,
         seats: &[SeatRow],
         me: &SeatRow,
         to: PrivateTo,
-    ) -> Result<bool, ServiceError> {
+    ) -> Result<(Commit, Vec<OutMessage>, bool), ServiceError> {
         let mut out = Vec::new();
         let board = row
             .state
@@ -312,8 +324,7 @@ impl Service {
             ..SeatChange::new(me.seat)
         });
         commit.status = row.status;
-        self.commit(commit, &out).await?;
-        Ok(prompted)
+        Ok((commit, out, prompted))
     }
 
     /// `/game board` asked in the channel by a player of the game: their

@@ -3,6 +3,7 @@
 //! exactly (the same board, the same dice to come).
 
 use super::advance::Advance;
+use super::change::{Changed, Load, Moved};
 use super::roster::Roster;
 use super::seats::{autoplay, autoplay_line};
 use super::settings::Settings;
@@ -54,6 +55,13 @@ pub(super) fn rest_point(log: &[LogEntry], counting: &[(i64, AnyEvent)], seq: i6
 }
 
 impl Service {
+    /// The game's log and its replay, as a roll-back reads them.
+    async fn replayed(&self, row: &GameRow) -> Result<(Vec<LogEntry>, Replay), ServiceError> {
+        let log = self.store.log(row.id).await?;
+        let replay = replay_log(row, &log)?;
+        Ok((log, replay))
+    }
+
     /// Host: undo the last action, or roll back to the start of a phase.
     /// Writes one new log entry; nothing is deleted. The restored position
     /// is the earlier one exactly (the same board, the same dice to come),
@@ -64,103 +72,98 @@ impl Service {
             Rewind::Phase { .. } => "roll the game back",
             Rewind::TakeBack { .. } => return user_err("A take-back is a player's own (`/game takeback`)."),
         };
-        let (_guard, row) = self.hosted_in_play(actor, game, what).await?;
-        let log = self.store.log(row.id).await?;
-        let replay = replay_log(&row, &log)?;
-        let counting = replay.counting();
-        let target = match &why {
-            Rewind::Undo => {
-                let Some((last, _)) = counting.last() else {
-                    return user_err(format!("Game {} has nothing to undo.", row.id));
-                };
-                let Some(batch) = log.iter().find(|e| e.seq == *last).and_then(|e| e.batch) else {
-                    return user_err(format!(
-                        "Game {}'s last action was logged before undo was possible; roll back to a phase instead.",
-                        row.id
-                    ));
-                };
-                if batch == 0 {
-                    return user_err(format!("Game {} is at its set-up; there is nothing to undo.", row.id));
-                }
-                batch
-            }
-            Rewind::TakeBack { .. } => unreachable!("refused above"),
-            Rewind::Phase { phase } => {
-                let current = replay.state().phase().number;
-                match phase_start(&row, counting, *phase)? {
-                    Some(seq) => rest_point(&log, counting, seq),
-                    None => {
+        let row = self.hosted_in_play(actor, game, what).await?;
+        self.change(Load::InPlay(row.id), async |held| {
+            let row = &held.row;
+            let (log, replay) = self.replayed(row).await?;
+            let counting = replay.counting();
+            let target = match &why {
+                Rewind::Undo => {
+                    let Some((last, _)) = counting.last() else {
+                        return user_err(format!("Game {} has nothing to undo.", row.id));
+                    };
+                    let Some(batch) = log.iter().find(|e| e.seq == *last).and_then(|e| e.batch) else {
                         return user_err(format!(
-                            "Game {} is in phase {current}; roll back to a phase from 1 to {current}.",
+                            "Game {}'s last action was logged before undo was possible; roll back to a phase instead.",
                             row.id
-                        ))
+                        ));
+                    };
+                    if batch == 0 {
+                        return user_err(format!("Game {} is at its set-up; there is nothing to undo.", row.id));
+                    }
+                    batch
+                }
+                Rewind::TakeBack { .. } => unreachable!("refused above"),
+                Rewind::Phase { phase } => {
+                    let current = replay.state().phase().number;
+                    match phase_start(row, counting, *phase)? {
+                        Some(seq) => rest_point(&log, counting, seq),
+                        None => {
+                            return user_err(format!(
+                                "Game {} is in phase {current}; roll back to a phase from 1 to {current}.",
+                                row.id
+                            ))
+                        }
                     }
                 }
+            };
+            let undone: Vec<&(i64, AnyEvent)> = counting.iter().filter(|(s, _)| *s > target).collect();
+            if undone.is_empty() {
+                return user_err(format!(
+                    "Game {} is already at the start of that phase; nothing would change.",
+                    row.id
+                ));
             }
-        };
-        let undone: Vec<&(i64, AnyEvent)> = counting.iter().filter(|(s, _)| *s > target).collect();
-        if undone.is_empty() {
-            return user_err(format!(
-                "Game {} is already at the start of that phase; nothing would change.",
-                row.id
+            let entry = AnyEvent::Platform(PlatformEvent::RolledBack {
+                to_seq: target,
+                why: why.clone(),
+                undone: undone.len() as u32,
+            });
+            let seats = self.store.seats(row.id).await?;
+            let names = seats.names();
+            let undone_text: Vec<String> = undone
+                .iter()
+                .filter_map(|(_, e)| e.narrate(Viewer::Public, &names))
+                .collect();
+            let mut rolled = replay.clone();
+            rolled.push(row.seq + 1, &entry).map_err(anyhow::Error::from)?;
+            let restored = rolled.into_state();
+            let settings = Settings::of(row);
+            let mut adv = Advance::new(replay.state(), row.seq);
+            adv.push_rewind(entry, restored);
+            // The restored position gets a fresh post with its board.
+            if adv.boundaries.is_empty() {
+                adv.boundary();
+            }
+            // Seats in civil disorder play what they owe in the restored position.
+            let played = autoplay(&mut adv, &seats, !settings.auto_resolve);
+            // The new post says what happened too (the old one ends with it).
+            let mut notes = vec![Text::from(
+                adv.events[0].narrate(Viewer::Public, &names).unwrap_or_default(),
+            )];
+            if !undone_text.is_empty() {
+                notes.push(Text::plain(format!("Set aside:\n{}", undone_text.join("\n"))));
+            }
+            notes.extend(autoplay_line(&played, &seats).map(Text::from));
+            let finished = adv.state.outcome().is_some();
+            let deadline = match finished {
+                false => DeadlineChange::Set(self.deadline_for(&settings, &adv.state)),
+                true => DeadlineChange::Keep,
+            };
+            let what = match why {
+                Rewind::Undo => "undid the last action",
+                _ => "rolled the game back",
+            };
+            let label = adv.state.phase().title(&names);
+            let reply = Reply::private(format!(
+                "Game {} is back at {label} ({} log entries set aside; the log keeps them).",
+                row.id,
+                undone.len()
             ));
-        }
-        let entry = AnyEvent::Platform(PlatformEvent::RolledBack {
-            to_seq: target,
-            why: why.clone(),
-            undone: undone.len() as u32,
-        });
-        let seats = self.store.seats(row.id).await?;
-        let names = seats.names();
-        let undone_text: Vec<String> = undone
-            .iter()
-            .filter_map(|(_, e)| e.narrate(Viewer::Public, &names))
-            .collect();
-        let mut rolled = replay.clone();
-        rolled.push(row.seq + 1, &entry).map_err(anyhow::Error::from)?;
-        let restored = rolled.into_state();
-        let settings = Settings::of(&row);
-        let mut adv = Advance::new(replay.state(), row.seq);
-        adv.push_rewind(entry, restored);
-        // The restored position gets a fresh post with its board.
-        if adv.boundaries.is_empty() {
-            adv.boundary();
-        }
-        // Seats in civil disorder play what they owe in the restored position.
-        let played = autoplay(&mut adv, &seats, !settings.auto_resolve);
-        // The new post says what happened too (the old one ends with it).
-        let mut notes = vec![Text::from(
-            adv.events[0].narrate(Viewer::Public, &names).unwrap_or_default(),
-        )];
-        if !undone_text.is_empty() {
-            notes.push(Text::plain(format!("Set aside:\n{}", undone_text.join("\n"))));
-        }
-        notes.extend(autoplay_line(&played, &seats).map(Text::from));
-        let finished = adv.state.outcome().is_some();
-        let deadline = match finished {
-            false => DeadlineChange::Set(self.deadline_for(&settings, &adv.state)),
-            true => DeadlineChange::Keep,
-        };
-        let what = match why {
-            Rewind::Undo => "undid the last action",
-            _ => "rolled the game back",
-        };
-        let out = compose::after_action(&compose::Ctx {
-            row: &row,
-            seats: &seats,
-            adv: &adv,
-            due: self.due_after(&row, &deadline).await?,
-            cause: compose::Cause::Host(what.into()),
-            notes,
-        });
-        let label = adv.state.phase().title(&names);
-        let commit = adv.into_commit(&row, self.now_ms()).with_deadline(deadline);
-        self.commit(commit, &out).await?;
-        Ok(Reply::private(format!(
-            "Game {} is back at {label} ({} log entries set aside; the log keeps them).",
-            row.id,
-            undone.len()
-        )))
+            let moved = Moved::new(adv, seats, compose::Cause::Host(what.into()), deadline).notes(notes);
+            Ok(Changed::moved(moved, reply))
+        })
+        .await
     }
 }
 
@@ -178,31 +181,30 @@ impl Service {
                 row.id
             ));
         };
-        let (_guard, row) = self.hold(row.id).await?;
-        Self::active(&row)?;
-        let log = self.store.log(row.id).await?;
-        let replay = replay_log(&row, &log)?;
-        let counting = replay.counting();
-        let nothing = || {
-            user_err(format!(
-                "You have no order to take back in game {}: only your own last order, while it is still your turn.",
-                row.id
-            ))
-        };
-        let Some((last, _)) = counting.last() else {
-            return nothing();
-        };
-        let Some(batch) = log.iter().find(|e| e.seq == *last).and_then(|e| e.batch) else {
-            return nothing();
-        };
-        if batch == 0 {
-            return nothing();
-        }
-        let undone: Vec<&(i64, AnyEvent)> = counting.iter().filter(|(s, _)| *s > batch).collect();
-        let entry = AnyEvent::Platform(PlatformEvent::RolledBack {
-            to_seq: batch,
-            why: Rewind::TakeBack { seat },
-            undone: undone.len() as u32,
+        self.change(Load::InPlay(row.id), async |held| {
+            let row = &held.row;
+            let (log, replay) = self.replayed(row).await?;
+            let counting = replay.counting();
+            let nothing = || {
+                user_err(format!(
+                    "You have no order to take back in game {}: only your own last order, while it is still your turn.",
+                    row.id
+                ))
+            };
+            let Some((last, _)) = counting.last() else {
+                return nothing();
+            };
+            let Some(batch) = log.iter().find(|e| e.seq == *last).and_then(|e| e.batch) else {
+                return nothing();
+            };
+            if batch == 0 {
+                return nothing();
+            }
+            let undone: Vec<&(i64, AnyEvent)> = counting.iter().filter(|(s, _)| *s > batch).collect();
+            let entry = AnyEvent::Platform(PlatformEvent::RolledBack {
+                to_seq: batch,
+                why: Rewind::TakeBack { seat },
+                undone: undone.len() as u32,
         });
         let mut rolled = replay.clone();
         rolled.push(row.seq + 1, &entry).map_err(anyhow::Error::from)?;
@@ -234,19 +236,13 @@ impl Service {
         } else {
             vec![Text::plain(format!("Taken back: {}", undone_text.join(" ")))]
         };
-        let out = compose::after_action(&compose::Ctx {
-            row: &row,
-            seats: &seats,
-            adv: &adv,
-            due: self.due_of(&row).await?,
-            cause: compose::Cause::TakeBack { seat },
-            notes,
-        });
-        let commit = adv.into_commit(&row, self.now_ms());
-        self.commit(commit, &out).await?;
-        Ok(Reply::private(format!(
+        let reply = Reply::private(format!(
             "Taken back: game {} is as it was before your last order.",
             row.id
-        )))
+        ));
+        let moved = Moved::new(adv, seats.clone(), compose::Cause::TakeBack { seat }, DeadlineChange::Keep).notes(notes);
+        Ok(Changed::moved(moved, reply))
+        })
+        .await
     }
 }

@@ -7,6 +7,7 @@
 //! host forces it), never earlier, whatever secret picks are pending.
 
 use super::advance::Advance;
+use super::change::{Changed, Load, Moved};
 use super::roster::Roster;
 use super::settings::{Missed, Settings};
 use super::{compose, OutMessage, Service, ServiceError, Text};
@@ -283,196 +284,177 @@ impl Service {
         // Drafts of an older position are never submitted: discard them
         // (their players are told) before the current ones go in.
         self.discard_stale_drafts(Some(game)).await?;
-        let (_guard, row) = self.hold(game).await?;
-        if row.status != GameStatus::Active {
-            return Ok(None);
-        }
-        let Some(state) = row.state.clone() else {
-            return Ok(None);
-        };
-        let seats = self.store.seats(game).await?;
-        let settings = Settings::of(&row);
-        let now = self.now_ms();
-        let deadline = self.store.deadline(game).await?;
-        if !force
-            && !deadline
-                .as_ref()
-                .is_some_and(|d| d.due_at <= now && d.paused_remaining.is_none())
-        {
-            // Not due (extended, paused, or already resolved).
-            return Ok(None);
-        }
-        // Whatever is written commits only if the log and the deadline are
-        // still what was read here: of two schedulers, one resolves.
-        let base = Commit::new(game, row.seq, now).if_deadline(deadline.clone());
-        let phase = state.phase().number;
-        let names = seats.names();
-        if !force && deadline.as_ref().is_some_and(|d| d.phase != i64::from(phase)) {
-            // A stale row (the phase moved on without a new deadline): give
-            // the current phase its full time instead of cutting it short.
-            let d = self.deadline_for(&settings, &state);
-            self.settle(base.with_deadline(DeadlineChange::Set(d)), &[]).await?;
-            return Ok(None);
-        }
-        let label = format!("phase {phase} · {}", state.phase().title(&names));
-        if !force && settings.on_missed == Missed::Wait {
-            let (waiting, pings) = compose::waiting_footer(&state.pending(), &seats, compose::Due::Open);
-            let text = Text::plain(format!("⏰ The deadline of game {} ({label}) has passed. ", row.id))
-                .and(waiting)
-                .then(". The host decides: ")
-                .code("/host force")
-                .then(" applies the defaults, ")
-                .code("/host extend")
-                .then(" gives more time.");
-            let mut notice = OutMessage::to_channel(row.channel_id, text.clone());
-            notice.pings = pings;
-            let out = [notice];
-            let text = text.to_plain();
-            let done = self.settle(base.with_deadline(DeadlineChange::Clear), &out).await?;
-            return Ok(done.then_some(text));
-        }
-
-        // Submit the drafts first (validated against this very position),
-        // then apply each owing seat's default, until the phase (or, with
-        // per-kind lengths, the step) is over or no owing seat has a default.
-        let step = step_kinds(&state);
-        let moved_on = |cur: &AnyState| {
-            cur.outcome().is_some()
-                || cur.phase().number != phase
-                || (!settings.deadline_by_kind.is_empty() && step_kinds(cur) != step)
-        };
-        let mut adv = Advance::new(&state, row.seq);
-        let (drafted, mut refused) = self.decide_drafts(&row, &seats, &mut adv).await?;
-        let mut applied: Vec<(Seat, CommandLine, bool)> = Vec::new();
-        // Seats whose order sheet counted as it stood.
-        let mut sheets: Vec<Seat> = Vec::new();
-        'outer: for _ in 0..64 {
-            if moved_on(&adv.state) {
-                break;
+        self.change(Load::Game(game), async |held| {
+            let row = &held.row;
+            if row.status != GameStatus::Active {
+                return Ok(Changed::nothing(None));
             }
-            let owing: Vec<_> = adv.state.pending().into_iter().filter(|p| !p.submitted).collect();
-            let mut progressed = false;
-            for p in owing {
-                if !adv.state.pending().iter().any(|q| q.seat == p.seat && !q.submitted) {
-                    continue;
-                }
-                let Some(cmd) = adv.state.default_command(p.seat) else {
-                    continue;
-                };
-                match adv.play(p.seat, &cmd) {
-                    Ok(()) => {
-                        if p.sheet {
-                            sheets.push(p.seat);
-                            progressed = true;
-                            if moved_on(&adv.state) {
-                                break 'outer;
-                            }
-                            continue;
-                        }
-                        applied.push((p.seat, cmd, p.secret));
-                        progressed = true;
-                    }
-                    Err(e) => tracing::warn!(game = %game, seat = %p.seat, "default order refused: {e}"),
-                }
+            let Some(state) = row.state.clone() else {
+                return Ok(Changed::nothing(None));
+            };
+            let seats = self.store.seats(game).await?;
+            let settings = Settings::of(&row);
+            let now = self.now_ms();
+            let deadline = self.store.deadline(game).await?;
+            if !force
+                && !deadline
+                    .as_ref()
+                    .is_some_and(|d| d.due_at <= now && d.paused_remaining.is_none())
+            {
+                // Not due (extended, paused, or already resolved).
+                return Ok(Changed::nothing(None));
+            }
+            // Whatever is written commits only if the log and the deadline are
+            // still what was read here: of two schedulers, one resolves.
+            let base = Commit::new(game, row.seq, now).if_deadline(deadline.clone());
+            let phase = state.phase().number;
+            let names = seats.names();
+            if !force && deadline.as_ref().is_some_and(|d| d.phase != i64::from(phase)) {
+                // A stale row (the phase moved on without a new deadline): give
+                // the current phase its full time instead of cutting it short.
+                let d = self.deadline_for(&settings, &state);
+                return Ok(Changed::commit(base.with_deadline(DeadlineChange::Set(d)), vec![], None).if_lost(None));
+            }
+            let label = format!("phase {phase} · {}", state.phase().title(&names));
+            if !force && settings.on_missed == Missed::Wait {
+                let (waiting, pings) = compose::waiting_footer(&state.pending(), &seats, compose::Due::Open);
+                let text = Text::plain(format!("⏰ The deadline of game {} ({label}) has passed. ", row.id))
+                    .and(waiting)
+                    .then(". The host decides: ")
+                    .code("/host force")
+                    .then(" applies the defaults, ")
+                    .code("/host extend")
+                    .then(" gives more time.");
+                let mut notice = OutMessage::to_channel(row.channel_id, text.clone());
+                notice.pings = pings;
+                let text = text.to_plain();
+                return Ok(
+                    Changed::commit(base.with_deadline(DeadlineChange::Clear), vec![notice], Some(text)).if_lost(None),
+                );
+            }
+
+            // Submit the drafts first (validated against this very position),
+            // then apply each owing seat's default, until the phase (or, with
+            // per-kind lengths, the step) is over or no owing seat has a default.
+            let step = step_kinds(&state);
+            let moved_on = |cur: &AnyState| {
+                cur.outcome().is_some()
+                    || cur.phase().number != phase
+                    || (!settings.deadline_by_kind.is_empty() && step_kinds(cur) != step)
+            };
+            let mut adv = Advance::new(&state, row.seq);
+            let (drafted, mut refused) = self.decide_drafts(row, &seats, &mut adv).await?;
+            let mut applied: Vec<(Seat, CommandLine, bool)> = Vec::new();
+            // Seats whose order sheet counted as it stood.
+            let mut sheets: Vec<Seat> = Vec::new();
+            'outer: for _ in 0..64 {
                 if moved_on(&adv.state) {
-                    break 'outer;
+                    break;
+                }
+                let owing: Vec<_> = adv.state.pending().into_iter().filter(|p| !p.submitted).collect();
+                let mut progressed = false;
+                for p in owing {
+                    if !adv.state.pending().iter().any(|q| q.seat == p.seat && !q.submitted) {
+                        continue;
+                    }
+                    let Some(cmd) = adv.state.default_command(p.seat) else {
+                        continue;
+                    };
+                    match adv.play(p.seat, &cmd) {
+                        Ok(()) => {
+                            if p.sheet {
+                                sheets.push(p.seat);
+                                progressed = true;
+                                if moved_on(&adv.state) {
+                                    break 'outer;
+                                }
+                                continue;
+                            }
+                            applied.push((p.seat, cmd, p.secret));
+                            progressed = true;
+                        }
+                        Err(e) => tracing::warn!(game = %game, seat = %p.seat, "default order refused: {e}"),
+                    }
+                    if moved_on(&adv.state) {
+                        break 'outer;
+                    }
+                }
+                if !progressed {
+                    break;
                 }
             }
-            if !progressed {
-                break;
-            }
-        }
-        // Seats in civil disorder play what they owe in the next phase.
-        let auto_played = super::seats::autoplay(&mut adv, &seats, !settings.auto_resolve);
-        let finished = adv.state.outcome().is_some();
-        let why = if force {
-            "The host forced the phase to resolve"
-        } else {
-            "⏰ Deadline passed"
-        };
-        let mut text = format!("{why} ({label}).");
-        for seat in &drafted {
-            text.push_str(&format!(" {}'s draft was submitted.", seats.name(*seat)));
-        }
-        if !sheets.is_empty() {
-            text.push_str(&format!(
-                " The sheets of {} counted as they stood.",
-                seats.name_list(&sheets)
-            ));
-        }
-        if applied.is_empty() && drafted.is_empty() && sheets.is_empty() {
-            text.push_str(" Nobody owed an order that has a default.");
-        }
-        for (seat, cmd, secret) in &applied {
-            let name = seats.name(*seat);
-            if *secret {
-                text.push_str(&format!(" {name}'s secret choice was made by default."));
+            // Seats in civil disorder play what they owe in the next phase.
+            let auto_played = super::seats::autoplay(&mut adv, &seats, !settings.auto_resolve);
+            let finished = adv.state.outcome().is_some();
+            let why = if force {
+                "The host forced the phase to resolve"
             } else {
-                text.push_str(&format!(" {name} defaulted to `{cmd}`."));
+                "⏰ Deadline passed"
+            };
+            let mut text = format!("{why} ({label}).");
+            for seat in &drafted {
+                text.push_str(&format!(" {}'s draft was submitted.", seats.name(*seat)));
             }
-        }
-        if let Some(line) = super::seats::autoplay_line(&auto_played, &seats) {
-            text.push(' ');
-            text.push_str(&line);
-        }
-        let next = if let Some(d) = self.next_deadline(&settings, &adv.before, &adv.state) {
-            DeadlineChange::Set(d)
-        } else {
-            if !finished {
+            if !sheets.is_empty() {
                 text.push_str(&format!(
-                    " Still waiting on: {}; the host decides.",
-                    compose::waiting_line(&adv.state.pending(), &names)
+                    " The sheets of {} counted as they stood.",
+                    seats.name_list(&sheets)
                 ));
             }
-            DeadlineChange::Clear
-        };
-        let outbox = compose::after_action(&compose::Ctx {
-            row: &row,
-            seats: &seats,
-            adv: &adv,
-            due: self.due_after(&row, &next).await?,
-            cause: compose::Cause::Deadline,
-            notes: vec![Text::from(text.as_str())],
-        });
-        let mut head = Vec::new();
-        for (seat, cmd, secret) in &applied {
-            if let (true, Some(s)) = (*secret, seats.iter().find(|s| s.seat == *seat)) {
-                head.push(OutMessage::to_dm(
-                    s.user,
-                    format!(
-                        "Game {}: the deadline passed, so your default was submitted: `{cmd}`.",
-                        row.id
-                    ),
-                ));
+            if applied.is_empty() && drafted.is_empty() && sheets.is_empty() {
+                text.push_str(" Nobody owed an order that has a default.");
             }
-        }
-        head.append(&mut refused);
-        head.extend(outbox);
-        // The log moves: drafts were submitted with these events (or are
-        // stale), so none outlives the resolution.
-        let drafts = if adv.events.is_empty() {
-            DraftsChange::Keep
-        } else {
-            DraftsChange::ClearAll
-        };
-        let commit = base
-            .with_snapshots(adv.snapshots())
-            .with_events(adv.events, adv.state)
-            .with_drafts(drafts)
-            .with_deadline(next);
-        let done = self.settle(commit, &head).await?;
-        Ok(done.then_some(text))
-    }
-
-    /// Commit a resolution; `false` if the game or its deadline moved on
-    /// meanwhile (another scheduler, an order, the host): then nothing was
-    /// written and there is nothing left to do.
-    pub(super) async fn settle(&self, commit: Commit, out: &[OutMessage]) -> Result<bool, ServiceError> {
-        match self.try_commit(commit, out).await {
-            Ok(_) => Ok(true),
-            Err(StoreError::Conflict { .. } | StoreError::Moved(_) | StoreError::WrongStatus { .. }) => Ok(false),
-            Err(e) => Err(e.into()),
-        }
+            for (seat, cmd, secret) in &applied {
+                let name = seats.name(*seat);
+                if *secret {
+                    text.push_str(&format!(" {name}'s secret choice was made by default."));
+                } else {
+                    text.push_str(&format!(" {name} defaulted to `{cmd}`."));
+                }
+            }
+            if let Some(line) = super::seats::autoplay_line(&auto_played, &seats) {
+                text.push(' ');
+                text.push_str(&line);
+            }
+            let next = if let Some(d) = self.next_deadline(&settings, &adv.before, &adv.state) {
+                DeadlineChange::Set(d)
+            } else {
+                if !finished {
+                    text.push_str(&format!(
+                        " Still waiting on: {}; the host decides.",
+                        compose::waiting_line(&adv.state.pending(), &names)
+                    ));
+                }
+                DeadlineChange::Clear
+            };
+            let mut head = Vec::new();
+            for (seat, cmd, secret) in &applied {
+                if let (true, Some(s)) = (*secret, seats.iter().find(|s| s.seat == *seat)) {
+                    head.push(OutMessage::to_dm(
+                        s.user,
+                        format!(
+                            "Game {}: the deadline passed, so your default was submitted: `{cmd}`.",
+                            row.id
+                        ),
+                    ));
+                }
+            }
+            head.append(&mut refused);
+            // The log moves: drafts were submitted with these events (or are
+            // stale), so none outlives the resolution.
+            let drafts = if adv.events.is_empty() {
+                DraftsChange::Keep
+            } else {
+                DraftsChange::ClearAll
+            };
+            let notes = vec![Text::from(text.as_str())];
+            let moved = Moved::new(adv, seats, compose::Cause::Deadline, next)
+                .notes(notes)
+                .head(head)
+                .base(base.with_drafts(drafts));
+            Ok(Changed::moved(moved, Some(text)).if_lost(None))
+        })
+        .await
     }
 }
 

@@ -8,6 +8,7 @@
 //! host) move the game on, one phase at a time.
 
 use super::advance::Advance;
+use super::change::{Changed, Load, Lobby, Moved, Then};
 use super::roster::Roster;
 use super::settings::Settings;
 use super::{compose, user_err, Actor, OutMessage, Reply, Service, ServiceError, Text};
@@ -96,126 +97,130 @@ impl Service {
         user: UserId,
         name: String,
     ) -> Result<Reply, ServiceError> {
-        let (_guard, row) = self.hosted_in_play(actor, game, "replace a player").await?;
-        let seats = self.store.seats(row.id).await?;
-        let old = Self::seat_row(&row, &seats, seat)?.clone();
-        if let Some(other) = seats.iter().find(|s| s.user == user && s.seat != seat) {
-            return user_err(format!(
-                "{name} already has {} in game {}; a player can't hold two seats.",
-                other.seat, row.id
-            ));
-        }
-        if old.played_by(user) {
-            return user_err(format!("{name} already plays {seat} in game {}.", row.id));
-        }
-        let state = self.state_of(&row)?;
-        let mut new_seats = seats.clone();
-        if let Some(s) = new_seats.iter_mut().find(|s| s.seat == seat) {
-            s.user = user;
-            s.name = name.clone();
-            s.vacant = false;
-            s.disorder = false;
-            s.reminders = None;
-        }
-        let was = if old.vacant {
-            format!("{}'s seat (vacant)", old.name)
-        } else {
-            format!("{}'s seat", old.name)
-        };
-        let mut out = vec![OutMessage::to_channel(
-            row.channel_id,
-            format!("🔁 The host gave {was} in game {} to {name}.", row.id),
-        )];
-        if !old.vacant {
-            out.push(OutMessage::to_dm(
-                old.user,
-                format!("The host gave your seat in game {} to {name}.", row.id),
-            ));
-        }
-        // The new player's private view of the game as it stands, and what
-        // they owe now.
-        out.push(OutMessage {
-            board: Some(super::BoardRef {
-                game: row.id,
-                viewer: Viewer::Seat(seat),
-                seq: row.seq,
-            }),
-            ..OutMessage::to_dm(
-                user,
-                Text::plain(format!("You now play {}'s seat in ", old.name))
-                    .strong(row.kind.name())
-                    .then(format!(" game {} (", row.id))
-                    .channel(row.channel_id)
-                    .then(format!(
-                        "). This is your view of the board · Phase {} · {}",
-                        state.phase().number,
-                        state.phase().title(&new_seats.names())
-                    )),
-            )
-        });
-        let new_row = new_seats.iter().find(|s| s.seat == seat).expect("seat exists");
-        let due = self.due_of(&row).await?;
-        for p in state.pending().iter().filter(|p| p.seat == seat && !p.submitted) {
-            out.push(compose::prompt(&row, &state, p, new_row, &new_seats, due));
-        }
-        let change = SeatChange {
-            player: Some((user, name.clone())),
-            disorder: Some(false),
-            vacant: Some(false),
-            ..SeatChange::new(seat)
-        };
-        self.commit(Commit::new(row.id, row.seq, self.now_ms()).with_seat(change), &out)
-            .await?;
-        Ok(Reply::private(format!("{name} now plays {seat} in game {}.", row.id)))
+        let row = self.hosted_in_play(actor, game, "replace a player").await?;
+        self.change(Load::InPlay(row.id), async |held| {
+            let row = &held.row;
+            let seats = self.store.seats(row.id).await?;
+            let old = Self::seat_row(row, &seats, seat)?.clone();
+            if let Some(other) = seats.iter().find(|s| s.user == user && s.seat != seat) {
+                return user_err(format!(
+                    "{name} already has {} in game {}; a player can't hold two seats.",
+                    other.seat, row.id
+                ));
+            }
+            if old.played_by(user) {
+                return user_err(format!("{name} already plays {seat} in game {}.", row.id));
+            }
+            let state = self.state_of(row)?;
+            let mut new_seats = seats.clone();
+            if let Some(s) = new_seats.iter_mut().find(|s| s.seat == seat) {
+                s.user = user;
+                s.name = name.clone();
+                s.vacant = false;
+                s.disorder = false;
+                s.reminders = None;
+            }
+            let was = if old.vacant {
+                format!("{}'s seat (vacant)", old.name)
+            } else {
+                format!("{}'s seat", old.name)
+            };
+            let mut out = vec![OutMessage::to_channel(
+                row.channel_id,
+                format!("🔁 The host gave {was} in game {} to {name}.", row.id),
+            )];
+            if !old.vacant {
+                out.push(OutMessage::to_dm(
+                    old.user,
+                    format!("The host gave your seat in game {} to {name}.", row.id),
+                ));
+            }
+            // The new player's private view of the game as it stands, and what
+            // they owe now.
+            out.push(OutMessage {
+                board: Some(super::BoardRef {
+                    game: row.id,
+                    viewer: Viewer::Seat(seat),
+                    seq: row.seq,
+                }),
+                ..OutMessage::to_dm(
+                    user,
+                    Text::plain(format!("You now play {}'s seat in ", old.name))
+                        .strong(row.kind.name())
+                        .then(format!(" game {} (", row.id))
+                        .channel(row.channel_id)
+                        .then(format!(
+                            "). This is your view of the board · Phase {} · {}",
+                            state.phase().number,
+                            state.phase().title(&new_seats.names())
+                        )),
+                )
+            });
+            let new_row = new_seats.iter().find(|s| s.seat == seat).expect("seat exists");
+            let due = self.due_of(row).await?;
+            for p in state.pending().iter().filter(|p| p.seat == seat && !p.submitted) {
+                out.push(compose::prompt(row, &state, p, new_row, &new_seats, due));
+            }
+            let change = SeatChange {
+                player: Some((user, name.clone())),
+                disorder: Some(false),
+                vacant: Some(false),
+                ..SeatChange::new(seat)
+            };
+            let reply = Reply::private(format!("{name} now plays {seat} in game {}.", row.id));
+            Ok(Changed::commit(
+                Commit::new(row.id, row.seq, self.now_ms()).with_seat(change),
+                out,
+                reply,
+            ))
+        })
+        .await
     }
 
     /// Host: remove a player. In the lobby the seat goes; in play it stays,
     /// vacant and in civil disorder, until the host replaces the player.
     pub(super) async fn kick(&self, actor: &Actor, game: Option<GameId>, seat: Seat) -> Result<Reply, ServiceError> {
         let row = self.hosted(actor, game, "kick a player").await?;
-        let (_guard, row) = self.hold(row.id).await?;
-        let seats = self.store.seats(row.id).await?;
-        let target = Self::seat_row(&row, &seats, seat)?.clone();
-        if target.user == row.host && !target.vacant {
-            return user_err("The host can't kick themselves; to end the game for everyone, ask the players.");
-        }
-        match row.status {
-            GameStatus::Lobby => {
-                self.store.remove_seat(row.id, target.user).await?;
-                self.touched(row.id);
-                return Ok(Reply::public(format!(
-                    "The host removed {} from game {}.",
-                    target.name, row.id
-                )));
+        self.change(Load::Game(row.id), async |held| {
+            let row = &held.row;
+            let seats = self.store.seats(row.id).await?;
+            let target = Self::seat_row(row, &seats, seat)?.clone();
+            if target.user == row.host && !target.vacant {
+                return user_err("The host can't kick themselves; to end the game for everyone, ask the players.");
             }
-            GameStatus::Active => {}
-            _ => return user_err(format!("Game {} is over.", row.id)),
-        }
-        if target.vacant {
-            return user_err(format!("{seat} of game {} is already vacant.", row.id));
-        }
-        let state = self.state_of(&row)?;
-        let mut new_seats = seats.clone();
-        if let Some(s) = new_seats.iter_mut().find(|s| s.seat == seat) {
-            s.vacant = true;
-            s.disorder = true;
-        }
-        let mut notes = vec![format!(
-            "🚪 The host removed {} from game {}: {seat} is vacant and in civil disorder (defaults every phase) until the host replaces the player with `/host replace`.",
-            target.name, row.id
-        )];
-        let extra = vec![OutMessage::to_dm(
-            target.user,
-            format!("The host removed you from game {}.", row.id),
-        )];
-        let change = SeatChange {
-            vacant: Some(true),
-            disorder: Some(true),
-            ..SeatChange::new(seat)
-        };
-        self.play_automatic(&row, &state, &new_seats, change, &mut notes, extra)
-            .await?;
-        Ok(Reply::private(notes.join("\n")))
+            match row.status {
+                GameStatus::Lobby => {
+                    let reply = Reply::public(format!("The host removed {} from game {}.", target.name, row.id));
+                    return Ok(Changed::lobby(Lobby::Unseat(target.user), reply));
+                }
+                GameStatus::Active => {}
+                _ => return user_err(format!("Game {} is over.", row.id)),
+            }
+            if target.vacant {
+                return user_err(format!("{seat} of game {} is already vacant.", row.id));
+            }
+            let state = self.state_of(row)?;
+            let mut new_seats = seats.clone();
+            if let Some(s) = new_seats.iter_mut().find(|s| s.seat == seat) {
+                s.vacant = true;
+                s.disorder = true;
+            }
+            let notes = vec![format!(
+                "🚪 The host removed {} from game {}: {seat} is vacant and in civil disorder (defaults every phase) until the host replaces the player with `/host replace`.",
+                target.name, row.id
+            )];
+            let extra = vec![OutMessage::to_dm(
+                target.user,
+                format!("The host removed you from game {}.", row.id),
+            )];
+            let change = SeatChange {
+                vacant: Some(true),
+                disorder: Some(true),
+                ..SeatChange::new(seat)
+            };
+            Ok(self.automatic_played(row, &state, new_seats, change, notes, extra))
+        })
+        .await
     }
 
     /// Host: put a seat in civil disorder (its defaults are played at once,
@@ -227,88 +232,80 @@ impl Service {
         seat: Seat,
         on: bool,
     ) -> Result<Reply, ServiceError> {
-        let (_guard, row) = self.hosted_in_play(actor, game, "set civil disorder").await?;
-        let seats = self.store.seats(row.id).await?;
-        let target = Self::seat_row(&row, &seats, seat)?.clone();
-        if target.vacant && !on {
-            return user_err(format!(
-                "{seat} of game {} has no player; give it one with `/host replace` instead.",
-                row.id
-            ));
-        }
-        if target.disorder == on {
-            return user_err(format!(
-                "{seat} ({}) of game {} is {} in civil disorder.",
-                target.name,
-                row.id,
-                if on { "already" } else { "not" }
-            ));
-        }
-        let state = self.state_of(&row)?;
-        let mut new_seats = seats.clone();
-        if let Some(s) = new_seats.iter_mut().find(|s| s.seat == seat) {
-            s.disorder = on;
-        }
-        let mut notes = vec![if on {
-            format!(
-                "🤖 The host put {seat} ({}) of game {} in civil disorder: its defaults are played every phase.",
-                target.name, row.id
-            )
-        } else {
-            format!(
-                "The host took {seat} ({}) of game {} out of civil disorder: {} plays again.",
-                target.name, row.id, target.name
-            )
-        }];
-        let change = SeatChange {
-            disorder: Some(on),
-            ..SeatChange::new(seat)
-        };
-        self.play_automatic(&row, &state, &new_seats, change, &mut notes, vec![])
-            .await?;
-        Ok(Reply::private(notes.join("\n")))
+        let row = self.hosted_in_play(actor, game, "set civil disorder").await?;
+        self.change(Load::InPlay(row.id), async |held| {
+            let row = &held.row;
+            let seats = self.store.seats(row.id).await?;
+            let target = Self::seat_row(row, &seats, seat)?.clone();
+            if target.vacant && !on {
+                return user_err(format!(
+                    "{seat} of game {} has no player; give it one with `/host replace` instead.",
+                    row.id
+                ));
+            }
+            if target.disorder == on {
+                return user_err(format!(
+                    "{seat} ({}) of game {} is {} in civil disorder.",
+                    target.name,
+                    row.id,
+                    if on { "already" } else { "not" }
+                ));
+            }
+            let state = self.state_of(row)?;
+            let mut new_seats = seats.clone();
+            if let Some(s) = new_seats.iter_mut().find(|s| s.seat == seat) {
+                s.disorder = on;
+            }
+            let notes = vec![if on {
+                format!(
+                    "🤖 The host put {seat} ({}) of game {} in civil disorder: its defaults are played every phase.",
+                    target.name, row.id
+                )
+            } else {
+                format!(
+                    "The host took {seat} ({}) of game {} out of civil disorder: {} plays again.",
+                    target.name, row.id, target.name
+                )
+            }];
+            let change = SeatChange {
+                disorder: Some(on),
+                ..SeatChange::new(seat)
+            };
+            Ok(self.automatic_played(row, &state, new_seats, change, notes, vec![]))
+        })
+        .await
     }
 
-    /// Write a seat change, playing what automatic seats owe now, with the
-    /// notes and the usual announcements.
-    pub(super) async fn play_automatic(
+    /// A seat change, with what automatic seats owe now played, the notes
+    /// (answered to the host too) and the usual announcements; the drafts
+    /// go in after it if the seat was the last one they waited for.
+    pub(super) fn automatic_played(
         &self,
         row: &GameRow,
         state: &AnyState,
-        seats: &[SeatRow],
+        seats: Vec<SeatRow>,
         change: SeatChange,
-        notes: &mut Vec<String>,
+        mut notes: Vec<String>,
         extra: Vec<OutMessage>,
-    ) -> Result<(), ServiceError> {
+    ) -> Changed<Reply> {
         let settings = Settings::of(row);
         let drafting = !settings.auto_resolve;
         let mut adv = Advance::new(state, row.seq);
-        let played = autoplay(&mut adv, seats, drafting);
-        if let Some(line) = autoplay_line(&played, seats) {
+        let played = autoplay(&mut adv, &seats, drafting);
+        if let Some(line) = autoplay_line(&played, &seats) {
             notes.push(line);
         }
         let deadline = self
             .next_deadline(&settings, &adv.before, &adv.state)
             .map_or(DeadlineChange::Keep, DeadlineChange::Set);
-        let mut out = extra;
-        out.extend(compose::after_action(&compose::Ctx {
-            row,
-            seats,
-            adv: &adv,
-            due: self.due_after(row, &deadline).await?,
-            cause: compose::Cause::Host("changed a seat".into()),
-            notes: notes.iter().map(|n| Text::from(n.as_str())).collect(),
-        }));
-        let commit = adv
-            .into_commit(row, self.now_ms())
-            .with_seat(change)
-            .with_deadline(deadline);
-        self.commit(commit, &out).await?;
-        if drafting {
-            // The seat that just became automatic may have been the last
-            // one the drafts were waiting for.
-            self.submit_drafts_if_all_ready(row.id).await?;
-        }
-        Ok(())
+        let reply = Reply::private(notes.join("\n"));
+        let moved = Moved::new(adv, seats, compose::Cause::Host("changed a seat".into()), deadline)
+            .notes(notes.iter().map(|n| Text::from(n.as_str())).collect())
+            .head(extra)
+            .base(Commit::new(row.id, row.seq, self.now_ms()).with_seat(change));
+        // The seat that just became automatic may have been the last one
+        // the drafts were waiting for.
+        let then = if drafting { Then::SubmitReadyDrafts } else { Then::Done };
+        Changed::moved(moved, reply).then(then)
     }
 }

@@ -2,9 +2,9 @@
 //! policy, time of day, auto-resolve): their values, how they are written
 //! in commands, and `/game settings`.
 
-use super::{user_err, Actor, Reply, Service, ServiceError, Text};
+use super::{user_err, Service, ServiceError, Text};
 use orrery_engine::GameId;
-use orrery_store::{Commit, GameRow, PrivateTo};
+use orrery_store::{GameRow, PrivateTo};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -394,107 +394,6 @@ impl Service {
     /// A game's settings (defaults for anything unset or unreadable).
     pub async fn settings(&self, game: GameId) -> Result<Settings, ServiceError> {
         Ok(Settings::of(&self.reload(game).await?))
-    }
-
-    pub(super) async fn change_settings(
-        &self,
-        actor: &Actor,
-        game: Option<GameId>,
-        change: SettingsChange,
-    ) -> Result<Reply, ServiceError> {
-        if change.is_empty() {
-            let row = self.resolve(actor, game).await?;
-            let text = self.status_lines(&row).await?;
-            return Ok(Reply::private(Text::plain(format!("Game {}\n", row.id)).and(text)));
-        }
-        let row = self.hosted(actor, game, "change its settings").await?;
-        if !row.status.is_open() {
-            return user_err(format!("Game {} is over.", row.id));
-        }
-        let (_guard, row) = self.hold(row.id).await?;
-        let mut s = Settings::of(&row);
-        let was_drafting = !s.auto_resolve;
-        if let Some(ms) = change.deadline_ms {
-            if !(MIN_DEADLINE_MS..=MAX_DEADLINE_MS).contains(&ms) {
-                return user_err(format!(
-                    "A phase deadline must be between {} and {}.",
-                    format_duration(MIN_DEADLINE_MS),
-                    format_duration(MAX_DEADLINE_MS)
-                ));
-            }
-            s.deadline_ms = ms;
-        }
-        if let Some(r) = change.reminders_ms {
-            s.reminders_ms = check_points(r)?;
-        }
-        if let Some(m) = change.on_missed {
-            s.on_missed = m;
-        }
-        let kinds = row.kind.decision_kinds();
-        for (kind, len) in change.deadline_by_kind {
-            if kind == ALL_KINDS && len.is_none() {
-                s.deadline_by_kind.clear();
-                continue;
-            }
-            if !kinds.contains(&kind.as_str()) {
-                return user_err(format!(
-                    "`{kind}` is not a decision of {}; its decisions are: {}.",
-                    row.kind.name(),
-                    kinds.join(", ")
-                ));
-            }
-            match len {
-                Some(ms) if !(MIN_DEADLINE_MS..=MAX_DEADLINE_MS).contains(&ms) => {
-                    return user_err(format!(
-                        "A `{kind}` deadline must be between {} and {}.",
-                        format_duration(MIN_DEADLINE_MS),
-                        format_duration(MAX_DEADLINE_MS)
-                    ));
-                }
-                Some(ms) => {
-                    s.deadline_by_kind.insert(kind, ms);
-                }
-                None => {
-                    s.deadline_by_kind.remove(&kind);
-                }
-            }
-        }
-        if let Some(t) = change.time_of_day {
-            s.time_of_day = t;
-        }
-        if let Some(a) = change.auto_resolve {
-            s.auto_resolve = a;
-        }
-        if let Some(p) = change.private {
-            // From the next private message on (a seat's live prompt moves
-            // with its next change); seats moved on their own stay.
-            s.private = p;
-        }
-        let v = serde_json::to_value(&s).map_err(anyhow::Error::from)?;
-        let now = self.now_ms();
-        let notice = Self::notice(
-            &row,
-            Text::plain(format!("The host changed the settings of game {}.\n", row.id)).and(settings_line(&s)),
-        );
-        let mut commit = Commit::any_seq(row.id, now).with_settings(v);
-        commit.status = row.status;
-        self.commit(commit, &notice).await?;
-        if was_drafting && s.auto_resolve {
-            // Auto-resolve is back on: the drafts count as submitted now. The
-            // settings are saved either way; drafts that could not go in now
-            // stay drafts (submitted by `/sheet ready` or at the deadline).
-            if let Err(e) = self.flush_drafts(row.id).await {
-                tracing::warn!(game = %row.id, "drafts not submitted when auto-resolve was turned on: {e}");
-            }
-        }
-        let lines = self.status_lines(&self.reload(row.id).await?).await?;
-        Ok(Reply::private(
-            Text::plain(format!(
-                "Settings of game {} changed (new deadline lengths and the time of day apply from the next phase or step).\n",
-                row.id
-            ))
-            .and(lines),
-        ))
     }
 }
 

@@ -152,10 +152,16 @@ impl Commit {
 
     /// Starting lobby `game` with `config`: its set-up events and state.
     pub fn start(game: GameId, config: GameConfig, events: Vec<AnyEvent>, state: AnyState, now_ms: i64) -> Self {
+        Commit::starting(game, config, now_ms).with_events(events, state)
+    }
+
+    /// Starting lobby `game` with `config`, its set-up events to be added
+    /// ([`Commit::with_events`]).
+    pub fn starting(game: GameId, config: GameConfig, now_ms: i64) -> Self {
         Commit {
             status: GameStatus::Lobby,
             start: Some(config),
-            ..Commit::new(game, 0, now_ms).with_events(events, state)
+            ..Commit::new(game, 0, now_ms)
         }
     }
 

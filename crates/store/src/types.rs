@@ -292,8 +292,8 @@ pub(crate) fn seat_from_db(v: i64) -> StoreResult<Seat> {
 macro_rules! game_cols {
     () => {
         "games.id AS id, kind, channel_id, guild_id, host_id, status, config, state, seq, created_at, updated_at, \
-         settings, deadlines.game_id AS d_game, deadlines.phase AS d_phase, deadlines.due_at AS d_due_at, \
-         deadlines.reminded AS d_reminded, deadlines.paused_remaining AS d_paused"
+         settings, deadlines.game_id AS d_game_id, deadlines.phase AS d_phase, deadlines.due_at AS d_due_at, \
+         deadlines.reminded AS d_reminded, deadlines.paused_remaining AS d_paused_remaining"
     };
 }
 pub(crate) use game_cols;
@@ -329,18 +329,11 @@ pub(crate) fn game_from_row(row: &AnyRow) -> StoreResult<GameRow> {
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
         settings: from_json(format_args!("settings of game {id}"), &settings)?,
-        deadline: match row.try_get::<Option<i64>, _>("d_game")? {
+        // The deadline's columns, prefixed `d_` ([`game_cols`]); none
+        // when the game has no deadline.
+        deadline: match row.try_get::<Option<i64>, _>("d_game_id")? {
             None => None,
-            Some(game) => {
-                let reminded: String = row.try_get("d_reminded")?;
-                Some(DeadlineRow {
-                    game_id: GameId(game),
-                    phase: row.try_get("d_phase")?,
-                    due_at: row.try_get("d_due_at")?,
-                    reminded: from_json(format_args!("reminders of the deadline of game {id}"), &reminded)?,
-                    paused_remaining: row.try_get("d_paused")?,
-                })
-            }
+            Some(_) => Some(deadline_columns(row, "d_")?),
         },
     })
 }
@@ -399,13 +392,20 @@ pub(crate) fn outbox_from_row(row: &AnyRow) -> StoreResult<OutboxRow> {
 }
 
 pub(crate) fn deadline_from_row(row: &AnyRow) -> StoreResult<DeadlineRow> {
-    let game_id = GameId(row.try_get("game_id")?);
-    let reminded: String = row.try_get("reminded")?;
+    deadline_columns(row, "")
+}
+
+/// A deadline read from the columns of the `deadlines` table, named with
+/// `prefix` (`d_` where they come with the game's, [`game_cols`]).
+fn deadline_columns(row: &AnyRow, prefix: &str) -> StoreResult<DeadlineRow> {
+    let col = |name: &str| format!("{prefix}{name}");
+    let game_id = GameId(row.try_get(col("game_id").as_str())?);
+    let reminded: String = row.try_get(col("reminded").as_str())?;
     Ok(DeadlineRow {
         game_id,
-        phase: row.try_get("phase")?,
-        due_at: row.try_get("due_at")?,
+        phase: row.try_get(col("phase").as_str())?,
+        due_at: row.try_get(col("due_at").as_str())?,
         reminded: from_json(format_args!("reminders of the deadline of game {game_id}"), &reminded)?,
-        paused_remaining: row.try_get("paused_remaining")?,
+        paused_remaining: row.try_get(col("paused_remaining").as_str())?,
     })
 }
