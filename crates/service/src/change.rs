@@ -22,12 +22,15 @@ pub(super) enum Load {
     /// process's change count was `since`: read again under the lock only
     /// if this process changed the game meanwhile (a change by another
     /// process is caught by the commit's check of the log position).
-    Read {
-        row: GameRow,
-        seats: Vec<SeatRow>,
-        watchers: Vec<UserId>,
-        since: u64,
-    },
+    Read(Box<Read>),
+}
+
+/// A game read before its lock ([`Load::Read`]).
+pub(super) struct Read {
+    pub row: GameRow,
+    pub seats: Vec<SeatRow>,
+    pub watchers: Vec<UserId>,
+    pub since: u64,
 }
 
 /// The game as a change sees it, under its lock.
@@ -54,7 +57,7 @@ enum Write {
     Nothing,
     /// A change built whole by the request (the clock, settings, seats,
     /// drafts), with the messages announcing it.
-    Commit(Commit, Vec<OutMessage>),
+    Commit(Box<Commit>, Vec<OutMessage>),
     /// The game moved: the pipeline composes the announcement.
     Moved(Box<Moved>),
     /// A lobby's seats or its closing (no log yet).
@@ -132,7 +135,7 @@ impl<T> Changed<T> {
     }
 
     pub fn commit(commit: Commit, out: Vec<OutMessage>, reply: T) -> Self {
-        Self::of(Write::Commit(commit, out), reply)
+        Self::of(Write::Commit(Box::new(commit), out), reply)
     }
 
     pub fn moved(moved: Moved, reply: T) -> Self {
@@ -182,12 +185,13 @@ impl Service {
                 }
                 (guard, Held { row, roster: None })
             }
-            Load::Read {
-                row,
-                seats,
-                watchers,
-                since,
-            } => {
+            Load::Read(read) => {
+                let Read {
+                    row,
+                    seats,
+                    watchers,
+                    since,
+                } = *read;
                 let guard = self.lock(row.id).await?;
                 let (row, seats, watchers) = if self.changed_since(row.id, since) {
                     let (seats, watchers) = self.store.roster(row.id).await?;
@@ -270,7 +274,7 @@ impl Service {
         };
         match write {
             Write::Nothing => Ok(()),
-            Write::Commit(c, out) => commit(c, out).await,
+            Write::Commit(c, out) => commit(*c, out).await,
             Write::Moved(m) => {
                 let Moved {
                     adv,

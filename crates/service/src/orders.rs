@@ -2,7 +2,7 @@
 //! and the next deadline), committed by the change pipeline; autocomplete from the legal orders.
 
 use super::advance::Advance;
-use super::change::{Changed, Load, Moved};
+use super::change::{Changed, Load, Moved, Read};
 use super::roster::Roster;
 use super::settings::Settings;
 use super::{compose, user_err, Actor, Place, Reply, Service, ServiceError, Text};
@@ -155,12 +155,12 @@ impl Service {
             ));
         };
         let line = players_as_seats(row.kind, &line, &seats.names()).map_err(|why| ServiceError::User(why.into()))?;
-        let load = Load::Read {
+        let load = Load::Read(Box::new(Read {
             row,
             seats,
             watchers,
             since,
-        };
+        }));
         self.change(load, async |held| {
             let row = &held.row;
             let seats = held.roster.as_ref().map(|(s, _)| s.as_slice()).unwrap_or_default();

@@ -293,7 +293,7 @@ impl Service {
                 return Ok(Changed::nothing(None));
             };
             let seats = self.store.seats(game).await?;
-            let settings = Settings::of(&row);
+            let settings = Settings::of(row);
             let now = self.now_ms();
             let deadline = self.store.deadline(game).await?;
             if !force
