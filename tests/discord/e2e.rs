@@ -476,7 +476,7 @@ async fn a_whole_game_is_played_through_discord() {
 }
 
 fn policy_cards() -> Vec<&'static str> {
-    crate::support::policy::CARDS.to_vec()
+    orrery::games::hyperspace::hooks::CARDS.to_vec()
 }
 
 /// 2. Secret picks go only to their owners; nothing public shows them

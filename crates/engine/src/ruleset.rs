@@ -292,6 +292,13 @@ pub trait Ruleset {
     /// writes it in its folder's `hooks`.
     fn scramble(state: &Self::State, keep: &[Seat], private_only: bool, rng: &mut GameRng) -> Option<Self::State>;
 
+    /// The order the whole-game tests' players give for `seat`, which owes
+    /// a decision, among its `legal` orders (not empty); `None` when none
+    /// suits. Built only from what the seat may know, deterministic, aiming
+    /// at short games; a game with nothing better gives its first legal
+    /// order. Each game writes it in its folder's `hooks`.
+    fn test_order(state: &Self::State, seat: Seat, legal: &[Self::Action]) -> Option<Self::Action>;
+
     /// How the legal order `action` of `seat` is offered as a button or a
     /// menu entry; `names` are the seats' display names, for labels that
     /// name a player. Default: its command text, as a main choice.

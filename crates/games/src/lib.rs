@@ -356,6 +356,18 @@ impl AnyState {
     }
 
     /// The viewer's view as JSON (for tests, the CLI and debugging).
+    /// The whole-game tests' order for `seat` ([`Ruleset::test_order`]),
+    /// if it owes a decision and has a legal order.
+    pub fn test_order(&self, seat: Seat) -> Option<CommandLine> {
+        with_state!(self, R, s => {
+            let legal = R::legal_actions(s, seat);
+            if legal.is_empty() || !R::pending(s).iter().any(|p| p.seat == seat && !p.submitted) {
+                return None;
+            }
+            R::test_order(s, seat, &legal).map(|a| R::unparse(&a))
+        })
+    }
+
     pub fn view_json(&self, viewer: Viewer) -> serde_json::Value {
         with_state!(self, R, s => serde_json::to_value(R::view(s, viewer)).expect("views serialize"))
     }

@@ -1,7 +1,9 @@
 //! What tests and tools need of Space Empires beyond its rules: the
-//! hidden-state scrambler ([`scramble`]).
+//! hidden-state scrambler ([`scramble`]) and the whole-game tests' player
+//! ([`test_order`]).
 
 use super::basics::{Kind, Tech};
+use super::orders::Action;
 use super::state::battle::{RetreatRule, ScreenRule, TargetRule};
 use super::state::State;
 use orrery_engine::{GameRng, Seat};
@@ -79,4 +81,9 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
     }
     s.rng = Box::new(GameRng::seeded(u64::from(rng.below(u32::MAX))));
     Some(s)
+}
+
+/// The whole-game tests' player: the first legal order.
+pub fn test_order(_state: &State, _seat: Seat, legal: &[Action]) -> Option<Action> {
+    legal.first().cloned()
 }

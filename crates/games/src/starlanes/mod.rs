@@ -140,6 +140,10 @@ impl Ruleset for Starlanes {
         hooks::scramble(state, keep, private_only, rng)
     }
 
+    fn test_order(state: &State, seat: Seat, legal: &[Action]) -> Option<Action> {
+        hooks::test_order(state, seat, legal)
+    }
+
     fn default_action(state: &State, seat: Seat) -> Option<Action> {
         rules::default_action(state, seat)
     }
