@@ -124,6 +124,16 @@ pub struct Message {
 }
 
 impl Message {
+    /// What its readers see: text, controls and attachments.
+    fn looks(&self) -> (String, Vec<Value>, Vec<Id>, u64) {
+        (
+            self.content.clone(),
+            self.components.clone(),
+            self.attachments.iter().map(|a| a.id).collect(),
+            self.flags,
+        )
+    }
+
     pub fn ephemeral(&self) -> bool {
         self.flags & EPHEMERAL != 0
     }
@@ -1290,7 +1300,14 @@ fn route(
                     Ok(d) => {
                         let allowed = body.json().and_then(|b| b.get("allowed_mentions")).cloned();
                         let before = w.message(m).map(|x| x.content.clone()).unwrap_or_default();
+                        let shown = w.message(m).map(Message::looks);
+                        let uploads = !d.files.is_empty();
                         apply_edit(w, m, d);
+                        if !uploads && w.message(m).map(Message::looks) == shown {
+                            // An edit that changes nothing its readers see is noise
+                            // (and a sign of a stale or duplicate update).
+                            w.problem(format!("message {m} was edited to exactly what it already showed"));
+                        }
                         // Discord alerts the people an edit newly mentions
                         // (and allows), never those already mentioned.
                         let msg = w.message_mut(m).expect("message exists");

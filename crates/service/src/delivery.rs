@@ -284,6 +284,11 @@ impl Service {
                 } else {
                     appended(&shown, msg)
                 };
+                if shows_the_same(&shown, &now) {
+                    // Nothing its reader sees would change: no edit.
+                    self.record(slot, at, &now, id).await?;
+                    return Ok(Delivery::Sent(Some(at)));
+                }
                 match transport.edit(id, &at, &now, None).await? {
                     Delivery::Sent(_) => {
                         self.record(slot, at, &now, id).await?;
@@ -303,7 +308,11 @@ impl Service {
             }
             Op::Close => {
                 let now = closed(&shown, msg);
-                let delivery = transport.edit(id, &at, &now, None).await?;
+                let delivery = if shows_the_same(&shown, &now) {
+                    Delivery::Sent(Some(at))
+                } else {
+                    transport.edit(id, &at, &now, None).await?
+                };
                 self.store.remove_live_message(slot.game(), &key).await?;
                 Ok(delivery)
             }
@@ -324,6 +333,11 @@ impl Service {
         let mut now = shown.clone();
         now.choices.clear();
         now.op = Op::Close;
+        if shows_the_same(shown, &now) {
+            // It has no controls to lose.
+            self.store.remove_live_message(slot.game(), &slot.key()).await?;
+            return Ok(());
+        }
         if let Delivery::Undeliverable(why) | Delivery::Refused(why) = transport.edit(id, at, &now, None).await? {
             tracing::warn!(
                 outbox = id,
@@ -334,6 +348,13 @@ impl Service {
         self.store.remove_live_message(slot.game(), &slot.key()).await?;
         Ok(())
     }
+}
+
+/// Whether a live message showing `shown` would look the same as `now`
+/// (its text and controls; an edit keeps the attachment): then an edit
+/// would change nothing, and none is sent.
+fn shows_the_same(shown: &OutMessage, now: &OutMessage) -> bool {
+    shown.full_text() == now.full_text() && shown.choices == now.choices
 }
 
 /// `shown` replaced by `msg`: text, footer and choices (and the lead, when
