@@ -19,9 +19,10 @@ const DRAIN: Duration = Duration::from_secs(60);
 /// claims with dice, cards played, crisis losses chosen by DM (few seeds
 /// have crisis losses: random players seldom leave units where a crisis
 /// strikes). The pure test below pins it.
-/// Seed 1's random game has 109 orders, among them Espionage's `take`,
-/// crisis losses and 27 cards played.
-const SEED: u64 = 1;
+/// Seed 7's random game asks 67 decisions (the passes past the round
+/// limit are played for the players), among them Espionage's `take`,
+/// crisis losses and 25 cards played.
+const SEED: u64 = 7;
 
 /// Orders of the player's turn: typed in the channel. The rest (cards,
 /// Espionage's pick, discards, crisis losses, Mercury's powers) by DM.
@@ -52,8 +53,16 @@ fn orders_of(seed: u64) -> BTreeMap<String, usize> {
             .into_iter()
             .find(|p| !p.submitted)
             .expect("someone owes");
-        let line = choose(&state, p.seat, &mut rng);
-        *kinds.entry(line.name.clone()).or_default() += 1;
+        // An order the seat has no choice about is played for it, as the
+        // bot does: nobody is asked, so the players' random draws skip it.
+        let line = match state.forced_command(p.seat) {
+            Some((line, _)) => line,
+            None => {
+                let line = choose(&state, p.seat, &mut rng);
+                *kinds.entry(line.name.clone()).or_default() += 1;
+                line
+            }
+        };
         for e in state.decide(p.seat, &line).expect("legal") {
             state.apply(&e).expect("applies");
         }

@@ -82,6 +82,8 @@ struct Volume {
     dm_posts: usize,
     dm_edits: usize,
     results: usize,
+    /// Lines saying an order was played for a seat that had no choice.
+    forced: usize,
 }
 
 impl Volume {
@@ -96,6 +98,7 @@ impl Volume {
             }
             self.boards += usize::from(m.board.is_some());
             self.results += usize::from(m.game_over);
+            self.forced += m.text.to_plain().matches("⏩").count();
         }
     }
 }
@@ -122,6 +125,14 @@ async fn whole_game(kind: GameKind, seed: u64) -> Volume {
         let after = state(&svc, game).await;
         prompts_say_when_and_where(&msgs);
         pings_are_exactly_the_owing(&msgs, &owing_users(&svc, game).await);
+        // Nobody is left to give an order they have no choice about.
+        for q in after.pending().iter().filter(|q| !q.submitted) {
+            assert!(
+                after.forced_command(q.seat).is_none(),
+                "{} is asked for its only order after {line}",
+                q.seat
+            );
+        }
         // The seat that ordered: if it still owes, its prompt is edited or
         // posted with controls; if not, its prompt is closed.
         let still = after.pending().iter().any(|q| q.seat == p.seat);
@@ -162,6 +173,16 @@ async fn a_whole_starlanes_game_alerts_the_right_players_and_keeps_prompts_true(
     assert_eq!(v.results, 1);
     // One channel post per phase (its board), not one per order.
     assert_eq!(v.channel_posts, v.boards, "{v:?}");
+}
+
+/// Past the round limit a Solar Crisis turn can only pass: nobody is asked
+/// for it (each pass is played at once and said in the phase post).
+#[tokio::test]
+async fn a_whole_solar_game_never_asks_for_a_forced_pass() {
+    let v = whole_game(GameKind::Solar, 4).await;
+    println!("solar seed 4: {v:?}");
+    assert_eq!(v.results, 1);
+    assert!(v.forced > 0, "the game went past its round limit: {v:?}");
 }
 
 #[tokio::test]

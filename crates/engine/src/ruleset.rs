@@ -178,6 +178,8 @@ pub enum ControlStyle {
     Minor,
     /// Ends the turn or gives something up.
     End,
+    /// Completes the decision as it stands (marks an order sheet ready).
+    Done,
 }
 
 impl Control {
@@ -279,6 +281,14 @@ pub trait Ruleset {
 
     /// The action taken for a seat that misses a deadline.
     fn default_action(state: &Self::State, seat: Seat) -> Option<Self::Action>;
+
+    /// An order `seat` owes now and has no choice about, whose playing
+    /// tells nobody anything they do not know already (it depends only on
+    /// public state), with why it is the only one: the platform plays it
+    /// for the seat at once and says so, instead of asking. Default: none.
+    fn forced(_state: &Self::State, _seat: Seat) -> Option<(Self::Action, String)> {
+        None
+    }
 
     /// A state that differs from `state` only in what no seat of `keep`
     /// may know (others' hands, face-down counters, a deck's order, the

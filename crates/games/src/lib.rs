@@ -400,6 +400,12 @@ impl AnyState {
     pub fn default_command(&self, seat: Seat) -> Option<CommandLine> {
         with_state!(self, R, s => R::default_action(s, seat).map(|a| R::unparse(&a)))
     }
+
+    /// The order `seat` is forced to give now, and why
+    /// ([`Ruleset::forced`]).
+    pub fn forced_command(&self, seat: Seat) -> Option<(CommandLine, String)> {
+        with_state!(self, R, s => R::forced(s, seat).map(|(a, why)| (R::unparse(&a), why)))
+    }
 }
 
 impl AnyEvent {

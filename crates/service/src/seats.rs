@@ -20,17 +20,31 @@ use orrery_store::{Commit, DeadlineChange, GameRow, GameStatus, SeatChange, Seat
 /// one go (a safety net; a phase needs far fewer).
 pub(super) const AUTOPLAY_LIMIT: usize = 1000;
 
-/// Play the defaults of automatic seats (civil disorder, vacant) that owe
-/// a decision, until none does, adding their events to `adv`. Returns what
-/// was played for whom (`secret`: the choice was hidden). Nothing is
-/// played when no seat is played by a person.
+/// An order the platform played for a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Played {
+    pub seat: Seat,
+    pub line: CommandLine,
+    /// The choice was hidden.
+    pub secret: bool,
+    /// `Some(why)`: the seat's only order, played for whoever holds it
+    /// ([`orrery_games::AnyState::forced_command`]); `None`: an automatic
+    /// seat's default.
+    pub forced: Option<String>,
+}
+
+/// Play what seats owe without choosing, until none does, adding the events
+/// to `adv`: the defaults of automatic seats (civil disorder, vacant), and
+/// any seat's forced order (the only one it has, which reveals nothing).
+/// Returns what was played for whom. Nothing is played when no seat is
+/// played by a person.
 ///
 /// `drafting` (the game's auto-resolve is off): an automatic seat's secret
 /// choice waits while a player still owes theirs in the same step (they
 /// are drafting: submitting now would resolve the step under them); it is
 /// played once every player is in (their drafts submitted), or at the
 /// deadline.
-pub(super) fn autoplay(adv: &mut Advance, seats: &[SeatRow], drafting: bool) -> Vec<(Seat, CommandLine, bool)> {
+pub(super) fn autoplay(adv: &mut Advance, seats: &[SeatRow], drafting: bool) -> Vec<Played> {
     let mut played = Vec::new();
     if seats.iter().all(SeatRow::automatic) {
         return played;
@@ -42,15 +56,25 @@ pub(super) fn autoplay(adv: &mut Advance, seats: &[SeatRow], drafting: bool) -> 
         }
         let pending = adv.state.pending();
         let players_drafting = drafting && pending.iter().any(|q| q.secret && !q.submitted && !automatic(q.seat));
-        let next = pending
-            .into_iter()
-            .filter(|p| !p.submitted && automatic(p.seat) && !(p.secret && players_drafting))
-            .find_map(|p| adv.state.default_command(p.seat).map(|c| (p, c)));
-        let Some((p, cmd)) = next else { break };
-        match adv.play(p.seat, &cmd) {
-            Ok(()) => played.push((p.seat, cmd, p.secret)),
+        let next = pending.into_iter().filter(|p| !p.submitted).find_map(|p| {
+            if let Some((line, why)) = adv.state.forced_command(p.seat) {
+                return Some((p, line, Some(why)));
+            }
+            if automatic(p.seat) && !(p.secret && players_drafting) {
+                return adv.state.default_command(p.seat).map(|line| (p, line, None));
+            }
+            None
+        });
+        let Some((p, line, forced)) = next else { break };
+        match adv.play(p.seat, &line) {
+            Ok(()) => played.push(Played {
+                seat: p.seat,
+                line,
+                secret: p.secret,
+                forced,
+            }),
             Err(e) => {
-                tracing::warn!(seat = %p.seat, "civil-disorder default refused: {e}");
+                tracing::warn!(seat = %p.seat, "an order played for the seat was refused: {e}");
                 break;
             }
         }
@@ -58,26 +82,41 @@ pub(super) fn autoplay(adv: &mut Advance, seats: &[SeatRow], drafting: bool) -> 
     played
 }
 
-/// One public line about what was played for automatic seats.
-pub(super) fn autoplay_line(played: &[(Seat, CommandLine, bool)], seats: &[SeatRow]) -> Option<String> {
-    if played.is_empty() {
-        return None;
-    }
-    let parts: Vec<String> = played
+/// The public lines about what was played for seats: civil disorder's
+/// defaults in one line, each reason for forced orders in one.
+pub(super) fn autoplay_line(played: &[Played], seats: &[SeatRow]) -> Option<String> {
+    let mut lines = Vec::new();
+    let defaults: Vec<String> = played
         .iter()
-        .map(|(seat, cmd, secret)| {
-            let name = seats
-                .iter()
-                .find(|s| s.seat == *seat)
-                .map_or_else(|| seat.to_string(), |s| s.name.clone());
-            if *secret {
-                format!("{name}: a secret choice")
+        .filter(|p| p.forced.is_none())
+        .map(|p| {
+            if p.secret {
+                format!("{}: a secret choice", seats.name(p.seat))
             } else {
-                format!("{name}: `{cmd}`")
+                format!("{}: `{}`", seats.name(p.seat), p.line)
             }
         })
         .collect();
-    Some(format!("🤖 Civil disorder, defaults played — {}.", parts.join("; ")))
+    if !defaults.is_empty() {
+        lines.push(format!("🤖 Civil disorder, defaults played — {}.", defaults.join("; ")));
+    }
+    let mut reasons: Vec<(&str, Vec<Seat>)> = Vec::new();
+    for p in played {
+        let Some(why) = p.forced.as_deref() else { continue };
+        match reasons.iter_mut().find(|(w, _)| *w == why) {
+            Some((_, who)) if !who.contains(&p.seat) => who.push(p.seat),
+            Some(_) => {}
+            None => reasons.push((why, vec![p.seat])),
+        }
+    }
+    for (why, who) in reasons {
+        let mut why = why.to_string();
+        if let Some(first) = why.get(..1) {
+            why.replace_range(..1, &first.to_uppercase());
+        }
+        lines.push(format!("⏩ {why}: played for {}.", seats.name_list(&who)));
+    }
+    (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
 impl Service {

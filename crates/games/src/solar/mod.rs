@@ -150,6 +150,10 @@ impl Ruleset for Solar {
         rules::default_action(state, seat)
     }
 
+    fn forced(state: &State, seat: Seat) -> Option<(Action, String)> {
+        rules::forced(state, seat)
+    }
+
     fn control(state: &State, seat: Seat, action: &Action, names: &[String]) -> Control {
         controls::control(state, seat, action, names)
     }

@@ -223,6 +223,29 @@ pub fn default_action(state: &State, seat: Seat) -> Option<Action> {
     }
 }
 
+/// Past the round limit a turn can only pass (docs/rules/solar.md, "Round
+/// limit", a designer's choice): the platform passes for the player
+/// instead of asking. Public: the round and the limit are on the board.
+pub fn forced(state: &State, seat: Seat) -> Option<(Action, String)> {
+    if state.is_over() || !state.passing_only() || cards::discard_owed(state).is_some() {
+        return None;
+    }
+    match owed(state) {
+        Some((s, Owed::Turn)) if s == seat => {
+            let legal = legal_actions(state, seat);
+            let [only] = legal.as_slice() else { return None };
+            Some((
+                only.clone(),
+                format!(
+                    "round {} is past the round limit ({}), so passing is the only order",
+                    state.round, state.options.round_limit
+                ),
+            ))
+        }
+        _ => None,
+    }
+}
+
 pub(super) fn reject(reason: impl Into<String>, legal: &[Action]) -> Rejection {
     Rejection::illegal(reason, legal.iter().map(|a| unparse(a).to_string()).collect())
 }
