@@ -433,3 +433,86 @@ async fn two_bots_on_one_postgres_database_resolve_each_phase_once() {
     }
     db.drop().await;
 }
+
+/// The lobby post's buttons: Join seats the presser, Leave unseats them,
+/// Start is the host's alone and starts the game. The first ping then
+/// says where the prompt is and carries "Show my prompt", which answers
+/// its presser privately with their prompt and its controls.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_and_the_pings_have_working_buttons() {
+    let h = Harness::start().await;
+    let chan = h.fake.add_channel("buttons");
+    let here = Place::Channel(chan);
+    let alice = h.fake.add_user("alice");
+    let bob = h.fake.add_user("bob");
+    let carol = h.fake.add_user("carol");
+    let lobby = h
+        .fake
+        .run(&alice, here, "game new", &[("game", json!("starlanes"))])
+        .await;
+    assert!(lobby.content.contains("Press Join"), "{}", lobby.content);
+    let ids = lobby.custom_ids();
+    assert_eq!(ids.len(), 3, "Join, Leave and Start: {ids:?}");
+    let (join, leave, start) = (ids[0].clone(), ids[1].clone(), ids[2].clone());
+    let game = h.store().await.games_in_channel(chan).await.unwrap()[0].id;
+
+    let ans = h.fake.answer(h.fake.press(&bob, lobby.id, &join).await).await;
+    assert!(
+        !ans.ephemeral() && ans.content.contains("bob joined"),
+        "{}",
+        ans.content
+    );
+    let ans = h.fake.answer(h.fake.press(&carol, lobby.id, &join).await).await;
+    assert!(ans.content.contains("carol joined"), "{}", ans.content);
+    assert_eq!(h.store().await.seats(game).await.unwrap().len(), 3);
+    let ans = h.fake.answer(h.fake.press(&carol, lobby.id, &leave).await).await;
+    assert!(ans.content.contains("carol left"), "{}", ans.content);
+    assert_eq!(h.store().await.seats(game).await.unwrap().len(), 2);
+    // Start is the host's: bob is refused privately, and nothing changes.
+    let ans = h.fake.answer(h.fake.press(&bob, lobby.id, &start).await).await;
+    assert!(
+        ans.ephemeral() && ans.content.contains("Only the host"),
+        "{}",
+        ans.content
+    );
+    assert_eq!(h.row(game).await.status, orrery::store::GameStatus::Lobby);
+    let ans = h.fake.answer(h.fake.press(&alice, lobby.id, &start).await).await;
+    assert!(ans.content.contains("started"), "{}", ans.content);
+    h.wait_outbox_drained(WAIT).await;
+    assert_eq!(h.row(game).await.status, orrery::store::GameStatus::Active);
+
+    // The first phase post pings who it waits on, with a control that
+    // shows them their prompt.
+    let ping = post_with(&h, chan, "Waiting on", 0).await;
+    let show = ping.custom_ids();
+    assert_eq!(show.len(), 1, "{show:?}");
+    let owner = if ping.content.contains(&format!("<@{}>", alice.id)) {
+        &alice
+    } else {
+        &bob
+    };
+    let answers = {
+        let i = h.fake.press(owner, ping.id, &show[0]).await;
+        h.fake.answer(i).await;
+        h.fake
+            .wait_for("the prompt shown", WAIT, |w| {
+                let all: Vec<Message> = w
+                    .messages
+                    .iter()
+                    .filter(
+                        |m| matches!(m.origin, crate::support::Origin::Followup { interaction } if interaction == i),
+                    )
+                    .cloned()
+                    .collect();
+                all.iter().any(|m| !m.custom_ids().is_empty()).then_some(all)
+            })
+            .await
+    };
+    assert!(answers.iter().all(Message::ephemeral), "shown to its presser alone");
+    assert!(
+        answers.iter().any(|m| m.custom_ids().len() > 1),
+        "the prompt comes with its controls: {:?}",
+        answers.iter().map(|m| m.content.clone()).collect::<Vec<_>>()
+    );
+    h.fake.assert_clean();
+}

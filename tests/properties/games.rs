@@ -301,13 +301,12 @@ fn check_controls(kind: GameKind, state: &AnyState, sizes: &mut MenuSizes) {
             );
             if let Some(q) = &c.confirm {
                 assert!(!names_a_seat(q), "{kind}: `{line}`: question names a seat: {q}");
-                assert_eq!(
-                    c.style,
-                    ControlStyle::End,
-                    "{kind}: `{line}`: a question on a non-ending order"
+                assert!(
+                    matches!(c.style, ControlStyle::End | ControlStyle::Done),
+                    "{kind}: `{line}`: a question on an order that neither ends the turn nor completes the decision"
                 );
             }
-            if c.style == ControlStyle::End && main_open {
+            if matches!(c.style, ControlStyle::End | ControlStyle::Done) && main_open {
                 assert!(
                     c.confirm.is_some(),
                     "{kind}: `{line}` ends the turn with main orders open, unasked"

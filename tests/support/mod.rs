@@ -1063,7 +1063,8 @@ pub fn names(t: &Table, ids: &std::collections::BTreeSet<Id>) -> Vec<String> {
 /// 🔔 alert mid-phase pings exactly those it waits on now and did not
 /// before (`before`: the one who just acted is not pinged for the next
 /// step of their own turn). Players waited on now and not before were
-/// pinged. Returns how many posts pinged someone.
+/// pinged. A post that pings carries the control that shows a player
+/// their prompt. Returns how many posts pinged someone.
 pub fn check_pings(
     h: &Harness,
     t: &Table,
@@ -1107,6 +1108,24 @@ pub fn check_pings(
             "a ping without a mention in the text: {}",
             last.content
         );
+    }
+    if !pinged.is_empty() {
+        // A ping lets its players act: it says where their prompts are
+        // (a 🔔 alert) and shows them with a control (any ping).
+        let show = format!("b:{}", t.game.0);
+        assert!(
+            last.custom_ids().contains(&show),
+            "a ping without its Show my prompt control: {} {:?}",
+            last.content,
+            last.custom_ids()
+        );
+        if last.content.starts_with('🔔') {
+            assert!(
+                last.content.contains("Your prompt") && last.content.contains("Show my prompt"),
+                "a 🔔 alert that does not say where the prompt is: {}",
+                last.content
+            );
+        }
     }
     usize::from(!pinged.is_empty())
 }

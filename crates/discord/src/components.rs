@@ -82,6 +82,12 @@ pub enum ComponentId {
     TakeBack { game: GameId },
     /// Cancel a confirmation.
     Cancel { game: GameId },
+    /// Take a seat in a lobby.
+    Join { game: GameId },
+    /// Leave a lobby.
+    Leave { game: GameId },
+    /// Start a game (its host).
+    Start { game: GameId },
 }
 
 impl ComponentId {
@@ -96,6 +102,9 @@ impl ComponentId {
             ComponentId::Board { game } => format!("b:{}", game.0),
             ComponentId::TakeBack { game } => format!("t:{}", game.0),
             ComponentId::Cancel { game } => format!("n:{}", game.0),
+            ComponentId::Join { game } => format!("j:{}", game.0),
+            ComponentId::Leave { game } => format!("l:{}", game.0),
+            ComponentId::Start { game } => format!("a:{}", game.0),
         };
         fits(&id).then_some(id)
     }
@@ -149,6 +158,9 @@ pub fn decode(custom_id: &str) -> Option<ComponentId> {
         "b" => ComponentId::Board { game: game(rest)? },
         "t" => ComponentId::TakeBack { game: game(rest)? },
         "n" => ComponentId::Cancel { game: game(rest)? },
+        "j" => ComponentId::Join { game: game(rest)? },
+        "l" => ComponentId::Leave { game: game(rest)? },
+        "a" => ComponentId::Start { game: game(rest)? },
         _ => return None,
     })
 }
@@ -292,6 +304,9 @@ fn label_of(c: &Choice) -> String {
             Act::Order => c.command.to_string(),
             Act::Board => "🗺 My board".into(),
             Act::TakeBack => "↩ Take back".into(),
+            Act::Join => "Join".into(),
+            Act::Leave => "Leave".into(),
+            Act::Start => "Start".into(),
         }
     }
 }
@@ -319,6 +334,7 @@ fn style_of(c: &Choice) -> Style {
         ControlStyle::Main => Style::Primary,
         ControlStyle::Minor => Style::Secondary,
         ControlStyle::End => Style::Danger,
+        ControlStyle::Done => Style::Success,
     }
 }
 
@@ -342,11 +358,18 @@ fn act_button(c: &Choice) -> Option<Button> {
         Act::Order => return order_button(c),
         Act::Board => ComponentId::Board { game: c.game },
         Act::TakeBack => ComponentId::TakeBack { game: c.game },
+        Act::Join => ComponentId::Join { game: c.game },
+        Act::Leave => ComponentId::Leave { game: c.game },
+        Act::Start => ComponentId::Start { game: c.game },
+    };
+    let style = match c.act {
+        Act::Join | Act::Start => Style::Primary,
+        _ => Style::Secondary,
     };
     Some(Button {
         label: clip(&label_of(c), BUTTON_LABEL_MAX),
         id: id.encode()?,
-        style: Style::Secondary,
+        style,
     })
 }
 
@@ -656,7 +679,7 @@ pub fn confirmation_rows(game: GameId, line: &CommandLine, label: &str) -> Vec<R
 }
 
 /// What using a component asks for.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     /// Give this order.
     Order { game: GameId, line: CommandLine },
@@ -670,6 +693,8 @@ pub enum Action {
     TakeBack { game: GameId },
     /// Drop a confirmation.
     Cancel,
+    /// A lobby's button: join, leave or start the game.
+    Lobby(Request),
 }
 
 /// What a component interaction asks for, if its id and data make sense
@@ -682,6 +707,9 @@ pub fn action_of(custom_id: &str, kind: &serenity::ComponentInteractionDataKind)
         (ComponentId::Board { game }, K::Button) => Action::Board { game },
         (ComponentId::TakeBack { game }, K::Button) => Action::TakeBack { game },
         (ComponentId::Cancel { .. }, K::Button) => Action::Cancel,
+        (ComponentId::Join { game }, K::Button) => Action::Lobby(Request::Join { game: Some(game) }),
+        (ComponentId::Leave { game }, K::Button) => Action::Lobby(Request::Leave { game: Some(game) }),
+        (ComponentId::Start { game }, K::Button) => Action::Lobby(Request::Start { game: Some(game) }),
         (ComponentId::Select { game, .. }, K::StringSelect { values }) => match decode_value(values.first()?)? {
             (line, true) => Action::Confirm { game, line },
             (line, false) => Action::Order { game, line },
@@ -697,7 +725,7 @@ pub fn action_of(custom_id: &str, kind: &serenity::ComponentInteractionDataKind)
 /// A label without the marks this module adds (`Yes — `, `✓ `).
 fn unmarked(label: &str) -> String {
     let l = label.strip_prefix(CONFIRM_YES).unwrap_or(label);
-    l.strip_prefix(CURRENT_MARK).unwrap_or(l).to_string()
+    orrery_service::bare_label(l.strip_prefix(CURRENT_MARK).unwrap_or(l)).to_string()
 }
 
 /// The label of the button `custom_id` (or of the option `value` of the
@@ -791,6 +819,21 @@ pub async fn handle_component(
                 "↩ Taken back.".into(),
             )
             .await?;
+        }
+        Action::Lobby(request) => {
+            // Answered as the slash command is: who joined or left, and
+            // that the game started, for the channel; a refusal privately.
+            interaction
+                .create_response(ctx, serenity::CreateInteractionResponse::Acknowledge)
+                .await?;
+            let actor = actor_of_component(interaction);
+            match data.service.handle(&actor, request).await {
+                Ok(reply) => {
+                    let private = reply.ephemeral;
+                    send_reply(ctx, data, interaction, reply, private).await?;
+                }
+                Err(e) => tell_error(ctx, interaction, &Error::from(e)).await?,
+            }
         }
         Action::Board { game } => {
             interaction

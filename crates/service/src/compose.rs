@@ -17,7 +17,7 @@ use super::roster::Roster;
 use super::text::Text;
 use orrery_engine::{CommandLine, ControlStyle, Outcome, Pending, PhaseInfo, Seat, Viewer};
 use orrery_games::AnyState;
-use orrery_store::{DeadlineRow, GameRow, SeatRow};
+use orrery_store::{DeadlineRow, GameRow, PrivateTo, SeatRow};
 
 /// When the decisions asked now are due.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,15 +40,27 @@ impl Due {
         }
     }
 
-    /// "by <moment>", "the clock is paused (3 h left)", "no deadline".
+    /// "due <moment>", "the clock is paused (3 h left)", "no deadline".
     pub fn text(self) -> Text {
         match self {
-            Due::At(ms) => Text::plain("by ").time(ms),
+            Due::At(ms) => Text::plain("due ").time(ms),
             Due::Paused(left) => Text::plain(format!(
                 "the clock is paused ({} left)",
                 super::settings::format_duration(left)
             )),
             Due::Open => Text::plain("no deadline"),
+        }
+    }
+
+    /// [`Due::text`] starting a sentence.
+    pub fn sentence(self) -> Text {
+        match self {
+            Due::At(ms) => Text::plain("Due ").time(ms),
+            Due::Paused(left) => Text::plain(format!(
+                "The clock is paused ({} left)",
+                super::settings::format_duration(left)
+            )),
+            Due::Open => Text::plain("No deadline"),
         }
     }
 }
@@ -102,6 +114,38 @@ pub(super) fn phase_header(row: &GameRow, phase: &PhaseInfo, names: &[String]) -
     ))
 }
 
+/// The label of the control that shows its presser their prompt, hand or
+/// sheet with its controls, and their own board, privately.
+pub const SHOW_MY_PROMPT: &str = "📋 Show my prompt";
+
+/// A decision's kind as words ("combat-card" → "combat card").
+fn decision_words(kind: &str) -> String {
+    kind.replace(['-', '_'], " ")
+}
+
+/// Where the alerted players find their prompts, said in a ping.
+fn prompts_are(row: &GameRow, alerted: &[&SeatRow]) -> &'static str {
+    let place = |s: &SeatRow| s.private_to.unwrap_or(super::settings::Settings::of(row).private);
+    let threads = alerted.iter().filter(|s| place(s) == PrivateTo::Thread).count();
+    match (threads, alerted.len()) {
+        (0, 1) => "Your prompt is in your DMs, or press Show my prompt.",
+        (0, _) => "Your prompts are in your DMs, or press Show my prompt.",
+        (t, n) if t == n && n == 1 => "Your prompt is in your private thread, or press Show my prompt.",
+        (t, n) if t == n => "Your prompts are in your private threads, or press Show my prompt.",
+        _ => "Your prompts are in your DMs or private threads, or press Show my prompt.",
+    }
+}
+
+/// The close of the game's live 🔔 alert, if it has one: its control goes
+/// and a last line says it is over.
+fn close_alert(row: &GameRow) -> OutMessage {
+    OutMessage::to_channel(
+        row.channel_id,
+        "✓ Closed: the game moved on (the phase post says who it waits on).",
+    )
+    .in_slot(Slot::Alert { game: row.id }, Op::Close)
+}
+
 /// A player who asked not to be alerted (their reminders are muted).
 fn quiet(s: &SeatRow) -> bool {
     s.reminders.as_deref().is_some_and(<[i64]>::is_empty)
@@ -131,8 +175,8 @@ pub(super) fn waiting_footer(pending: &[Pending], seats: &[SeatRow], due: Due) -
             Some(s) => text.push_str(&format!("{} (civil disorder)", s.name)),
             None => text.push_str(&p.seat.to_string()),
         }
-        let done = if p.submitted { ", ✓ in" } else { "" };
-        text.push_str(&format!(" ({}{done})", p.kind));
+        let done = if p.submitted { ", ✓ ready" } else { "" };
+        text.push_str(&format!(" ({}{done})", decision_words(&p.kind)));
     }
     text.push_str(" · ");
     text.append(due.text());
@@ -232,6 +276,12 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
             .iter()
             .filter_map(|p| seats.iter().find(|s| s.seat == p.seat && !s.automatic() && !quiet(s)))
             .collect();
+        // A seat the game waited on answered (or the game ended): an
+        // earlier alert is over. (Delivered only if one is live.)
+        let owing_now: Vec<Seat> = pending.iter().filter(|p| !p.submitted).map(|p| p.seat).collect();
+        if outcome.is_some() || was.iter().any(|s| !owing_now.contains(s)) {
+            out.push(close_alert(row));
+        }
         if !alert.is_empty() && outcome.is_none() {
             let mut text = Text::plain("🔔 ");
             for (i, s) in alert.iter().enumerate() {
@@ -240,12 +290,14 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
                 }
                 text.append(Text::new().mention(s.user, s.name.clone()));
             }
-            let kinds: Vec<&str> = newly.iter().map(|p| p.kind.as_str()).collect();
+            let kinds: Vec<String> = newly.iter().map(|p| decision_words(&p.kind)).collect();
             text.push_str(&format!(": game {} waits on you ({}), ", row.id, kinds.join(", ")));
             text.append(due.text());
-            text.push('.');
-            let mut m = OutMessage::to_channel(row.channel_id, text);
+            text.push_str(". ");
+            text.push_str(prompts_are(row, &alert));
+            let mut m = OutMessage::to_channel(row.channel_id, text).in_slot(Slot::Alert { game: row.id }, Op::Post);
             m.pings = alert.iter().map(|s| s.user).collect();
+            m.choices = vec![Choice::act(row.id, Act::Board, SHOW_MY_PROMPT)];
             out.push(m);
         }
     } else {
@@ -282,8 +334,16 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
         } else {
             m.footer = Some(footer.clone());
             m.pings = pings.clone();
+            if !pending.is_empty() {
+                m.choices = vec![Choice::act(row.id, Act::Board, SHOW_MY_PROMPT)];
+            }
         }
         out.push(m);
+        // A new phase: any alert of the last one is over (a game just set
+        // up has had none).
+        if !starting {
+            out.push(close_alert(row));
+        }
     }
     // A game that ends without a new phase still gets its one result post
     // with the final board.
@@ -486,7 +546,20 @@ pub(super) fn label_of(state: &AnyState, seat: Seat, line: &CommandLine, names: 
         .legal_controls(seat, names)
         .into_iter()
         .find(|(c, _)| c == line)
-        .map_or_else(|| line.to_string(), |(_, control)| control.label)
+        .map_or_else(
+            || line.to_string(),
+            |(_, control)| bare_label(&control.label).to_string(),
+        )
+}
+
+/// A control's label without the symbol it starts with ("✅ Sheet ready" →
+/// "Sheet ready"), for echoes that carry their own ("✅ You chose: …").
+pub fn bare_label(label: &str) -> &str {
+    let rest = label.trim_start_matches(|c: char| !c.is_ascii() && !c.is_alphanumeric());
+    match rest.trim_start() {
+        "" => label,
+        bare => bare,
+    }
 }
 
 /// The line that closes an older prompt of `seat`: what happened to it.
@@ -558,8 +631,8 @@ pub(super) fn prompt(
     } else if p.submitted {
         text.push_str("\nYour choice is in (marked ✓). You can change it until everyone has chosen.");
     }
-    let footer = Text::plain("⏳ Due ")
-        .and(due.text())
+    let footer = Text::plain("⏳ ")
+        .and(due.sentence())
         .then(" · played in ")
         .channel(row.channel_id);
     let mut choices: Vec<Choice> = state
@@ -597,7 +670,7 @@ fn style_rank(style: ControlStyle) -> u8 {
     match style {
         ControlStyle::Main => 0,
         ControlStyle::Minor => 1,
-        ControlStyle::End => 2,
+        ControlStyle::End | ControlStyle::Done => 2,
     }
 }
 

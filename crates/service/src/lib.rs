@@ -36,6 +36,7 @@ pub mod slash;
 mod transport;
 
 pub use clock::{Clock, FileClock, ManualClock, SystemClock};
+pub use compose::bare_label;
 pub use message::{Act, BoardRef, Choice, Op, OutMessage, Reply, Slot, Target};
 pub use naming::{find_seat, name_list, phase_choices, seat_choices, section_choices, SeatRef};
 pub use orders::{complete_from, players_as_seats};

@@ -6,7 +6,7 @@ use super::advance::Advance;
 use super::change::{next_seat, Changed, Load, Lobby, Moved};
 use super::roster::Roster;
 use super::settings::Settings;
-use super::{compose, user_err, Actor, Place, Reply, Service, ServiceError, Text};
+use super::{compose, user_err, Act, Actor, Choice, Place, Reply, Service, ServiceError, Text};
 use orrery_engine::{GameConfig, GameId};
 use orrery_games::GameKind;
 use orrery_store::{Commit, DeadlineChange, GameStatus, NewGame, PrivateTo};
@@ -94,12 +94,18 @@ impl Service {
             Some(PrivateTo::Thread) => "\nPrivate messages (hands, secret orders, private boards) go to a private thread per player in this channel.",
             _ => "",
         };
-        Ok(Reply::public(Text::new().strong(kind.name()).then(format!(
-            " game {id} is open. {} is hosting and has taken seat 1.\nJoin with `/game join`; the host starts with `/game start` ({} to {} players).{private}",
+        let mut reply = Reply::public(Text::new().strong(kind.name()).then(format!(
+            " game {id} is open. {} is hosting and has taken seat 1.\nPress Join to take a seat (or `/game join`); the host presses Start (or `/game start`) once {} to {} players are seated.{private}",
             actor.name,
             counts.start(),
             counts.end()
-        ))))
+        )));
+        reply.choices = vec![
+            Choice::act(id, Act::Join, "Join"),
+            Choice::act(id, Act::Leave, "Leave"),
+            Choice::act(id, Act::Start, "Start"),
+        ];
+        Ok(reply)
     }
 
     pub(super) async fn join(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {

@@ -60,6 +60,12 @@ pub enum Act {
     Board,
     /// Take back the presser's last order (see `/game takeback`).
     TakeBack,
+    /// Take a seat in the game's lobby (see `/game join`).
+    Join,
+    /// Leave the game's lobby (see `/game leave`).
+    Leave,
+    /// Start the game, for its host (see `/game start`).
+    Start,
 }
 
 impl Choice {
@@ -97,22 +103,33 @@ impl Choice {
 /// the channel (its board, narration and who is awaited).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Slot {
-    Prompt { game: GameId, seat: Seat },
-    Phase { game: GameId },
+    Prompt {
+        game: GameId,
+        seat: Seat,
+    },
+    Phase {
+        game: GameId,
+    },
+    /// The game's 🔔 alert mid-phase: closed once the game moves on, so no
+    /// stale "waits on you" stays with a working control.
+    Alert {
+        game: GameId,
+    },
 }
 
 impl Slot {
     pub fn game(self) -> GameId {
         match self {
-            Slot::Prompt { game, .. } | Slot::Phase { game } => game,
+            Slot::Prompt { game, .. } | Slot::Phase { game } | Slot::Alert { game } => game,
         }
     }
 
-    /// A stable key for storage: `prompt:3` (seat index), `phase`.
+    /// A stable key for storage: `prompt:3` (seat index), `phase`, `alert`.
     pub fn key(self) -> String {
         match self {
             Slot::Prompt { seat, .. } => format!("prompt:{}", seat.0),
             Slot::Phase { .. } => "phase".to_string(),
+            Slot::Alert { .. } => "alert".to_string(),
         }
     }
 }

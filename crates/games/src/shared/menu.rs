@@ -74,7 +74,7 @@ pub fn sheet_control(verb: SheetVerb, sheet: &str, lines: usize, others_open: bo
         SheetVerb::Ready => (
             "✅ Sheet ready".to_string(),
             "Sheet",
-            ControlStyle::End,
+            ControlStyle::Done,
             others_open.then(|| {
                 format!("Mark your {sheet} sheet ready with {written}? You can un-ready while others still write.")
             }),
