@@ -125,8 +125,10 @@ fn decision_words(kind: &str) -> String {
 
 /// Where the alerted players find their prompts, said in a ping.
 fn prompts_are(row: &GameRow, alerted: &[&SeatRow]) -> &'static str {
-    let place = |s: &SeatRow| s.private_to.unwrap_or(super::settings::Settings::of(row).private);
-    let threads = alerted.iter().filter(|s| place(s) == PrivateTo::Thread).count();
+    let threads = alerted
+        .iter()
+        .filter(|s| super::settings::private_place(row, s) == PrivateTo::Thread)
+        .count();
     match (threads, alerted.len()) {
         (0, 1) => "Your prompt is in your DMs, or press Show my prompt.",
         (0, _) => "Your prompts are in your DMs, or press Show my prompt.",

@@ -21,7 +21,7 @@
 
 use super::change::{Changed, Load};
 use super::roster::Roster;
-use super::settings::Settings;
+use super::settings::private_place;
 use super::transport::{Delivery, Opened, ThreadPlace, Transport};
 use super::{compose, user_err, Actor, BoardRef, GameId, Op, OutMessage, Reply, Service, ServiceError, Target, Text};
 use orrery_engine::{Seat, UserId, Viewer};
@@ -49,11 +49,6 @@ pub(super) struct SeatThread {
     /// The thread, once opened.
     pub thread: Option<u64>,
     pub name: String,
-}
-
-/// Where `seat`'s private messages go now.
-pub(super) fn private_place(row: &GameRow, seat: &SeatRow) -> PrivateTo {
-    seat.private_to.unwrap_or(Settings::of(row).private)
 }
 
 impl Service {

@@ -397,6 +397,11 @@ impl Service {
     }
 }
 
+/// Where `seat`'s private messages go now.
+pub(super) fn private_place(row: &GameRow, seat: &orrery_store::SeatRow) -> PrivateTo {
+    seat.private_to.unwrap_or(Settings::of(row).private)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
