@@ -31,13 +31,15 @@ struct Settings {
     deflate: DeflateCompression,
 }
 
-/// Measured on real 1600x1200 boards (see `examples/timing.rs`): Paeth with
-/// fdeflate gives about 210-220 KB; Up 235-290 KB and Sub 245-305 KB for
-/// the same time; no filter with zlib level 1 about 165 KB but takes 3-7 ms
-/// longer.
+/// Measured on real 1600x1200 boards of the five games (see
+/// `examples/timing.rs`, medians of 30 runs): Paeth with fdeflate gave
+/// 170-280 KiB in 9-12 ms; no filter with zlib level 6 gives 100-180 KiB
+/// (about 40% less) in 30-37 ms, and level 9 only 1-3 KiB less in 60-97
+/// ms. Boards are sent to chat over and over: the bytes matter more than
+/// the 25 ms.
 const INDEXED: Settings = Settings {
-    filter: Filter::Paeth,
-    deflate: DeflateCompression::FdeflateUltraFast,
+    filter: Filter::NoFilter,
+    deflate: DeflateCompression::Level(6),
 };
 
 const RGB: Settings = Settings {

@@ -96,9 +96,9 @@ pub fn render_rgba(scene: &Scene) -> Result<tiny_skia::Pixmap, RenderError> {
 /// palette entries, chosen by median cut. Should that leave a mean error
 /// above 1/255 per channel (photo-like content), the canvas is written as
 /// exact 8-bit RGB instead. A canvas with any translucent pixel is written
-/// as straight-alpha 8-bit RGBA. All use the Paeth or Up filter and fast
-/// deflate: boards are sent once and discarded, so speed matters more than
-/// the last few kilobytes.
+/// as straight-alpha 8-bit RGBA. Indexed images use no filter and zlib
+/// level 6 (boards are sent to chat again and again: bytes matter); RGB
+/// and RGBA the Paeth or Up filter and fast deflate.
 pub fn encode_png(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, RenderError> {
     encode::encode(pixmap.width(), pixmap.height(), pixmap.data())
 }

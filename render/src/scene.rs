@@ -265,6 +265,93 @@ impl Scene {
             stroke,
         });
     }
+    /// The same picture `k` times the size (`0 < k`): the canvas, every
+    /// position, size, radius, stroke and font, so what is legible where
+    /// stays as it was relative to the whole. Used to send lighter boards.
+    pub fn scaled(&self, k: f32) -> Scene {
+        let p = |(x, y): (f32, f32)| (x * k, y * k);
+        let stroke = |s: &Stroke| Stroke::new(s.color, s.width * k);
+        let items = self
+            .items
+            .iter()
+            .map(|item| match item {
+                Item::Rect {
+                    x,
+                    y,
+                    w,
+                    h,
+                    radius,
+                    fill,
+                    stroke: st,
+                } => Item::Rect {
+                    x: x * k,
+                    y: y * k,
+                    w: w * k,
+                    h: h * k,
+                    radius: radius * k,
+                    fill: *fill,
+                    stroke: st.as_ref().map(stroke),
+                },
+                Item::Circle {
+                    cx,
+                    cy,
+                    r,
+                    fill,
+                    stroke: st,
+                } => Item::Circle {
+                    cx: cx * k,
+                    cy: cy * k,
+                    r: r * k,
+                    fill: *fill,
+                    stroke: st.as_ref().map(stroke),
+                },
+                Item::Polygon {
+                    points,
+                    fill,
+                    stroke: st,
+                } => Item::Polygon {
+                    points: points.iter().copied().map(p).collect(),
+                    fill: *fill,
+                    stroke: st.as_ref().map(stroke),
+                },
+                Item::Line {
+                    points,
+                    stroke: st,
+                    dashed,
+                } => Item::Line {
+                    points: points.iter().copied().map(p).collect(),
+                    stroke: stroke(st),
+                    dashed: *dashed,
+                },
+                Item::Text(t) => Item::Text(Text {
+                    x: t.x * k,
+                    y: t.y * k,
+                    size: t.size * k,
+                    ..t.clone()
+                }),
+                Item::Legend {
+                    x,
+                    y,
+                    title,
+                    entries,
+                    size,
+                } => Item::Legend {
+                    x: x * k,
+                    y: y * k,
+                    title: title.clone(),
+                    entries: entries.clone(),
+                    size: size * k,
+                },
+            })
+            .collect();
+        Scene {
+            width: ((self.width as f32 * k).round() as u32).max(1),
+            height: ((self.height as f32 * k).round() as u32).max(1),
+            background: self.background,
+            items,
+        }
+    }
+
     /// Append a solid polyline.
     pub fn line(&mut self, points: Vec<(f32, f32)>, stroke: Stroke) {
         self.items.push(Item::Line {

@@ -606,3 +606,26 @@ fn synthetic_board_png_is_small_and_deterministic() {
     assert!(png.len() < 420_000, "{} bytes", png.len());
     assert_eq!(png, render_png(&s.clone()).unwrap());
 }
+
+/// A scaled scene is the same picture, smaller: the canvas, shapes and
+/// text all shrink by the factor, and a lighter PNG comes out.
+#[test]
+fn a_scaled_scene_is_the_same_picture_smaller() {
+    let red = Color::rgb(220, 30, 30);
+    let mut s = Scene::new(400, 300, Color::BLACK);
+    s.rect(100.0, 100.0, 200.0, 100.0, Some(red), None);
+    s.text(Text::new(20.0, 40.0, "Vega", 32.0, Color::WHITE));
+    let half = s.scaled(0.5);
+    assert_eq!((half.width, half.height), (200, 150));
+    let img = png_pixels(&half);
+    assert_eq!((img.width(), img.height()), (200, 150));
+    assert_eq!(
+        bounds_where(&img, |p| near(p, rgba(red), 8)),
+        Some((50, 50, 149, 99)),
+        "the rectangle at half its place and size"
+    );
+    let Item::Text(t) = &half.items[1] else { panic!("text") };
+    assert_eq!((t.x, t.y, t.size), (10.0, 20.0, 16.0));
+    let full = synthetic_board();
+    assert!(render_png(&full.scaled(0.75)).unwrap().len() < render_png(&full).unwrap().len());
+}

@@ -11,6 +11,12 @@ use orrery_engine::{GameId, Seat, UserId, Viewer};
 use orrery_games::{AnyEvent, AnyState, GameKind};
 use orrery_store::{GameRow, GameStatus};
 
+/// Boards are sent at this fraction of the size their games draw them
+/// (1600x1200 → 1200x900): Discord shows them about 550 px wide in the
+/// chat column anyway, so text keeps its size relative to the picture,
+/// and each PNG weighs about 45% less.
+pub const BOARD_SCALE: f32 = 0.75;
+
 /// The result line of a finished game ("Game over: alice wins — …").
 pub fn compose_outcome(state: &AnyState, names: &[String]) -> Text {
     match state.outcome() {
@@ -269,7 +275,7 @@ impl Service {
             Some(state) => state,
             None => self.store.state_at(board.game, kind, board.seq).await?,
         };
-        let scene = state.scene(board.viewer, &names);
+        let scene = state.scene(board.viewer, &names).scaled(BOARD_SCALE);
         Ok(orrery_render::render_png(&scene)?)
     }
 
