@@ -203,9 +203,13 @@ fn check_secret_pick_invisible(kind: GameKind, state: &AnyState, seat: Seat, pla
                 );
             }
         }
-        // The public board PNG, for the first few picks (rendering is slower).
+        // The public board's pixels (the PNG is a function of them), for
+        // the first few picks (rendering is slower).
         if i < 3 {
-            let png = orrery_render::render_png(&after.scene(Viewer::Public, &names)).expect("render");
+            let png = orrery_render::render_rgba(&after.scene(Viewer::Public, &names))
+                .expect("render")
+                .data()
+                .to_vec();
             match &seen_png {
                 None => seen_png = Some(png),
                 Some(p0) => assert!(
@@ -434,8 +438,13 @@ fn hidden_state_does_not_leak_in(kind: GameKind, games: u64) {
                     }
                     checked.0 += 1;
                     if viewer == Viewer::Public && sampled % 10 == 0 {
-                        let png =
-                            |s: &AnyState| orrery_render::render_png(&s.scene(Viewer::Public, &names)).expect("render");
+                        // Its pixels: the PNG is a function of them.
+                        let png = |s: &AnyState| {
+                            orrery_render::render_rgba(&s.scene(Viewer::Public, &names))
+                                .expect("render")
+                                .data()
+                                .to_vec()
+                        };
                         assert!(
                             png(state) == png(&other),
                             "{kind} seed {seed}: public board depends on hidden state"

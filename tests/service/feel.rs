@@ -219,8 +219,9 @@ async fn a_typed_order_closes_the_prompt_it_answers() {
         .collect();
     assert_eq!(phase_posts.len(), 1);
     assert_eq!(phase_posts[0].pings, vec![UserId(2)]);
+    // One numbering: the game's own words, not the platform's phase count.
     assert!(
-        phase_posts[0].text.contains("Phase"),
+        phase_posts[0].text.contains("Round") && !phase_posts[0].text.contains("Phase"),
         "{}",
         phase_posts[0].text.to_plain()
     );

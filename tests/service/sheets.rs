@@ -228,16 +228,23 @@ async fn the_deadline_counts_each_sheet_as_it_stands() {
         "{channel}"
     );
     assert!(!channel.contains("fighter"), "{channel}");
-    // Each player gets their own board by DM as the new section begins.
-    for user in [1, 2] {
-        assert!(
-            out.iter().any(|m| m.target == Target::Dm(orrery::engine::UserId(user))
+    // As the new section begins, alice (whose sheet built a fighter) gets
+    // her own board by DM; bob, who learnt nothing new, gets his prompt
+    // without one.
+    let boarded = |user: u64| {
+        out.iter().any(|m| {
+            m.target == Target::Dm(orrery::engine::UserId(user))
                 && m.board
                     .as_ref()
-                    .is_some_and(|b| b.viewer == orrery::engine::Viewer::Seat(orrery::engine::Seat(user as u8 - 1)))),
-            "user {user} got no private board"
-        );
-    }
+                    .is_some_and(|b| b.viewer == orrery::engine::Viewer::Seat(orrery::engine::Seat(user as u8 - 1)))
+        })
+    };
+    assert!(boarded(1), "alice got no private board");
+    assert!(!boarded(2), "bob got a board that shows him nothing new");
+    assert!(
+        out.iter().any(|m| m.target == Target::Dm(orrery::engine::UserId(2))),
+        "bob's prompt"
+    );
     assert!(
         out.iter().filter(|m| m.target == Target::Channel(CHANNEL)).all(|m| m
             .board

@@ -279,6 +279,21 @@ pub trait Ruleset {
     /// The board for one view. Names are the seats' display names.
     fn scene(view: &Self::View, names: &[String]) -> Scene;
 
+    /// Whether a board of `after` tells its viewer something `before` did
+    /// not: what it knows changed, not only where the game is (its round,
+    /// section or whose turn). A fog game sends a seat that is asked
+    /// nothing its own board only then. Default: the views differ.
+    fn news(before: &Self::View, after: &Self::View) -> bool {
+        before != after
+    }
+
+    /// Once the game is over, every seat's final standing in the game's
+    /// own terms ("16 VP", "3 planets"), best first: the result post lists
+    /// them. Default: none.
+    fn standings(_state: &Self::State) -> Vec<(Seat, String)> {
+        Vec::new()
+    }
+
     /// The action taken for a seat that misses a deadline.
     fn default_action(state: &Self::State, seat: Seat) -> Option<Self::Action>;
 

@@ -70,6 +70,13 @@ macro_rules! games {
                         _ => None,
                     }
                 }
+                #[allow(unreachable_patterns)]
+                fn unwrap_state(state: &AnyState) -> Option<&Self::State> {
+                    match state {
+                        AnyState::$R(s) => Some(s),
+                        _ => None,
+                    }
+                }
             }
         )+
 
@@ -166,6 +173,7 @@ pub trait Registered: Ruleset {
     fn wrap_state(state: Self::State) -> AnyState;
     fn wrap_event(event: Self::Event) -> AnyEvent;
     fn unwrap_event(event: &AnyEvent) -> Option<&Self::Event>;
+    fn unwrap_state(state: &AnyState) -> Option<&Self::State>;
 }
 
 impl GameKind {
@@ -375,6 +383,24 @@ impl AnyState {
     /// The board as `viewer` may see it. Built from the view only.
     pub fn scene(&self, viewer: Viewer, names: &[String]) -> Scene {
         with_state!(self, R, s => R::scene(&R::view(s, viewer), names))
+    }
+
+    /// Whether `viewer`'s board now tells it something it did not see in
+    /// `before` (the same game earlier): see [`Ruleset::news`].
+    pub fn news_since(&self, before: &AnyState, viewer: Viewer) -> bool {
+        with_state!(self, R, s => match R::unwrap_state(before) {
+            Some(b) => R::news(&R::view(b, viewer), &R::view(s, viewer)),
+            None => true,
+        })
+    }
+
+    /// Every seat's final standing, best first, once the game is over
+    /// ([`Ruleset::standings`]).
+    pub fn standings(&self) -> Vec<(Seat, String)> {
+        if self.outcome().is_none() {
+            return Vec::new();
+        }
+        with_state!(self, R, s => R::standings(s))
     }
 
     /// Whether `line` is an order a seat may give while the game does not

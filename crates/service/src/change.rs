@@ -8,8 +8,8 @@
 use super::advance::Advance;
 use super::compose::{self, Cause};
 use super::{OutMessage, Service, ServiceError, Text};
+use orrery_engine::GameId;
 use orrery_engine::UserId;
-use orrery_engine::{GameId, Seat};
 use orrery_store::{Commit, DeadlineChange, GameRow, GameStatus, SeatRow, StoreError};
 
 /// Where a change starts from.
@@ -317,9 +317,4 @@ impl Service {
             }
         }
     }
-}
-
-/// The seat a lobby's next player gets (seats stay 0..n-1).
-pub(super) fn next_seat(seats: &[SeatRow]) -> Seat {
-    Seat(seats.len() as u8)
 }

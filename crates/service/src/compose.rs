@@ -104,14 +104,13 @@ fn name_of(names: &[String], seat: Seat) -> String {
     names.get(seat.index()).cloned().unwrap_or_else(|| seat.to_string())
 }
 
-/// "**Starlanes** game 3 · Phase 12 · Round 4 · alice's turn".
+/// "**Starlanes** game 3 · Round 4 · alice's turn": where the game is in
+/// the game's own words (the platform's phase count is for `/game history`,
+/// not beside the rules' own numbering).
 pub(super) fn phase_header(row: &GameRow, phase: &PhaseInfo, names: &[String]) -> Text {
-    Text::new().strong(row.kind.name()).then(format!(
-        " game {} · Phase {} · {}",
-        row.id,
-        phase.number,
-        phase.title(names)
-    ))
+    Text::new()
+        .strong(row.kind.name())
+        .then(format!(" game {} · {}", row.id, phase.title(names)))
 }
 
 /// The label of the control that shows its presser their prompt, hand or
@@ -185,9 +184,47 @@ pub(super) fn waiting_footer(pending: &[Pending], seats: &[SeatRow], due: Due) -
     (text, pings)
 }
 
-/// The public narration of `events`, one line each.
-fn narration(events: &[orrery_games::AnyEvent], names: &[String]) -> Vec<String> {
-    events.iter().filter_map(|e| e.narrate(Viewer::Public, names)).collect()
+/// The public narration of `events`, one line each, but for the event that
+/// ended the game (`end`): the result post says that, once.
+fn narration(events: &[orrery_games::AnyEvent], names: &[String], end: Option<&orrery_games::AnyEvent>) -> Vec<String> {
+    events
+        .iter()
+        .filter(|e| !end.is_some_and(|x| std::ptr::eq(x, *e)))
+        .filter_map(|e| e.narrate(Viewer::Public, names))
+        .collect()
+}
+
+/// The event of `events` (applied after `before`) with which the game
+/// ended, if it ended there.
+fn end_event<'a>(before: &AnyState, events: &'a [orrery_games::AnyEvent]) -> Option<&'a orrery_games::AnyEvent> {
+    if before.outcome().is_some() {
+        return None;
+    }
+    let mut s = before.clone();
+    for e in events {
+        if s.apply(e).is_err() {
+            return None;
+        }
+        if s.outcome().is_some() {
+            return Some(e);
+        }
+    }
+    None
+}
+
+/// The result: who won and why, then every player's final standing.
+fn result_text(outcome: &orrery_engine::Outcome, state: &AnyState, names: &[String]) -> Text {
+    let mut t = outcome_line(outcome, names);
+    let standings = state.standings();
+    if !standings.is_empty() {
+        let parts: Vec<String> = standings
+            .iter()
+            .enumerate()
+            .map(|(i, (seat, what))| format!("{}. {} — {what}", i + 1, name_of(names, *seat)))
+            .collect();
+        t.push_str(&format!("\nFinal standings: {}.", parts.join(" · ")));
+    }
+    t
 }
 
 fn lines(parts: &[String], notes: &[Text]) -> Text {
@@ -240,11 +277,12 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
         from = to;
     }
     segments.push(&events[from..]);
+    let end = outcome.as_ref().and_then(|_| end_event(before, events));
     let public = |i: usize| {
         if starting {
             Vec::new()
         } else {
-            narration(segments[i], &names)
+            narration(segments[i], &names, end)
         }
     };
 
@@ -281,7 +319,9 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
         // A seat the game waited on answered (or the game ended): an
         // earlier alert is over. (Delivered only if one is live.)
         let owing_now: Vec<Seat> = pending.iter().filter(|p| !p.submitted).map(|p| p.seat).collect();
-        if outcome.is_some() || was.iter().any(|s| !owing_now.contains(s)) {
+        // So is one a new alert follows (it would otherwise lose its
+        // control without a word).
+        if outcome.is_some() || was.iter().any(|s| !owing_now.contains(s)) || !alert.is_empty() {
             out.push(close_alert(row));
         }
         if !alert.is_empty() && outcome.is_none() {
@@ -303,7 +343,12 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
             out.push(m);
         }
     } else {
-        let closing = lines(&public(0), &[]);
+        let mut closing = lines(&public(0), &[]);
+        // A finished phase post ends with what happened, even when nothing
+        // of it was public (sheets carried out in secret).
+        if closing.is_empty() && !starting {
+            closing = Text::plain("✓ Over: the orders were carried out.");
+        }
         if !closing.is_empty() || !starting {
             let mut m = OutMessage::to_channel(row.channel_id, closing).in_slot(phase_slot, Op::Append);
             m.footer = Some(Text::new());
@@ -331,7 +376,7 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
         .in_slot(phase_slot, Op::Post);
         if let Some(o) = &outcome {
             m.text.push('\n');
-            m.text.append(outcome_line(o, &names));
+            m.text.append(result_text(o, state, &names));
             m.game_over = true;
         } else {
             m.footer = Some(footer.clone());
@@ -358,7 +403,7 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
                     seq: adv.seq(),
                 }),
                 game_over: true,
-                ..OutMessage::to_channel(row.channel_id, outcome_line(o, &names))
+                ..OutMessage::to_channel(row.channel_id, result_text(o, state, &names))
             }
             .in_slot(phase_slot, Op::Post),
         );
@@ -413,7 +458,11 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
                     .collect();
                 m.lead = (!lead.is_empty()).then(|| Text::plain(lead.join("\n")));
                 m.choices.extend(take_back_choice(ctx, s.seat));
-                m.board = private_board(s.seat);
+                // Its own board when what it knows changed (and as the
+                // game starts).
+                if starting || state.news_since(before, Viewer::Seat(s.seat)) {
+                    m.board = private_board(s.seat);
+                }
                 out.push(m);
                 told = true;
                 boarded = true;
@@ -444,13 +493,16 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
             }
             None => {}
         }
-        if let (Some(board), false) = (private_board(s.seat), boarded) {
+        // A seat asked nothing gets its board when what it knows changed
+        // (and at the end), not to hear that nothing is asked.
+        let news = outcome.is_some() || state.news_since(before, Viewer::Seat(s.seat));
+        if let (Some(board), false, true) = (private_board(s.seat), boarded, news) {
             let phase = state.phase();
             let mut text = phase_header(row, &phase, &names);
             text.push_str(if outcome.is_some() {
                 "\nYour board at the end of the game."
             } else {
-                "\nYour board: nothing is asked of you in this section."
+                "\nYour board: what you know changed. You have no order to give in this section."
             });
             if !told && !own.is_empty() && !starting {
                 text.push('\n');
@@ -549,7 +601,9 @@ pub(super) fn label_of(state: &AnyState, seat: Seat, line: &CommandLine, names: 
         .into_iter()
         .find(|(c, _)| c == line)
         .map_or_else(
-            || line.to_string(),
+            // An order no control offers (one given at any time, such as
+            // standing orders): named in words, not in its typed form.
+            || format!("your {} order", line.name.replace(['-', '_'], " ")),
             |(_, control)| bare_label(&control.label).to_string(),
         )
 }
@@ -628,7 +682,7 @@ pub(super) fn prompt(
         text.push_str(if p.submitted {
             "\n✅ Your sheet is ready. Editing it, or Un-ready, takes that back while others still write."
         } else {
-            "\nWrite lines with the game's orders (`line:N` replaces line N); mark the sheet ready when it is done. At the deadline it counts as it stands."
+            "\nAdd lines with the menus below (or type the game's orders); mark the sheet ready when it is done. At the deadline it counts as it stands."
         });
     } else if p.submitted {
         text.push_str("\nYour choice is in (marked ✓). You can change it until everyone has chosen.");

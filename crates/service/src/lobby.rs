@@ -3,7 +3,7 @@
 //! commit).
 
 use super::advance::Advance;
-use super::change::{next_seat, Changed, Load, Lobby, Moved};
+use super::change::{Changed, Load, Lobby, Moved};
 use super::roster::Roster;
 use super::settings::Settings;
 use super::{compose, user_err, Act, Actor, Choice, Place, Reply, Service, ServiceError, Text};
@@ -95,7 +95,7 @@ impl Service {
             _ => "",
         };
         let mut reply = Reply::public(Text::new().strong(kind.name()).then(format!(
-            " game {id} is open. {} is hosting and has taken seat 1.\nPress Join to take a seat (or `/game join`); the host presses Start (or `/game start`) once {} to {} players are seated.{private}",
+            " game {id} is open. {} is hosting and has taken the first seat.\nPress Join to take a seat (or `/game join`); the host presses Start (or `/game start`) once {} to {} players are seated.{private}",
             actor.name,
             counts.start(),
             counts.end()
@@ -128,10 +128,9 @@ impl Service {
                 return user_err(format!("Game {} is full ({max} players).", row.id));
             }
             let reply = Reply::public(format!(
-                "{} joined game {} in {} ({} seated).",
+                "{} joined game {} ({} seated).",
                 actor.name,
                 row.id,
-                next_seat(&seats),
                 seats.len() + 1
             ));
             let seated = Lobby::Seat {

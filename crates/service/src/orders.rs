@@ -130,8 +130,41 @@ pub(super) fn explain(e: &ActionError, state: &AnyState, seat: Seat, names: &[St
                 super::compose::waiting_line(&state.pending(), names)
             )
         }
+        ActionError::Rejected(orrery_engine::Rejection::Illegal { reason, legal }) => {
+            let mut s = format!("That order isn't legal now: {}.", reason.trim_end_matches('.'));
+            let examples = examples_in_words(state, seat, legal, names);
+            if !examples.is_empty() {
+                s.push_str(&format!("\nYou could instead: {}.", examples.join("; ")));
+            }
+            s
+        }
         ActionError::Rejected(_) => e.to_string(),
     }
+}
+
+/// How many legal orders a refusal names, at most.
+const EXAMPLES: usize = 4;
+
+/// Up to [`EXAMPLES`] of the `legal` orders a refusal suggests, as their
+/// controls read (words, not command text), and how many more there are.
+fn examples_in_words(state: &AnyState, seat: Seat, legal: &[String], names: &[String]) -> Vec<String> {
+    let controls = state.legal_controls(seat, names);
+    let mut words: Vec<String> = Vec::new();
+    for l in legal {
+        let Ok(line) = CommandLine::parse(l) else { continue };
+        if let Some((_, c)) = controls.iter().find(|(c, _)| *c == line) {
+            let w = compose::bare_label(&c.label).to_string();
+            if !words.contains(&w) {
+                words.push(w);
+            }
+        }
+    }
+    let more = words.len().saturating_sub(EXAMPLES);
+    words.truncate(EXAMPLES);
+    if more > 0 {
+        words.push(format!("or {more} more (your prompt lists them all)"));
+    }
+    words
 }
 
 impl Service {
@@ -214,6 +247,15 @@ impl Service {
             if !own.is_empty() {
                 text.push('\n');
                 text.push_str(&own.join("\n"));
+            }
+            // An edit of a ready sheet takes its readiness back: say so
+            // (un-ready itself says it in its label).
+            let ready = |s: &AnyState| s.pending().iter().any(|p| p.seat == seat && p.sheet && p.submitted);
+            let unready = row.kind.sheet_command(orrery_engine::SheetVerb::Unready);
+            let still_owes = adv.state.pending().iter().any(|p| p.seat == seat && p.sheet);
+            if ready(&state) && !ready(&adv.state) && still_owes && unready.as_ref().is_none_or(|u| u.name != line.name)
+            {
+                text.push_str("\nYour sheet is no longer ready: mark it ready again when it is done.");
             }
             // The acknowledgement is private: secret picks must stay so, and
             // public orders are announced by the channel post; the prompt's

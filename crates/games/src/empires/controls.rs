@@ -24,6 +24,16 @@ fn control(label: String, group: impl Into<String>, style: ControlStyle, confirm
     }
 }
 
+/// One of `seat`'s own counters as its player reads it, with what it is
+/// ("Scout B36", "Destroyer group B2"); anyone else's, or one not found, by
+/// its label alone (what an enemy counter is may be hidden).
+fn unit_words(state: &State, seat: Seat, unit: &str) -> String {
+    match super::basics::Label::parse(unit, seat).and_then(|l| state.unit(l)) {
+        Some(u) if u.label.owner == seat => format!("{} {unit}", u.kind.name()),
+        _ => unit.to_string(),
+    }
+}
+
 /// Each of `actions` (the seat's legal orders, in the ruleset's order) as
 /// a control.
 pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String]) -> Vec<Control> {
@@ -43,32 +53,47 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
     let movable = actions.iter().filter(|a| matches!(a, Action::Move { .. })).count();
     let lines = state.sheet.lines_of(seat).unwrap_or(&[]);
     let main = ControlStyle::Main;
+    let own_one = |u: &String| unit_words(state, seat, u);
+    let own = |us: &[String]| us.iter().map(own_one).collect::<Vec<_>>().join(", ");
     actions
         .iter()
         .map(|a| match a {
             Action::Move { units, path } => control(
-                format!("{} → {}", units.join(", "), path.join(", ")),
+                format!("{} → {}", own(units), path.join(", ")),
                 format!("Move {}", units.join(", ")),
                 main,
                 None,
             ),
             Action::Split { unit, ships } => control(
-                format!("Split {ships} ship(s) off {unit}"),
+                format!("Split {ships} ship(s) off {}", own_one(unit)),
                 format!("Counter {unit}"),
                 main,
                 None,
             ),
             Action::Merge { unit, into } => control(
-                format!("Merge {unit} into {into}"),
+                format!("Merge {} into {}", own_one(unit), own_one(into)),
                 format!("Counter {unit}"),
                 main,
                 None,
             ),
-            Action::Colonize { unit } => {
-                control(format!("Colonize with {unit}"), format!("Counter {unit}"), main, None)
-            }
-            Action::Tow { unit } => control(format!("Tow with {unit}"), format!("Counter {unit}"), main, None),
-            Action::Upgrade { unit } => control(format!("Upgrade {unit}"), format!("Counter {unit}"), main, None),
+            Action::Colonize { unit } => control(
+                format!("Colonize with {}", own_one(unit)),
+                format!("Counter {unit}"),
+                main,
+                None,
+            ),
+            Action::Tow { unit } => control(
+                format!("Tow with {}", own_one(unit)),
+                format!("Counter {unit}"),
+                main,
+                None,
+            ),
+            Action::Upgrade { unit } => control(
+                format!("Upgrade {}", own_one(unit)),
+                format!("Counter {unit}"),
+                main,
+                None,
+            ),
             Action::Peek { unit, at } => control(format!("{unit} peeks at {at}"), "Peek", main, None),
             Action::Reveal { at } => control(format!("Reveal the marker of {at}"), "Peek", main, None),
             Action::Scrap { what, .. } => {

@@ -102,8 +102,16 @@ impl Ruleset for Empires {
         view::narrate(event, viewer, names)
     }
 
+    fn news(before: &View, after: &View) -> bool {
+        view::news(before, after)
+    }
+
     fn outcome(state: &State) -> Option<Outcome> {
         state.outcome.clone()
+    }
+
+    fn standings(state: &State) -> Vec<(Seat, String)> {
+        crate::shared::standings(state.seats().map(|s| state.score(s)), |n| format!("{n} points"))
     }
 
     fn phase(state: &State) -> PhaseInfo {

@@ -172,7 +172,7 @@ pub fn prompt(s: &State, seat: Seat) -> String {
                 })
                 .collect();
             format!(
-                "Turn {}: move your counters (`move`), then `end`. Able to move: {}.",
+                "Turn {}: move your counters, then end your movement. Able to move: {}.",
                 s.turn,
                 if mine.is_empty() {
                     "none".into()
@@ -183,7 +183,7 @@ pub fn prompt(s: &State, seat: Seat) -> String {
         }
         Phase::Combat => combat_prompt(s),
         Phase::Lost { hex, .. } => format!(
-            "A stack is Lost in Space at {}: shift it one hex (`shift dir:n|ne|se|s|sw|nw`).",
+            "A stack is Lost in Space at {}: choose the hex it shifts to.",
             s.board.name(*hex)
         ),
         Phase::Economic => {
@@ -192,8 +192,8 @@ pub fn prompt(s: &State, seat: Seat) -> String {
             let totals = economy::check(s, seat, lines).unwrap_or_default();
             format!(
                 "Economic Phase: income {} (colonies) + {} (minerals) − maintenance {} → {} CP to spend \
-                 ({} carried over). This sheet spends {}; at most {} carry over. Write `bid`, `research`, \
-                 `buy` lines, then `/sheet ready`.",
+                 ({} carried over). This sheet spends {}; at most {} carry over. Write your bid, research \
+                 and purchases, then mark the sheet ready.",
                 f.colony_income,
                 f.mineral_income,
                 f.maintenance,
@@ -203,7 +203,7 @@ pub fn prompt(s: &State, seat: Seat) -> String {
                 super::basics::CARRY_OVER_CAP
             )
         }
-        Phase::First { .. } => "You won the bid: choose who plays first next round (`first player:NAME`).".into(),
+        Phase::First { .. } => "You won the bid: choose who plays first next round.".into(),
         Phase::Setup | Phase::Over => String::new(),
     }
 }

@@ -110,6 +110,27 @@ pub struct View {
     pub scores: Vec<(Seat, u32)>,
 }
 
+/// Whether `after` shows its viewer anything `before` did not, beyond
+/// where the game is: the round, turn and section, whose move it is, the
+/// player order, and the movement counted in a turn (which every new turn
+/// clears).
+pub fn news(before: &View, after: &View) -> bool {
+    let mut was = before.clone();
+    was.round = after.round;
+    was.turn = after.turn;
+    was.phase.clone_from(&after.phase);
+    was.economic = after.economic;
+    was.order.clone_from(&after.order);
+    was.active = after.active;
+    for c in &mut was.counters {
+        if let Some(now) = after.counters.iter().find(|a| a.label == c.label) {
+            c.moved = now.moved;
+            c.move_shown = now.move_shown;
+        }
+    }
+    was != *after
+}
+
 pub fn view(s: &State, viewer: Viewer) -> View {
     let over = s.outcome.is_some();
     let sees = |owner: Seat| over || viewer.sees_secrets_of(owner);

@@ -114,6 +114,10 @@ impl Ruleset for Hyperspace {
         state.outcome.clone()
     }
 
+    fn standings(state: &State) -> Vec<(Seat, String)> {
+        crate::shared::standings(state.final_scores.iter().flatten().copied(), |n| format!("{n} points"))
+    }
+
     fn phase(state: &State) -> PhaseInfo {
         let (label, turn) = phase_label(
             state.outcome.is_some(),

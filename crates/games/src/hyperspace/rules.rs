@@ -89,9 +89,9 @@ pub fn pending(state: &State) -> Vec<Pending> {
             seat: state.active,
             kind: "turn".into(),
             prompt: if *departures_open {
-                "Your turn: depart fleets, arrive warp tokens, then `end` to fight any battles.".into()
+                "Your turn: depart fleets, arrive warp tokens, then end your turn to fight any battles.".into()
             } else {
-                "Your turn: arrive more warp tokens, or `end` to fight any battles.".into()
+                "Your turn: arrive more warp tokens, or end your turn to fight any battles.".into()
             },
             secret: false,
             submitted: false,
@@ -104,7 +104,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
                 .map(|(seat, submitted)| Pending {
                     seat,
                     kind: "combat-card".into(),
-                    prompt: format!("Battle at {}: pick a combat card in secret (`card name:CARD`).", b.star.label()),
+                    prompt: format!("Battle at {}: pick a combat card in secret.", b.star.label()),
                     secret: true,
                     submitted,
                     sheet: false,
@@ -114,7 +114,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
                 seat: *victor,
                 kind: "losses".into(),
                 prompt: format!(
-                    "You won the combat at {}: choose losses from 0 to {} (`losses n:X`); the loser loses X ships, you lose X-1 (none at 0).",
+                    "You won the combat at {}: choose losses from 0 to {}: the loser loses that many ships, you lose one fewer (none at 0).",
                     b.star.label(),
                     state.ships_at(b.star, *loser)
                 ),
@@ -126,7 +126,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
                 seat: *seat,
                 kind: "retreat".into(),
                 prompt: format!(
-                    "Retreat from {}? `retreat ships:N` (0 to {}; 0 stays).",
+                    "Retreat from {}? Choose how many ships retreat (0 to {}; 0 stays).",
                     b.star.label(),
                     state.ships_at(b.star, *seat)
                 ),

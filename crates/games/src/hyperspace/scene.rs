@@ -84,8 +84,11 @@ fn header(sc: &mut Scene, view: &View, names: &[String]) {
         turn,
     }
     .title(&short);
-    let (title, title_size) = fit_text(&title, 24.0, 16.0, 550.0, true);
-    let t = txt(270.0, 32.0, title, title_size, TEXT)
+    // The title starts a clear gap after the game's name, however wide the
+    // font draws it.
+    let left = 24.0 + measure_text("HYPERSPACE", 34.0, true).0 + 28.0;
+    let (title, title_size) = fit_text(&title, 24.0, 16.0, 820.0 - left, true);
+    let t = txt(left, 32.0, title, title_size, TEXT)
         .anchor(Anchor::CenterLeft)
         .bold();
     sc.text(t);

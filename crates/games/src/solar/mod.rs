@@ -118,6 +118,10 @@ impl Ruleset for Solar {
         state.outcome.clone()
     }
 
+    fn standings(state: &State) -> Vec<(Seat, String)> {
+        crate::shared::standings(state.final_vp.iter().copied(), |n| format!("{n} VP"))
+    }
+
     fn phase(state: &State) -> PhaseInfo {
         view::phase(state)
     }

@@ -360,8 +360,7 @@ fn count(n: usize) -> u32 {
 // Where the game is
 
 /// Where the game is: "Setting up", "Period 2 · Player actions · Round 3",
-/// "Period 1 · Crises · Mars", "Game over". No names: the turn holder is
-/// `turn`, for [`PhaseInfo::title`]. `number` counts the boundaries passed
+/// "Period 1 · Crises · Mars", "Game over". No names, and no turn holder. `number` counts the boundaries passed
 /// (every phase and every round of player actions begun, and the end of
 /// the game), so a board is posted at each.
 pub fn phase(state: &State) -> PhaseInfo {
@@ -390,10 +389,13 @@ pub fn phase(state: &State) -> PhaseInfo {
         },
         (period, Some(p)) => format!("Period {period} · {p}"),
     };
+    // No turn holder: turns pass within a round without a new phase, so a
+    // phase post's header would soon name the wrong player (its footer
+    // names whom the game waits on).
     PhaseInfo {
         number,
         label,
-        turn: state.turn_seat(),
+        turn: None,
     }
 }
 

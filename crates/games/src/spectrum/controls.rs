@@ -33,11 +33,19 @@ fn group_of(order: &Order) -> String {
     }
 }
 
+/// A ship as a player reads it: its class and name ("Jumper R4").
+fn ship_words(state: &State, ship: super::basics::ShipId) -> String {
+    match state.ship(ship) {
+        Some(x) => format!("{} {ship}", x.class),
+        None => ship.to_string(),
+    }
+}
+
 /// A line to add, in words for its menu.
-fn label_of(order: &Order, names: &[String]) -> String {
+fn label_of(state: &State, order: &Order, names: &[String]) -> String {
     match order {
-        Order::Move { ship, path } if path.0.is_empty() => format!("{ship}: under way, but stay"),
-        Order::Move { ship, path } => format!("{ship}: {path}"),
+        Order::Move { ship, path } if path.0.is_empty() => format!("{}: under way, but stay", ship_words(state, *ship)),
+        Order::Move { ship, path } => format!("{}: {}", ship_words(state, *ship), path.words()),
         Order::Repair { ship, .. } => format!("Repair {ship} (all its damage)"),
         other => {
             let mut t = order_text(other, names);
@@ -79,7 +87,7 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
                     } else {
                         format!("{group} ({})", run + 1)
                     };
-                    control(label_of(&order, names), group, ControlStyle::Main, None)
+                    control(label_of(state, &order, names), group, ControlStyle::Main, None)
                 }
                 Err(_) => control(unparse(a).to_string(), "Lines".into(), ControlStyle::Main, None),
             },

@@ -365,6 +365,55 @@ impl Path {
     }
 }
 
+impl Dir {
+    /// The direction in words: "east", "north-east", ...
+    pub fn words(self) -> &'static str {
+        match self {
+            Dir::E => "east",
+            Dir::NE => "north-east",
+            Dir::NW => "north-west",
+            Dir::W => "west",
+            Dir::SW => "south-west",
+            Dir::SE => "south-east",
+        }
+    }
+}
+
+impl Vector {
+    /// The step in words: "north-east", "north-east and up", "up".
+    pub fn words(self) -> String {
+        match (self.dir, self.dz) {
+            (Some(d), 0) => d.words().to_string(),
+            (Some(d), 1) => format!("{} and up", d.words()),
+            (Some(d), -1) => format!("{} and down", d.words()),
+            (None, 1) => "up".into(),
+            (None, -1) => "down".into(),
+            _ => self.to_string(),
+        }
+    }
+}
+
+impl Path {
+    /// The path in words, for players who have not learnt the notation:
+    /// "slipstream north-east and up 2 spaces, then east, then jump".
+    pub fn words(&self) -> String {
+        if self.0.is_empty() {
+            return "stay".into();
+        }
+        let parts: Vec<String> = self
+            .0
+            .iter()
+            .map(|seg| match seg {
+                Segment::Slip(v, 1) => format!("slipstream {} 1 space", v.words()),
+                Segment::Slip(v, d) => format!("slipstream {} {d} spaces", v.words()),
+                Segment::Warp(v) => v.words(),
+                Segment::Jump => "jump".into(),
+            })
+            .collect();
+        parts.join(", then ")
+    }
+}
+
 impl fmt::Display for Path {
     /// Canonical: `slip ne+ 2, e, jump`, or `stay`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

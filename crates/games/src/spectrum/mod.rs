@@ -103,8 +103,18 @@ impl Ruleset for Spectrum {
         view::narrate(event, viewer, names)
     }
 
+    fn news(before: &View, after: &View) -> bool {
+        view::news(before, after)
+    }
+
     fn outcome(state: &State) -> Option<Outcome> {
         state.outcome.clone()
+    }
+
+    fn standings(state: &State) -> Vec<(Seat, String)> {
+        crate::shared::standings(state.seats().map(|s| state.planets_of(s) as u32), |n| {
+            format!("{n} planet{}", if n == 1 { "" } else { "s" })
+        })
     }
 
     fn phase(state: &State) -> PhaseInfo {

@@ -92,6 +92,22 @@ pub fn sees(seat: Seat, ship: &Ship, sensed: &[Space]) -> bool {
     ship.owner == seat || (!ship.dark && sensed.contains(&ship.at))
 }
 
+/// Whether `after` shows its viewer anything `before` did not, beyond
+/// where the game is: the turn and section, and the sheets (who owes one,
+/// who is ready, the viewer's own lines), which every section begins anew.
+pub fn news(before: &View, after: &View) -> bool {
+    let mut was = before.clone();
+    was.turn = after.turn;
+    was.section = after.section;
+    for (w, a) in was.players.iter_mut().zip(&after.players) {
+        w.sheet = a.sheet;
+    }
+    if let (Some(w), Some(a)) = (&mut was.own, &after.own) {
+        w.sheet.clone_from(&a.sheet);
+    }
+    was != *after
+}
+
 pub fn view(state: &State, viewer: Viewer) -> View {
     let ready = state.sheet.ready();
     let players = state

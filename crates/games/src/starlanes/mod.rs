@@ -110,6 +110,10 @@ impl Ruleset for Starlanes {
         state.outcome.clone()
     }
 
+    fn standings(state: &State) -> Vec<(Seat, String)> {
+        crate::shared::standings(state.seats.iter().map(|p| p.vp), |n| format!("{n} VP"))
+    }
+
     fn phase(state: &State) -> PhaseInfo {
         let (label, turn) = phase_label(state.outcome.is_some(), state.players == 0, state.round, state.active);
         // One board per turn, and one more once the game is over.

@@ -11,9 +11,9 @@ pub fn pending(st: &State) -> Vec<Pending> {
         return vec![];
     }
     let prompt = if st.action_taken {
-        "Take Free Actions, buy a tech if you produced science, or `end` your turn".to_string()
+        "Take Free Actions, buy a tech if you produced science, or end your turn".to_string()
     } else {
-        "Take one Action (move, produce, refresh or a tech Action) and any Free Actions, then `end`".to_string()
+        "Take one Action (move, produce, refresh or a tech Action) and any Free Actions, then end your turn".to_string()
     };
     vec![Pending {
         seat: st.active,

@@ -24,7 +24,7 @@ pub(super) fn combat_prompt(s: &State) -> String {
             );
             match b.ask() {
                 Some(super::super::state::battle::Ask::Screen { max_ships, .. }) => t.push_str(&format!(
-                    "You may screen up to {max_ships} ship(s) (`screen`), then `done`, or fire at once."
+                    "You may screen up to {max_ships} ship(s), then say you are done, or fire at once."
                 )),
                 Some(super::super::state::battle::Ask::Fire { side, .. }) => {
                     let run: Vec<String> = b
@@ -41,7 +41,7 @@ pub(super) fn combat_prompt(s: &State) -> String {
                         })
                         .collect();
                     t.push_str(&format!(
-                        "Your turn to fire: {}. `fire`, `retreat`, or `auto`.",
+                        "Your turn to fire: {}. Fire, retreat, or let your standing orders fight.",
                         run.join("; ")
                     ));
                 }
@@ -51,12 +51,12 @@ pub(super) fn combat_prompt(s: &State) -> String {
         }
         None => match s.fighting {
             Some(at) => format!(
-                "The enemy colony at {} may be fired on: `fire unit:LABEL at:colony` or `hold unit:LABEL` (or `auto`).",
+                "The enemy colony at {} may be fired on: fire at it or hold your fire (or let your standing orders fight).",
                 s.board.name(at)
             ),
             None => {
                 format!(
-                    "Choose your next battle: {} (`battle at:HEX`, or `auto`).",
+                    "Choose your next battle: {} (or let your standing orders fight).",
                     s.board.list(&s.combat_due)
                 )
             }

@@ -61,7 +61,7 @@ pub fn discard_pending(state: &State) -> Option<Pending> {
         seat,
         kind: "discard".into(),
         prompt: format!(
-            "You hold {} cards, above the hand limit of 9: `discard` {n} card(s).",
+            "You hold {} cards, above the hand limit of 9: discard {n} card(s).",
             state.hand_size(seat)
         ),
         secret: false,
@@ -235,7 +235,7 @@ pub fn check_play(state: &State, seat: Seat, moment: Moment, order: &PlayOrder) 
     }
     if state.passing_only() {
         return Err(format!(
-            "round {} is past the round limit: no cards, `pass` is the only order",
+            "round {} is past the round limit: no cards, you can only pass",
             state.round
         ));
     }

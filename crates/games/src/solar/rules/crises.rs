@@ -34,7 +34,7 @@ use crate::solar::basics::board::{
 };
 use crate::solar::basics::tiles::{AlienTile, TileId};
 use crate::solar::events::{Event, MoneyReason};
-use crate::solar::orders::crises::{KillOrder, LoseOrder, PieceAt, PowerOrder, WreckOrder, USAGE_POWER};
+use crate::solar::orders::crises::{KillOrder, LoseOrder, PieceAt, PowerOrder, WreckOrder};
 use crate::solar::orders::Action;
 use crate::solar::setup::open_period;
 use crate::solar::state::{dice_total, roll_dice, skulls, LossDemand, LossKind, State, UnitCounts};
@@ -52,12 +52,12 @@ fn demand_text(d: &LossDemand) -> String {
     let at: Vec<&str> = d.planets.iter().map(|p| p.name()).collect();
     match d.kind {
         LossKind::UnitsThenPieces => format!(
-            "lose {} at {} (military units first, pieces only when no unit is left there): `lose units:LIST [pieces:LIST]`",
+            "lose {} at {} (military units first, pieces only when no unit is left there): choose what you lose",
             d.count,
             at.join(", ")
         ),
         LossKind::Pieces => format!(
-            "lose {} mine(s) or factory(ies) on {}: `lose pieces:LIST`",
+            "lose {} mine(s) or factory(ies) on {}: choose which",
             d.count,
             at.join(", ")
         ),
@@ -75,7 +75,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
             seat: offer.seat,
             kind: "power".into(),
             prompt: format!(
-                "Bazagthoth the Blinded (Mercury level {}): use your powers with `{USAGE_POWER}`, or `power` alone to use none.",
+                "Bazagthoth the Blinded (Mercury level {}): choose which of your powers to use, or use none.",
                 offer.level
             ),
             secret: false,
@@ -565,7 +565,7 @@ pub fn decide(state: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, 
         }
         let Action::Power(order) = action else {
             return Err(reject(
-                "Bazagthoth's powers are offered to you: answer with `power` (alone to use none)",
+                "Bazagthoth's powers are offered to you: choose which to use, or use none",
                 &legal_actions(state, seat),
             ));
         };

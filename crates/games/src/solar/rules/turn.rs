@@ -54,7 +54,7 @@ fn claimable(state: &State, seat: Seat, planet: Planet, order: &ClaimOrder) -> R
     match (kind, order.target) {
         (TileKind::Tension, None) => {
             return Err(format!(
-                "a Tension claim names its target: add `player:N piece:mine|factory` for a rival's piece on {planet}"
+                "a Tension claim names its target: say which rival's mine or factory on {planet} you claim (the player and the piece)"
             ))
         }
         (TileKind::Tension, Some(t)) => {
