@@ -105,7 +105,9 @@ async fn a_whole_space_empires_game_through_discord() {
     let mut rng = GameRng::seeded(SEED);
     let mut via: BTreeMap<String, usize> = BTreeMap::new();
     let mut orders = 0;
+    let mut pings = crate::support::first_hour::PingWatch::default();
     while let Some((state, p)) = h.owed(&t).await {
+        pings.check(&h, &t, &state);
         let line = choose(&state, p.seat, &p.kind, &mut rng);
         let user = &t.seats[p.seat.index()];
         let who = &user.name;
@@ -187,11 +189,11 @@ async fn a_whole_space_empires_game_through_discord() {
     let boards_per_player = h.private_boards(&t);
     let public_boards = crate::support::assert_private_boards(&boards_per_player, &posts, 10);
     h.assert_outbox_delivered_once().await;
-    h.fake.assert_clean();
-    let volume = h.volume(chan, &players);
+    pings.check(&h, &t, &h.state(t.game).await);
+    let first_hour = crate::support::first_hour::first_hour(&h, &t, &players, orders, pings.pings);
     eprintln!(
         "empires seed {SEED} (2 players, 5 rounds) through Discord: {outcome:?}; {orders} orders {via:?}; \
          {battles} battles, {volleys} volleys; {public_boards} public boards, private {boards_per_player:?}; \
-         sent {volume:?}"
+         {first_hour:?}"
     );
 }

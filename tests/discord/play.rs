@@ -115,7 +115,7 @@ async fn a_whole_hyperspace_game_is_played_with_buttons_and_menus_only() {
     assert_eq!(result.attachments.len(), 1, "the result carries the final board");
     crate::support::assert_png(&result.attachments[0].data, "the final board");
     h.assert_outbox_delivered_once().await;
-    h.fake.assert_clean();
+    let first_hour = crate::support::first_hour::first_hour(&h, &t, &players, orders, pings);
 
     assert!(picks > 0, "no combat card was picked");
     // Buttons, menus and a question first were all used (the group picker
@@ -128,10 +128,9 @@ async fn a_whole_hyperspace_game_is_played_with_buttons_and_menus_only() {
         "no order asked first: {via:?}"
     );
     assert!(pings > 0 && prompts > 0);
-    let game = h.volume(chan, &players);
     eprintln!(
         "hyperspace seed 2 (4 rounds) through Discord, by controls only: {winners:?}; {orders} orders ({picks} card picks); \
-         {pings} posts pinged, {prompts} prompts; controls used {via:?}; sent {game:?}"
+         {pings} posts pinged, {prompts} prompts; controls used {via:?}; {first_hour:?}"
     );
 }
 

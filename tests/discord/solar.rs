@@ -111,7 +111,9 @@ async fn a_whole_solar_crisis_game_in_the_channel_and_by_dm() {
     let mut via: BTreeMap<String, usize> = BTreeMap::new();
     let mut named_rival = false;
     let mut orders = 0;
+    let mut pings = crate::support::first_hour::PingWatch::default();
     while let Some((state, p)) = h.owed(&t).await {
+        pings.check(&h, &t, &state);
         let line = choose(&state, p.seat, &mut rng);
         let user = &t.seats[p.seat.index()];
         if TYPED.contains(&line.name.as_str()) {
@@ -212,10 +214,10 @@ async fn a_whole_solar_crisis_game_in_the_channel_and_by_dm() {
     });
     assert!(dms.contains("You drew"), "no draw told in DMs");
     h.assert_outbox_delivered_once().await;
-    h.fake.assert_clean();
-    let volume = h.volume(chan, &players);
+    pings.check(&h, &t, &h.state(t.game).await);
+    let first_hour = crate::support::first_hour::first_hour(&h, &t, &players, orders, pings.pings);
     eprintln!(
         "solar seed {SEED} (3 players, round limit 4) through Discord: {outcome:?}; {orders} orders {via:?}; \
-         a rival named by name: {named_rival}; sent {volume:?}"
+         a rival named by name: {named_rival}; {first_hour:?}"
     );
 }

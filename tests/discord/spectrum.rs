@@ -107,7 +107,9 @@ async fn a_whole_spectrum_war_by_dm_sheets() {
     let mut rng = GameRng::seeded(SEED);
     let mut via: BTreeMap<String, usize> = BTreeMap::new();
     let mut orders = 0;
+    let mut pings = crate::support::first_hour::PingWatch::default();
     while let Some((state, p)) = h.owed(&t).await {
+        pings.check(&h, &t, &state);
         let line = choose(&state, p.seat, &mut rng);
         let user = &t.seats[p.seat.index()];
         match line.name.as_str() {
@@ -225,16 +227,16 @@ async fn a_whole_spectrum_war_by_dm_sheets() {
     }
     let ship_name = regex_free_ship_name(&everything);
     assert!(ship_name.is_none(), "the channel names a ship: {ship_name:?}");
-    // Every player had a private board by DM at every section.
+    // Every player had private boards by DM, when what they knew changed.
     let boards_per_player = h.private_boards(&t);
     let public_boards = crate::support::assert_private_boards(&boards_per_player, &posts, 0);
     h.assert_outbox_delivered_once().await;
-    h.fake.assert_clean();
-    let volume = h.volume(chan, &players);
+    pings.check(&h, &t, &h.state(t.game).await);
+    let first_hour = crate::support::first_hour::first_hour(&h, &t, &players, orders, pings.pings);
     eprintln!(
         "spectrum seed {SEED} (3 players, 5 turns) through Discord: {outcome:?}; {orders} orders {via:?}; \
          {} fights, each player in {present:?}; {public_boards} public boards, private {boards_per_player:?}; \
-         sent {volume:?}",
+         {first_hour:?}",
         fights.len()
     );
 }

@@ -512,11 +512,10 @@ async fn a_whole_starlanes_game_is_played_through_discord() {
     assert!(mixed_checks > 0, "never two sources for one destination");
     assert_eq!(h.fake.read(|w| w.gateway.identifies), 1);
     h.assert_no_pings();
-    h.fake.assert_clean();
-    let volume = h.volume(chan, &players);
+    let first_hour = crate::support::first_hour::first_hour(&h, &t, &players, orders, pings);
     eprintln!(
         "starlanes: {winner} wins after {} turns; {orders} orders, all by control ({via:?}), {} boards, \
-         {move_checks} move, {mixed_checks} mixed-move and {buy_checks} buy autocompletes; sent {volume:?}; \
+         {move_checks} move, {mixed_checks} mixed-move and {buy_checks} buy autocompletes; {first_hour:?}; \
          lobby {booted:?}, game {:?}, total {:?}",
         st.turn,
         boards.len(),

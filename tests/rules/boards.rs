@@ -1,0 +1,114 @@
+//! Boards for a chat column: Discord shows an attached image about 550 px
+//! wide until it is opened. The smallest text of every board of every
+//! game, for the public and for each seat, along a whole game at its
+//! largest player count, measured at that width (the scene's font sizes,
+//! which are exact, scaled by 550 / the board's width). The goal is 9 px;
+//! the games that do not reach it yet are held to their present floor.
+
+use orrery::engine::{GameConfig, Seat, Viewer};
+use orrery::games::{AnyState, GameKind};
+use orrery_render::{Item, Scene};
+
+/// The width Discord shows an image at in the chat column.
+const CHAT_WIDTH: f32 = 550.0;
+/// The smallest text a player can read there, in px: the goal.
+const LEGIBLE: f32 = 9.0;
+
+/// Where each game's boards stand today, below the goal (a game not
+/// listed must meet it): a ratchet, so no change makes a board less
+/// legible while the boards are redrawn for the chat column. Raise a
+/// floor whenever a board gets better; delete it once it reaches
+/// [`LEGIBLE`].
+const FLOOR: &[(&str, f32)] = &[
+    ("hyperspace", 5.1),
+    ("starlanes", 5.7),
+    ("solar", 5.1),
+    ("spectrum", 5.1),
+    ("empires", 2.7),
+];
+
+/// The smallest text of `scene` once shown `CHAT_WIDTH` wide, and what it says.
+fn smallest_text(scene: &Scene) -> Option<(f32, String)> {
+    let scale = CHAT_WIDTH / scene.width as f32;
+    scene
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Text(t) if !t.text.trim().is_empty() => Some((t.size * scale, t.text.clone())),
+            Item::Legend {
+                size, title, entries, ..
+            } if !entries.is_empty() || !title.is_empty() => Some((size * scale, format!("legend {title}"))),
+            _ => None,
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+}
+
+/// A whole game of `kind` at its largest player count, with each game's
+/// test player: every board seen along the way (public and each seat's),
+/// sampled every few orders.
+fn boards_of(kind: GameKind, seed: u64) -> Vec<(String, Scene)> {
+    let players = *kind.player_counts().end();
+    let config = GameConfig::new(players, seed);
+    let events = kind.setup(&config).expect("set-up");
+    let mut state: AnyState = kind.fold(&events).expect("fold");
+    let names: Vec<String> = (1..=players).map(|i| format!("Player {i}")).collect();
+    let mut out = Vec::new();
+    let mut n = 0;
+    loop {
+        if n % 7 == 0 || state.outcome().is_some() {
+            out.push((
+                format!("{} public after {n} orders", kind.key()),
+                state.scene(Viewer::Public, &names),
+            ));
+            for s in 0..players {
+                let seat = Seat(s);
+                out.push((
+                    format!("{} seat {} after {n} orders", kind.key(), s + 1),
+                    state.scene(Viewer::Seat(seat), &names),
+                ));
+            }
+        }
+        if state.outcome().is_some() || n >= 400 {
+            break;
+        }
+        let Some(p) = state.pending().into_iter().find(|p| !p.submitted) else {
+            break;
+        };
+        let line = state.test_order(p.seat).expect("the test player has an order");
+        for e in state.decide(p.seat, &line).expect("the test order is legal") {
+            state.apply(&e).expect("applies");
+        }
+        n += 1;
+    }
+    out
+}
+
+#[test]
+fn every_board_is_legible_in_a_chat_column() {
+    let mut report = Vec::new();
+    let mut small = Vec::new();
+    for &kind in GameKind::ALL {
+        let mut worst: Option<(f32, String, String, u32)> = None;
+        for (what, scene) in boards_of(kind, 5) {
+            if let Some((px, text)) = smallest_text(&scene) {
+                if worst.as_ref().is_none_or(|w| px < w.0) {
+                    worst = Some((px, text, what, scene.width));
+                }
+            }
+        }
+        let (px, text, what, width) = worst.expect("a board with text");
+        report.push(format!(
+            "{}: smallest text {px:.1} px at {CHAT_WIDTH} px wide ({width} px board; {what}: {text:?})",
+            kind.key()
+        ));
+        let floor = FLOOR
+            .iter()
+            .find(|(k, _)| *k == kind.key())
+            .map_or(LEGIBLE, |(_, f)| *f);
+        if px < floor {
+            small.push(format!("{}: {px:.1} px, under its floor of {floor} px", kind.key()));
+        }
+    }
+    eprintln!("{}", report.join("\n"));
+    assert!(small.is_empty(), "{}\n{}", small.join("\n"), report.join("\n"));
+}
