@@ -1015,6 +1015,26 @@ pub fn result_post<'a>(t: &Table, posts: &'a [Message], outcome: &orrery::engine
         posts.last().map(|m| m.id),
         "the result is the last post"
     );
+    // It says the game is over once, and ranks every player.
+    let over: Vec<&str> = posts
+        .iter()
+        .filter(|m| m.content.contains("ame over"))
+        .map(|m| m.content.as_str())
+        .collect();
+    assert_eq!(over.len(), 1, "one post says the game is over: {over:?}");
+    let standings = result
+        .content
+        .split_once("Final standings: ")
+        .unwrap_or_else(|| panic!("no final standings: {}", result.content))
+        .1;
+    for u in &t.seats {
+        assert!(
+            standings.contains(u.name.as_str()),
+            "{} unranked: {}",
+            u.name,
+            result.content
+        );
+    }
     result
 }
 
