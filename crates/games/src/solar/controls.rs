@@ -187,9 +187,10 @@ pub fn control(state: &State, seat: Seat, action: &Action, names: &[String]) -> 
 }
 
 /// How each of `actions` (the legal orders of `seat`, in order) is
-/// offered. A group of more orders than one menu holds is cut: moves, by
-/// the planet they leave ("Move from Earth"), then by ships carried ("·
-/// 2 ships"), then in runs; any other group in runs ("Buy · 1–25").
+/// offered. A group of more orders than one menu holds is cut by meaning:
+/// moves, by the planet they leave ("Move from Earth"), then by ships
+/// carried ("· 2 ships"); purchases by how many units ("Buy · 2 units");
+/// discards by their first card; then, if still too long, in runs.
 pub fn controls(state: &State, _seat: Seat, actions: &[Action], names: &[String]) -> Vec<Control> {
     let mut out: Vec<Control> = actions.iter().map(|a| offered(state, a, names)).collect();
     // Positions of the orders of each group, in order.
@@ -201,29 +202,42 @@ pub fn controls(state: &State, _seat: Seat, actions: &[Action], names: &[String]
         }
     }
     for (group, idx) in members.into_iter().filter(|(_, idx)| idx.len() > GROUP_MOST) {
-        if matches!(actions[idx[0]], Action::Move { .. }) {
-            // Too many moves from one planet: by ships carried, then runs.
-            let ships_of = |i: usize| match &actions[i] {
-                Action::Move { ships, .. } => *ships,
-                _ => 0,
+        // Too many for one menu: cut by what the orders mean (ships
+        // carried, units bought, the first card discarded), then in runs.
+        let mut parts: Vec<(u32, String)> = idx.iter().map(|&i| meaning(&actions[i])).collect();
+        parts.sort();
+        parts.dedup();
+        for (key, words) in parts {
+            let same: Vec<usize> = idx.iter().copied().filter(|&i| meaning(&actions[i]).0 == key).collect();
+            let base = if words.is_empty() {
+                group.clone()
+            } else {
+                format!("{group} · {words}")
             };
-            let mut counts: Vec<u32> = idx.iter().map(|&i| ships_of(i)).collect();
-            counts.sort_unstable();
-            counts.dedup();
-            for n in counts {
-                let same: Vec<usize> = idx.iter().copied().filter(|&i| ships_of(i) == n).collect();
-                let base = format!("{group} · {}", carried(n, 0, 0));
-                for (pos, &i) in same.iter().enumerate() {
-                    out[i].group = chunk(&base, pos, same.len(), 1, "");
-                }
-            }
-        } else {
-            for (pos, &i) in idx.iter().enumerate() {
-                out[i].group = chunk(&group, pos, idx.len(), 1, "");
+            for (pos, &i) in same.iter().enumerate() {
+                out[i].group = chunk(&base, pos, same.len(), 1, "");
             }
         }
     }
     out
+}
+
+/// What part of a long group an order belongs to, as a key to sort by and
+/// its words: moves by ships carried, purchases by how many units,
+/// discards by their first card; other orders are one part.
+fn meaning(action: &Action) -> (u32, String) {
+    match action {
+        Action::Move { ships, .. } => (*ships, carried(*ships, 0, 0)),
+        Action::Buy { units } => {
+            let n = units.len() as u32;
+            (n, if n == 1 { "1 unit".into() } else { format!("{n} units") })
+        }
+        Action::Discard(cards) => match cards.first() {
+            Some(c) => (*c as u32, format!("{} first", c.name())),
+            None => (0, String::new()),
+        },
+        _ => (0, String::new()),
+    }
 }
 
 /// The label, group and style of an order, before long groups are cut.
@@ -293,5 +307,30 @@ pub fn takes_back(event: &Event) -> bool {
         Event::ActionTaken { .. } | Event::UnitsMoved { .. } | Event::UnitsPlaced { .. } => true,
         Event::MoneyPaid { reason, .. } => matches!(reason, super::events::MoneyReason::Purchase),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod meaning_tests {
+    use super::*;
+    use crate::solar::basics::board::Planet;
+
+    /// Long groups are cut by what their orders mean, in words.
+    #[test]
+    fn long_groups_are_cut_by_meaning() {
+        let buy = |n: usize| Action::Buy {
+            units: vec![
+                Purchase {
+                    kind: UnitKind::Infantry,
+                    planet: Planet::Earth,
+                };
+                n
+            ],
+        };
+        assert_eq!(meaning(&buy(1)), (1, "1 unit".to_string()));
+        assert_eq!(meaning(&buy(3)), (3, "3 units".to_string()));
+        let discard = Action::Discard(vec![CardId::Recalibrate, CardId::Mercenaries]);
+        assert_eq!(meaning(&discard).1, format!("{} first", CardId::Recalibrate.name()));
+        assert_eq!(meaning(&Action::Pass), (0, String::new()));
     }
 }
