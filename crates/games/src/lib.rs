@@ -70,7 +70,6 @@ macro_rules! games {
                         _ => None,
                     }
                 }
-                #[allow(unreachable_patterns)]
                 fn unwrap_state(state: &AnyState) -> Option<&Self::State> {
                     match state {
                         AnyState::$R(s) => Some(s),

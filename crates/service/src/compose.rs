@@ -42,25 +42,31 @@ impl Due {
 
     /// "due <moment>", "the clock is paused (3 h left)", "no deadline".
     pub fn text(self) -> Text {
-        match self {
-            Due::At(ms) => Text::plain("due ").time(ms),
-            Due::Paused(left) => Text::plain(format!(
-                "the clock is paused ({} left)",
-                super::settings::format_duration(left)
-            )),
-            Due::Open => Text::plain("no deadline"),
-        }
+        self.phrase(false)
     }
 
     /// [`Due::text`] starting a sentence.
     pub fn sentence(self) -> Text {
+        self.phrase(true)
+    }
+
+    fn phrase(self, capital: bool) -> Text {
+        let words = |w: &str| {
+            if capital {
+                let mut c = w.chars();
+                c.next()
+                    .map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
+            } else {
+                w.to_string()
+            }
+        };
         match self {
-            Due::At(ms) => Text::plain("Due ").time(ms),
-            Due::Paused(left) => Text::plain(format!(
-                "The clock is paused ({} left)",
+            Due::At(ms) => Text::plain(words("due ")).time(ms),
+            Due::Paused(left) => Text::plain(words(&format!(
+                "the clock is paused ({} left)",
                 super::settings::format_duration(left)
-            )),
-            Due::Open => Text::plain("No deadline"),
+            ))),
+            Due::Open => Text::plain(words("no deadline")),
         }
     }
 }
@@ -425,6 +431,12 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
             seq,
         })
     };
+    // A seat's own board, when there is one to send: as the game starts,
+    // at its end, or when what the seat knows changed (never only to say
+    // nothing is asked). Views are compared only then.
+    let own_board = |seat: Seat| {
+        private_board(seat).filter(|_| starting || outcome.is_some() || state.news_since(before, Viewer::Seat(seat)))
+    };
 
     // Each seat's prompt.
     let before_pending = before.pending();
@@ -458,11 +470,7 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
                     .collect();
                 m.lead = (!lead.is_empty()).then(|| Text::plain(lead.join("\n")));
                 m.choices.extend(take_back_choice(ctx, s.seat));
-                // Its own board when what it knows changed (and as the
-                // game starts).
-                if starting || state.news_since(before, Viewer::Seat(s.seat)) {
-                    m.board = private_board(s.seat);
-                }
+                m.board = own_board(s.seat);
                 out.push(m);
                 told = true;
                 boarded = true;
@@ -495,8 +503,7 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
         }
         // A seat asked nothing gets its board when what it knows changed
         // (and at the end), not to hear that nothing is asked.
-        let news = outcome.is_some() || state.news_since(before, Viewer::Seat(s.seat));
-        if let (Some(board), false, true) = (private_board(s.seat), boarded, news) {
+        if let Some(board) = (!boarded).then(|| own_board(s.seat)).flatten() {
             let phase = state.phase();
             let mut text = phase_header(row, &phase, &names);
             text.push_str(if outcome.is_some() {
