@@ -1,6 +1,5 @@
 //! The rules scenarios (`tests/scenarios/`, one runner), and the architecture's invariants a test checks by reading the source.
 
-mod boards;
 mod invariants;
 mod modules;
 mod scenarios;
