@@ -204,6 +204,30 @@ fn text_ink_lies_inside_its_measured_box() {
 }
 
 #[test]
+fn names_in_chinese_japanese_and_korean_are_drawn_not_boxes() {
+    // Each letter drawn alone: a missing glyph would draw the same empty
+    // box for all of them; real letters differ from each other, and their
+    // ink stays inside the measured box.
+    let draw = |s: &str| {
+        let t = Text::new(10.0, 10.0, s, 40.0, Color::WHITE);
+        let (bx, by, bw, bh) = text_box(&t);
+        let mut sc = Scene::new(80, 70, BG);
+        sc.text(t);
+        let img = png_pixels(&sc);
+        let (x0, y0, x1, y1) = bounds_where(&img, ink).expect("the letter has ink");
+        assert!(x0 as f32 >= bx - 1.0 && x1 as f32 <= bx + bw + 1.0, "{s}: x {x0}..{x1}");
+        assert!(y0 as f32 >= by - 1.0 && y1 as f32 <= by + bh + 1.0, "{s}: y {y0}..{y1}");
+        img.into_raw()
+    };
+    let letters: Vec<Vec<u8>> = ["李", "雷", "ひ", "한", "\u{10FFFD}"].iter().map(|s| draw(s)).collect();
+    for i in 0..4 {
+        for j in i + 1..5 {
+            assert_ne!(letters[i], letters[j], "letters {i} and {j} drew the same picture");
+        }
+    }
+}
+
+#[test]
 fn text_is_drawn_in_its_colour_and_bold_is_heavier() {
     let count = |bold: bool| {
         let mut s = Scene::new(300, 60, BG);

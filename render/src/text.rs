@@ -1,4 +1,6 @@
-//! Single-line text: font loading, layout with kerning, measurement,
+//! Single-line text: font loading (DejaVu Sans, with Droid Sans Fallback
+//! for the Chinese, Japanese and Korean letters it lacks), layout with
+//! kerning, measurement,
 //! rasterisation with ab_glyph and compositing (with optional halo) onto
 //! a tiny-skia pixmap.
 
@@ -12,6 +14,9 @@ use crate::scene::{Anchor, Color, Text};
 
 const REGULAR_TTF: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
 const BOLD_TTF: &[u8] = include_bytes!("../fonts/DejaVuSans-Bold.ttf");
+/// Chinese, Japanese and Korean, for the letters DejaVu Sans lacks
+/// (Apache 2.0; no bold face: bold text falls back to this regular one).
+const FALLBACK_TTF: &[u8] = include_bytes!("../fonts/DroidSansFallback.ttf");
 
 /// Text larger than this (in px) is drawn and measured at this size, so a
 /// bad scene cannot make the rasteriser allocate gigabytes.
@@ -20,6 +25,7 @@ pub const MAX_TEXT_SIZE: f32 = 1024.0;
 struct Fonts {
     regular: FontRef<'static>,
     bold: FontRef<'static>,
+    fallback: FontRef<'static>,
 }
 
 fn fonts() -> &'static Fonts {
@@ -27,15 +33,35 @@ fn fonts() -> &'static Fonts {
     FONTS.get_or_init(|| Fonts {
         regular: FontRef::try_from_slice(REGULAR_TTF).expect("embedded DejaVuSans.ttf parses"),
         bold: FontRef::try_from_slice(BOLD_TTF).expect("embedded DejaVuSans-Bold.ttf parses"),
+        fallback: FontRef::try_from_slice(FALLBACK_TTF).expect("embedded DroidSansFallback.ttf parses"),
     })
 }
 
-fn font(bold: bool) -> &'static FontRef<'static> {
-    let f = fonts();
-    if bold {
-        &f.bold
-    } else {
-        &f.regular
+/// Which of the embedded faces draws a glyph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Face {
+    Regular,
+    Bold,
+    /// The CJK fallback, for a letter the DejaVu face lacks.
+    Fallback,
+}
+
+impl Face {
+    fn primary(bold: bool) -> Face {
+        if bold {
+            Face::Bold
+        } else {
+            Face::Regular
+        }
+    }
+
+    fn font(self) -> &'static FontRef<'static> {
+        let f = fonts();
+        match self {
+            Face::Regular => &f.regular,
+            Face::Bold => &f.bold,
+            Face::Fallback => &f.fallback,
+        }
     }
 }
 
@@ -51,10 +77,10 @@ fn px_scale(font: &FontRef<'static>, size: f32) -> PxScale {
     PxScale::from(size * font.height_unscaled() / upem)
 }
 
-/// A laid-out line: glyphs positioned relative to an origin at the left
-/// end of the baseline.
+/// A laid-out line: glyphs (each with the face that draws it) positioned
+/// relative to an origin at the left end of the baseline.
 struct Line {
-    glyphs: Vec<Glyph>,
+    glyphs: Vec<(Face, Glyph)>,
     width: f32,
     ascent: f32,
     descent: f32,
@@ -66,27 +92,44 @@ impl Line {
     }
 }
 
+/// Lays out `text` in the DejaVu face, each letter it lacks taken from
+/// the fallback face at the same em size (so a name in Chinese, Japanese
+/// or Korean is drawn, not boxes). The line's ascent and descent are the
+/// DejaVu face's, so mixing scripts never moves a line.
 fn layout(text: &str, size: f32, bold: bool) -> Option<Line> {
     let size = clamp_size(size)?;
-    let font = font(bold);
-    let scaled = font.as_scaled(px_scale(font, size));
+    let primary = Face::primary(bold);
+    let main = primary.font().as_scaled(px_scale(primary.font(), size));
+    let other = Face::Fallback.font();
+    let other = other.as_scaled(px_scale(other, size));
     let mut glyphs = Vec::with_capacity(text.len());
     let mut x = 0.0f32;
-    let mut prev = None;
+    let mut prev: Option<(Face, ab_glyph::GlyphId)> = None;
     for c in text.chars().filter(|c| !c.is_control()) {
-        let id = scaled.glyph_id(c);
-        if let Some(p) = prev {
-            x += scaled.kern(p, id);
+        let id = main.glyph_id(c);
+        let (face, id) = if id.0 == 0 && c != ' ' {
+            match other.glyph_id(c) {
+                fid if fid.0 != 0 => (Face::Fallback, fid),
+                _ => (primary, id),
+            }
+        } else {
+            (primary, id)
+        };
+        let scaled = if face == Face::Fallback { &other } else { &main };
+        if let Some((pf, p)) = prev {
+            if pf == face {
+                x += scaled.kern(p, id);
+            }
         }
-        glyphs.push(id.with_scale_and_position(scaled.scale(), point(x, 0.0)));
+        glyphs.push((face, id.with_scale_and_position(scaled.scale(), point(x, 0.0))));
         x += scaled.h_advance(id);
-        prev = Some(id);
+        prev = Some((face, id));
     }
     Some(Line {
         glyphs,
         width: x,
-        ascent: scaled.ascent(),
-        descent: scaled.descent(),
+        ascent: main.ascent(),
+        descent: main.descent(),
     })
 }
 
@@ -190,14 +233,14 @@ const SUBPIXEL_STEPS: f32 = 4.0;
 /// a glyph is always rasterised at its rounded phase.
 #[derive(Default)]
 pub(crate) struct GlyphCache {
-    map: HashMap<(u16, bool, u32, u8), Option<usize>>,
+    map: HashMap<(u16, Face, u32, u8), Option<usize>>,
     glyphs: Vec<GlyphBitmap>,
 }
 
 impl GlyphCache {
     /// The bitmap (index into `glyphs`) for a laid-out glyph and the whole
     /// pixels to add to its line's origin; `None` for glyphs without ink.
-    fn glyph(&mut self, bold: bool, g: &Glyph) -> Option<(usize, i32)> {
+    fn glyph(&mut self, face: Face, g: &Glyph) -> Option<(usize, i32)> {
         let x = g.position.x;
         let mut whole = x.floor();
         let mut phase = ((x - whole) * SUBPIXEL_STEPS).round();
@@ -205,13 +248,13 @@ impl GlyphCache {
             whole += 1.0;
             phase = 0.0;
         }
-        let key = (g.id.0, bold, g.scale.y.to_bits(), phase as u8);
+        let key = (g.id.0, face, g.scale.y.to_bits(), phase as u8);
         let idx = match self.map.get(&key) {
             Some(&v) => v,
             None => {
                 let mut g = g.clone();
                 g.position = point(phase / SUBPIXEL_STEPS, 0.0);
-                let v = font(bold).outline_glyph(g).map(|og| {
+                let v = face.font().outline_glyph(g).map(|og| {
                     let b = og.px_bounds();
                     let (w, h) = (b.width() as usize, b.height() as usize);
                     let mut data = vec![0.0f32; w * h];
@@ -442,11 +485,10 @@ pub(crate) fn draw_text(pixmap: &mut Pixmap, t: &Text, cache: &mut GlyphCache) {
 
     let mut placed = Vec::with_capacity(line.glyphs.len());
     let mut ink: Option<IRect> = None;
-    let face = font(t.bold);
-    for g in &line.glyphs {
+    for (face, g) in &line.glyphs {
         // Skip glyphs far off the canvas before rasterising them: their
         // layout box, grown by an em for overhangs, misses it.
-        let b = face.glyph_bounds(g);
+        let b = face.font().glyph_bounds(g);
         let near = IRect {
             x0: (ox + b.min.x - size).floor() as i32,
             y0: (oy + b.min.y - size).floor() as i32,
@@ -456,7 +498,7 @@ pub(crate) fn draw_text(pixmap: &mut Pixmap, t: &Text, cache: &mut GlyphCache) {
         if near.intersect(&limit).is_empty() {
             continue;
         }
-        let Some((idx, dx)) = cache.glyph(t.bold, g) else {
+        let Some((idx, dx)) = cache.glyph(*face, g) else {
             continue;
         };
         let bm = &cache.glyphs[idx];
@@ -616,11 +658,10 @@ mod tests {
             y1: line.height() as i32 + 10,
         };
         let mut cov = Coverage::new(area);
-        let font = font(true);
-        for g in &line.glyphs {
+        for (face, g) in &line.glyphs {
             let mut g = g.clone();
             g.position.y += line.ascent;
-            if let Some(og) = font.outline_glyph(g) {
+            if let Some(og) = face.font().outline_glyph(g) {
                 cov.add_glyph(&og);
             }
         }
@@ -628,6 +669,26 @@ mod tests {
         for r in [2.0, halo_radius(22.3), halo_radius(60.0)] {
             assert_eq!(cov.dilate(r).data, dilate_reference(&cov, r), "radius {r}");
         }
+    }
+
+    #[test]
+    fn letters_dejavu_lacks_come_from_the_fallback_face() {
+        // DejaVu Sans has no Chinese, Japanese or Korean: those letters
+        // are laid out from the fallback face, Latin stays DejaVu.
+        for (name, cjk) in [("李雷", 2), ("Ann 李", 1), ("ひらがな", 4), ("한국어", 3), ("Ann", 0)] {
+            let line = layout(name, 30.0, true).unwrap();
+            let fallback = line.glyphs.iter().filter(|(f, _)| *f == Face::Fallback).count();
+            assert_eq!(fallback, cjk, "{name}");
+            assert!(
+                line.glyphs.iter().all(|(_, g)| g.id.0 != 0),
+                "{name}: a glyph is missing"
+            );
+        }
+        // A CJK letter is about one em wide, and the line's height is the
+        // DejaVu face's whatever the script.
+        let (w, h) = measure_text("李雷", 30.0, false);
+        assert!((50.0..=66.0).contains(&w), "w = {w}");
+        assert_eq!(h, measure_text("Ann", 30.0, false).1);
     }
 
     #[test]

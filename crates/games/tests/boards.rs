@@ -125,7 +125,10 @@ fn check(key: &str) {
         }
     }
     let floor = FLOOR.iter().find(|(k, _)| *k == key).map_or(LEGIBLE, |(_, f)| *f);
-    assert!(px >= floor, "{key}: {px:.1} px, under its floor of {floor} px\n{report}");
+    assert!(
+        px >= floor,
+        "{key}: {px:.1} px, under its floor of {floor} px\n{report}"
+    );
 }
 
 #[test]
