@@ -8,7 +8,7 @@
 //! table, others' points, sheets or settings, dark ships of others, or
 //! ships out of sensor range.
 
-use super::basics::ships::Ship;
+use super::basics::ships::{RoundResult, Ship, Unit};
 use super::basics::{Colour, ShipId, Space};
 use super::events::Event;
 use super::state::{Faction, Order, Section, State};
@@ -234,6 +234,71 @@ fn ship_list(ids: &[ShipId]) -> String {
     and_list(&v)
 }
 
+/// A round of combat in words, for the seats with ships in the fight
+/// (every ship that fires or is fired at is one they see: both are
+/// non-dark and at their space): who fired how many shots at whom and how
+/// many hit, what each ship hit lost, and what was destroyed or went dark.
+pub(crate) fn combat_report(result: &RoundResult) -> String {
+    // Shots grouped by firer and target, in the order first fired.
+    let mut pairs: Vec<(ShipId, ShipId, usize, usize)> = Vec::new();
+    for shot in &result.shots {
+        match pairs.iter_mut().find(|p| p.0 == shot.ship && p.1 == shot.target) {
+            Some(p) => {
+                p.2 += 1;
+                p.3 += usize::from(shot.hit);
+            }
+            None => pairs.push((shot.ship, shot.target, 1, usize::from(shot.hit))),
+        }
+    }
+    let fired: Vec<String> = pairs
+        .iter()
+        .map(|(ship, target, n, hits)| {
+            let outcome = match hits {
+                0 => "all missed".to_string(),
+                h if h == n && *n > 1 => "all hit".to_string(),
+                1 => "1 hit".to_string(),
+                h => format!("{h} hits"),
+            };
+            format!("{ship} fired {n} shot{} at {target} ({outcome})", if *n == 1 { "" } else { "s" })
+        })
+        .collect();
+    let mut t = if fired.is_empty() {
+        "Combat: no ship could fire.".to_string()
+    } else {
+        format!("Combat: {}.", fired.join("; "))
+    };
+    // Units lost, per ship hit, in the order hit.
+    let mut lost: Vec<(ShipId, Vec<(Unit, usize)>)> = Vec::new();
+    for hit in &result.hits {
+        let i = match lost.iter().position(|(s, _)| *s == hit.ship) {
+            Some(i) => i,
+            None => {
+                lost.push((hit.ship, Vec::new()));
+                lost.len() - 1
+            }
+        };
+        let units = &mut lost[i].1;
+        match units.iter_mut().find(|(u, _)| *u == hit.unit) {
+            Some(u) => u.1 += 1,
+            None => units.push((hit.unit, 1)),
+        }
+    }
+    for (ship, units) in &lost {
+        let v: Vec<String> = units
+            .iter()
+            .map(|(u, n)| if *n == 1 { u.name().to_string() } else { format!("{n} {}", u.name()) })
+            .collect();
+        t.push_str(&format!(" {ship} lost {}.", and_list(&v)));
+    }
+    if !result.destroyed.is_empty() {
+        t.push_str(&format!(" Destroyed: {}.", ship_list(&result.destroyed)));
+    }
+    if !result.darkened.is_empty() {
+        t.push_str(&format!(" Gone dark: {}.", ship_list(&result.darkened)));
+    }
+    t
+}
+
 /// The event as `viewer` may learn of it.
 pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
     match event {
@@ -310,20 +375,7 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
         }
         Event::ShipStayed { owner, ship } if is(viewer, *owner) => Some(format!("{ship} is under way but stays.")),
         Event::ShotsFired { seats, result, .. } if matches!(viewer, Viewer::Seat(s) if seats.contains(&s)) => {
-            let hits = result.shots.iter().filter(|s| s.hit).count();
-            let n = result.shots.len();
-            let mut t = format!(
-                "Combat: {n} shot{}, {hits} hit{}.",
-                if n == 1 { "" } else { "s" },
-                if hits == 1 { "" } else { "s" }
-            );
-            if !result.destroyed.is_empty() {
-                t.push_str(&format!(" Destroyed: {}.", ship_list(&result.destroyed)));
-            }
-            if !result.darkened.is_empty() {
-                t.push_str(&format!(" Gone dark: {}.", ship_list(&result.darkened)));
-            }
-            Some(t)
+            Some(combat_report(result))
         }
         Event::PlanetTaken {
             name: planet, owner, ..
@@ -360,4 +412,51 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
 fn members(m: &[Seat], names: &[String]) -> String {
     let v: Vec<String> = m.iter().map(|s| name(names, *s)).collect();
     and_list(&v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spectrum::basics::ships::{Hit, Shot};
+
+    fn id(colour: Colour, number: u8) -> ShipId {
+        ShipId { colour, number }
+    }
+
+    #[test]
+    fn a_combat_round_says_who_fired_at_whom_and_what_was_lost() {
+        let (r14, b2, b3) = (id(Colour::Red, 14), id(Colour::Blue, 2), id(Colour::Blue, 3));
+        let shot = |ship, target, hit| Shot { ship, target, hit };
+        let result = RoundResult {
+            shots: vec![
+                shot(r14, b2, true),
+                shot(r14, b2, false),
+                shot(r14, b2, true),
+                shot(b2, r14, false),
+                shot(b3, r14, true),
+            ],
+            hits: vec![
+                Hit { ship: b2, unit: Unit::Armour },
+                Hit { ship: b2, unit: Unit::Weapons },
+                Hit { ship: r14, unit: Unit::Armour },
+            ],
+            destroyed: vec![],
+            darkened: vec![b2],
+        };
+        assert_eq!(
+            combat_report(&result),
+            "Combat: R14 fired 3 shots at B2 (2 hits); B2 fired 1 shot at R14 (all missed); \
+             B3 fired 1 shot at R14 (1 hit). B2 lost armour and weapons. R14 lost armour. Gone dark: B2."
+        );
+        let all = RoundResult {
+            shots: vec![shot(b3, r14, true), shot(b3, r14, true)],
+            hits: vec![Hit { ship: r14, unit: Unit::Armour }, Hit { ship: r14, unit: Unit::Armour }],
+            destroyed: vec![r14],
+            darkened: vec![],
+        };
+        assert_eq!(
+            combat_report(&all),
+            "Combat: B3 fired 2 shots at R14 (all hit). R14 lost 2 armour. Destroyed: R14."
+        );
+    }
 }
