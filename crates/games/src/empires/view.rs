@@ -504,17 +504,18 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
                 .iter()
                 .map(|f| {
                     format!(
-                        "{} {} ×{} (A{} D{} T{})",
+                        "{} {} ({} ship{}; attack +{}, defence +{}, tactics {})",
+                        f.kind.name(),
                         f.id,
-                        f.kind.chart().code,
                         f.ships,
+                        if f.ships == 1 { "" } else { "s" },
                         f.attack_tech,
                         f.defense_tech,
                         f.tactics
                     )
                 })
                 .collect();
-            t.push_str(&format!(" Revealed: {}.", lines.join(", ")));
+            t.push_str(&format!(" Revealed: {}.", lines.join("; ")));
             t
         }
         Event::ScreenNoted { target, ships } if me(self_owner(target)) => {

@@ -35,9 +35,16 @@ pub(super) fn combat_prompt(s: &State) -> String {
                             let shots: Vec<String> = b
                                 .targets(i)
                                 .into_iter()
-                                .map(|t| format!("{} {}", b.fighter(t).id, b.to_hit(i, t)))
+                                .map(|t| format!("{} on {}", b.fighter(t).id, b.to_hit(i, t).max(1)))
                                 .collect();
-                            format!("{} ×{} (to-hit: {})", f.id, b.fireable(i), shots.join(", "))
+                            let n = b.fireable(i);
+                            format!(
+                                "{} {} with {n} ship{} (hits {} or less)",
+                                f.kind.name(),
+                                f.id,
+                                if n == 1 { "" } else { "s" },
+                                shots.join(", ")
+                            )
                         })
                         .collect();
                     t.push_str(&format!(
@@ -696,23 +703,39 @@ fn describe(b: &Battle, action: &BattleAction, dice: &[u32]) -> String {
     let mut out = match (action, done) {
         (BattleAction::Screen(list), _) if list.is_empty() => String::new(),
         (BattleAction::Screen(list), _) => {
-            let items: Vec<String> = list.iter().map(|(t, n)| format!("{t} ({n} ship(s))")).collect();
+            let items: Vec<String> = list.iter().map(|(t, n)| format!("{t} ({n} ship{})", if *n == 1 { "" } else { "s" })).collect();
             format!("Screened this firing round: {}.", items.join(", "))
         }
         (BattleAction::Fire { fighter, target, .. }, Ok(battle::Done::Shots(shots))) => {
             let rolls: Vec<String> = shots
                 .iter()
-                .map(|x| format!("{} {}", x.die, if x.hit { "hit" } else { "miss" }))
+                .map(|x| format!("{} ({})", x.die, if x.hit { "hit" } else { "miss" }))
                 .collect();
             let to_hit = shots.first().map_or(0, |x| x.to_hit);
+            let needs = match to_hit {
+                t if t <= 1 => "hitting only on a 1".to_string(),
+                t if t >= 10 => "hitting on any roll".to_string(),
+                t => format!("hitting on {t} or less"),
+            };
+            let firer = b.fighter(*fighter);
+            let named = |id: &Target| match (id, b.fighters().iter().find(|f| f.id == *id)) {
+                (Target::Group(_), Some(f)) => format!("{} {id}", f.kind.name()),
+                (_, Some(f)) => format!("the {}", f.kind.name()),
+                (_, None) => id.to_string(),
+            };
             let lost = shots.iter().filter(|x| x.destroyed).count();
             let mut t = format!(
-                "{} fires at {target} (to-hit {to_hit}): {}.",
-                b.fighter(*fighter).id,
+                "{} fires at {}, {needs}: rolled {}.",
+                named(&firer.id).replacen("the ", "The ", 1),
+                named(target),
                 rolls.join(", ")
             );
-            if lost > 0 {
-                t.push_str(&format!(" {target} loses {lost} ship(s)."));
+            let s = if lost == 1 { "" } else { "s" };
+            match target {
+                _ if lost == 0 => {}
+                Target::Group(_) => t.push_str(&format!(" {target} loses {lost} ship{s}.")),
+                Target::Yards => t.push_str(&format!(" {lost} Ship Yard{s} destroyed.")),
+                Target::Base => t.push_str(" The Base is destroyed."),
             }
             t
         }
