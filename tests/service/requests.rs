@@ -141,11 +141,20 @@ async fn refused_orders_change_nothing_and_explain() {
     let m = refused(&svc, &at_table(2, "bob"), order("end")).await;
     assert!(m.contains("waiting on"), "{m}");
     // Can't parse.
+    // Refusals of typed orders are words: no command syntax, and what
+    // the player could do instead as their controls read.
+    let words = |m: &str| {
+        assert!(!m.contains('`') && !m.contains("Usage") && !m.contains(":lots"), "{m}");
+        assert!(m.contains("\nYou could: "), "{m}");
+    };
     let m = refused(&svc, &at_table(1, "alice"), order("warp-to-the-moon")).await;
     assert!(m.contains("couldn't read"), "{m}");
+    words(&m);
     // A malformed value.
     let m = refused(&svc, &at_table(1, "alice"), order("depart from:Regulus ships:lots")).await;
     assert!(m.contains("not a whole number"), "{m}");
+    assert!(m.contains("“ships: lots”"), "{m}");
+    words(&m);
     // Someone else's game from a DM.
     let m = refused(
         &svc,

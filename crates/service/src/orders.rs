@@ -111,16 +111,15 @@ fn seats_as_players(values: Vec<String>, names: &[String]) -> Vec<String> {
 
 pub(super) fn explain(e: &ActionError, state: &AnyState, seat: Seat, names: &[String]) -> String {
     match e {
-        ActionError::Parse(_) => {
-            let mut s = e.to_string();
-            let legal = state.legal_commands(seat);
-            if !legal.is_empty() {
-                let names: Vec<&str> = {
-                    let mut v: Vec<&str> = legal.iter().map(|c| c.name.as_str()).collect();
-                    v.dedup();
-                    v
-                };
-                s.push_str(&format!("\nOrders you can give now: {}.", names.join(", ")));
+        ActionError::Parse(p) => {
+            let mut s = format!(
+                "I couldn't read that order: {}.",
+                in_words(&p.message).trim_end_matches('.')
+            );
+            let legal: Vec<String> = state.legal_commands(seat).iter().map(|c| c.to_string()).collect();
+            let examples = examples_in_words(state, seat, &legal, names);
+            if !examples.is_empty() {
+                s.push_str(&format!("\nYou could: {}.", examples.join("; ")));
             }
             s
         }
@@ -140,6 +139,31 @@ pub(super) fn explain(e: &ActionError, state: &AnyState, seat: Seat, names: &[St
         }
         ActionError::Rejected(_) => e.to_string(),
     }
+}
+
+/// A parse error's message as a player reads it: an option form in
+/// backticks (`` `shots:0` ``) as Discord shows a filled-in option
+/// (“shots: 0”), other backticked text without the backticks.
+fn in_words(message: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in message.split('`').enumerate() {
+        if i % 2 == 0 {
+            out.push_str(part);
+        } else {
+            match part.split_once(':') {
+                Some((name, value)) if !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c == '_') => {
+                    let value = value.trim_matches('"');
+                    if value.is_empty() {
+                        out.push_str(&format!("“{name}”"));
+                    } else {
+                        out.push_str(&format!("“{name}: {value}”"));
+                    }
+                }
+                _ => out.push_str(&format!("“{part}”")),
+            }
+        }
+    }
+    out
 }
 
 /// How many legal orders a refusal names, at most.
@@ -344,6 +368,16 @@ mod tests {
 
     fn names() -> Vec<String> {
         vec!["alice".into(), "Bob the Bold".into(), "carol".into()]
+    }
+
+    #[test]
+    fn parse_errors_read_as_words() {
+        assert_eq!(
+            in_words("`shots:0` is not a number of shots (1 or more)"),
+            "“shots: 0” is not a number of shots (1 or more)"
+        );
+        assert_eq!(in_words("`move` needs `to:`"), "“move” needs “to”");
+        assert_eq!(in_words("no backticks here"), "no backticks here");
     }
 
     #[test]
