@@ -25,7 +25,6 @@ const LEGIBLE: f32 = 9.0;
 /// floor whenever a board gets better; delete it once it reaches
 /// [`LEGIBLE`].
 const FLOOR: &[(&str, f32)] = &[
-    ("hyperspace", 5.1),
     ("starlanes", 5.7),
     ("solar", 5.1),
     ("spectrum", 5.1),
@@ -89,7 +88,10 @@ fn boards_of(kind: GameKind, seed: u64) -> Vec<(String, Scene)> {
 }
 
 /// Checks every board of `key` against its floor (or the goal), and
-/// prints where its smallest text is.
+/// prints where its smallest text is. With `ORRERY_BOARDS_DIR` set it
+/// writes boards there: the one place this test reads the environment or
+/// writes files (the crate's `clippy.toml` forbids both elsewhere).
+#[allow(clippy::disallowed_methods)]
 fn check(key: &str) {
     let kind = *GameKind::ALL
         .iter()
@@ -125,7 +127,10 @@ fn check(key: &str) {
         }
     }
     let floor = FLOOR.iter().find(|(k, _)| *k == key).map_or(LEGIBLE, |(_, f)| *f);
-    assert!(px >= floor, "{key}: {px:.1} px, under its floor of {floor} px\n{report}");
+    assert!(
+        px >= floor,
+        "{key}: {px:.1} px, under its floor of {floor} px\n{report}"
+    );
 }
 
 #[test]
