@@ -28,13 +28,7 @@ const LEGIBLE: f32 = 9.0;
 /// legible while the boards are redrawn for the chat column. Raise a
 /// floor whenever a board gets better; delete it once it reaches
 /// [`LEGIBLE`].
-const FLOOR: &[(&str, f32)] = &[
-    ("hyperspace", 5.1),
-    ("starlanes", 5.7),
-    ("solar", 5.1),
-    ("spectrum", 5.1),
-    ("empires", 2.7),
-];
+const FLOOR: &[(&str, f32)] = &[("solar", 5.1), ("spectrum", 5.1), ("empires", 2.7)];
 
 /// The smallest text of `scene` once shown `CHAT_WIDTH` wide, and what it says.
 fn smallest_text(scene: &Scene) -> Option<(f32, String)> {
@@ -93,7 +87,10 @@ fn boards_of(kind: GameKind, seed: u64) -> Vec<(String, Scene)> {
 }
 
 /// Checks every board of `key` against its floor (or the goal), and
-/// prints where its smallest text is.
+/// prints where its smallest text is. With `ORRERY_BOARDS_DIR` set it
+/// writes boards there: the one place this test reads the environment or
+/// writes files (the crate's `clippy.toml` forbids both elsewhere).
+#[allow(clippy::disallowed_methods)]
 fn check(key: &str) {
     let kind = *GameKind::ALL
         .iter()

@@ -1207,7 +1207,8 @@ fn setup_is_pure_fold() {
 // ---------------------------------------------------------------- picture
 
 /// Scenes of random mid-game positions: every text fits on the canvas and
-/// is at least 14 px; PNGs render. Set HYPERSPACE_PNG_DIR to keep them.
+/// is at least `scene::MIN_TEXT` px (9 px at Discord's 550 px preview);
+/// every star's name is on the board; PNGs render. Set HYPERSPACE_PNG_DIR to keep them.
 #[test]
 fn scenes_render_and_fit() {
     use orrery_render::{render_png, text_box, Item};
@@ -1231,13 +1232,23 @@ fn scenes_render_and_fit() {
             assert_eq!((scene.width, scene.height), (1600, 1200));
             for item in &scene.items {
                 if let Item::Text(t) = item {
-                    assert!(t.size >= 14.0, "tiny text {t:?}");
+                    assert!(t.size >= super::scene::MIN_TEXT, "tiny text {t:?}");
                     let (x, y, w, h) = text_box(t);
                     assert!(
                         x >= 0.0 && y >= 0.0 && x + w <= 1600.5 && y + h <= 1200.5,
                         "text off canvas: {t:?}"
                     );
                 }
+            }
+            for star in super::basics::Star::all() {
+                assert!(
+                    scene
+                        .items
+                        .iter()
+                        .any(|i| matches!(i, Item::Text(t) if t.text == star.name())),
+                    "{} is not on the board",
+                    star.name()
+                );
             }
             let png = render_png(&scene).unwrap();
             let v = if viewer == Viewer::Public { "public" } else { "seat1" };

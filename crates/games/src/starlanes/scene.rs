@@ -1,10 +1,15 @@
-//! The board picture (1600 x 1200), built from a view only.
+//! The board picture (1600 x 1200), built from a view only, every text at
+//! least [`MIN_TEXT`] px (9 px once Discord shows it 550 px wide).
 //!
-//! Left: the hex map (pointy-top, laid out with `engine::hex::Layout`):
-//! planets with production, stars and science, hyperlanes as bright links,
-//! forces as counters in player colours, exhausted planets greyed with a
-//! marker. Right: the side panel: turn, players (VP, stars, science,
-//! techs, scoring token), the tech market and the universal techs.
+//! Left, top: the hex map (pointy-top, laid out with
+//! `engine::hex::Layout`, cropped to the planets and hyperlanes): planets with their name, production (white
+//! box), stars and science, hyperlanes as bright purple links (the lane's
+//! hex tinted purple; no word on it), forces as counters in player
+//! colours, exhausted planets greyed with a red cross. Left, under the
+//! map: the players (VP, stars, science, the scoring token, their techs,
+//! "used" after an exhausted one), the map shrinking when these need more
+//! lines. Right: the side panel: turn, the tech market and the universal
+//! techs with their whole texts.
 
 use super::view::{PlanetView, View};
 use orrery_engine::hex::{Hex, Layout, Orientation};
@@ -58,24 +63,49 @@ fn fit(s: &str, size: f32, min: f32, width: f32, bold: bool) -> f32 {
     sz
 }
 
-pub fn layout(view: &View) -> Layout {
-    let r = view.radius.max(1) as f32;
-    // Fit the whole hexagon of radius r in the map area.
-    let size_w = (PANEL_X - 30.0) / (3f32.sqrt() * (2.0 * r + 1.0));
-    let size_h = (HEIGHT as f32 - 40.0) / (3.0 * r + 2.0);
-    Layout::new(
-        Orientation::Pointy,
-        size_w.min(size_h),
-        (PANEL_X / 2.0, HEIGHT as f32 / 2.0),
-    )
+/// The smallest text drawn: 9 px once Discord shows the board 550 px wide.
+pub const MIN_TEXT: f32 = 27.0;
+/// A line of body text.
+const LINE: f32 = 31.0;
+
+/// The map's area: left, top, width, height (the players' rows below it).
+fn map_area(view: &View, names: &[String]) -> (f32, f32, f32, f32) {
+    let strip = players_height(view, names);
+    (0.0, 0.0, PANEL_X, HEIGHT as f32 - strip)
+}
+
+/// The map cropped to its planets and hyperlanes (the empty rim of the
+/// hexagon left out), as large as the map's area allows.
+pub fn layout(view: &View, names: &[String]) -> Layout {
+    let (x, y, w, h) = map_area(view, names);
+    let mut hexes: Vec<Hex> = view.planets.iter().map(|p| Hex::new(p.q, p.r)).collect();
+    hexes.extend(view.lanes.iter().map(|l| l.hex));
+    if hexes.is_empty() {
+        hexes = Hex::spiral(view.radius.max(1));
+    }
+    let unit = Layout::new(Orientation::Pointy, 1.0, (0.0, 0.0));
+    let (x0, y0, x1, y1) = unit.bounds(&hexes);
+    let size = ((w - 24.0) / (x1 - x0)).min((h - 16.0) / (y1 - y0));
+    let origin = (
+        x + w / 2.0 - size * (x0 + x1) / 2.0,
+        y + h / 2.0 - size * (y0 + y1) / 2.0,
+    );
+    Layout::new(Orientation::Pointy, size, origin)
 }
 
 pub fn scene(view: &View, names: &[String]) -> Scene {
     let mut sc = Scene::new(WIDTH, HEIGHT, BG);
-    let lay = layout(view);
-    let size = lay.size.0;
-    // Empty space hexes.
+    let lay = layout(view, names);
+    // Empty space hexes, those wholly inside the map's area.
+    let (mx, my, mw, mh) = map_area(view, names);
     for h in Hex::spiral(view.radius) {
+        let inside = lay
+            .corners(h)
+            .iter()
+            .all(|(x, y)| *x >= mx && *x <= mx + mw && *y >= my && *y <= my + mh);
+        if !inside {
+            continue;
+        }
         sc.push(Item::Polygon {
             points: lay.corners(h).to_vec(),
             fill: Some(SPACE),
@@ -93,19 +123,23 @@ pub fn scene(view: &View, names: &[String]) -> Scene {
         let b = lay.hex_to_pixel(l.ends.1);
         sc.line(vec![a, b], Stroke::new(Color::rgb(20, 10, 30), 14.0));
         sc.line(vec![a, b], Stroke::new(LANE, 8.0));
-        let c = lay.hex_to_pixel(l.hex);
-        sc.text(t(c.0, c.1 + size * 0.45, "lane", 18.0, LANE).anchor(Anchor::Center));
+    }
+    // Every planet's hex first, then their marks, so no hex covers a
+    // neighbour's long name.
+    for p in &view.planets {
+        planet_hex(&mut sc, &lay, p);
     }
     for p in &view.planets {
         planet(&mut sc, &lay, p);
     }
+    players(&mut sc, view, names);
     panel(&mut sc, view, names);
     sc
 }
 
-fn planet(sc: &mut Scene, lay: &Layout, p: &PlanetView) {
+/// A planet's hex, ringed in the owner's colour on a home planet.
+fn planet_hex(sc: &mut Scene, lay: &Layout, p: &PlanetView) {
     let h = Hex::new(p.q, p.r);
-    let size = lay.size.0;
     let (cx, cy) = lay.hex_to_pixel(h);
     let fill = if p.exhausted { Color::rgb(40, 40, 46) } else { PLANET };
     let corners = lay.corners(h);
@@ -126,63 +160,63 @@ fn planet(sc: &mut Scene, lay: &Layout, p: &PlanetView) {
             stroke: Some(Stroke::new(color(home), 4.0)),
         });
     }
-    // Name on top.
-    let label = 19.0f32.max(size * 0.26);
-    let ns = fit(&p.name, label, 16.0, size * 1.6, true);
-    sc.text(
-        t(cx, cy - size * 0.52, p.name.clone(), ns, TEXT)
-            .bold()
-            .anchor(Anchor::Center),
-    );
+}
+
+/// A planet's name, production, stars, science, forces and exhausted mark.
+fn planet(sc: &mut Scene, lay: &Layout, p: &PlanetView) {
+    let size = lay.size.0;
+    let (cx, cy) = lay.hex_to_pixel(Hex::new(p.q, p.r));
+    // Name on top, bold where it fits the hex, else regular.
+    let bold = measure_text(&p.name, MIN_TEXT, true).0 <= size * 1.6;
+    let ns = fit(&p.name, 30.0f32.max(size * 0.3), MIN_TEXT, size * 1.6, bold);
+    let mut name = t(cx, cy - size * 0.5, p.name.clone(), ns, TEXT).anchor(Anchor::Center);
+    if bold {
+        name = name.bold();
+    }
+    sc.text(name);
     // Production value in a box on the left.
-    let bx = cx - size * 0.62;
-    let by = cy - size * 0.05;
+    let bx = cx - size * 0.6;
+    let by = cy - size * 0.02;
     sc.push(Item::Rect {
-        x: bx - 14.0,
-        y: by - 14.0,
-        w: 28.0,
-        h: 28.0,
+        x: bx - 15.0,
+        y: by - 16.0,
+        w: 30.0,
+        h: 32.0,
         radius: 5.0,
         fill: Some(Color::rgb(230, 230, 235)),
         stroke: None,
     });
     sc.text(
-        Text::new(bx, by, p.production.to_string(), 22.0, Color::rgb(20, 20, 30))
+        Text::new(bx, by, p.production.to_string(), 28.0, Color::rgb(20, 20, 30))
             .bold()
             .anchor(Anchor::Center),
     );
     // Stars and science symbols, one glyph each.
-    let mut sym = String::new();
-    for _ in 0..p.stars {
-        sym.push('★');
-    }
-    let mut sci = String::new();
-    for _ in 0..p.science {
-        sci.push('⚛');
-    }
+    let sym: String = "★".repeat(p.stars as usize);
+    let sci: String = "⚛".repeat(p.science as usize);
     if !sym.is_empty() {
-        sc.text(t(cx - size * 0.05, cy - size * 0.05, sym, 26.0, STAR).anchor(Anchor::Center));
+        sc.text(t(cx - size * 0.02, cy - size * 0.02, sym, 30.0, STAR).anchor(Anchor::Center));
     }
     if !sci.is_empty() {
-        sc.text(t(cx + size * 0.5, cy - size * 0.05, sci, 26.0, SCIENCE).anchor(Anchor::Center));
+        sc.text(t(cx + size * 0.52, cy - size * 0.02, sci, 30.0, SCIENCE).anchor(Anchor::Center));
     }
     // Forces counter.
     if let Some(holder) = p.holder {
-        let (fx, fy) = (cx, cy + size * 0.48);
-        let r = 17.0f32.max(size * 0.22);
+        let (fx, fy) = (cx, cy + size * 0.5);
+        let r = 19.0f32.max(size * 0.24);
         sc.circle(fx, fy, r, Some(color(holder)), Some(Stroke::new(HALO, 2.5)));
         sc.text(
-            Text::new(fx, fy, p.forces.to_string(), r * 1.15, Color::BLACK)
+            Text::new(fx, fy, p.forces.to_string(), (r * 1.3).max(MIN_TEXT), Color::BLACK)
                 .bold()
                 .anchor(Anchor::Center),
         );
     }
     if p.exhausted {
-        let (ex, ey) = (cx + size * 0.55, cy + size * 0.42);
+        let (ex, ey) = (cx + size * 0.55, cy + size * 0.45);
         sc.circle(
             ex,
             ey,
-            13.0,
+            14.0,
             Some(Color::rgb(200, 60, 60)),
             Some(Stroke::new(HALO, 2.0)),
         );
@@ -197,17 +231,86 @@ fn planet(sc: &mut Scene, lay: &Layout, p: &PlanetView) {
     }
 }
 
+/// The players' rows under the map: left, width.
+const PLAYERS_X: f32 = 12.0;
+const PLAYERS_W: f32 = PANEL_X - 24.0;
+
+/// A player's techs, "used" after an exhausted one, in lines.
+fn tech_lines(s: &super::view::SeatView) -> Vec<String> {
+    if s.techs.is_empty() {
+        return Vec::new();
+    }
+    let owned: Vec<String> = s
+        .techs
+        .iter()
+        .map(|tname| {
+            if s.exhausted_techs.contains(tname) {
+                format!("{tname} (used)")
+            } else {
+                tname.clone()
+            }
+        })
+        .collect();
+    crate::shared::draw::wrap(&owned.join(" · "), MIN_TEXT, PLAYERS_W - 40.0, false)
+}
+
+/// The height of the players' rows: a line each, and their techs' lines.
+fn players_height(view: &View, _names: &[String]) -> f32 {
+    let lines: usize = view.seats.iter().map(|s| 1 + tech_lines(s).len()).sum();
+lines as f32 * LINE + 24.0
+}
+
+/// The players under the map: name (the scoring token as ◆), VP, stars
+/// and science, then the techs they own.
+fn players(sc: &mut Scene, view: &View, names: &[String]) {
+    let h = players_height(view, names);
+    let top = HEIGHT as f32 - h;
+    sc.push(Item::Rect {
+        x: PLAYERS_X,
+        y: top,
+        w: PLAYERS_W,
+        h: h - 12.0,
+        radius: 10.0,
+        fill: Some(PANEL),
+        stroke: None,
+    });
+    let x = PLAYERS_X + 12.0;
+    let mut y = top + 4.0;
+    for s in &view.seats {
+        let c = color(s.seat);
+        sc.circle(x + 10.0, y + LINE / 2.0, 10.0, Some(c), Some(Stroke::new(HALO, 2.0)));
+        let mut n = name_of(names, s.seat);
+        if view.token == s.seat {
+            n.push_str(" ◆ token");
+        }
+        sc.text(t(x + 28.0, y, n, 28.0, c).bold());
+        sc.text(
+            t(
+                PLAYERS_X + PLAYERS_W - 14.0,
+                y,
+                format!("{} VP · {} ★ · {} ⚛", s.vp, s.stars, s.science),
+                28.0,
+                TEXT,
+            )
+            .bold()
+            .anchor(Anchor::TopRight),
+        );
+        y += LINE;
+        for l in tech_lines(s) {
+            sc.text(t(x + 28.0, y, l, MIN_TEXT, DIM));
+            y += LINE;
+        }
+    }
+}
+
 /// Tech descriptions in the side panel: the largest size from
 /// `TECH_TEXT_MAX` down to `TECH_TEXT_MIN` at which the whole panel fits,
-/// wrapped on at most two lines: about 9 px high in Discord's ~550 px wide
-/// preview of the 1600 px board, and 7 px at the minimum (only for very
-/// crowded panels), like the rest of the panel's body text.
-pub const TECH_TEXT_MAX: f32 = 26.0;
-pub const TECH_TEXT_MIN: f32 = 20.0;
-/// Lists of owned techs under each player.
-const OWNED_TEXT: f32 = 20.0;
+/// wrapped on at most three lines: at least 9 px high in Discord's ~550 px
+/// wide preview of the 1600 px board.
+pub const TECH_TEXT_MAX: f32 = 28.0;
+pub const TECH_TEXT_MIN: f32 = MIN_TEXT;
 /// The panel's inner box: left, top, width, bottom.
-pub const PANEL_BOX: (f32, f32, f32, f32) = (PANEL_X, 12.0, WIDTH as f32 - PANEL_X - 16.0, HEIGHT as f32 - 12.0);
+pub const PANEL_BOX: (f32, f32, f32, f32) = (PANEL_X, 12.0, WIDTH as f32 - PANEL_X - 12.0, HEIGHT as f32 - 12.0);
 
 fn panel(sc: &mut Scene, view: &View, names: &[String]) {
     let (x0, top, w, bottom) = PANEL_BOX;
@@ -238,10 +341,11 @@ fn panel_items(view: &View, names: &[String], tech_size: f32) -> (Vec<Item>, f32
     let mut out: Vec<Item> = Vec::new();
     let mut text = |t: Text| out.push(Item::Text(t));
     let (x0, _, w, _) = PANEL_BOX;
-    let x = x0 + 16.0;
-    let mut y = 24.0;
-    text(t(x, y, "STARLANES", 30.0, TEXT).bold());
-    y += 40.0;
+    let x = x0 + 14.0;
+    let inner = w - 28.0;
+    let mut y = 22.0;
+    text(t(x, y, "STARLANES", 34.0, TEXT).bold());
+    y += 44.0;
     let status = match &view.outcome {
         Some(Outcome::Winner { seat, .. }) => format!("{} wins!", name_of(names, *seat)),
         Some(Outcome::Shared { .. }) => "Shared victory".to_string(),
@@ -253,14 +357,15 @@ fn panel_items(view: &View, names: &[String], tech_size: f32) -> (Vec<Item>, f32
             PhaseInfo { number: 0, label, turn }.title(&short)
         }
     };
-    let ssz = fit(&status, 24.0, 18.0, w - 32.0, true);
     let scol = if view.outcome.is_some() {
         STAR
     } else {
         color(view.active)
     };
-    text(t(x, y, status, ssz, scol).bold());
-    y += 36.0;
+    for l in crate::shared::draw::wrap(&status, 28.0, inner, true) {
+        text(t(x, y, l, 28.0, scol).bold());
+        y += LINE + 2.0;
+    }
     if view.outcome.is_none() {
         let step = if view.action_taken {
             "Action taken"
@@ -268,75 +373,27 @@ fn panel_items(view: &View, names: &[String], tech_size: f32) -> (Vec<Item>, f32
             "Action available"
         };
         let buy = if view.may_buy { " · may buy a tech" } else { "" };
-        let limit = format!(" · {} rounds", view.rounds);
-        text(t(x, y, format!("{step}{buy}{limit}"), 20.0, DIM));
-        y += 30.0;
+        let line = format!("{step}{buy} · {} rounds · first to 6 VP", view.rounds);
+        for l in crate::shared::draw::wrap(&line, MIN_TEXT, inner, false) {
+            text(t(x, y, l, MIN_TEXT, DIM));
+            y += LINE;
+        }
     }
-    // Players.
-    text(t(x, y, "VP   ★   ⚛   (first to 6 VP)", 20.0, DIM));
-    y += 28.0;
     let mut shapes: Vec<Item> = Vec::new();
-    for s in &view.seats {
-        let c = color(s.seat);
-        shapes.push(Item::Circle {
-            cx: x + 10.0,
-            cy: y + 13.0,
-            r: 10.0,
-            fill: Some(c),
-            stroke: Some(Stroke::new(HALO, 2.0)),
-        });
-        let mut n = name_of(names, s.seat);
-        if view.token == s.seat {
-            n.push_str("  ◆token");
-        }
-        text(t(x + 28.0, y, n, 21.0, c).bold());
-        text(
-            t(
-                x + w - 40.0,
-                y,
-                format!("{}  {}  {}", s.vp, s.stars, s.science),
-                21.0,
-                TEXT,
-            )
-            .bold()
-            .anchor(Anchor::TopRight),
-        );
-        y += 28.0;
-        if !s.techs.is_empty() {
-            let owned: Vec<String> = s
-                .techs
-                .iter()
-                .map(|tname| {
-                    if s.exhausted_techs.contains(tname) {
-                        format!("{tname}(x),")
-                    } else {
-                        format!("{tname},")
-                    }
-                })
-                .collect();
-            let mut all = owned.join(" ");
-            all.pop(); // the last comma
-            for l in crate::shared::draw::wrap_words(&all, OWNED_TEXT, w - 50.0, false) {
-                text(t(x + 28.0, y, l, OWNED_TEXT, DIM));
-                y += OWNED_TEXT + 5.0;
-            }
-        }
-        y += 6.0;
-    }
-    y += 8.0;
-    text(t(x, y, format!("TECH MARKET  (deck {})", view.deck_size), 22.0, TEXT).bold());
-    y += 32.0;
+    y += 10.0;
+    text(t(x, y, format!("TECH MARKET · deck {}", view.deck_size), 28.0, TEXT).bold());
+    y += 38.0;
     for (i, slot) in view.market.iter().enumerate() {
         let cost = SLOT_COSTS[i];
         let tech = slot.as_ref().map(|t| (t.name.as_str(), t.text.as_str()));
-        y = tech_row(&mut text, &mut shapes, (x, y, w - 32.0), cost, tech, tech_size);
+        y = tech_row(&mut text, &mut shapes, (x, y, inner), cost, tech, tech_size);
     }
     y += 6.0;
-    text(t(x, y, "UNIVERSAL  (2 science, anyone)", 22.0, TEXT).bold());
-    y += 32.0;
+    text(t(x, y, "UNIVERSAL · 2 science", 28.0, TEXT).bold());
+    y += 38.0;
     for u in &view.universal {
         let tech = Some((u.name.as_str(), u.text.as_str()));
-        y = tech_row(&mut text, &mut shapes, (x, y, w - 32.0), u.cost, tech, tech_size);
+        y = tech_row(&mut text, &mut shapes, (x, y, inner), u.cost, tech, tech_size);
     }
     // Shapes first, so text stays on top.
     shapes.append(&mut out);
@@ -345,10 +402,9 @@ fn panel_items(view: &View, names: &[String], tech_size: f32) -> (Vec<Item>, f32
 
 const SLOT_COSTS: [u32; 3] = [3, 2, 1];
 
-/// One tech: its cost in a disc, its name, and its text wrapped on at most
-/// two lines at `size` (a text too long for that is fitted smaller; the
-/// scene test checks that none of the deck's is).
-/// `(x, y, w)`: where the row goes. Returns the y below it.
+/// One tech: its cost in a disc, its name, and its whole text wrapped at
+/// `size`, never smaller. `(x, y, w)`: where the row goes. Returns the y
+/// below it.
 fn tech_row(
     text: &mut impl FnMut(Text),
     shapes: &mut Vec<Item>,
@@ -359,36 +415,31 @@ fn tech_row(
 ) -> f32 {
     shapes.push(Item::Rect {
         x,
-        y,
-        w: 30.0,
-        h: 30.0,
-        radius: 15.0,
+        y: y + 1.0,
+        w: 34.0,
+        h: 34.0,
+        radius: 17.0,
         fill: Some(SCIENCE),
         stroke: None,
     });
     text(
-        Text::new(x + 15.0, y + 15.0, cost.to_string(), 20.0, Color::rgb(10, 20, 40))
+        Text::new(x + 17.0, y + 18.0, cost.to_string(), 28.0, Color::rgb(10, 20, 40))
             .bold()
             .anchor(Anchor::Center),
     );
     let Some((name, desc)) = tech else {
-        text(t(x + 40.0, y + 4.0, "(empty)", 20.0, DIM));
-        return y + 42.0;
+        text(t(x + 44.0, y + 2.0, "(empty)", MIN_TEXT, DIM));
+        return y + 44.0;
     };
     // The name no smaller than its description.
-    let name_size = size.max(22.0);
-    text(t(x + 40.0, y + 2.0, name, name_size, TEXT).bold());
-    let width = w - 40.0;
-    let mut lines = crate::shared::draw::wrap_words(desc, size, width, false);
-    if lines.len() > 2 {
-        let rest = lines.split_off(1).join(" ");
-        lines.push(rest);
-    }
-    let mut ly = y + 4.0 + name_size * 1.2;
+    let name_size = size.max(28.0);
+    text(t(x + 44.0, y + 1.0, name, name_size, TEXT).bold());
+    let width = w - 44.0;
+    let lines = crate::shared::draw::wrap_words(desc, size, width, false);
+    let mut ly = y + 4.0 + name_size * 1.15;
     for l in lines {
-        let sz = fit(&l, size, 12.0, width, false);
-        text(t(x + 40.0, ly, l, sz, DIM));
-        ly += size * 1.2;
+        text(t(x + 44.0, ly, l, size, DIM));
+        ly += size * 1.12;
     }
     ly + 8.0
 }

@@ -134,15 +134,16 @@ fn random_option_uses_the_generator() {
 
 /// The side panel at its most crowded: every tech in every market slot and
 /// universal position, players owning many techs (some exhausted), long
-/// names, 2 to 4 players. Tech descriptions are shown whole, on at most two
-/// lines, never below `TECH_TEXT_MIN` px (about 7 px in Discord's ~550 px
+/// names, 2 to 4 players. Tech descriptions are shown whole, on at most three
+/// lines, never below `TECH_TEXT_MIN` px (9 px in Discord's ~550 px
 /// preview of the 1600 px board), and no panel text leaves the panel or
-/// overlaps another.
+/// overlaps another; no text on the board is under `MIN_TEXT`, and every
+/// player's techs are listed under the map.
 #[test]
 fn side_panel_tech_texts_are_legible_and_fit() {
     use orrery_render::{text_box, Item};
     use scene::{PANEL_BOX, TECH_TEXT_MAX, TECH_TEXT_MIN};
-    assert!(TECH_TEXT_MIN * 550.0 / scene::WIDTH as f32 >= 6.5);
+    assert!(TECH_TEXT_MIN * 550.0 / scene::WIDTH as f32 >= 9.0);
     let (left, top, width, bottom) = PANEL_BOX;
     let mut sizes_used = std::collections::BTreeSet::new();
     for players in 2..=4u8 {
@@ -198,7 +199,7 @@ fn side_panel_tech_texts_are_legible_and_fit() {
                         "`{}` ({x},{y} {w}x{h}) leaves the panel: {what}",
                         t.text
                     );
-                    assert!(t.size >= 18.0, "`{}` at {} px: {what}", t.text, t.size);
+                    assert!(t.size >= scene::MIN_TEXT, "`{}` at {} px: {what}", t.text, t.size);
                 }
                 for (i, a) in texts.iter().enumerate() {
                     for b in &texts[i + 1..] {
@@ -209,7 +210,28 @@ fn side_panel_tech_texts_are_legible_and_fit() {
                         assert!(apart, "`{}` overlaps `{}`: {what}", a.text, b.text);
                     }
                 }
-                // Every tech on offer: its whole text, in one or two lines.
+                // Every text on the board at least MIN_TEXT, inside the canvas;
+                // every owned tech named under the map (left of the panel).
+                let under_map: String = sc
+                    .items
+                    .iter()
+                    .filter_map(|i| match i {
+                        Item::Text(t) => {
+                            assert!(t.size >= scene::MIN_TEXT, "`{}` at {} px: {what}", t.text, t.size);
+                            let (x, y, w, h) = text_box(t);
+                            assert!(x >= 0.0 && y >= 0.0 && x + w <= 1600.5 && y + h <= 1200.5, "`{}` off the board", t.text);
+                            (t.x < left).then(|| t.text.clone())
+                        }
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" · ");
+                for ps in &st.seats {
+                    for tech in &ps.techs {
+                        assert!(under_map.contains(tech.name()), "{tech:?} not listed: {what}");
+                    }
+                }
+                // Every tech on offer: its whole text, in one to three lines.
                 let offered: Vec<Tech> = st
                     .universal
                     .iter()
@@ -228,7 +250,7 @@ fn side_panel_tech_texts_are_legible_and_fit() {
                         .collect();
                     let shown: Vec<&str> = lines.iter().map(|t| t.text.as_str()).collect();
                     assert!(
-                        (1..=2).contains(&lines.len()) && shown.join(" ") == tech.text(),
+                        (1..=3).contains(&lines.len()) && shown.join(" ") == tech.text(),
                         "{tech:?} shown as {shown:?}: {what}"
                     );
                     for l in lines {
