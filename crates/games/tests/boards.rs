@@ -28,7 +28,7 @@ const LEGIBLE: f32 = 9.0;
 /// legible while the boards are redrawn for the chat column. Raise a
 /// floor whenever a board gets better; delete it once it reaches
 /// [`LEGIBLE`].
-const FLOOR: &[(&str, f32)] = &[("spectrum", 5.1), ("empires", 2.7)];
+const FLOOR: &[(&str, f32)] = &[("empires", 2.7)];
 
 /// The smallest text of `scene` once shown `CHAT_WIDTH` wide, and what it says.
 fn smallest_text(scene: &Scene) -> Option<(f32, String)> {

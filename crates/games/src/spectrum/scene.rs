@@ -1,21 +1,29 @@
-//! The board picture (1600 x 1200), built from a view only.
+//! The board picture (1600 x 1200), built from a view only, drawn to be
+//! read in a chat column about 550 px wide: no text under 27 px.
 //!
-//! Left: the hex disc seen from above (pointy-top, 37 columns). Every
-//! column is cut into three level slots, 3 high at the top, 2 in the
-//! middle, 1 low at the bottom; the planet sits in its level's slot as a
-//! disc filled with its colour, its level written in it, ringed (over a
-//! dark gap) in its owner's colour; its name across the top of the column.
-//! In a seat's own board: the ships it sees as counters per player in
-//! their space's slot (the count written on them; its dark ships hollow
-//! and dashed), the spaces its sensors reach shaded, its charted jumps as
-//! arrows. Round the disc: the turn and section (top left), whose board
-//! it is (top right), the colour wheel with the viewer's income per
-//! colour, or the colours' names on the public board (bottom left), and
-//! a key to the levels (bottom right).
+//! Left: the hex disc seen from above (pointy-top, 37 columns), its
+//! planet's name across the top of each column. Every column is cut into
+//! three level rows, 3 high at the top, 2 in the middle, 1 low at the
+//! bottom; the planet sits at the left of its level's row as a disc filled
+//! with its colour, its level written in it, ringed (over a dark gap) in
+//! its owner's colour. In a seat's own board: the ships it sees as
+//! counters per player in their space's row (the count written on them;
+//! its dark ships hollow and dashed; a gray "+N" counter for the ships of
+//! players that do not fit), the spaces its sensors reach shaded, its
+//! charted jumps as arrows. Above the disc: the turn and section (left),
+//! whose board it is (right). Round the disc: a key to the levels (top
+//! left), the colour wheel with the viewer's income per colour (bottom
+//! left), and what the counters, shading and arrows mean (bottom right).
 //!
-//! Right: the players (colour, planets, income, sheet ready, runs at 25+,
-//! out), the alliances, the factions, the outcome, and in a seat's own
-//! board its points, its declaration and its ships (name, class, where).
+//! Right: the players (colour, name, planets, income, runs at 25+, out),
+//! the alliances, the factions, the winner, then in a seat's own board
+//! its points, its declaration and its ships (name, class, where; dark
+//! ones listed apart), or on the public board the colour wheel with the
+//! colours' names.
+//!
+//! Not drawn, because the text sent with the board has it: who is ready
+//! (the phase post's "Waiting on" line) and why the war ended (the result
+//! post).
 
 use super::basics::{Colour, Space};
 use super::state::Faction;
@@ -27,32 +35,45 @@ use orrery_render::{measure_text, Anchor, Color, Item, Scene, Stroke, Text};
 
 pub const WIDTH: u32 = 1600;
 pub const HEIGHT: u32 = 1200;
-/// The map's column: 0 to here; the side panel right of it.
-const MAP_W: f32 = 1060.0;
+/// The smallest text drawn: 9 px once the board is shown 550 px wide.
+pub const SMALL: f32 = 27.0;
+/// Headings.
+const BIG: f32 = 30.0;
+const SQRT3: f32 = 1.732_050_8;
 /// Centre-to-corner size of a column's hex.
-const S: f32 = 86.0;
-const ORIGIN: (f32, f32) = (MAP_W / 2.0, 600.0);
-const PANEL_X: f32 = MAP_W + 10.0;
+const S: f32 = 94.0;
+/// The strip above the disc (turn, whose board).
+const TOP: f32 = 62.0;
+/// The map's column: 0 to here; the side panel right of it.
+const MAP_W: f32 = 8.0 + 7.0 * SQRT3 * S;
+const ORIGIN: (f32, f32) = (4.0 + 3.5 * SQRT3 * S, TOP + 5.5 * S);
+const PANEL_X: f32 = MAP_W + 4.0;
 
 const BG: Color = Color::rgb(12, 14, 26);
 const PANEL: Color = Color::rgb(26, 30, 46);
 const TEXT: Color = Color::rgb(236, 236, 240);
-const DIM: Color = Color::rgb(160, 164, 182);
+const DIM: Color = Color::rgb(170, 174, 192);
 const HALO: Color = Color::rgb(0, 0, 0);
 const GOLD: Color = Color::rgb(250, 214, 70);
 const ALERT: Color = Color::rgb(235, 90, 80);
-const READY: Color = Color::rgb(120, 220, 130);
 const SPACE_FILL: Color = Color::rgb(24, 28, 44);
 const SENSED: Color = Color::rgb(34, 52, 74);
 const HEX_EDGE: Color = Color::rgb(60, 68, 96);
 const SLOT_EDGE: Color = Color::rgb(46, 52, 76);
 const JUMP: Color = Color::rgb(110, 230, 250);
+const INK: Color = Color::rgb(10, 10, 14);
+/// The "+N" counter of players that do not fit.
+const OTHERS: Color = Color::rgb(200, 200, 210);
 /// The gap between a planet and its owner's ring.
 const GAP: Color = Color::rgb(8, 8, 14);
 
-/// A ship counter's size.
-pub const COUNTER_W: f32 = 26.0;
-pub const COUNTER_H: f32 = 23.0;
+/// A ship counter's size (an overflow "+N" counter of 10 or more is two
+/// slots wide).
+pub const COUNTER_W: f32 = 36.0;
+pub const COUNTER_H: f32 = 33.0;
+/// Between two discs or counters in a row.
+const SLOT_GAP: f32 = 4.0;
+const PITCH: f32 = COUNTER_W + SLOT_GAP;
 
 /// The colour a planet or a player of `c` is drawn in.
 pub fn paint(c: Colour) -> Color {
@@ -71,29 +92,49 @@ pub fn layout() -> Layout {
     Layout::new(Orientation::Pointy, S, ORIGIN)
 }
 
-/// The y of a level's slot centre, from the column's centre.
+/// The y of a level's row centre, from the column's centre.
 fn level_dy(level: u8) -> f32 {
     match level {
-        3 => -0.25 * S,
-        2 => 0.1 * S,
-        _ => 0.45 * S,
+        3 => -0.335 * S,
+        2 => 0.035 * S,
+        _ => 0.405 * S,
     }
 }
 
 /// A level's slot: its top and bottom, from the column's centre.
 fn slot_band(level: u8) -> (f32, f32) {
     match level {
-        3 => (-S, -0.075 * S),
-        2 => (-0.075 * S, 0.275 * S),
-        _ => (0.275 * S, S),
+        3 => (-S, -0.15 * S),
+        2 => (-0.15 * S, 0.22 * S),
+        _ => (0.22 * S, S),
     }
 }
 
-/// The planet's disc centre x, from the column's centre.
-const DISC_DX: f32 = -0.3 * S;
-const DISC_R: f32 = 0.2 * S;
+/// How many discs and counters fit side by side in a level's row (the
+/// low row is narrower, the hex closing in).
+fn slots(level: u8) -> usize {
+    if level == 1 {
+        3
+    } else {
+        4
+    }
+}
 
-/// Where a space is drawn: its column's centre and its level's slot.
+/// The left edge of slot `k` of a level's row, from the column's centre.
+fn slot_x(level: u8, k: usize) -> f32 {
+    let n = slots(level) as f32;
+    -(n * PITCH - SLOT_GAP) / 2.0 + k as f32 * PITCH
+}
+
+/// The planet's disc: in its row's first slot.
+const DISC_R: f32 = 17.5;
+
+fn disc_centre(lay: &Layout, sp: Space) -> (f32, f32) {
+    let (cx, cy) = lay.hex_to_pixel(sp.col);
+    (cx + slot_x(sp.level, 0) + COUNTER_W / 2.0, cy + level_dy(sp.level))
+}
+
+/// Where a space is drawn: its column's centre and its level's row.
 pub fn space_point(lay: &Layout, sp: Space) -> (f32, f32) {
     let (cx, cy) = lay.hex_to_pixel(sp.col);
     (cx, cy + level_dy(sp.level))
@@ -143,18 +184,20 @@ fn player_colour(view: &View, seat: Seat) -> Color {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Counter {
     pub space: Space,
-    /// `None`: the "+N" counter of a slot too full to show every player.
+    /// `None`: the "+N" counter of a row too full to show every player.
     pub owner: Option<Seat>,
     pub dark: bool,
     pub count: usize,
     /// Top-left corner.
     pub at: (f32, f32),
+    /// [`COUNTER_W`], or two slots for a "+N" of 10 or more.
+    pub w: f32,
 }
 
 /// The ship counters of the view, placed: per space, the viewer's own
 /// ships first (so they always get their own counters), then the others
-/// by seat; the planet's slot leaves room for the planet, and a slot too
-/// full for everyone ends with a "+N" counter.
+/// by seat, in the space's row after the planet's disc; a row too full
+/// for everyone ends with a "+N" counter (two slots wide from 10 on).
 pub fn counters(view: &View) -> Vec<Counter> {
     let lay = layout();
     let me = view.own.as_ref().map(|o| o.seat);
@@ -178,37 +221,40 @@ pub fn counters(view: &View) -> Vec<Counter> {
             j += 1;
         }
         let here = &groups[i..j];
-        let planet_here = view.planets.iter().any(|p| p.space == sp);
-        let (x0, slots) = if planet_here { (0.0, 3) } else { (-0.66 * S, 4) };
-        let (cx, cy) = space_point(&lay, sp);
-        let y = cy - COUNTER_H / 2.0;
-        let x = |k: usize| cx + x0 + k as f32 * (COUNTER_W + 2.0);
-        if here.len() <= slots {
-            for (k, g) in here.iter().enumerate() {
-                out.push(Counter {
-                    space: sp,
-                    owner: Some(g.1),
-                    dark: g.2,
-                    count: g.3,
-                    at: (x(k), y),
-                });
-            }
+        let first = usize::from(view.planets.iter().any(|p| p.space == sp));
+        let room = slots(sp.level) - first;
+        let (cx, cy) = lay.hex_to_pixel(sp.col);
+        let y = cy + level_dy(sp.level) - COUNTER_H / 2.0;
+        let x = |k: usize| cx + slot_x(sp.level, first + k);
+        let shown = if here.len() <= room {
+            here.len()
         } else {
-            for (k, g) in here.iter().take(slots - 1).enumerate() {
-                out.push(Counter {
-                    space: sp,
-                    owner: Some(g.1),
-                    dark: g.2,
-                    count: g.3,
-                    at: (x(k), y),
-                });
+            let rest = |n: usize| here[n..].iter().map(|g| g.3).sum::<usize>();
+            if rest(room - 1) >= 10 {
+                room - 2
+            } else {
+                room - 1
             }
+        };
+        for (k, g) in here.iter().take(shown).enumerate() {
+            out.push(Counter {
+                space: sp,
+                owner: Some(g.1),
+                dark: g.2,
+                count: g.3,
+                at: (x(k), y),
+                w: COUNTER_W,
+            });
+        }
+        if shown < here.len() {
+            let count: usize = here[shown..].iter().map(|g| g.3).sum();
             out.push(Counter {
                 space: sp,
                 owner: None,
                 dark: false,
-                count: here[slots - 1..].iter().map(|g| g.3).sum(),
-                at: (x(slots - 1), y),
+                count,
+                at: (x(shown), y),
+                w: if count >= 10 { 2.0 * COUNTER_W + SLOT_GAP } else { COUNTER_W },
             });
         }
         i = j;
@@ -232,38 +278,7 @@ fn map(sc: &mut Scene, texts: &mut Vec<Text>, view: &View) {
     let lay = layout();
     let sensed: &[Space] = view.own.as_ref().map_or(&[], |o| &o.sensed);
     for h in Hex::spiral(super::map::RADIUS) {
-        let corners = lay.corners(h);
-        let (cx, cy) = lay.hex_to_pixel(h);
-        sc.push(Item::Polygon {
-            points: corners.to_vec(),
-            fill: Some(SPACE_FILL),
-            stroke: None,
-        });
-        for level in 1..=3u8 {
-            if sensed.contains(&Space::new(h, level)) {
-                let (a, b) = slot_band(level);
-                sc.push(Item::Polygon {
-                    points: clip_y(&corners, cy + a, cy + b),
-                    fill: Some(SENSED),
-                    stroke: None,
-                });
-            }
-        }
-        // The slots' borders.
-        for level in [3u8, 2] {
-            let y = cy + slot_band(level).1;
-            let half = 0.866 * S;
-            sc.push(Item::Line {
-                points: vec![(cx - half + 3.0, y), (cx + half - 3.0, y)],
-                stroke: Stroke::new(SLOT_EDGE, 1.5),
-                dashed: true,
-            });
-        }
-        sc.push(Item::Polygon {
-            points: corners.to_vec(),
-            fill: None,
-            stroke: Some(Stroke::new(HEX_EDGE, 2.0)),
-        });
+        column(sc, &lay, h, |level| sensed.contains(&Space::new(h, level)));
     }
     // Charted jumps, under the planets and counters.
     if let Some(own) = &view.own {
@@ -273,11 +288,11 @@ fn map(sc: &mut Scene, texts: &mut Vec<Text>, view: &View) {
     }
     for p in &view.planets {
         let (cx, cy) = lay.hex_to_pixel(p.space.col);
-        let (x, y) = (cx + DISC_DX, cy + level_dy(p.space.level));
+        let (x, y) = disc_centre(&lay, p.space);
         match p.owner {
             Some(o) => {
-                sc.circle(x, y, DISC_R + 8.0, Some(player_colour(view, o)), None);
-                sc.circle(x, y, DISC_R + 3.5, Some(GAP), None);
+                sc.circle(x, y, DISC_R + 7.0, Some(player_colour(view, o)), None);
+                sc.circle(x, y, DISC_R + 3.0, Some(GAP), None);
                 sc.circle(x, y, DISC_R, Some(paint(p.colour)), None);
             }
             None => sc.circle(
@@ -289,13 +304,13 @@ fn map(sc: &mut Scene, texts: &mut Vec<Text>, view: &View) {
             ),
         }
         texts.push(
-            txt(x, y + 1.0, p.space.level.to_string(), 20.0, Color::rgb(12, 12, 16))
+            txt(x, y + 1.0, p.space.level.to_string(), SMALL, INK)
                 .anchor(Anchor::Center)
                 .bold(),
         );
-        let (name, size) = fit_text(&p.name, 19.0, 15.0, 1.3 * S, true);
+        let (name, size) = fit_text(&p.name, SMALL, SMALL, 1.7 * S, true);
         texts.push(
-            txt(cx, cy - 0.67 * S, name, size, TEXT)
+            txt(cx, cy - 0.72 * S, name, size, TEXT)
                 .anchor(Anchor::Center)
                 .bold()
                 .halo(HALO),
@@ -304,24 +319,24 @@ fn map(sc: &mut Scene, texts: &mut Vec<Text>, view: &View) {
     for c in counters(view) {
         let (x, y) = c.at;
         let (fill, ink) = match c.owner {
-            Some(o) if !c.dark => (player_colour(view, o), Color::rgb(10, 10, 14)),
+            Some(o) if !c.dark => (player_colour(view, o), INK),
             Some(o) => (GAP, player_colour(view, o)),
-            None => (Color::rgb(200, 200, 210), Color::rgb(10, 10, 14)),
+            None => (OTHERS, INK),
         };
         sc.push(Item::Rect {
             x,
             y,
-            w: COUNTER_W,
+            w: c.w,
             h: COUNTER_H,
             radius: 5.0,
             fill: Some(fill),
             stroke: (!c.dark).then_some(Stroke::new(HALO, 2.0)),
         });
         if c.dark {
-            let (x1, y1) = (x + COUNTER_W, y + COUNTER_H);
+            let (x1, y1) = (x + c.w, y + COUNTER_H);
             sc.push(Item::Line {
                 points: vec![(x, y), (x1, y), (x1, y1), (x, y1), (x, y)],
-                stroke: Stroke::new(ink, 2.0),
+                stroke: Stroke::new(ink, 2.5),
                 dashed: true,
             });
         }
@@ -329,13 +344,50 @@ fn map(sc: &mut Scene, texts: &mut Vec<Text>, view: &View) {
             Some(_) => c.count.to_string(),
             None => format!("+{}", c.count),
         };
-        let size = if label.len() > 2 { 14.0 } else { 16.0 };
         texts.push(
-            txt(x + COUNTER_W / 2.0, y + COUNTER_H / 2.0 + 0.5, label, size, ink)
+            txt(x + c.w / 2.0, y + COUNTER_H / 2.0 + 0.5, label, SMALL, ink)
                 .anchor(Anchor::Center)
                 .bold(),
         );
     }
+}
+
+/// A column's hex: its rows (shaded where `sensed`), their dashed borders
+/// and its edge.
+fn column(sc: &mut Scene, lay: &Layout, h: Hex, sensed: impl Fn(u8) -> bool) {
+    let corners = lay.corners(h);
+    let (cx, cy) = lay.hex_to_pixel(h);
+    let s = lay.size.0;
+    let k = s / S;
+    sc.push(Item::Polygon {
+        points: corners.to_vec(),
+        fill: Some(SPACE_FILL),
+        stroke: None,
+    });
+    for level in 1..=3u8 {
+        if sensed(level) {
+            let (a, b) = slot_band(level);
+            sc.push(Item::Polygon {
+                points: clip_y(&corners, cy + a * k, cy + b * k),
+                fill: Some(SENSED),
+                stroke: None,
+            });
+        }
+    }
+    for level in [3u8, 2] {
+        let y = cy + slot_band(level).1 * k;
+        let half = 0.866 * s;
+        sc.push(Item::Line {
+            points: vec![(cx - half + 3.0, y), (cx + half - 3.0, y)],
+            stroke: Stroke::new(SLOT_EDGE, 2.0),
+            dashed: true,
+        });
+    }
+    sc.push(Item::Polygon {
+        points: corners.to_vec(),
+        fill: None,
+        stroke: Some(Stroke::new(HEX_EDGE, 2.0)),
+    });
 }
 
 /// A jump arrow: a dot where it starts, a head where it lands.
@@ -347,90 +399,74 @@ fn arrow(sc: &mut Scene, a: (f32, f32), b: (f32, f32)) {
     }
     let (ux, uy) = (dx / len, dy / len);
     let tip = (b.0 - ux * 6.0, b.1 - uy * 6.0);
-    let base = (tip.0 - ux * 18.0, tip.1 - uy * 18.0);
-    sc.line(vec![a, base], Stroke::new(HALO, 7.0));
+    let base = (tip.0 - ux * 22.0, tip.1 - uy * 22.0);
+    sc.line(vec![a, base], Stroke::new(HALO, 8.0));
     sc.push(Item::Line {
         points: vec![a, base],
-        stroke: Stroke::new(JUMP, 3.5),
+        stroke: Stroke::new(JUMP, 4.0),
         dashed: true,
     });
-    sc.circle(a.0, a.1, 6.0, Some(JUMP), Some(Stroke::new(HALO, 2.0)));
+    sc.circle(a.0, a.1, 7.0, Some(JUMP), Some(Stroke::new(HALO, 2.0)));
     sc.push(Item::Polygon {
         points: vec![
             tip,
-            (base.0 - uy * 10.0, base.1 + ux * 10.0),
-            (base.0 + uy * 10.0, base.1 - ux * 10.0),
+            (base.0 - uy * 12.0, base.1 + ux * 12.0),
+            (base.0 + uy * 12.0, base.1 - ux * 12.0),
         ],
         fill: Some(JUMP),
         stroke: Some(Stroke::new(HALO, 2.0)),
     });
 }
 
-/// The corners round the disc: turn, whose board, the wheel, the key.
+/// Round the disc: the turn and whose board above it, the levels' key
+/// (top left), the viewer's wheel (bottom left) and the map's key
+/// (bottom right).
 fn corners(sc: &mut Scene, texts: &mut Vec<Text>, view: &View, names: &[String]) {
-    texts.push(
-        txt(
-            18.0,
-            14.0,
-            format!("Turn {} of {}", view.turn, view.turn_limit),
-            32.0,
-            TEXT,
-        )
-        .bold(),
-    );
+    let turn = format!("Turn {} of {}", view.turn, view.turn_limit);
+    texts.push(txt(14.0, 14.0, turn.clone(), BIG, TEXT).bold());
+    let mut left = 14.0 + measure_text(&turn, BIG, true).0 + 16.0;
     let section = if view.outcome.is_some() {
-        "The war is over".to_string()
+        "the war is over".to_string()
     } else {
         view.section.name()
     };
-    texts.push(txt(18.0, 56.0, section, 24.0, DIM).bold());
-    let right = MAP_W - 16.0;
+    texts.push(txt(left, 17.0, section.clone(), SMALL, DIM));
+    left += measure_text(&section, SMALL, false).0 + 24.0;
+    let right = MAP_W - 12.0;
     match &view.own {
         Some(own) => {
             let who = name_of(names, own.seat);
-            let (label, size) = fit_text(&format!("{who}'s board"), 28.0, 18.0, 420.0, true);
+            let (label, size) = fit_text(&format!("{who}'s board"), BIG, SMALL, right - left, true);
             texts.push(
                 txt(right, 14.0, label, size, player_colour(view, own.seat))
                     .anchor(Anchor::TopRight)
                     .bold()
                     .halo(HALO),
             );
-            texts.push(
-                txt(
-                    right,
-                    54.0,
-                    format!("{} point{}", own.points, if own.points == 1 { "" } else { "s" }),
-                    26.0,
-                    GOLD,
-                )
-                .anchor(Anchor::TopRight)
-                .bold(),
-            );
         }
         None => {
-            texts.push(
-                txt(right, 14.0, "Public board", 28.0, TEXT)
-                    .anchor(Anchor::TopRight)
-                    .bold(),
-            );
-            texts.push(txt(right, 54.0, "ships are secret", 20.0, DIM).anchor(Anchor::TopRight));
+            let note = "ships are secret";
+            texts.push(txt(right, 17.0, note, SMALL, DIM).anchor(Anchor::TopRight));
+            let x = right - measure_text(note, SMALL, false).0 - 16.0;
+            texts.push(txt(x, 14.0, "Public board", BIG, TEXT).anchor(Anchor::TopRight).bold());
         }
     }
-    wheel(sc, texts, view);
-    key(sc, texts, view);
+    levels_key(sc, texts);
+    if view.own.is_some() {
+        texts.push(txt(8.0, 948.0, "Your income", SMALL, TEXT).bold());
+        wheel(sc, texts, view, (118.0, 1086.0), 100.0);
+        map_key(sc, texts);
+    }
 }
 
-/// The colour wheel, bottom left: the viewer's income per planet of each
-/// colour, or (public) the colours' names.
-fn wheel(sc: &mut Scene, texts: &mut Vec<Text>, view: &View) {
-    let (cx, cy, r) = (118.0, 1088.0, 96.0);
+/// The colour wheel centred at `c`: the viewer's income per planet of
+/// each colour, or (public) the colours' names.
+fn wheel(sc: &mut Scene, texts: &mut Vec<Text>, view: &View, (cx, cy): (f32, f32), r: f32) {
     let mine = view
         .own
         .as_ref()
         .and_then(|o| view.players.get(o.seat.index()))
         .map(|p| p.colour);
-    let title = if mine.is_some() { "Your income" } else { "Colour wheel" };
-    texts.push(txt(16.0, 955.0, title, 20.0, TEXT).bold());
     let step = std::f32::consts::TAU / 6.0;
     for (i, c) in Colour::WHEEL.iter().enumerate() {
         // Red at the top, clockwise.
@@ -441,32 +477,18 @@ fn wheel(sc: &mut Scene, texts: &mut Vec<Text>, view: &View) {
             let a = a0 + (a1 - a0) * k as f32 / 12.0;
             pts.push((cx + r * a.cos(), cy + r * a.sin()));
         }
-        let own = mine == Some(*c);
         sc.push(Item::Polygon {
             points: pts,
             fill: Some(paint(*c)),
             stroke: Some(Stroke::new(BG, 3.0)),
         });
-        let lr = if mine.is_some() { r * 0.68 } else { r * 0.66 };
+        let lr = r * 0.67;
         let (lx, ly) = (cx + lr * mid.cos(), cy + lr * mid.sin());
-        match mine {
-            Some(m) => texts.push(
-                txt(
-                    lx,
-                    ly,
-                    c.income_for(m).to_string(),
-                    if own { 28.0 } else { 24.0 },
-                    Color::rgb(10, 10, 14),
-                )
-                .anchor(Anchor::Center)
-                .bold(),
-            ),
-            None => texts.push(
-                txt(lx, ly, c.name(), 15.0, Color::rgb(10, 10, 14))
-                    .anchor(Anchor::Center)
-                    .bold(),
-            ),
-        }
+        let (label, size) = match mine {
+            Some(m) => (c.income_for(m).to_string(), if m == *c { 34.0 } else { BIG }),
+            None => (c.name().to_string(), SMALL),
+        };
+        texts.push(txt(lx, ly, label, size, INK).anchor(Anchor::Center).bold());
     }
     if let Some(m) = mine {
         // The viewer's own wedge, outlined.
@@ -484,83 +506,65 @@ fn wheel(sc: &mut Scene, texts: &mut Vec<Text>, view: &View) {
         });
     }
     sc.circle(cx, cy, r * 0.3, Some(paint(Colour::Gray)), Some(Stroke::new(BG, 3.0)));
-    let centre = match mine {
-        Some(m) => Colour::Gray.income_for(m).to_string(),
-        None => "gray".to_string(),
+    let (centre, size) = match mine {
+        Some(m) => (Colour::Gray.income_for(m).to_string(), BIG),
+        None => ("gray".to_string(), SMALL),
     };
-    let size = if mine.is_some() { 22.0 } else { 15.0 };
+    texts.push(txt(cx, cy, centre, size, INK).anchor(Anchor::Center).bold());
+}
+
+/// The levels' key, top left: a column with its three rows named.
+fn levels_key(sc: &mut Scene, texts: &mut Vec<Text>) {
+    let (kx, ky, ks) = (92.0, 196.0, 92.0);
+    let kl = Layout::new(Orientation::Pointy, ks, (kx, ky));
+    column(sc, &kl, Hex::new(0, 0), |_| false);
+    let scale = ks / S;
+    for (level, word) in [(3u8, "3 high"), (2, "2 mid"), (1, "1 low")] {
+        let y = ky + level_dy(level) * scale;
+        texts.push(txt(kx, y, word, SMALL, TEXT).anchor(Anchor::Center).bold());
+    }
     texts.push(
-        txt(cx, cy, centre, size, Color::rgb(10, 10, 14))
-            .anchor(Anchor::Center)
+        txt(kx, ky - ks - 4.0, "Levels", SMALL, DIM)
+            .anchor(Anchor::BottomCenter)
             .bold(),
     );
 }
 
-/// The key, bottom right: a column's three level slots, and in a seat's
-/// board what the counters, shading and arrows mean.
-fn key(sc: &mut Scene, texts: &mut Vec<Text>, view: &View) {
-    let (kx, ky, ks) = (MAP_W - 78.0, 1104.0, 62.0);
-    let kl = Layout::new(Orientation::Pointy, ks, (kx, ky));
-    let h = Hex::new(0, 0);
-    let corners = kl.corners(h);
-    sc.push(Item::Polygon {
-        points: corners.to_vec(),
-        fill: Some(SPACE_FILL),
-        stroke: Some(Stroke::new(HEX_EDGE, 2.0)),
-    });
-    let scale = ks / S;
-    for level in [3u8, 2] {
-        let y = ky + slot_band(level).1 * scale;
-        sc.push(Item::Line {
-            points: vec![(kx - 0.866 * ks + 3.0, y), (kx + 0.866 * ks - 3.0, y)],
-            stroke: Stroke::new(SLOT_EDGE, 1.5),
-            dashed: true,
-        });
-    }
-    for (level, word) in [(3u8, "3 high"), (2, "2 mid"), (1, "1 low")] {
-        let y = ky + level_dy(level) * scale;
-        texts.push(txt(kx, y, word, 16.0, TEXT).anchor(Anchor::Center).bold());
-    }
-    texts.push(
-        txt(kx, ky - ks - 8.0, "Levels", 18.0, DIM)
-            .anchor(Anchor::BottomCenter)
-            .bold(),
-    );
-    if view.own.is_none() {
-        return;
-    }
-    // What a seat's board adds, to the left of the levels.
-    let x = MAP_W - 330.0;
-    let mut y = 1086.0;
+/// What a seat's board adds, bottom right: counters, dark counters,
+/// sensors, jumps.
+fn map_key(sc: &mut Scene, texts: &mut Vec<Text>) {
+    let x = MAP_W - 246.0;
+    let mut y = 1044.0;
     let row = |texts: &mut Vec<Text>, y: f32, what: &str| {
-        texts.push(txt(x + 44.0, y, what, 17.0, DIM).anchor(Anchor::CenterLeft));
+        texts.push(txt(x + 48.0, y, what, SMALL, DIM).anchor(Anchor::CenterLeft));
     };
-    // A counter.
+    // A sample a little wider than a counter, so it is not taken for one.
+    let (w, h) = (COUNTER_W + 4.0, COUNTER_H);
     sc.push(Item::Rect {
         x,
-        y: y - 10.0,
-        w: 32.0,
-        h: 20.0,
-        radius: 4.0,
+        y: y - h / 2.0,
+        w,
+        h,
+        radius: 5.0,
         fill: Some(DIM),
         stroke: None,
     });
     row(texts, y, "ships");
-    y += 26.0;
-    let (x1, y0, y1) = (x + 32.0, y - 10.0, y + 10.0);
+    y += 38.0;
+    let (x1, y0, y1) = (x + w, y - h / 2.0, y + h / 2.0);
     sc.push(Item::Line {
         points: vec![(x, y0), (x1, y0), (x1, y1), (x, y1), (x, y0)],
-        stroke: Stroke::new(DIM, 2.0),
+        stroke: Stroke::new(DIM, 2.5),
         dashed: true,
     });
     row(texts, y, "dark ships");
-    y += 26.0;
-    sc.rect(x, y - 10.0, 32.0, 20.0, Some(SENSED), Some(Stroke::new(HEX_EDGE, 1.0)));
+    y += 38.0;
+    sc.rect(x, y - h / 2.0, w, h, Some(SENSED), Some(Stroke::new(HEX_EDGE, 1.0)));
     row(texts, y, "your sensors");
-    y += 26.0;
-    sc.line(vec![(x, y), (x + 22.0, y)], Stroke::new(JUMP, 3.5));
+    y += 38.0;
+    sc.line(vec![(x, y), (x + 22.0, y)], Stroke::new(JUMP, 4.0));
     sc.push(Item::Polygon {
-        points: vec![(x + 34.0, y), (x + 20.0, y - 8.0), (x + 20.0, y + 8.0)],
+        points: vec![(x + 38.0, y), (x + 20.0, y - 10.0), (x + 20.0, y + 10.0)],
         fill: Some(JUMP),
         stroke: None,
     });
@@ -570,12 +574,14 @@ fn key(sc: &mut Scene, texts: &mut Vec<Text>, view: &View) {
 // ---------------------------------------------------------------------------
 // The side panel
 
-const PANEL_TOP: f32 = 12.0;
-const PANEL_BOTTOM: f32 = HEIGHT as f32 - 12.0;
+const PANEL_TOP: f32 = 8.0;
+const PANEL_BOTTOM: f32 = HEIGHT as f32 - 8.0;
+/// A line of panel text.
+const LINE: f32 = 36.0;
 
 fn panel(sc: &mut Scene, view: &View, names: &[String]) {
     let x0 = PANEL_X;
-    let w = WIDTH as f32 - PANEL_X - 12.0;
+    let w = WIDTH as f32 - PANEL_X - 8.0;
     rounded(
         sc,
         (x0, PANEL_TOP, w, PANEL_BOTTOM - PANEL_TOP),
@@ -583,108 +589,109 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
         Some(PANEL),
         None,
     );
-    let x = x0 + 18.0;
-    let inner = w - 36.0;
+    let x = x0 + 16.0;
+    let inner = w - 32.0;
     let right = x + inner;
-    let col_planets = right - 110.0;
-    let mut y = PANEL_TOP + 14.0;
+    // The planets' column, centred under its heading, clear of "income".
+    let income_w = measure_text("income", SMALL, false).0;
+    let planets_half = measure_text("planets", SMALL, false).0 / 2.0;
+    let col_planets = right - income_w - 12.0 - planets_half;
+    let mut y = PANEL_TOP + 12.0;
     if let Some(o) = &view.outcome {
         y = outcome(sc, view, names, o, (x, y, inner));
     }
-    sc.text(txt(x, y, "Players", 24.0, TEXT).bold());
-    sc.text(txt(col_planets, y + 6.0, "planets", 16.0, DIM).anchor(Anchor::TopCenter));
-    sc.text(txt(right, y + 6.0, "income", 16.0, DIM).anchor(Anchor::TopRight));
-    y += 36.0;
+    sc.text(txt(x, y, "Players", SMALL, TEXT).bold());
+    sc.text(txt(col_planets, y, "planets", SMALL, DIM).anchor(Anchor::TopCenter));
+    sc.text(txt(right, y, "income", SMALL, DIM).anchor(Anchor::TopRight));
+    y += LINE + 2.0;
     let me = view.own.as_ref().map(|o| o.seat);
+    let name_w = col_planets - 24.0 - (x + 34.0);
     for (i, p) in view.players.iter().enumerate() {
         let seat = Seat(i as u8);
         let colour = paint(p.colour);
+        let notes = if p.out {
+            Some(("out of the war".to_string(), ALERT))
+        } else if p.run > 0 {
+            Some((format!("25+ planets: {} of 3 turns", p.run), GOLD))
+        } else {
+            None
+        };
         if me == Some(seat) {
+            let h = if notes.is_some() { 2.0 * LINE } else { LINE };
             rounded(
                 sc,
-                (x - 8.0, y - 4.0, inner + 16.0, 36.0),
+                (x - 8.0, y - 3.0, inner + 16.0, h),
                 6.0,
-                Some(Color::rgb(40, 46, 70)),
+                Some(Color::rgb(44, 50, 76)),
                 None,
             );
         }
-        sc.circle(x + 12.0, y + 14.0, 12.0, Some(colour), Some(Stroke::new(HALO, 2.0)));
-        let name = name_of(names, seat);
-        let (name, size) = fit_text(&name, 24.0, 16.0, col_planets - x - 70.0, true);
+        sc.circle(x + 13.0, y + 15.0, 13.0, Some(colour), Some(Stroke::new(HALO, 2.0)));
+        let (name, size) = fit_text(&name_of(names, seat), SMALL, SMALL, name_w, true);
         let ink = if p.out { DIM } else { TEXT };
-        sc.text(txt(x + 32.0, y, name, size, ink).bold());
+        sc.text(txt(x + 34.0, y, name, size, ink).bold());
         sc.text(
-            txt(col_planets, y, p.planets.to_string(), 24.0, ink)
+            txt(col_planets, y, p.planets.to_string(), SMALL, ink)
                 .anchor(Anchor::TopCenter)
                 .bold(),
         );
         sc.text(
-            txt(right, y, p.income.to_string(), 24.0, ink)
+            txt(right, y, p.income.to_string(), SMALL, ink)
                 .anchor(Anchor::TopRight)
                 .bold(),
         );
-        y += 32.0;
-        let mut notes: Vec<(String, Color)> = Vec::new();
-        match p.sheet {
-            Some(true) => notes.push(("✓ ready".into(), READY)),
-            Some(false) => notes.push(("writing…".into(), DIM)),
-            None => {}
+        y += LINE;
+        if let Some((note, c)) = notes {
+            sc.text(txt(x + 34.0, y, note, SMALL, c));
+            y += LINE;
         }
-        if p.run > 0 {
-            notes.push((format!("25+ planets: {} of 3 turns", p.run), GOLD));
-        }
-        if p.out {
-            notes = vec![("out of the war".into(), ALERT)];
-        }
-        if !notes.is_empty() {
-            let mut nx = x + 32.0;
-            for (k, (note, c)) in notes.iter().enumerate() {
-                let t = if k + 1 < notes.len() {
-                    format!("{note} ·")
-                } else {
-                    note.clone()
-                };
-                let wdt = measure_text(&t, 17.0, false).0;
-                sc.text(txt(nx, y, t, 17.0, *c));
-                nx += wdt + 6.0;
-            }
-            y += 24.0;
-        }
-        y += 6.0;
     }
-    y += 4.0;
+    y += 10.0;
     // Alliances.
     let allies: Vec<String> = view
         .alliances
         .iter()
         .map(|(a, b)| format!("{} – {}", name_of(names, *a), name_of(names, *b)))
         .collect();
-    sc.text(txt(x, y, "Alliances", 22.0, TEXT).bold());
-    y += 30.0;
+    sc.text(txt(x, y, "Alliances", SMALL, TEXT).bold());
+    y += LINE;
     if allies.is_empty() {
-        sc.text(txt(x, y, "none", 19.0, DIM));
-        y += 26.0;
+        sc.text(txt(x, y, "none", SMALL, DIM));
+        y += LINE;
     } else {
-        for l in wrap(&allies.join(" · "), 19.0, inner, false) {
-            sc.text(txt(x, y, l, 19.0, DIM));
-            y += 26.0;
+        for l in wrap_plain(&allies.join(" · "), inner) {
+            sc.text(txt(x, y, l, SMALL, DIM));
+            y += LINE;
         }
     }
-    y += 8.0;
-    sc.text(txt(x, y, "Factions", 22.0, TEXT).bold());
-    y += 30.0;
+    y += 10.0;
+    sc.text(txt(x, y, "Factions", SMALL, TEXT).bold());
+    y += LINE;
     if view.factions.is_empty() {
-        sc.text(txt(x, y, "none", 19.0, DIM));
-        y += 26.0;
+        sc.text(txt(x, y, "none", SMALL, DIM));
+        y += LINE;
     }
     for f in &view.factions {
-        for l in wrap(&faction_text(f, names), 19.0, inner, false) {
-            sc.text(txt(x, y, l, 19.0, DIM));
-            y += 26.0;
+        for l in wrap_plain(&faction_text(f, names), inner) {
+            sc.text(txt(x, y, l, SMALL, DIM));
+            y += LINE;
         }
     }
     if view.own.is_some() {
-        own_part(sc, view, names, (x, y + 8.0, inner));
+        own_part(sc, view, names, (x, y + 10.0, inner));
+    } else {
+        // The public wheel, with the colours' names.
+        y += 14.0;
+        sc.text(txt(x, y, "Colour wheel", SMALL, TEXT).bold());
+        y += LINE + 6.0;
+        let r = ((PANEL_BOTTOM - 12.0 - y) / 2.0).min(inner / 2.0 - 10.0).min(170.0);
+        if r > 60.0 {
+            let mut texts = Vec::new();
+            wheel(sc, &mut texts, view, (x + inner / 2.0, y + r), r);
+            for t in texts {
+                sc.text(t);
+            }
+        }
     }
 }
 
@@ -703,7 +710,8 @@ fn faction_text(f: &Faction, names: &[String]) -> String {
     )
 }
 
-/// The outcome box at the panel's top; returns the y below it.
+/// The outcome box at the panel's top (the winner; the result post says
+/// why); returns the y below it.
 fn outcome(sc: &mut Scene, view: &View, names: &[String], o: &Outcome, (x, y, w): (f32, f32, f32)) -> f32 {
     let head = match o {
         Outcome::Winner { seat, .. } => format!("{} wins!", name_of(names, *seat)),
@@ -713,13 +721,8 @@ fn outcome(sc: &mut Scene, view: &View, names: &[String], o: &Outcome, (x, y, w)
         }
         Outcome::AllLose { .. } => "Nobody wins".to_string(),
     };
-    let reason = o.reason().to_string();
-    let lines = if reason.is_empty() {
-        Vec::new()
-    } else {
-        crate::shared::draw::wrap_words(&reason, 18.0, w - 20.0, false)
-    };
-    let hgt = 46.0 + lines.len() as f32 * 24.0 + 8.0;
+    let lines = wrap_any(&head, BIG, w - 10.0);
+    let hgt = 12.0 + lines.len() as f32 * 40.0;
     let colour = o.winners().first().map_or(GOLD, |s| player_colour(view, *s));
     rounded(
         sc,
@@ -728,14 +731,21 @@ fn outcome(sc: &mut Scene, view: &View, names: &[String], o: &Outcome, (x, y, w)
         Some(Color::rgb(48, 44, 30)),
         Some(Stroke::new(GOLD, 2.0)),
     );
-    let (head, size) = fit_text(&head, 28.0, 18.0, w - 10.0, true);
-    sc.text(txt(x + 4.0, y + 4.0, head, size, colour).bold().halo(HALO));
-    let mut ly = y + 42.0;
+    let mut ly = y + 4.0;
     for l in lines {
-        sc.text(txt(x + 4.0, ly, l, 18.0, TEXT));
-        ly += 24.0;
+        sc.text(txt(x + 4.0, ly, l, BIG, colour).bold().halo(HALO));
+        ly += 40.0;
     }
     y + hgt + 10.0
+}
+
+/// `s` in lines of bold `size` text no wider than `width`, cut between
+/// words (a word too long for a line is cut short).
+fn wrap_any(s: &str, size: f32, width: f32) -> Vec<String> {
+    crate::shared::draw::wrap_words(s, size, width, true)
+        .into_iter()
+        .map(|l| fit_text(&l, size, size, width, true).0)
+        .collect()
 }
 
 /// A seat's own part of the panel: points, declaration, ships.
@@ -744,9 +754,9 @@ fn own_part(sc: &mut Scene, view: &View, names: &[String], (x, mut y, w): (f32, 
         return;
     };
     sc.line(vec![(x, y), (x + w, y)], Stroke::new(HEX_EDGE, 2.0));
-    y += 12.0;
-    sc.text(txt(x, y, format!("Your points: {}", own.points), 24.0, GOLD).bold());
-    y += 34.0;
+    y += 10.0;
+    sc.text(txt(x, y, format!("Your points: {}", own.points), BIG, GOLD).bold());
+    y += LINE + 4.0;
     if let Some(d) = &own.declared {
         let others: Vec<String> = d.members[1..].iter().map(|s| name_of(names, *s)).collect();
         let t = format!(
@@ -754,9 +764,10 @@ fn own_part(sc: &mut Scene, view: &View, names: &[String], (x, mut y, w): (f32, 
             if d.empire { "empire" } else { "faction" },
             crate::shared::menu::and_list(&others)
         );
-        let (t, size) = fit_text(&t, 18.0, 15.0, w, false);
-        sc.text(txt(x, y, t, size, DIM));
-        y += 26.0;
+        for l in wrap_plain(&t, w) {
+            sc.text(txt(x, y, l, SMALL, DIM));
+            y += LINE;
+        }
     }
     let mine: Vec<_> = view.ships.iter().filter(|s| s.owner == own.seat).collect();
     let seen = view.ships.len() - mine.len();
@@ -765,8 +776,8 @@ fn own_part(sc: &mut Scene, view: &View, names: &[String], (x, mut y, w): (f32, 
     if dark > 0 {
         head.push_str(&format!(" ({dark} dark)"));
     }
-    sc.text(txt(x, y, head, 22.0, TEXT).bold());
-    y += 30.0;
+    sc.text(txt(x, y, head, SMALL, TEXT).bold());
+    y += LINE;
     let mut info = vec![format!(
         "{} charted jump{}",
         own.chart.len(),
@@ -775,62 +786,47 @@ fn own_part(sc: &mut Scene, view: &View, names: &[String], (x, mut y, w): (f32, 
     if seen > 0 {
         info.push(format!("{seen} other ship{} seen", if seen == 1 { "" } else { "s" }));
     }
-    sc.text(txt(x, y, info.join(" · "), 17.0, DIM));
-    y += 28.0;
+    for l in wrap(&info.join(" · "), SMALL, w, false) {
+        sc.text(txt(x, y, l, SMALL, DIM));
+        y += LINE;
+    }
+    // One ship a line, the dark ones after a "Dark:" line.
     let mut ships = mine;
     ships.sort_by_key(|s| (s.dark, s.at.col.q, s.at.col.r, s.at.level, s.id));
-    let bottom = PANEL_BOTTOM - 10.0;
-    let line_h = 24.0;
-    let rows = ((bottom - y) / line_h).floor().max(0.0) as usize;
-    if rows == 0 {
-        return;
-    }
-    let one_col = ships.len() <= rows;
-    let cols = if one_col { 1 } else { 2 };
-    let col_w = (w - 12.0 * (cols - 1) as f32) / cols as f32;
-    let capacity = rows * cols;
-    let shown = if ships.len() > capacity {
-        capacity - 1
-    } else {
-        ships.len()
-    };
     let colour = player_colour(view, own.seat);
-    for (k, s) in ships.iter().take(shown).enumerate() {
-        let (c, r) = (k / rows, k % rows);
-        let sx = x + c as f32 * (col_w + 12.0);
-        let sy = y + r as f32 * line_h;
-        let t = if one_col {
-            format!(
-                "{} {} · {}{}",
-                s.id,
-                s.class.name(),
-                space_name(view, s.at),
-                if s.dark { " · dark" } else { "" }
-            )
-        } else {
-            format!(
-                "{} {} {}{}",
-                s.id,
-                s.class.name(),
-                space_name(view, s.at),
-                if s.dark { " ◌" } else { "" }
-            )
-        };
-        let (t, size) = fit_text(&t, 18.0, 14.0, col_w, false);
-        sc.text(txt(sx, sy, t, size, if s.dark { DIM } else { colour }));
+    let mut lines: Vec<(String, Color)> = Vec::new();
+    for (k, s) in ships.iter().enumerate() {
+        if s.dark && (k == 0 || !ships[k - 1].dark) {
+            lines.push(("Dark:".to_string(), TEXT));
+        }
+        let t = format!("{} {} · {}", s.id, s.class.name(), space_name(view, s.at));
+        lines.push((t, if s.dark { DIM } else { colour }));
     }
-    if shown < ships.len() {
-        let k = shown;
-        let (c, r) = (k / rows, k % rows);
-        let sx = x + c as f32 * (col_w + 12.0);
-        sc.text(txt(
-            sx,
-            y + r as f32 * line_h,
-            format!("… and {} more", ships.len() - shown),
-            18.0,
-            DIM,
-        ));
+    let bottom = PANEL_BOTTOM - 6.0;
+    let rows = ((bottom - y) / LINE).floor().max(0.0) as usize;
+    let shown = if lines.len() > rows {
+        rows.saturating_sub(1)
+    } else {
+        lines.len()
+    };
+    for (t, c) in lines.iter().take(shown) {
+        let (t, size) = fit_text(t, SMALL, SMALL, w, false);
+        sc.text(txt(x, y, t, size, *c));
+        y += LINE;
     }
+    if shown < lines.len() && rows > 0 {
+        let left = ships.len() - lines[..shown].iter().filter(|(t, _)| t != "Dark:").count();
+        sc.text(txt(x, y, format!("… and {left} more"), SMALL, DIM));
+    }
+}
+
+/// `s` in lines of regular [`SMALL`] text no wider than `width`, cut
+/// between words.
+fn wrap_plain(s: &str, width: f32) -> Vec<String> {
+    crate::shared::draw::wrap_words(s, SMALL, width, false)
+        .into_iter()
+        .map(|l| fit_text(&l, SMALL, SMALL, width, false).0)
+        .collect()
 }
 
 #[cfg(test)]

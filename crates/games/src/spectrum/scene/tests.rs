@@ -1,4 +1,5 @@
-//! The board picture's tests: every text legible (14 px or more), no two
+//! The board picture's tests: every text legible in a chat column
+//! ([`SMALL`], 27 px, or more: 9 px at 550 px wide), no two
 //! texts overlapping, everything on the canvas, for 2 to 6 players from
 //! the start to the end of a war; ships only on a seat's own board, each
 //! in a counter in its own column, dark ones dashed. Set SPECTRUM_PNG_DIR
@@ -123,7 +124,11 @@ fn counter_rects(sc: &Scene) -> Vec<Rect> {
     sc.items
         .iter()
         .filter_map(|i| match i {
-            Item::Rect { x, y, w, h, .. } if *w == COUNTER_W && *h == COUNTER_H => Some((*x, *y, *w, *h)),
+            Item::Rect { x, y, w, h, .. }
+                if *h == COUNTER_H && (*w == COUNTER_W || *w == 2.0 * COUNTER_W + SLOT_GAP) =>
+            {
+                Some((*x, *y, *w, *h))
+            }
             _ => None,
         })
         .collect()
@@ -135,7 +140,7 @@ fn check(v: &View, sc: &Scene, names: &[String], label: &str) {
     assert_eq!((sc.width, sc.height), (WIDTH, HEIGHT), "{label}");
     let (wd, ht) = (WIDTH as f32, HEIGHT as f32);
     for t in texts(sc) {
-        assert!(t.size >= 14.0, "{label}: {:?} is {} px", t.text, t.size);
+        assert!(t.size >= SMALL, "{label}: {:?} is {} px", t.text, t.size);
         let (x, y, w, h) = text_box(t);
         assert!(
             x >= 0.0 && y >= 0.0 && x + w <= wd && y + h <= ht,
@@ -182,17 +187,17 @@ fn check(v: &View, sc: &Scene, names: &[String], label: &str) {
     assert_eq!(rects.len(), cs.len(), "{label}: counters drawn");
     let lay = layout();
     for (i, c) in cs.iter().enumerate() {
-        let centre = (c.at.0 + COUNTER_W / 2.0, c.at.1 + COUNTER_H / 2.0);
+        let centre = (c.at.0 + c.w / 2.0, c.at.1 + COUNTER_H / 2.0);
         assert_eq!(
             lay.pixel_to_hex(centre),
             c.space.col,
             "{label}: counter {c:?} outside its column"
         );
-        let r = (c.at.0, c.at.1, COUNTER_W, COUNTER_H);
+        let r = (c.at.0, c.at.1, c.w, COUNTER_H);
         assert!(rects.contains(&r), "{label}: counter {c:?} not drawn");
         for d in cs.iter().skip(i + 1) {
             assert!(
-                !overlaps(r, (d.at.0, d.at.1, COUNTER_W, COUNTER_H)),
+                !overlaps(r, (d.at.0, d.at.1, d.w, COUNTER_H)),
                 "{label}: counters {c:?} and {d:?} overlap"
             );
         }
@@ -274,7 +279,7 @@ fn the_public_board_draws_no_ship_and_a_seat_sees_its_own() {
                     let c = counters(&v);
                     assert!(
                         c.iter()
-                            .any(|c| c.owner == Some(seat) && rects.contains(&(c.at.0, c.at.1, COUNTER_W, COUNTER_H))),
+                            .any(|c| c.owner == Some(seat) && rects.contains(&(c.at.0, c.at.1, c.w, COUNTER_H))),
                         "{players}p {depth}: {seat:?} has no counter for its ships"
                     );
                 }
@@ -374,7 +379,7 @@ fn a_crowded_late_board_shows_everything_legibly() {
         "25+ planets: 2 of 3 turns",
         "out of the war",
         "empire of Alice",
-        "123 points",
+        "Your points: 123",
     ] {
         assert!(has_text(&sc, t), "{t} missing");
     }
