@@ -29,7 +29,6 @@ const FLOOR: &[(&str, f32)] = &[
     ("starlanes", 5.7),
     ("solar", 5.1),
     ("spectrum", 5.1),
-    ("empires", 2.7),
 ];
 
 /// The smallest text of `scene` once shown `CHAT_WIDTH` wide, and what it says.
@@ -125,7 +124,10 @@ fn check(key: &str) {
         }
     }
     let floor = FLOOR.iter().find(|(k, _)| *k == key).map_or(LEGIBLE, |(_, f)| *f);
-    assert!(px >= floor, "{key}: {px:.1} px, under its floor of {floor} px\n{report}");
+    assert!(
+        px >= floor,
+        "{key}: {px:.1} px, under its floor of {floor} px\n{report}"
+    );
 }
 
 #[test]
