@@ -1,37 +1,56 @@
 //! The board picture (1600 × 1200), built from a view only (rules page,
-//! *The board*).
+//! *The board*). Drawn for Discord's chat column (about 550 px wide):
+//! every text is at least 27 px (9 px there).
 //!
-//! Left (1060 px): the hex map, flat-topped, sized to fill the column:
-//! deep space dark, each home system tinted in its player's colour with
-//! the homeworld ringed; face-down markers as tiles with a `?` (border in
-//! the home player's colour, white in deep space); revealed terrain as
-//! icons; colonies ringed in their owner's colour with their CP (a star
-//! for a homeworld), yards as `SY×n`, a base as a shield; one chip per
-//! player present with the number of counters (outlined white when any is
-//! face up); the battle hex marked. Column letters along the top and
-//! bottom, row numbers down the sides. Top left: the turn track
-//! `1 · 2 · 3 · Econ`, the round, the player order.
+//! **Layout.** The hex map fills the top left as large as it goes
+//! (flat-topped; column letters above and below, row numbers down both
+//! sides, all 27 px); the panel takes the rest: a column on the right for
+//! the tall four- and three-player maps, a strip on the right and two columns below
+//! for the wide two-player map. The panel's parts flow down its columns.
 //!
-//! Right: the players in player order (homeworld, colonies, counters,
-//! technology shown, last bid, ready), the battle's lines, the scores at
-//! the end; in a seat's own board its CP, forecast, levels, yards,
-//! standing orders and its counters by hex.
+//! **The map**: deep space dark, each home system tinted in its player's
+//! colour with the homeworld ringed; face-down markers as tiles with a `?`
+//! (border in the home player's colour, white in deep space); revealed
+//! terrain as icons (Lost in Space: a spiral, Danger: `!`); colonies ringed
+//! in their owner's colour with their CP (0 for a new colony; a star for a
+//! homeworld); **ship yards as gold pips** above the planet, one per yard;
+//! a base as a gold shield beside it; one chip per player present with
+//! the number of counters (outlined white when any is face up, a gold dot
+//! when a Miner tows); the battle hex ringed red.
+//!
+//! **The panel**: the title, the turn track `1 2 3 Economy` and the round,
+//! the phase; the players in player order (the active one marked; ready
+//! ✓ or writing… in the Economic Phase; homeworld, colonies, counters,
+//! technology shown, last bid); the battle as a table (group, type, ships,
+//! Attack, Defense, Tactics, hits and screened ships); the scores at the
+//! end; in a seat's own board its CP and forecast, levels, standing
+//! orders, sheet, and its counters as a table by hex (type × ships,
+//! Attack, Defense, Tactics, Move; towing, upgrading, face up), cut with
+//! "… and N more" when the panel is full.
 
 use super::basics::{Kind, Marker};
 use super::map::{Area, Board};
 use super::view::{CounterView, View};
-use crate::shared::draw::{fit_text, name_of, rounded, txt};
+use crate::shared::draw::{name_of, rounded, truncate, txt};
 use orrery_engine::hex::{Layout, Orientation};
 use orrery_engine::{Hex, Outcome, Seat};
-use orrery_render::{Anchor, Color, Item, Scene, Stroke};
+use orrery_render::{measure_text, Anchor, Color, Item, Scene, Stroke};
 
 pub const WIDTH: u32 = 1600;
 pub const HEIGHT: u32 = 1200;
-const MAP_W: f32 = 1060.0;
-const PANEL_X: f32 = MAP_W + 10.0;
-/// Room above the map for the turn track, and round it for the names.
-const TOP: f32 = 110.0;
-const MARGIN: f32 = 34.0;
+/// The smallest text drawn: 9 px once the board is shown 550 px wide.
+pub const SMALL: f32 = 27.0;
+/// Panel headings.
+const HEAD: f32 = 32.0;
+/// A panel line's height at [`SMALL`].
+const LINE: f32 = 33.0;
+/// Room above and below the map for the column letters.
+const LETTERS: f32 = 34.0;
+/// Room at each side of the map for the row numbers.
+const NUMBERS: f32 = 40.0;
+const PAD: f32 = 8.0;
+/// The narrowest panel column.
+const COLUMN_MIN: f32 = 380.0;
 
 const BG: Color = Color::rgb(10, 12, 22);
 const PANEL: Color = Color::rgb(26, 30, 46);
@@ -58,23 +77,85 @@ fn tint(c: Color, k: f32) -> Color {
     Color::rgb(m(c.r, DEEP.r), m(c.g, DEEP.g), m(c.b, DEEP.b))
 }
 
-/// The layout that fits `board` into the map column under the turn track.
-pub fn layout(board: &Board) -> Layout {
+/// Where things go: the map's layout and the panel's columns
+/// `(x, y, width, height)`, in the order the panel fills them.
+pub struct Frame {
+    pub layout: Layout,
+    pub columns: Vec<(f32, f32, f32, f32)>,
+}
+
+/// The frame of `board`: the map as large as it goes at the top left with
+/// either a panel column of at least 660 px on its right (a tall map), or
+/// a strip on its right and a band of at least 380 px below (a wide map),
+/// whichever gives the larger hexes.
+pub fn frame(board: &Board) -> Frame {
+    let (w, h) = (WIDTH as f32, HEIGHT as f32);
     let hexes: Vec<Hex> = board.hexes().collect();
     let unit = Layout::new(Orientation::Flat, 1.0, (0.0, 0.0));
     let (x0, y0, x1, y1) = unit.bounds(&hexes);
-    let size = ((MAP_W - 2.0 * MARGIN) / (x1 - x0)).min((HEIGHT as f32 - TOP - 2.0 * MARGIN) / (y1 - y0));
-    let ox = MAP_W / 2.0 - size * (x0 + x1) / 2.0;
-    let oy = TOP + MARGIN + (HEIGHT as f32 - TOP - 2.0 * MARGIN) / 2.0 - size * (y0 + y1) / 2.0;
-    Layout::new(Orientation::Flat, size, (ox, oy))
+    let (uw, uh) = (x1 - x0, y1 - y0);
+    let fit = |room_w: f32, room_h: f32| {
+        ((room_w - 2.0 * NUMBERS - 2.0 * PAD) / uw).min((room_h - 2.0 * LETTERS - 2.0 * PAD) / uh)
+    };
+    let side = fit(w - 660.0, h);
+    let stacked = fit(w - COLUMN_MIN, h - 380.0);
+    let size = side.max(stacked);
+    let map_w = size * uw + 2.0 * NUMBERS + 2.0 * PAD;
+    let map_h = size * uh + 2.0 * LETTERS + 2.0 * PAD;
+    let ox = map_w / 2.0 - size * (x0 + x1) / 2.0;
+    let oy = map_h / 2.0 - size * (y0 + y1) / 2.0;
+    let layout = Layout::new(Orientation::Flat, size, (ox, oy));
+    let mut columns = Vec::new();
+    let below = h - map_h - PAD;
+    let right = w - map_w - PAD;
+    if below >= 300.0 {
+        if right >= COLUMN_MIN - 2.0 * PAD {
+            columns.push((map_w, PAD, right, map_h - 2.0 * PAD));
+        }
+        let n = ((w - PAD) / 760.0).floor().max(1.0);
+        let cw = (w - PAD) / n;
+        for i in 0..n as usize {
+            columns.push((PAD + i as f32 * cw, map_h, cw - PAD, below));
+        }
+    } else {
+        columns.push((map_w, PAD, right, h - 2.0 * PAD));
+    }
+    Frame { layout, columns }
+}
+
+/// The layout that fits `board` into the map's corner.
+pub fn layout(board: &Board) -> Layout {
+    frame(board).layout
 }
 
 pub fn scene(view: &View, names: &[String]) -> Scene {
     let mut sc = Scene::new(WIDTH, HEIGHT, BG);
-    let lay = layout(&view.board);
-    map(&mut sc, view, &lay);
-    track(&mut sc, view, names);
-    panel(&mut sc, view, names);
+    let fr = frame(&view.board);
+    map(&mut sc, view, &fr.layout);
+    // The panel's backgrounds, under the panel, for the columns it used.
+    let map_end = sc.items.len();
+    let mut flow = Flow {
+        cols: fr.columns,
+        at: 0,
+        y: 0.0,
+        full: false,
+    };
+    flow.y = flow.cols[0].1 + 12.0;
+    panel(&mut sc, &mut flow, view, names);
+    let used = if flow.full { flow.cols.len() } else { flow.at + 1 };
+    let backs: Vec<Item> = flow.cols[..used]
+        .iter()
+        .map(|&(x, y, w, h)| Item::Rect {
+            x,
+            y,
+            w,
+            h,
+            radius: 10.0,
+            fill: Some(PANEL),
+            stroke: None,
+        })
+        .collect();
+    sc.items.splice(map_end..map_end, backs);
     sc
 }
 
@@ -86,9 +167,15 @@ fn hex_poly(sc: &mut Scene, lay: &Layout, h: Hex, fill: Option<Color>, stroke: O
     });
 }
 
+/// The map's text size: 27 px, more on larger hexes.
+fn map_text(s: f32) -> f32 {
+    (0.66 * s).max(SMALL)
+}
+
 fn map(sc: &mut Scene, view: &View, lay: &Layout) {
     let b = &view.board;
     let s = lay.size.0;
+    let t = map_text(s);
     for h in b.hexes() {
         let fill = match b.area(h) {
             Some(Area::Home(seat)) => tint(seat_colour(seat), 0.28),
@@ -110,24 +197,50 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
         if let Some(h) = top {
             let (cx, _) = lay.hex_to_pixel(h);
             let letter: String = b.name(h).chars().take(1).collect();
-            sc.text(txt(cx, y0 - 4.0, letter.clone(), 18.0, DIM).anchor(Anchor::BottomCenter));
-            sc.text(txt(cx, y1 + 4.0, letter, 18.0, DIM).anchor(Anchor::TopCenter));
+            sc.text(txt(cx, y0 - 3.0, letter.clone(), SMALL, DIM).anchor(Anchor::BottomCenter).bold());
+            sc.text(txt(cx, y1 + 3.0, letter, SMALL, DIM).anchor(Anchor::TopCenter).bold());
         }
     }
-    let mut rows: Vec<(String, f32)> = Vec::new();
+    // A row's number level with its hexes in the columns of column A's
+    // parity (rows zig-zag from column to column).
+    let parity = hexes.first().map_or(0, |h| h.q.rem_euclid(2));
+    let mut rows: Vec<(String, Option<f32>, Option<f32>)> = Vec::new();
     for h in &hexes {
-        let name = b.name(*h);
-        let row: String = name.chars().skip(1).collect();
+        let row: String = b.name(*h).chars().skip(1).collect();
         let (_, cy) = lay.hex_to_pixel(*h);
-        if !rows.iter().any(|(r, _)| *r == row) {
-            rows.push((row, cy));
-        }
+        let i = match rows.iter().position(|(r, _, _)| *r == row) {
+            Some(i) => i,
+            None => {
+                rows.push((row, None, None));
+                rows.len() - 1
+            }
+        };
+        let slot = if h.q.rem_euclid(2) == parity {
+            &mut rows[i].1
+        } else {
+            &mut rows[i].2
+        };
+        slot.get_or_insert(cy);
     }
+    let shifts: Vec<f32> = rows
+        .iter()
+        .filter_map(|(_, a, o)| Some(a.as_ref()? - o.as_ref()?))
+        .collect();
+    let shift = if shifts.is_empty() {
+        0.0
+    } else {
+        shifts.iter().sum::<f32>() / shifts.len() as f32
+    };
+    let rows: Vec<(String, f32)> = rows
+        .into_iter()
+        .map(|(r, a, o)| (r, a.unwrap_or_else(|| o.unwrap_or(0.0) + shift)))
+        .collect();
     for (row, cy) in rows {
-        sc.text(txt(x0 - 6.0, cy, row.clone(), 16.0, DIM).anchor(Anchor::CenterRight));
-        sc.text(txt(x1 + 6.0, cy, row, 16.0, DIM).anchor(Anchor::CenterLeft));
+        sc.text(txt(x0 - 4.0, cy, row.clone(), SMALL, DIM).anchor(Anchor::CenterRight).bold());
+        sc.text(txt(x1 + 4.0, cy, row, SMALL, DIM).anchor(Anchor::CenterLeft).bold());
     }
-    // Markers.
+    // Markers: in the hex's upper half, centred at `up`.
+    let up = -0.27 * s;
     for p in &view.spots {
         let (cx, cy) = lay.hex_to_pixel(p.hex);
         match (p.marker, p.peeked) {
@@ -136,17 +249,24 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
                 terrain(sc, lay, p.hex, m, true);
                 // The eye of a peek.
                 sc.push(Item::Circle {
-                    cx: cx + 0.45 * s,
+                    cx: cx + 0.52 * s,
                     cy: cy - 0.5 * s,
-                    r: 0.14 * s,
+                    r: 0.16 * s,
                     fill: Some(Color::WHITE),
                     stroke: Some(Stroke::new(Color::BLACK, 1.5)),
+                });
+                sc.push(Item::Circle {
+                    cx: cx + 0.52 * s,
+                    cy: cy - 0.5 * s,
+                    r: 0.07 * s,
+                    fill: Some(Color::BLACK),
+                    stroke: None,
                 });
             }
             (None, None) => {
                 let border = p.home.map_or(Color::WHITE, seat_colour);
-                let w = 0.5 * s;
-                let cy = cy - 0.18 * s;
+                let w = 0.66 * s;
+                let cy = cy + up;
                 rounded(
                     sc,
                     (cx - w / 2.0, cy - w / 2.0, w, w),
@@ -154,7 +274,7 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
                     Some(Color::rgb(44, 48, 66)),
                     Some(Stroke::new(border, 2.5)),
                 );
-                sc.text(txt(cx, cy, "?", 0.42 * s, DIM).anchor(Anchor::Center).bold());
+                sc.text(txt(cx, cy, "?", t, DIM).anchor(Anchor::Center).bold());
             }
         }
     }
@@ -167,22 +287,19 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
             stroke: Some(Stroke::new(seat_colour(seat), 4.0)),
         });
     }
-    // Colonies.
+    // Colonies: the planet (a star for a homeworld) with its CP, yard pips
+    // above it, a base's shield at its right.
     for c in &view.colonies {
         let (cx, cy) = lay.hex_to_pixel(c.hex);
         let col = seat_colour(c.owner);
+        let py = cy + up;
         if c.is_home() {
-            star(sc, cx, cy - 0.18 * s, 0.4 * s, col);
-            sc.text(
-                txt(cx, cy - 0.16 * s, c.worth.cp().to_string(), 0.3 * s, Color::BLACK)
-                    .anchor(Anchor::Center)
-                    .bold(),
-            );
+            star(sc, cx, py, 0.6 * s, col);
         } else {
             sc.push(Item::Circle {
                 cx,
-                cy: cy - 0.2 * s,
-                r: 0.28 * s,
+                cy: py,
+                r: 0.36 * s,
                 fill: Some(if c.barren {
                     Color::rgb(140, 140, 150)
                 } else {
@@ -190,34 +307,38 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
                 }),
                 stroke: Some(Stroke::new(col, 4.0)),
             });
-            let label = match c.worth {
-                super::basics::Worth::New => "new".to_string(),
-                w => w.cp().to_string(),
-            };
-            sc.text(
-                txt(cx, cy - 0.2 * s, label, 0.28 * s, TEXT)
-                    .anchor(Anchor::Center)
-                    .bold()
-                    .halo(HALO),
-            );
         }
-        let mut under = Vec::new();
+        sc.text(
+            txt(cx, py, c.worth.cp().to_string(), t, TEXT)
+                .anchor(Anchor::Center)
+                .bold()
+                .halo(HALO),
+        );
         if c.yards > 0 {
-            under.push(format!("SY×{}", c.yards));
+            let n = c.yards as f32;
+            let room = 1.0 * s;
+            let pip = (0.2 * s).min(room / (1.3 * n));
+            let gap = 0.3 * pip;
+            let total = n * pip + (n - 1.0) * gap;
+            let y = cy - 0.84 * s;
+            for i in 0..c.yards {
+                let x = cx - total / 2.0 + i as f32 * (pip + gap);
+                sc.push(Item::Rect {
+                    x,
+                    y,
+                    w: pip,
+                    h: pip,
+                    radius: 0.0,
+                    fill: Some(GOLD),
+                    stroke: Some(Stroke::new(Color::BLACK, 1.2)),
+                });
+            }
         }
         if c.base {
-            under.push("Base".to_string());
-        }
-        if !under.is_empty() {
-            sc.text(
-                txt(cx, cy - 0.66 * s, under.join(" "), 0.22 * s, TEXT)
-                    .anchor(Anchor::Center)
-                    .bold()
-                    .halo(HALO),
-            );
+            shield(sc, cx + 0.62 * s, py, 0.2 * s);
         }
     }
-    // Counters: one chip per player per hex.
+    // Counters: one chip per player per hex, in the hex's lower half.
     let mut stacks: Vec<(Hex, Seat, Vec<&CounterView>)> = Vec::new();
     for c in &view.counters {
         match stacks.iter_mut().find(|(h, o, _)| *h == c.hex && *o == c.label.owner) {
@@ -225,28 +346,39 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
             None => stacks.push((c.hex, c.label.owner, vec![c])),
         }
     }
+    let chip_h = 0.62 * s;
     for (h, owner, cs) in &stacks {
         let (cx, cy) = lay.hex_to_pixel(*h);
-        let players_here: Vec<Seat> = {
-            let mut v: Vec<Seat> = stacks.iter().filter(|(x, _, _)| x == h).map(|(_, o, _)| *o).collect();
-            v.sort();
-            v
-        };
-        let slot = players_here.iter().position(|o| o == owner).unwrap_or(0) as f32;
-        let w = 0.44 * s;
-        let all = players_here.len() as f32;
-        let x = cx - (all * w + (all - 1.0) * 3.0) / 2.0 + slot * (w + 3.0);
-        let y = cy + 0.2 * s;
+        let mut here: Vec<(Seat, usize)> = stacks
+            .iter()
+            .filter(|(x, _, _)| x == h)
+            .map(|(_, o, v)| (*o, v.len()))
+            .collect();
+        here.sort();
+        let width = |n: usize| (measure_text(&n.to_string(), t, true).0 + 0.2 * s).max(0.6 * s);
+        let total: f32 = here.iter().map(|(_, n)| width(*n) + 3.0).sum::<f32>() - 3.0;
+        let mut x = cx - total / 2.0;
+        for (o, n) in &here {
+            if o == owner {
+                break;
+            }
+            x += width(*n) + 3.0;
+        }
+        let w = width(cs.len());
+        let y = cy + 0.44 * s - chip_h / 2.0;
         let face_up = cs.iter().any(|c| c.face_up && !c.kind.is_some_and(Kind::slow));
         rounded(
             sc,
-            (x, y, w, 0.4 * s),
-            3.0,
+            (x, y, w, chip_h),
+            4.0,
             Some(seat_colour(*owner)),
-            Some(Stroke::new(if face_up { Color::WHITE } else { Color::BLACK }, 2.0)),
+            Some(Stroke::new(
+                if face_up { Color::WHITE } else { Color::BLACK },
+                if face_up { 3.0 } else { 2.0 },
+            )),
         );
         sc.text(
-            txt(x + w / 2.0, y + 0.2 * s, cs.len().to_string(), 0.3 * s, Color::BLACK)
+            txt(x + w / 2.0, y + chip_h / 2.0, cs.len().to_string(), t, Color::BLACK)
                 .anchor(Anchor::Center)
                 .bold(),
         );
@@ -254,9 +386,9 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
             sc.push(Item::Circle {
                 cx: x + w,
                 cy: y,
-                r: 0.08 * s,
+                r: 0.12 * s,
                 fill: Some(GOLD),
-                stroke: None,
+                stroke: Some(Stroke::new(Color::BLACK, 1.2)),
             });
         }
     }
@@ -265,11 +397,26 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
         sc.push(Item::Circle {
             cx,
             cy,
-            r: 0.85 * s,
+            r: 0.95 * s,
             fill: None,
             stroke: Some(Stroke::new(ALERT, 5.0)),
         });
     }
+}
+
+/// A base's shield, `r` its half-width.
+fn shield(sc: &mut Scene, cx: f32, cy: f32, r: f32) {
+    sc.push(Item::Polygon {
+        points: vec![
+            (cx - r, cy - 1.1 * r),
+            (cx + r, cy - 1.1 * r),
+            (cx + r, cy + 0.1 * r),
+            (cx, cy + 1.3 * r),
+            (cx - r, cy + 0.1 * r),
+        ],
+        fill: Some(GOLD),
+        stroke: Some(Stroke::new(Color::BLACK, 1.5)),
+    });
 }
 
 /// A five-pointed star.
@@ -277,7 +424,7 @@ fn star(sc: &mut Scene, cx: f32, cy: f32, r: f32, fill: Color) {
     let points = (0..10)
         .map(|i| {
             let a = std::f32::consts::PI * (i as f32) / 5.0 - std::f32::consts::FRAC_PI_2;
-            let rr = if i % 2 == 0 { r } else { r * 0.45 };
+            let rr = if i % 2 == 0 { r } else { r * 0.5 };
             (cx + rr * a.cos(), cy + rr * a.sin())
         })
         .collect();
@@ -288,28 +435,31 @@ fn star(sc: &mut Scene, cx: f32, cy: f32, r: f32, fill: Color) {
     });
 }
 
-/// A revealed marker's icon (`dim`: a peek, seen only by the viewer).
+/// A revealed marker's icon in the hex's upper half (`dim`: a peek, seen
+/// only by the viewer).
 fn terrain(sc: &mut Scene, lay: &Layout, h: Hex, m: Marker, dim: bool) {
     let (cx, cy) = lay.hex_to_pixel(h);
     let s = lay.size.0;
+    let t = map_text(s);
+    let cy = cy - 0.27 * s;
     let k = |c: Color| if dim { tint(c, 0.5) } else { c };
     match m {
         Marker::Planet => sc.push(Item::Circle {
             cx,
-            cy: cy - 0.2 * s,
-            r: 0.28 * s,
+            cy,
+            r: 0.32 * s,
             fill: Some(k(Color::rgb(70, 120, 220))),
             stroke: None,
         }),
         Marker::Barren => {
             sc.push(Item::Circle {
                 cx,
-                cy: cy - 0.2 * s,
-                r: 0.28 * s,
+                cy,
+                r: 0.32 * s,
                 fill: Some(k(Color::rgb(140, 140, 150))),
                 stroke: None,
             });
-            for (dx, dy, r) in [(-0.1, -0.28, 0.07), (0.1, -0.12, 0.05)] {
+            for (dx, dy, r) in [(-0.1, -0.08, 0.08), (0.12, 0.1, 0.06)] {
                 sc.push(Item::Circle {
                     cx: cx + dx * s,
                     cy: cy + dy * s,
@@ -320,15 +470,15 @@ fn terrain(sc: &mut Scene, lay: &Layout, h: Hex, m: Marker, dim: bool) {
             }
         }
         Marker::Minerals(v) => {
-            let r = 0.2 * s;
-            let (cx, cy) = (cx - 0.12 * s, cy - 0.2 * s);
+            let r = 0.24 * s;
+            let x = cx - 0.3 * s;
             sc.push(Item::Polygon {
-                points: vec![(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)],
+                points: vec![(x, cy - r), (x + r, cy), (x, cy + r), (x - r, cy)],
                 fill: Some(k(Color::rgb(90, 220, 200))),
                 stroke: Some(Stroke::new(Color::BLACK, 1.0)),
             });
             sc.text(
-                txt(cx + 0.26 * s, cy, v.to_string(), 0.28 * s, k(TEXT))
+                txt(x + 0.3 * s, cy, v.to_string(), t, k(TEXT))
                     .anchor(Anchor::CenterLeft)
                     .bold()
                     .halo(HALO),
@@ -337,11 +487,11 @@ fn terrain(sc: &mut Scene, lay: &Layout, h: Hex, m: Marker, dim: bool) {
         Marker::SpaceWreck => {
             sc.push(Item::Polygon {
                 points: vec![
-                    (cx - 0.3 * s, cy - 0.15 * s),
-                    (cx - 0.05 * s, cy - 0.4 * s),
-                    (cx + 0.05 * s, cy - 0.2 * s),
-                    (cx + 0.3 * s, cy - 0.35 * s),
-                    (cx + 0.15 * s, cy - 0.03 * s),
+                    (cx - 0.4 * s, cy + 0.1 * s),
+                    (cx - 0.08 * s, cy - 0.26 * s),
+                    (cx + 0.06 * s, cy - 0.02 * s),
+                    (cx + 0.4 * s, cy - 0.2 * s),
+                    (cx + 0.2 * s, cy + 0.24 * s),
                 ],
                 fill: Some(k(Color::rgb(170, 150, 120))),
                 stroke: Some(Stroke::new(Color::BLACK, 1.0)),
@@ -354,11 +504,11 @@ fn terrain(sc: &mut Scene, lay: &Layout, h: Hex, m: Marker, dim: bool) {
         }),
         Marker::Asteroids => {
             for (dx, dy, r) in [
-                (-0.32, -0.3, 0.09),
-                (0.0, -0.5, 0.07),
-                (0.3, -0.28, 0.1),
-                (-0.1, -0.05, 0.08),
-                (0.22, 0.0, 0.06),
+                (-0.34, -0.06, 0.1),
+                (0.0, -0.22, 0.08),
+                (0.32, -0.04, 0.11),
+                (-0.1, 0.16, 0.09),
+                (0.18, 0.2, 0.07),
             ] {
                 sc.push(Item::Circle {
                     cx: cx + dx * s,
@@ -371,8 +521,8 @@ fn terrain(sc: &mut Scene, lay: &Layout, h: Hex, m: Marker, dim: bool) {
         }
         Marker::BlackHole => sc.push(Item::Circle {
             cx,
-            cy: cy - 0.18 * s,
-            r: 0.28 * s,
+            cy,
+            r: 0.3 * s,
             fill: Some(Color::BLACK),
             stroke: Some(Stroke::new(k(Color::rgb(255, 160, 60)), 3.0)),
         }),
@@ -382,310 +532,632 @@ fn terrain(sc: &mut Scene, lay: &Layout, h: Hex, m: Marker, dim: bool) {
                 fill: Some(k(Color::rgb(250, 230, 150))),
                 stroke: None,
             });
-            star(sc, cx, cy - 0.15 * s, 0.36 * s, k(Color::rgb(255, 255, 255)));
+            star(sc, cx, cy, 0.4 * s, k(Color::rgb(255, 255, 255)));
         }
-        Marker::Danger | Marker::LostInSpace => {
-            let label = if m == Marker::Danger { "!" } else { "LiS" };
+        Marker::Danger => {
             sc.text(
-                txt(cx, cy - 0.18 * s, label, 0.36 * s, k(ALERT))
+                txt(cx, cy, "!", t.max(0.8 * s), k(ALERT))
                     .anchor(Anchor::Center)
                     .bold()
                     .halo(HALO),
             );
         }
+        Marker::LostInSpace => {
+            // A spiral, winding out from the centre.
+            let points = (0..=36)
+                .map(|i| {
+                    let a = i as f32 * 0.5;
+                    let r = 0.03 * s + 0.018 * s * a;
+                    (cx + r * a.cos(), cy + r * a.sin())
+                })
+                .collect();
+            sc.push(Item::Line {
+                points,
+                stroke: Stroke::new(k(Color::rgb(120, 220, 255)), 3.0),
+                dashed: false,
+            });
+        }
     }
 }
 
-/// The turn track, the round and the player order (top left).
-fn track(sc: &mut Scene, view: &View, names: &[String]) {
-    let boxes = ["1", "2", "3", "Econ"];
+/// The panel's columns, filled top to bottom, one after the other.
+struct Flow {
+    cols: Vec<(f32, f32, f32, f32)>,
+    at: usize,
+    y: f32,
+    /// No column has room left.
+    full: bool,
+}
+
+impl Flow {
+    const INSET: f32 = 16.0;
+
+    fn x(&self) -> f32 {
+        self.cols[self.at].0 + Self::INSET
+    }
+
+    fn width(&self) -> f32 {
+        self.cols[self.at].2 - 2.0 * Self::INSET
+    }
+
+    fn bottom(&self) -> f32 {
+        let c = self.cols[self.at];
+        c.1 + c.3 - 8.0
+    }
+
+    /// Makes room for `h` px in a column at least `min_w` wide, moving to
+    /// the next column when needed; false when none is left.
+    fn room(&mut self, h: f32, min_w: f32) -> bool {
+        if self.full {
+            return false;
+        }
+        while self.y + h > self.bottom() || self.width() < min_w {
+            if self.at + 1 >= self.cols.len() {
+                self.full = true;
+                return false;
+            }
+            self.at += 1;
+            self.y = self.cols[self.at].1 + 12.0;
+        }
+        true
+    }
+
+    /// Whether `h` px fit in the current column.
+    fn fits(&self, h: f32) -> bool {
+        !self.full && self.y + h <= self.bottom()
+    }
+
+    /// A paragraph at [`SMALL`], cut at " · " into lines; a `lead` (bold,
+    /// in its colour) opens the first line. False once the panel is full.
+    fn para(&mut self, sc: &mut Scene, lead: Option<(&str, Color)>, text: &str, colour: Color) -> bool {
+        if !self.room(LINE, 0.0) {
+            return false;
+        }
+        let mut x = self.x();
+        if let Some((l, c)) = lead {
+            let (l, size) = (truncate(l, 18), SMALL);
+            sc.text(txt(x, self.y, l.clone(), size, c).bold());
+            x += measure_text(&l, size, true).0 + 14.0;
+        }
+        let mut first = true;
+        for line in wrap_first(text, SMALL, self.x() + self.width() - x, self.width()) {
+            if !first {
+                self.y += LINE;
+                if !self.room(LINE, 0.0) {
+                    return false;
+                }
+                x = self.x();
+            }
+            sc.text(txt(x, self.y, line, SMALL, colour));
+            first = false;
+        }
+        self.y += LINE;
+        true
+    }
+
+    fn heading(&mut self, sc: &mut Scene, text: &str, colour: Color, min_w: f32) -> bool {
+        if !self.room(LINE + 2.0 * LINE, min_w) {
+            return false;
+        }
+        self.y += 6.0;
+        sc.text(txt(self.x(), self.y, text, SMALL, colour).bold());
+        self.y += LINE;
+        true
+    }
+}
+
+/// `s` cut into lines, the first `first` px wide, the others `rest` px:
+/// at " · " where it can, between words where a part is too long.
+fn wrap_first(s: &str, size: f32, first: f32, rest: f32) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for part in s.split(" · ") {
+        for (i, word) in part.split(' ').enumerate() {
+            let sep = if cur.is_empty() {
+                ""
+            } else if i == 0 {
+                " · "
+            } else {
+                " "
+            };
+            let candidate = format!("{cur}{sep}{word}");
+            let width = if out.is_empty() { first } else { rest };
+            let whole = i == 0 && measure_text(&format!("{cur}{sep}{part}"), size, false).0 > width;
+            if !cur.is_empty() && (whole || measure_text(&candidate, size, false).0 > width) {
+                out.push(std::mem::take(&mut cur));
+                cur = word.to_string();
+            } else {
+                cur = candidate;
+            }
+        }
+    }
+    if !cur.is_empty() || out.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// One row of a table: its cells (text, colour) and a note after them.
+struct Row {
+    cells: Vec<(String, Color)>,
+    note: String,
+}
+
+/// A table at [`SMALL`]: headers in words (`short` ones when the long do
+/// not fit the column), a row per line, each row's note after its last
+/// cell when it fits, on a line of its own otherwise. Numbers are centred
+/// under their headers from column `numeric` on. Returns how many rows
+/// were drawn.
+fn table(sc: &mut Scene, flow: &mut Flow, long: &[&str], short: &[&str], numeric: usize, rows: &[Row]) -> usize {
+    let gap = 14.0;
+    let widths = |heads: &[&str]| -> Vec<f32> {
+        heads
+            .iter()
+            .enumerate()
+            .map(|(i, h)| {
+                rows.iter()
+                    .filter_map(|r| r.cells.get(i))
+                    .map(|(c, _)| measure_text(c, SMALL, false).0)
+                    .fold(measure_text(h, SMALL, false).0, f32::max)
+            })
+            .collect()
+    };
+    let total = |ws: &[f32]| ws.iter().sum::<f32>() + gap * (ws.len() as f32 - 1.0);
+    let wl = widths(long);
+    let (heads, ws) = if total(&wl) <= flow.width() || short.is_empty() {
+        (long, wl)
+    } else {
+        (short, widths(short))
+    };
+    if !flow.room(2.0 * LINE, total(&ws).min(600.0)) {
+        return 0;
+    }
+    let draw_heads = |sc: &mut Scene, flow: &Flow| {
+        let mut x = flow.x();
+        for (h, w) in heads.iter().zip(&ws) {
+            sc.text(txt(x, flow.y, *h, SMALL, DIM));
+            x += w + gap;
+        }
+    };
+    draw_heads(sc, flow);
+    flow.y += LINE;
+    let mut done = 0;
+    for (i, r) in rows.iter().enumerate() {
+        let last = i + 1 == rows.len();
+        // Keep a line for "… and N more" unless this is the last row.
+        let need = if last { LINE } else { 2.0 * LINE };
+        if !flow.fits(need) {
+            let col = flow.at;
+            if !flow.room(LINE + need, 0.0) {
+                break;
+            }
+            if flow.at != col {
+                draw_heads(sc, flow);
+                flow.y += LINE;
+            }
+        }
+        let mut x = flow.x();
+        for (j, ((c, colour), w)) in r.cells.iter().zip(&ws).enumerate() {
+            if j >= numeric {
+                sc.text(txt(x + w / 2.0, flow.y, c.clone(), SMALL, *colour).anchor(Anchor::TopCenter));
+            } else {
+                sc.text(txt(x, flow.y, c.clone(), SMALL, *colour));
+            }
+            x += w + gap;
+        }
+        if !r.note.is_empty() {
+            let filled = r.cells.iter().filter(|(c, _)| !c.is_empty()).count();
+            let mut nx = flow.x() + ws.iter().take(filled).map(|w| w + gap).sum::<f32>();
+            if nx + measure_text(&r.note, SMALL, false).0 > flow.x() + flow.width() {
+                flow.y += LINE;
+                if !flow.room(LINE, 0.0) {
+                    done += 1;
+                    break;
+                }
+                nx = flow.x() + ws.iter().take(numeric.min(2)).map(|w| w + gap).sum::<f32>();
+            }
+            sc.text(txt(nx, flow.y, r.note.clone(), SMALL, DIM));
+        }
+        flow.y += LINE;
+        done += 1;
+    }
+    if done < rows.len() && flow.room(LINE, 0.0) {
+        sc.text(txt(flow.x(), flow.y, format!("… and {} more", rows.len() - done), SMALL, DIM));
+        flow.y += LINE;
+    }
+    done
+}
+
+/// The turn track `1 2 3 Economy` with the current box lit, then the round.
+fn track(sc: &mut Scene, flow: &mut Flow, view: &View) {
+    let boxes = ["1", "2", "3", "Economy"];
     let lit = if view.economic {
         3
     } else {
         (view.turn.clamp(1, 3) - 1) as usize
     };
-    let mut x = 16.0;
+    if !flow.room(44.0, 0.0) {
+        return;
+    }
+    let mut x = flow.x();
+    let h = 40.0;
     for (i, label) in boxes.iter().enumerate() {
-        let w = if i == 3 { 74.0 } else { 40.0 };
+        let w = measure_text(label, SMALL, true).0 + 20.0;
         let on = i == lit && view.outcome.is_none();
         rounded(
             sc,
-            (x, 14.0, w, 36.0),
+            (x, flow.y, w, h),
             6.0,
-            Some(if on { GOLD } else { PANEL }),
+            Some(if on { GOLD } else { BG }),
             Some(Stroke::new(EDGE, 1.5)),
         );
         sc.text(
-            txt(x + w / 2.0, 32.0, *label, 22.0, if on { Color::BLACK } else { DIM })
+            txt(x + w / 2.0, flow.y + h / 2.0, *label, SMALL, if on { Color::BLACK } else { DIM })
                 .anchor(Anchor::Center)
                 .bold(),
         );
         x += w + 6.0;
     }
-    sc.text(
-        txt(
-            x + 12.0,
-            32.0,
-            format!("Round {} of {}", view.round, view.rounds),
-            24.0,
-            TEXT,
-        )
-        .anchor(Anchor::CenterLeft)
-        .bold(),
-    );
-    let mut x = 16.0;
-    let y = 74.0;
-    for (i, seat) in view.order.iter().enumerate() {
-        let mut n = name_of(names, *seat);
-        if view.active == Some(*seat) {
-            n = format!("> {n}");
+    let round = format!("Round {} of {}", view.round, view.rounds);
+    let rw = measure_text(&round, SMALL, true).0;
+    if x + 10.0 + rw <= flow.x() + flow.width() {
+        sc.text(txt(x + 10.0, flow.y + h / 2.0, round, SMALL, TEXT).anchor(Anchor::CenterLeft).bold());
+        flow.y += h + 8.0;
+    } else {
+        flow.y += h + 8.0;
+        if flow.room(LINE, 0.0) {
+            sc.text(txt(flow.x(), flow.y, round, SMALL, TEXT).bold());
+            flow.y += LINE;
         }
-        if let Some(p) = view.players.iter().find(|p| p.seat == *seat) {
-            if p.ready == Some(true) {
-                n.push_str(" ✓");
-            }
-        }
-        if i > 0 {
-            sc.text(txt(x, y, "·", 22.0, DIM).anchor(Anchor::CenterLeft));
-            x += 16.0;
-        }
-        let (t, size) = fit_text(&n, 22.0, 14.0, 230.0, true);
-        let w = orrery_render::measure_text(&t, size, true).0;
-        sc.text(txt(x, y, t, size, seat_colour(*seat)).anchor(Anchor::CenterLeft).bold());
-        x += w + 10.0;
     }
 }
 
-fn panel(sc: &mut Scene, view: &View, names: &[String]) {
-    rounded(
-        sc,
-        (PANEL_X, 10.0, WIDTH as f32 - PANEL_X - 10.0, HEIGHT as f32 - 20.0),
-        10.0,
-        Some(PANEL),
-        None,
-    );
-    let x = PANEL_X + 16.0;
-    let width = WIDTH as f32 - x - 24.0;
-    let mut y = 24.0;
+fn panel(sc: &mut Scene, flow: &mut Flow, view: &View, names: &[String]) {
     let title = match view.viewer.seat() {
         Some(seat) => format!("{}'s board", name_of(names, seat)),
         None => "Public board".to_string(),
     };
-    let (t, size) = fit_text(&title, 26.0, 16.0, width, true);
-    sc.text(txt(x, y, t, size, TEXT).bold());
-    y += 34.0;
-    sc.text(txt(x, y, view.phase.clone(), 18.0, DIM));
-    y += 32.0;
+    let (t, size) = crate::shared::draw::fit_text(&title, HEAD, SMALL, flow.width(), true);
+    sc.text(txt(flow.x(), flow.y, t, size, TEXT).bold());
+    flow.y += HEAD + 10.0;
+    track(sc, flow, view);
+    flow.para(sc, None, &view.phase, DIM);
+    flow.y += 6.0;
+    players(sc, flow, view, names);
+    battle(sc, flow, view, names);
+    scores(sc, flow, view, names);
+    own(sc, flow, view);
+}
+
+fn players(sc: &mut Scene, flow: &mut Flow, view: &View, names: &[String]) {
     for p in view
         .order
         .iter()
         .filter_map(|s| view.players.iter().find(|p| p.seat == *s))
     {
-        let (t, size) = fit_text(&name_of(names, p.seat), 22.0, 14.0, width, true);
-        sc.text(txt(x, y, t, size, seat_colour(p.seat)).bold());
-        y += 26.0;
-        let mut line = match p.homeworld {
-            Some(cp) => format!("home {cp}"),
+        let mut parts = vec![match p.homeworld {
+            Some(cp) => format!("Homeworld {cp}"),
             None => "no homeworld".into(),
-        };
-        line.push_str(&format!(
-            " · colonies {} ({} CP) · counters {}",
-            p.colonies, p.colony_cp, p.counters
-        ));
-        sc.text(txt(x + 8.0, y, line, 17.0, TEXT));
-        y += 22.0;
-        let shown: Vec<String> = ["Att", "Def", "Tac", "Move"]
+        }];
+        parts.push(match p.colonies {
+            1 => "1 colony".into(),
+            n => format!("{n} colonies"),
+        });
+        parts.push(format!("{} CP in all", p.colony_cp));
+        parts.push(match p.counters {
+            1 => "1 counter".into(),
+            n => format!("{n} counters"),
+        });
+        let shown: Vec<String> = ["Attack", "Defense", "Tactics", "Move"]
             .iter()
             .zip(p.shown)
             .filter(|(_, v)| *v > 0)
             .map(|(k, v)| format!("{k} {v}"))
             .collect();
-        let mut line = if shown.is_empty() {
-            "no technology shown".to_string()
+        if shown.is_empty() {
+            parts.push("no technology shown".into());
         } else {
-            format!("shown: {}", shown.join(", "))
-        };
+            parts.push(format!("shown {}", shown.join(", ")));
+        }
         if let Some(b) = p.last_bid {
-            line.push_str(&format!(" · last bid {b}"));
+            parts.push(format!("last bid {b}"));
         }
         match p.ready {
-            Some(true) => line.push_str(" · ✓ ready"),
-            Some(false) => line.push_str(" · writing…"),
+            Some(true) => parts.insert(0, "✓ ready".into()),
+            Some(false) => parts.insert(0, "writing…".into()),
             None => {}
         }
-        sc.text(txt(x + 8.0, y, line, 17.0, DIM));
-        y += 30.0;
+        if !flow.room(LINE, 0.0) {
+            return;
+        }
+        let active = view.active == Some(p.seat);
+        if active {
+            // The active player: a pointer in the margin.
+            let (x, y) = (flow.x() - 2.0, flow.y + 6.0);
+            sc.push(Item::Polygon {
+                points: vec![(x - 12.0, y), (x, y + 10.0), (x - 12.0, y + 20.0)],
+                fill: Some(seat_colour(p.seat)),
+                stroke: None,
+            });
+        }
+        let name = name_of(names, p.seat);
+        if !flow.para(sc, Some((&name, seat_colour(p.seat))), &parts.join(" · "), TEXT) {
+            return;
+        }
+        flow.y += 4.0;
     }
-    if let Some(b) = &view.battle {
-        sc.text(txt(x, y, format!("Battle, firing round {}", b.round().max(1)), 20.0, ALERT).bold());
-        y += 26.0;
-        for f in b.fighters().iter().filter(|f| f.ships > 0) {
-            let line = format!(
-                "{} {} ×{}{}{} A{} D{} T{}",
-                f.id,
-                f.kind.chart().code,
-                f.ships,
-                if f.damage > 0 {
-                    format!(" ({} dmg)", f.damage)
-                } else {
-                    String::new()
-                },
-                if f.screened > 0 {
-                    format!(" ({} screened)", f.screened)
-                } else {
-                    String::new()
-                },
-                f.attack_tech,
-                f.defense_tech,
-                f.tactics
-            );
-            sc.text(txt(x + 8.0, y, line, 16.0, TEXT));
-            y += 20.0;
-            if y > 760.0 {
-                break;
+}
+
+fn battle(sc: &mut Scene, flow: &mut Flow, view: &View, names: &[String]) {
+    let Some(b) = &view.battle else { return };
+    let at = view.board.name(b.hex());
+    if !flow.heading(sc, &format!("Battle at {at}, firing round {}", b.round().max(1)), ALERT, 600.0) {
+        return;
+    }
+    let holder = view
+        .colonies
+        .iter()
+        .find(|c| c.hex == b.hex())
+        .map(|c| c.owner);
+    let rows: Vec<Row> = b
+        .fighters()
+        .iter()
+        .filter(|f| f.ships > 0)
+        .map(|f| {
+            let colour = match f.id {
+                super::state::battle::Target::Group(l) => seat_colour(l.owner),
+                _ => holder.map_or(TEXT, seat_colour),
+            };
+            let mut note = Vec::new();
+            if f.damage > 0 {
+                note.push(format!("{} hit{}", f.damage, if f.damage == 1 { "" } else { "s" }));
+            }
+            if f.screened > 0 {
+                note.push(format!("{} screened", f.screened));
+            }
+            Row {
+                cells: vec![
+                    (f.id.to_string(), colour),
+                    (f.kind.name().to_string(), TEXT),
+                    (f.ships.to_string(), TEXT),
+                    (f.attack_tech.to_string(), TEXT),
+                    (f.defense_tech.to_string(), TEXT),
+                    (f.tactics.to_string(), TEXT),
+                ],
+                note: note.join(", "),
+            }
+        })
+        .collect();
+    let _ = names;
+    table(
+        sc,
+        flow,
+        &["Group", "Type", "Ships", "Attack", "Defense", "Tactics"],
+        &["Group", "Type", "Ships", "Att", "Def", "Tac"],
+        2,
+        &rows,
+    );
+    flow.y += 6.0;
+}
+
+fn scores(sc: &mut Scene, flow: &mut Flow, view: &View, names: &[String]) {
+    if !view.scores.is_empty() {
+        if !flow.heading(sc, "Scores", GOLD, 0.0) {
+            return;
+        }
+        for (seat, score) in &view.scores {
+            let name = name_of(names, *seat);
+            if !flow.para(sc, Some((&name, seat_colour(*seat))), &format!("{score} points"), TEXT) {
+                return;
             }
         }
-        y += 10.0;
     }
-    if !view.scores.is_empty() {
-        sc.text(txt(x, y, "Scores", 20.0, GOLD).bold());
-        y += 26.0;
-        for (seat, score) in &view.scores {
-            sc.text(txt(
-                x + 8.0,
-                y,
-                format!("{}: {score}", name_of(names, *seat)),
-                18.0,
-                seat_colour(*seat),
-            ));
-            y += 22.0;
+    let line = match &view.outcome {
+        Some(Outcome::Winner { seat, .. }) => Some((format!("{} wins", name_of(names, *seat)), seat_colour(*seat))),
+        Some(Outcome::Shared { .. }) if !view.scores.is_empty() => Some(("Shared win".to_string(), TEXT)),
+        Some(Outcome::AllLose { .. }) if !view.scores.is_empty() => Some(("Nobody wins".to_string(), TEXT)),
+        _ => None,
+    };
+    // A winner's line in the winner's colour: gold would read as the
+    // fourth seat's yellow.
+    if let Some((t, colour)) = line {
+        if flow.room(LINE + 6.0, 0.0) {
+            sc.text(txt(flow.x(), flow.y, t, HEAD, colour).bold());
+            flow.y += HEAD + 10.0;
         }
-        if let Some(o) = &view.outcome {
-            // A winner's line in the winner's colour: gold would read as
-            // the fourth seat's yellow.
-            let (t, colour) = match o {
-                Outcome::Winner { seat, .. } => (format!("{} wins", name_of(names, *seat)), seat_colour(*seat)),
-                Outcome::Shared { .. } => ("Shared win".to_string(), TEXT),
-                Outcome::AllLose { .. } => ("Nobody wins".to_string(), TEXT),
-            };
-            sc.text(txt(x + 8.0, y, t, 20.0, colour).bold());
-            y += 30.0;
-        }
-    } else if let Some(Outcome::Winner { seat, .. }) = &view.outcome {
-        sc.text(
-            txt(
-                x,
-                y,
-                format!("{} wins", name_of(names, *seat)),
-                22.0,
-                seat_colour(*seat),
-            )
-            .bold(),
-        );
-        y += 30.0;
     }
+}
+
+fn own(sc: &mut Scene, flow: &mut Flow, view: &View) {
     let Some(own) = &view.own else { return };
-    y += 6.0;
-    sc.text(txt(x, y, format!("Your CP: {}", own.cp), 20.0, GOLD).bold());
-    y += 26.0;
-    sc.text(txt(
-        x + 8.0,
-        y,
-        format!(
-            "income {} + minerals {} − upkeep {}",
-            own.colony_income, own.mineral_income, own.maintenance
-        ),
-        16.0,
-        TEXT,
-    ));
-    y += 20.0;
-    let l = own.levels;
-    sc.text(txt(
-        x + 8.0,
-        y,
-        format!(
-            "Size {} · Att {} · Def {} · Tac {} · Move {} · Yard {}{}{}",
-            l.size,
-            l.attack,
-            l.defense,
-            l.tactics,
-            l.moves,
-            l.yard,
-            if l.terraform > 0 { " · Terra" } else { "" },
-            if l.explore > 0 { " · Expl" } else { "" }
-        ),
-        16.0,
-        TEXT,
-    ));
-    y += 20.0;
-    let st = own.standing;
-    sc.text(txt(
-        x + 8.0,
-        y,
-        format!(
-            "standing: auto {} · {} · retreat {} · screen {}",
-            if st.auto { "on" } else { "off" },
-            st.target.key(),
-            st.retreat.key(),
-            st.screen.key()
-        ),
-        16.0,
-        DIM,
-    ));
-    y += 20.0;
-    if !own.sheet.is_empty() || view.economic {
-        sc.text(txt(
-            x + 8.0,
-            y,
-            format!(
-                "sheet: {} line(s), spends {} of {}",
-                own.sheet.len(),
-                own.spent,
-                own.available
-            ),
-            16.0,
-            TEXT,
-        ));
-        y += 20.0;
+    if !flow.heading(sc, &format!("Your CP: {}", own.cp), GOLD, 0.0) {
+        return;
     }
-    y += 6.0;
-    sc.text(txt(x, y, "Your counters", 18.0, TEXT).bold());
-    y += 24.0;
-    let mine: Vec<&CounterView> = view
+    let income = format!(
+        "income {} · + minerals {} · − upkeep {}",
+        own.colony_income, own.mineral_income, own.maintenance
+    );
+    flow.para(sc, None, &income, TEXT);
+    let l = own.levels;
+    let mut levels = format!(
+        "Ship Size {} · Attack {} · Defense {} · Tactics {} · Move {} · Ship Yard {}",
+        l.size, l.attack, l.defense, l.tactics, l.moves, l.yard
+    );
+    if l.terraform > 0 {
+        levels.push_str(" · Terraforming");
+    }
+    if l.explore > 0 {
+        levels.push_str(" · Exploration");
+    }
+    flow.para(sc, None, &levels, TEXT);
+    let st = own.standing;
+    let standing = format!(
+        "standing orders: auto {} · target {} · retreat {} · screen {}",
+        if st.auto { "on" } else { "off" },
+        st.target.key(),
+        st.retreat.key(),
+        st.screen.key()
+    );
+    flow.para(sc, None, &standing, DIM);
+    if !own.sheet.is_empty() || view.economic {
+        let sheet = format!(
+            "sheet: {} line{} · spends {} of {}",
+            own.sheet.len(),
+            if own.sheet.len() == 1 { "" } else { "s" },
+            own.spent,
+            own.available
+        );
+        flow.para(sc, None, &sheet, TEXT);
+    }
+    let mut mine: Vec<&CounterView> = view
         .counters
         .iter()
         .filter(|c| Some(c.label.owner) == view.viewer.seat())
         .collect();
-    let room = ((HEIGHT as f32 - 30.0 - y) / 19.0).max(0.0) as usize;
-    for (i, c) in mine.iter().enumerate() {
-        if i + 1 >= room && mine.len() > room {
-            sc.text(txt(x + 8.0, y, format!("… and {} more", mine.len() - i), 15.0, DIM));
-            break;
+    mine.sort_by_key(|c| (Board::name_key(c.hex), c.label.number));
+    if mine.is_empty() || !flow.heading(sc, "Your counters", TEXT, 0.0) {
+        return;
+    }
+    let rows: Vec<Row> = mine
+        .iter()
+        .map(|c| {
+            let kind = c.kind.map_or("?", Kind::name);
+            let ships = c.ships.unwrap_or(0);
+            let what = if ships > 1 || c.kind.is_some_and(Kind::is_warship) {
+                format!("{kind} ×{ships}")
+            } else {
+                kind.to_string()
+            };
+            let mut cells = vec![
+                (view.board.name(c.hex), TEXT),
+                (c.label.to_string(), seat_colour(c.label.owner)),
+                (what, TEXT),
+            ];
+            if let Some(l) = c.levels.filter(|_| c.kind.is_some_and(Kind::is_warship)) {
+                for v in [l.attack, l.defense, l.tactics, l.moves] {
+                    cells.push((v.to_string(), TEXT));
+                }
+            }
+            let mut note = Vec::new();
+            if let Some(m) = c.tow {
+                note.push(format!("tows {}", m.name()));
+            }
+            if c.upgrading {
+                note.push("upgrading".to_string());
+            }
+            if c.face_up && !c.kind.is_some_and(Kind::slow) && view.outcome.is_none() {
+                note.push("face up".to_string());
+            }
+            Row {
+                cells,
+                note: note.join(", "),
+            }
+        })
+        .collect();
+    table(
+        sc,
+        flow,
+        &["Hex", "Counter", "Type", "Attack", "Defense", "Tactics", "Move"],
+        &["Hex", "Counter", "Type", "Att", "Def", "Tac", "Move"],
+        3,
+        &rows,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::empires::{Action, Empires};
+    use orrery_engine::{GameConfig, GameRng, Ruleset, Viewer};
+    use orrery_render::text_box;
+
+    /// Boards along random games of 2, 3 and 4 players (public and every
+    /// seat's), every 40 orders.
+    fn boards() -> Vec<(String, Scene)> {
+        let mut out = Vec::new();
+        for players in 2..=4u8 {
+            let seed = u64::from(players) * 7;
+            let mut st = Empires::fold(&Empires::setup(&GameConfig::new(players, seed)).unwrap());
+            let mut rng = GameRng::seeded(seed);
+            let names: Vec<String> = (1..=players).map(|i| format!("Player {i}")).collect();
+            for n in 0..4000 {
+                if n % 40 == 0 || st.outcome.is_some() {
+                    for v in std::iter::once(Viewer::Public).chain((0..players).map(|s| Viewer::Seat(Seat(s)))) {
+                        let view = Empires::view(&st, v);
+                        out.push((format!("{players}p {v:?} after {n}"), scene(&view, &names)));
+                    }
+                }
+                if st.outcome.is_some() {
+                    break;
+                }
+                let Some(p) = Empires::pending(&st).into_iter().find(|p| !p.submitted) else {
+                    break;
+                };
+                let legal = Empires::legal_actions(&st, p.seat);
+                let pick = if legal.contains(&Action::Sheet(orrery_engine::SheetEdit::Ready)) && rng.below(3) == 0 {
+                    Action::Sheet(orrery_engine::SheetEdit::Ready)
+                } else {
+                    rng.pick(&legal).unwrap().clone()
+                };
+                for e in Empires::decide(&st, p.seat, &pick).unwrap() {
+                    Empires::apply(&mut st, &e);
+                }
+            }
         }
-        let kind = c.kind.map_or("?", |k| k.chart().code);
-        let lv = c
-            .levels
-            .filter(|_| c.kind.is_some_and(Kind::is_warship))
-            .map(|l| format!(" A{} D{} T{} M{}", l.attack, l.defense, l.tactics, l.moves))
-            .unwrap_or_default();
-        let mut line = format!(
-            "{} {} ×{} at {}{}",
-            c.label,
-            kind,
-            c.ships.unwrap_or(0),
-            view.board.name(c.hex),
-            lv
-        );
-        if let Some(m) = c.tow {
-            line.push_str(&format!(" tows {}", m.name()));
+        out
+    }
+
+    /// Every text is at least 27 px and inside the picture; every column
+    /// letter and row number is on the map at that size.
+    #[test]
+    fn every_text_is_large_enough_and_on_the_board() {
+        let boards = boards();
+        assert!(boards.len() > 30);
+        for (what, sc) in &boards {
+            for item in &sc.items {
+                if let Item::Text(t) = item {
+                    assert!(t.size >= SMALL, "{what}: {:?} at {} px", t.text, t.size);
+                    let (x, y, w, h) = text_box(t);
+                    assert!(
+                        x >= 0.0 && y >= 0.0 && x + w <= WIDTH as f32 && y + h <= HEIGHT as f32,
+                        "{what}: {:?} off the board at {x},{y} ({w}×{h})",
+                        t.text
+                    );
+                }
+            }
         }
-        if c.upgrading {
-            line.push_str(" upgrading");
+    }
+
+    #[test]
+    fn every_hex_can_be_found_by_name() {
+        for players in 2..=4u8 {
+            let board = Board::new(players).unwrap();
+            let st = Empires::fold(&Empires::setup(&GameConfig::new(players, 1)).unwrap());
+            let sc = scene(&Empires::view(&st, Viewer::Public), &[]);
+            let texts: Vec<&str> = sc
+                .items
+                .iter()
+                .filter_map(|i| match i {
+                    Item::Text(t) if t.size >= SMALL => Some(t.text.as_str()),
+                    _ => None,
+                })
+                .collect();
+            for h in board.hexes() {
+                let name = board.name(h);
+                let (col, row) = name.split_at(1);
+                assert!(texts.contains(&col), "{players}p: column {col}");
+                assert!(texts.contains(&row), "{players}p: row {row}");
+            }
+            // The map fills its corner: nearly 40% of the picture.
+            let lay = layout(&board);
+            let hexes: Vec<Hex> = board.hexes().collect();
+            let (x0, y0, x1, y1) = lay.bounds(&hexes);
+            assert!(
+                (x1 - x0) * (y1 - y0) > 0.38 * (WIDTH * HEIGHT) as f32,
+                "{players}p: the map is {}×{}",
+                x1 - x0,
+                y1 - y0
+            );
         }
-        if c.face_up && !c.kind.is_some_and(Kind::slow) && view.outcome.is_none() {
-            line.push_str(" (face up)");
-        }
-        sc.text(txt(x + 8.0, y, line, 15.0, TEXT));
-        y += 19.0;
     }
 }
