@@ -12,10 +12,13 @@ use orrery_games::{AnyEvent, AnyState, GameKind};
 use orrery_store::{GameRow, GameStatus};
 
 /// Boards are sent at this fraction of the size their games draw them
-/// (1600x1200 → 1200x900): Discord shows them about 550 px wide in the
-/// chat column anyway, so text keeps its size relative to the picture,
-/// and each PNG weighs about 45% less.
-pub const BOARD_SCALE: f32 = 0.75;
+/// (1600x1200 → 1120x840): Discord shows them about 550 px wide in the
+/// chat column anyway, so text keeps its size relative to the picture
+/// (every board's smallest text is 9 px there, 19 px once opened), and
+/// each PNG weighs about half as much. Boards drawn for the chat column
+/// (27 px text at least) weighed 51.5 KB per order at 0.75 in the Space
+/// Empires and Starlanes whole-game tests, over the 50 KB goal.
+pub const BOARD_SCALE: f32 = 0.7;
 
 /// The result line of a finished game ("Game over: alice wins — …").
 pub fn compose_outcome(state: &AnyState, names: &[String]) -> Text {

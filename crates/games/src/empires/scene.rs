@@ -197,7 +197,11 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
         if let Some(h) = top {
             let (cx, _) = lay.hex_to_pixel(h);
             let letter: String = b.name(h).chars().take(1).collect();
-            sc.text(txt(cx, y0 - 3.0, letter.clone(), SMALL, DIM).anchor(Anchor::BottomCenter).bold());
+            sc.text(
+                txt(cx, y0 - 3.0, letter.clone(), SMALL, DIM)
+                    .anchor(Anchor::BottomCenter)
+                    .bold(),
+            );
             sc.text(txt(cx, y1 + 3.0, letter, SMALL, DIM).anchor(Anchor::TopCenter).bold());
         }
     }
@@ -236,7 +240,11 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
         .map(|(r, a, o)| (r, a.unwrap_or_else(|| o.unwrap_or(0.0) + shift)))
         .collect();
     for (row, cy) in rows {
-        sc.text(txt(x0 - 4.0, cy, row.clone(), SMALL, DIM).anchor(Anchor::CenterRight).bold());
+        sc.text(
+            txt(x0 - 4.0, cy, row.clone(), SMALL, DIM)
+                .anchor(Anchor::CenterRight)
+                .bold(),
+        );
         sc.text(txt(x1 + 4.0, cy, row, SMALL, DIM).anchor(Anchor::CenterLeft).bold());
     }
     // Markers: in the hex's upper half, centred at `up`.
@@ -762,7 +770,13 @@ fn table(sc: &mut Scene, flow: &mut Flow, long: &[&str], short: &[&str], numeric
         done += 1;
     }
     if done < rows.len() && flow.room(LINE, 0.0) {
-        sc.text(txt(flow.x(), flow.y, format!("… and {} more", rows.len() - done), SMALL, DIM));
+        sc.text(txt(
+            flow.x(),
+            flow.y,
+            format!("… and {} more", rows.len() - done),
+            SMALL,
+            DIM,
+        ));
         flow.y += LINE;
     }
     done
@@ -792,16 +806,26 @@ fn track(sc: &mut Scene, flow: &mut Flow, view: &View) {
             Some(Stroke::new(EDGE, 1.5)),
         );
         sc.text(
-            txt(x + w / 2.0, flow.y + h / 2.0, *label, SMALL, if on { Color::BLACK } else { DIM })
-                .anchor(Anchor::Center)
-                .bold(),
+            txt(
+                x + w / 2.0,
+                flow.y + h / 2.0,
+                *label,
+                SMALL,
+                if on { Color::BLACK } else { DIM },
+            )
+            .anchor(Anchor::Center)
+            .bold(),
         );
         x += w + 6.0;
     }
     let round = format!("Round {} of {}", view.round, view.rounds);
     let rw = measure_text(&round, SMALL, true).0;
     if x + 10.0 + rw <= flow.x() + flow.width() {
-        sc.text(txt(x + 10.0, flow.y + h / 2.0, round, SMALL, TEXT).anchor(Anchor::CenterLeft).bold());
+        sc.text(
+            txt(x + 10.0, flow.y + h / 2.0, round, SMALL, TEXT)
+                .anchor(Anchor::CenterLeft)
+                .bold(),
+        );
         flow.y += h + 8.0;
     } else {
         flow.y += h + 8.0;
@@ -891,14 +915,15 @@ fn players(sc: &mut Scene, flow: &mut Flow, view: &View, names: &[String]) {
 fn battle(sc: &mut Scene, flow: &mut Flow, view: &View, names: &[String]) {
     let Some(b) = &view.battle else { return };
     let at = view.board.name(b.hex());
-    if !flow.heading(sc, &format!("Battle at {at}, firing round {}", b.round().max(1)), ALERT, 600.0) {
+    if !flow.heading(
+        sc,
+        &format!("Battle at {at}, firing round {}", b.round().max(1)),
+        ALERT,
+        600.0,
+    ) {
         return;
     }
-    let holder = view
-        .colonies
-        .iter()
-        .find(|c| c.hex == b.hex())
-        .map(|c| c.owner);
+    let holder = view.colonies.iter().find(|c| c.hex == b.hex()).map(|c| c.owner);
     let rows: Vec<Row> = b
         .fighters()
         .iter()

@@ -234,7 +234,13 @@ const PER_ROW: usize = 2;
 fn lane_rows(view: &View, seat: usize) -> usize {
     let s = &view.seats[seat];
     (0..=view.last_square)
-        .map(|k| s.tokens.iter().filter(|t| t.square == Some(k)).count().div_ceil(PER_ROW))
+        .map(|k| {
+            s.tokens
+                .iter()
+                .filter(|t| t.square == Some(k))
+                .count()
+                .div_ceil(PER_ROW)
+        })
         .max()
         .unwrap_or(0)
         .max(1)
@@ -363,7 +369,14 @@ fn players(sc: &mut Scene, view: &View, names: &[String], x0: f32, y0: f32, w: f
 
 /// One player: name, score and home star; ships, stars and pairs; the hand
 /// (cards in hand bright, played dim, the last played edged red).
-fn player_row(sc: &mut Scene, view: &View, s: &SeatView, names: &[String], (x, y, w): (f32, f32, f32), (three, line): (bool, f32)) {
+fn player_row(
+    sc: &mut Scene,
+    view: &View,
+    s: &SeatView,
+    names: &[String],
+    (x, y, w): (f32, f32, f32),
+    (three, line): (bool, f32),
+) {
     let color = player_color(s.seat);
     let cy = y + line / 2.0;
     rounded(
@@ -397,7 +410,10 @@ fn player_row(sc: &mut Scene, view: &View, s: &SeatView, names: &[String], (x, y
     );
     let first = format!("score {} · {home}", s.score);
     let (lines, cards_y) = if three {
-        (vec![(first, x + 46.0 + name_w, cy), (fleet, x + 30.0, cy + line)], y + 2.0 * line)
+        (
+            vec![(first, x + 46.0 + name_w, cy), (fleet, x + 30.0, cy + line)],
+            y + 2.0 * line,
+        )
     } else {
         (vec![(format!("{first} · {fleet}"), x + 46.0 + name_w, cy)], y + line)
     };

@@ -124,7 +124,14 @@ pub fn scene(view: &View, names: &[String]) -> Scene {
     legend_lines(&mut sc, LEGEND_Y);
     let top = LEGEND_Y + LEGEND.len() as f32 * LINE + 2.0;
     players(&mut sc, view, names, MARGIN, top, SPLIT - MARGIN - GAP / 2.0);
-    info_panel(&mut sc, view, names, SPLIT + GAP / 2.0, top, WIDTH as f32 - MARGIN - SPLIT - GAP / 2.0);
+    info_panel(
+        &mut sc,
+        view,
+        names,
+        SPLIT + GAP / 2.0,
+        top,
+        WIDTH as f32 - MARGIN - SPLIT - GAP / 2.0,
+    );
     sc
 }
 
@@ -422,10 +429,16 @@ fn planet_box(sc: &mut Scene, view: &View, pv: &PlanetView) {
             Some(Stroke::new(ALERT, 2.0)),
         );
         sc.text(
-            txt(x + 10.0, cy + 17.0, format!("ALIEN {alien}"), T, Color::rgb(255, 130, 120))
-                .anchor(Anchor::CenterLeft)
-                .bold()
-                .halo(HALO),
+            txt(
+                x + 10.0,
+                cy + 17.0,
+                format!("ALIEN {alien}"),
+                T,
+                Color::rgb(255, 130, 120),
+            )
+            .anchor(Anchor::CenterLeft)
+            .bold()
+            .halo(HALO),
         );
         sc.text(
             txt(x + 10.0, cy + 49.0, "defence 7", T, TEXT)
@@ -605,12 +618,7 @@ fn tile_chip(sc: &mut Scene, t: &TileView, x: f32, y: f32, w: f32) {
         let tx = x + w - 6.0 - cw;
         let dx = tx - 4.0 - 22.0;
         die(sc, dx, cy);
-        sc.text(
-            txt(tx, cy, count, T, TEXT)
-                .anchor(Anchor::CenterLeft)
-                .bold()
-                .halo(HALO),
-        );
+        sc.text(txt(tx, cy, count, T, TEXT).anchor(Anchor::CenterLeft).bold().halo(HALO));
     }
 }
 
@@ -651,7 +659,8 @@ type Segment = (String, Color, bool);
 
 /// The gold VP pill's width for `vp`.
 fn pill_w(vp: Option<u32>) -> f32 {
-    vp.map(|v| measure_text(&v.to_string(), T, true).0 + 14.0).unwrap_or(0.0)
+    vp.map(|v| measure_text(&v.to_string(), T, true).0 + 14.0)
+        .unwrap_or(0.0)
 }
 
 /// Where a holdings row's text starts, after the colour square.
@@ -971,9 +980,15 @@ fn player_row(sc: &mut Scene, view: &View, s: &SeatView, row: &PlayerRow, x: f32
                 Some(Stroke::new(color, 2.0)),
             );
             sc.text(
-                txt(cx + cw / 2.0, ly + (HAND_LINE - 4.0) / 2.0, card.clone(), T, Color::rgb(20, 20, 30))
-                    .anchor(Anchor::Center)
-                    .bold(),
+                txt(
+                    cx + cw / 2.0,
+                    ly + (HAND_LINE - 4.0) / 2.0,
+                    card.clone(),
+                    T,
+                    Color::rgb(20, 20, 30),
+                )
+                .anchor(Anchor::Center)
+                .bold(),
             );
         }
     }

@@ -254,7 +254,11 @@ pub fn counters(view: &View) -> Vec<Counter> {
                 dark: false,
                 count,
                 at: (x(shown), y),
-                w: if count >= 10 { 2.0 * COUNTER_W + SLOT_GAP } else { COUNTER_W },
+                w: if count >= 10 {
+                    2.0 * COUNTER_W + SLOT_GAP
+                } else {
+                    COUNTER_W
+                },
             });
         }
         i = j;

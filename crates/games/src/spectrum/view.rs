@@ -259,7 +259,10 @@ pub(crate) fn combat_report(result: &RoundResult) -> String {
                 1 => "1 hit".to_string(),
                 h => format!("{h} hits"),
             };
-            format!("{ship} fired {n} shot{} at {target} ({outcome})", if *n == 1 { "" } else { "s" })
+            format!(
+                "{ship} fired {n} shot{} at {target} ({outcome})",
+                if *n == 1 { "" } else { "s" }
+            )
         })
         .collect();
     let mut t = if fired.is_empty() {
@@ -286,7 +289,13 @@ pub(crate) fn combat_report(result: &RoundResult) -> String {
     for (ship, units) in &lost {
         let v: Vec<String> = units
             .iter()
-            .map(|(u, n)| if *n == 1 { u.name().to_string() } else { format!("{n} {}", u.name()) })
+            .map(|(u, n)| {
+                if *n == 1 {
+                    u.name().to_string()
+                } else {
+                    format!("{n} {}", u.name())
+                }
+            })
             .collect();
         t.push_str(&format!(" {ship} lost {}.", and_list(&v)));
     }
@@ -436,9 +445,18 @@ mod tests {
                 shot(b3, r14, true),
             ],
             hits: vec![
-                Hit { ship: b2, unit: Unit::Armour },
-                Hit { ship: b2, unit: Unit::Weapons },
-                Hit { ship: r14, unit: Unit::Armour },
+                Hit {
+                    ship: b2,
+                    unit: Unit::Armour,
+                },
+                Hit {
+                    ship: b2,
+                    unit: Unit::Weapons,
+                },
+                Hit {
+                    ship: r14,
+                    unit: Unit::Armour,
+                },
             ],
             destroyed: vec![],
             darkened: vec![b2],
@@ -450,7 +468,16 @@ mod tests {
         );
         let all = RoundResult {
             shots: vec![shot(b3, r14, true), shot(b3, r14, true)],
-            hits: vec![Hit { ship: r14, unit: Unit::Armour }, Hit { ship: r14, unit: Unit::Armour }],
+            hits: vec![
+                Hit {
+                    ship: r14,
+                    unit: Unit::Armour,
+                },
+                Hit {
+                    ship: r14,
+                    unit: Unit::Armour,
+                },
+            ],
             destroyed: vec![r14],
             darkened: vec![],
         };

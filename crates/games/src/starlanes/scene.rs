@@ -257,7 +257,7 @@ fn tech_lines(s: &super::view::SeatView) -> Vec<String> {
 /// The height of the players' rows: a line each, and their techs' lines.
 fn players_height(view: &View, _names: &[String]) -> f32 {
     let lines: usize = view.seats.iter().map(|s| 1 + tech_lines(s).len()).sum();
-lines as f32 * LINE + 24.0
+    lines as f32 * LINE + 24.0
 }
 
 /// The players under the map: name (the scoring token as ◆), VP, stars

@@ -219,7 +219,11 @@ fn side_panel_tech_texts_are_legible_and_fit() {
                         Item::Text(t) => {
                             assert!(t.size >= scene::MIN_TEXT, "`{}` at {} px: {what}", t.text, t.size);
                             let (x, y, w, h) = text_box(t);
-                            assert!(x >= 0.0 && y >= 0.0 && x + w <= 1600.5 && y + h <= 1200.5, "`{}` off the board", t.text);
+                            assert!(
+                                x >= 0.0 && y >= 0.0 && x + w <= 1600.5 && y + h <= 1200.5,
+                                "`{}` off the board",
+                                t.text
+                            );
                             (t.x < left).then(|| t.text.clone())
                         }
                         _ => None,

@@ -703,7 +703,10 @@ fn describe(b: &Battle, action: &BattleAction, dice: &[u32]) -> String {
     let mut out = match (action, done) {
         (BattleAction::Screen(list), _) if list.is_empty() => String::new(),
         (BattleAction::Screen(list), _) => {
-            let items: Vec<String> = list.iter().map(|(t, n)| format!("{t} ({n} ship{})", if *n == 1 { "" } else { "s" })).collect();
+            let items: Vec<String> = list
+                .iter()
+                .map(|(t, n)| format!("{t} ({n} ship{})", if *n == 1 { "" } else { "s" }))
+                .collect();
             format!("Screened this firing round: {}.", items.join(", "))
         }
         (BattleAction::Fire { fighter, target, .. }, Ok(battle::Done::Shots(shots))) => {

@@ -148,7 +148,10 @@ fn check(v: &View, sc: &Scene, names: &[String], label: &str) {
             );
         }
         if let Some(a) = pv.alien {
-            assert!(find(sc, &format!("ALIEN {a}")).is_some(), "{label}: alien {a} not shown");
+            assert!(
+                find(sc, &format!("ALIEN {a}")).is_some(),
+                "{label}: alien {a} not shown"
+            );
         }
     }
     let level = |p: &PlanetView| level_of(v, p);
