@@ -439,7 +439,7 @@ fn tech_row(
     let mut ly = y + 4.0 + name_size * 1.15;
     for l in lines {
         text(t(x + 44.0, ly, l, size, DIM));
-        ly += size * 1.12;
+        ly += size * 1.17;
     }
     ly + 8.0
 }
