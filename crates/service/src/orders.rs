@@ -142,8 +142,8 @@ pub(super) fn explain(e: &ActionError, state: &AnyState, seat: Seat, names: &[St
 }
 
 /// A parse error's message as a player reads it: an option form in
-/// backticks (`` `shots:0` ``) as Discord shows a filled-in option
-/// (“shots: 0”), other backticked text without the backticks.
+/// backticks (`` `shots:0` ``) as a filled-in option reads (“shots: 0”),
+/// other backticked text in quotes instead of backticks.
 fn in_words(message: &str) -> String {
     let mut out = String::new();
     for (i, part) in message.split('`').enumerate() {
