@@ -1,21 +1,31 @@
 //! The board picture (1600 x 1200), built from a view only.
 //!
-//! Top: a header with the period, phase and round (or the outcome). Middle:
-//! the planets in a row, Mercury to the Kuiper Belt, with the Moon under
-//! Earth; each shows its crisis level, flipped / cleared marks, an Alien
-//! tile, its face-up tiles (number, type, defence, skull mark, crisis dice)
-//! and every colour's units, mines and factories there. Bottom left: the
-//! players (money, cards held, income, VP, Pass cubes, kept tiles, First
-//! Player, turn, who the game waits on; the viewer's own hand in their own
-//! view only). Bottom right: the Pass card, deck, discard pile, bag, the
-//! claim in progress, crisis losses owed and Mercury's offer.
+//! Drawn for a chat column: Discord shows the board about 550 px wide, so
+//! no text is under 27 px (9 px there). Top: a header with the period,
+//! phase and round, and the turn or the outcome where it fits (the players'
+//! panel and the side panel say them too). Middle: the planets in a row,
+//! Mercury to the Kuiper Belt, with the Moon under Earth; each shows its
+//! crisis level, the VP for 1st / 2nd / 3rd income there ("7/4/2"),
+//! flipped / cleared marks, an Alien tile, its face-up tiles (number, type,
+//! defence, skull mark, crisis dice as a die and "×N"), and every colour's
+//! units, mines and factories there, with the VP its income scores there
+//! now in a gold pill. The planet whose crisis resolves is outlined and
+//! named in gold; tiles a box has no room for are listed in the side panel.
+//! Two legend lines explain the short marks. The panels below take the
+//! height their lines need, the planets the rest. Bottom left: the
+//! players (money, cards held, income, Pass cubes, kept tiles, VP, First
+//! Player, turn, what the game waits on; the viewer's own hand in their own
+//! view only). Bottom right: the outcome, the Pass cubes left, deck, bag,
+//! discard pile, the claim in progress, crisis losses owed, Mercury's
+//! offer and Espionage. `docs/rules/solar.md`, *The board*, says the same
+//! for players.
 
 use super::basics::board::{Phase, Planet, PlayerCount};
 use super::basics::tiles::{Defence, TileKind, TileRef};
 use super::state::{Holdings, LossKind, UnitCounts};
 use super::view::{PlanetView, SeatView, TileView, View};
 use crate::shared::draw::PLAYER_COLORS;
-use crate::shared::draw::{fit_text, name_of, rounded, txt, wrap};
+use crate::shared::draw::{fit_text, name_of, rounded, txt, wrap, wrap_words};
 use crate::shared::menu::and_list;
 use orrery_engine::{Outcome, Seat, Viewer};
 use orrery_render::{measure_text, Anchor, Color, Scene, Stroke};
@@ -112,26 +122,61 @@ fn outcome_text(view: &View, outcome: &Outcome, names: &[String], with_reason: b
 pub fn scene(view: &View, names: &[String]) -> Scene {
     let mut sc = Scene::new(WIDTH, HEIGHT, BG);
     header(&mut sc, view, names);
-    planets(&mut sc, view);
-    legend_line(&mut sc, LEGEND_Y);
-    let top = LEGEND_Y + 30.0;
-    players(&mut sc, view, names, 12.0, top, 980.0);
-    info_panel(&mut sc, view, names, 1004.0, top, WIDTH as f32 - 1016.0);
+    let bottom = planets_bottom(view, names);
+    planets(&mut sc, view, bottom);
+    legend_lines(&mut sc, bottom + 2.0);
+    let top = bottom + 2.0 + LEGEND.len() as f32 * LINE + 2.0;
+    players(&mut sc, view, names, MARGIN, top, PLAYERS_W);
+    info_panel(&mut sc, view, names, bottom, SPLIT + GAP / 2.0, top, INFO_W);
     sc
+}
+
+/// The players' panel's width.
+const PLAYERS_W: f32 = SPLIT - MARGIN - GAP / 2.0;
+/// The side panel's width.
+const INFO_W: f32 = WIDTH as f32 - MARGIN - SPLIT - GAP / 2.0;
+
+/// Where the planets end: the panels below get the height their lines
+/// need (the players' rows and the side panel, whole), the planets the
+/// rest. A tile its planet's box has no room for is listed in the side
+/// panel, so that panel's need grows as the planets shrink: step down
+/// until both fit.
+pub fn planets_bottom(view: &View, names: &[String]) -> f32 {
+    let legend = LEGEND.len() as f32 * LINE + 4.0;
+    let end = HEIGHT as f32 - MARGIN - legend;
+    let players = players_height(view, names).max(MIN_PANELS_H);
+    let least = PLANETS_TOP + MIN_PLANETS_H;
+    let mut bottom = end - players;
+    for _ in 0..8 {
+        let info = info_height(view, names, bottom, INFO_W);
+        let fits = (end - info.max(players)).max(least);
+        if fits >= bottom {
+            break;
+        }
+        bottom = fits;
+    }
+    bottom
 }
 
 // ---------------------------------------------------------------------------
 // Header
 
-const HEADER_H: f32 = 64.0;
+const HEADER_H: f32 = 46.0;
+/// The smallest text drawn: 9 px once the board is shown 550 px wide in a
+/// chat column.
+const T: f32 = 27.0;
+/// A line of text at [`T`].
+const LINE: f32 = 32.0;
+/// Where the players' panel ends and the side panel begins.
+const SPLIT: f32 = 890.0;
 
 fn header(sc: &mut Scene, view: &View, names: &[String]) {
     rounded(sc, (0.0, 0.0, WIDTH as f32, HEADER_H), 0.0, Some(PANEL), None);
     let title = format!("Solar Crisis · {}", phase_label(view));
-    let (title, size) = fit_text(&title, 30.0, 20.0, 820.0, true);
+    let (title, size) = fit_text(&title, 30.0, T, 900.0, true);
     let title_w = measure_text(&title, size, true).0;
     sc.text(
-        txt(20.0, HEADER_H / 2.0, title, size, TEXT)
+        txt(14.0, HEADER_H / 2.0, title, size, TEXT)
             .anchor(Anchor::CenterLeft)
             .bold(),
     );
@@ -157,11 +202,12 @@ fn header(sc: &mut Scene, view: &View, names: &[String]) {
             },
         },
     };
-    if !status.is_empty() {
-        let room = WIDTH as f32 - title_w - 80.0;
-        let (status, size) = fit_text(&status, 24.0, 16.0, room, true);
+    // The status only where it fits whole: the players' panel and the
+    // side panel say it too.
+    let room = WIDTH as f32 - title_w - 60.0;
+    if !status.is_empty() && measure_text(&status, T, true).0 <= room {
         sc.text(
-            txt(WIDTH as f32 - 20.0, HEADER_H / 2.0, status, size, color)
+            txt(WIDTH as f32 - 16.0, HEADER_H / 2.0, status, T, color)
                 .anchor(Anchor::CenterRight)
                 .bold()
                 .halo(HALO),
@@ -182,15 +228,16 @@ fn waiting_names(view: &View, names: &[String]) -> String {
 // ---------------------------------------------------------------------------
 // The planets
 
-const MARGIN: f32 = 8.0;
-const GAP: f32 = 6.0;
-const PLANETS_TOP: f32 = HEADER_H + 10.0;
-const PLANETS_BOTTOM: f32 = 716.0;
-const LEGEND_Y: f32 = PLANETS_BOTTOM + 6.0;
+const MARGIN: f32 = 4.0;
+const GAP: f32 = 4.0;
+const PLANETS_TOP: f32 = HEADER_H + 4.0;
+/// The least height of the planets' row, and of the panels under it.
+const MIN_PLANETS_H: f32 = 420.0;
+const MIN_PANELS_H: f32 = 300.0;
 /// The gap between Earth's box and the Moon's (the link between them).
-const MOON_LINK: f32 = 24.0;
+const MOON_LINK: f32 = 16.0;
 /// The least height of Earth's or the Moon's box.
-const MIN_BOX_H: f32 = 170.0;
+const MIN_BOX_H: f32 = 190.0;
 const COLUMNS: [Planet; 7] = [
     Planet::Mercury,
     Planet::Venus,
@@ -205,22 +252,21 @@ fn col_w() -> f32 {
     (WIDTH as f32 - 2.0 * MARGIN - GAP * (COLUMNS.len() as f32 - 1.0)) / COLUMNS.len() as f32
 }
 
-/// Where a planet's box is: (x, y, w, h).
-pub fn planet_rect(view: &View, planet: Planet) -> (f32, f32, f32, f32) {
+/// Where a planet's box is: (x, y, w, h). `bottom` is [`planets_bottom`].
+pub fn planet_rect(view: &View, bottom: f32, planet: Planet) -> (f32, f32, f32, f32) {
+    let column = if planet == Planet::Moon { Planet::Earth } else { planet };
+    let i = COLUMNS.iter().position(|&c| c == column).unwrap_or(0);
     let w = col_w();
-    let col_x = |i: usize| MARGIN + i as f32 * (w + GAP);
-    let full = PLANETS_BOTTOM - PLANETS_TOP;
-    let earth_h = earth_height(view);
+    let x = MARGIN + i as f32 * (w + GAP);
+    let full = bottom - PLANETS_TOP;
+    let earth_h = earth_height(view, bottom);
     match planet {
         Planet::Moon => {
             let y = PLANETS_TOP + earth_h + MOON_LINK;
-            (col_x(2), y, w, PLANETS_BOTTOM - y)
+            (x, y, w, bottom - y)
         }
-        Planet::Earth => (col_x(2), PLANETS_TOP, w, earth_h),
-        p => {
-            let i = COLUMNS.iter().position(|&c| c == p).unwrap_or(0);
-            (col_x(i), PLANETS_TOP, w, full)
-        }
+        Planet::Earth => (x, PLANETS_TOP, w, earth_h),
+        _ => (x, PLANETS_TOP, w, full),
     }
 }
 
@@ -229,21 +275,22 @@ fn content_height(view: &View, planet: Planet) -> f32 {
     let Some(pv) = view.planets.iter().find(|p| p.planet == planet) else {
         return 0.0;
     };
-    let holders = view
+    let inner = col_w() - 16.0;
+    let holdings: usize = view
         .seats
         .iter()
-        .filter(|s| s.planets.get(&planet).is_some_and(|hd| !is_empty(hd)))
-        .count();
-    let tiles: f32 = pv.tiles.iter().map(|t| tile_height(t) + 4.0).sum();
-    let alien = if pv.alien.is_some() { 44.0 } else { 0.0 };
-    68.0 + alien + tiles.max(24.0) + holders as f32 * 26.0 + 16.0
+        .filter_map(|s| s.planets.get(&planet).filter(|hd| !is_empty(hd)).map(|hd| (s.seat, hd)))
+        .map(|(seat, hd)| holding_lines(seat, hd, inner).len())
+        .sum();
+    let tiles: f32 = pv.tiles.iter().map(|t| tile_height(t, col_w() - 8.0) + 4.0).sum();
+    top_height(pv) + tiles.max(LINE) + holdings as f32 * LINE + 12.0
 }
 
 /// Earth's box height: the Moon's box takes what it needs (at least
 /// [`MIN_BOX_H`]), Earth the rest; when both cannot fit, they share the
 /// column by need.
-fn earth_height(view: &View) -> f32 {
-    let total = PLANETS_BOTTOM - PLANETS_TOP - MOON_LINK;
+fn earth_height(view: &View, bottom: f32) -> f32 {
+    let total = bottom - PLANETS_TOP - MOON_LINK;
     let earth = content_height(view, Planet::Earth);
     let moon = content_height(view, Planet::Moon).max(MIN_BOX_H);
     let h = if earth + moon <= total {
@@ -254,21 +301,21 @@ fn earth_height(view: &View) -> f32 {
     h.clamp(MIN_BOX_H, total - MIN_BOX_H)
 }
 
-fn planets(sc: &mut Scene, view: &View) {
+fn planets(sc: &mut Scene, view: &View, bottom: f32) {
     // The line of planets, and the Moon's link under Earth, behind the boxes.
-    let (ex, ey, ew, eh) = planet_rect(view, Planet::Earth);
+    let (ex, ey, ew, eh) = planet_rect(view, bottom, Planet::Earth);
     let link = Stroke::new(EDGE, 3.0);
     sc.line(
         vec![
-            (MARGIN + 10.0, PLANETS_TOP + 17.0),
-            (WIDTH as f32 - MARGIN - 10.0, PLANETS_TOP + 17.0),
+            (MARGIN + 10.0, PLANETS_TOP + 20.0),
+            (WIDTH as f32 - MARGIN - 10.0, PLANETS_TOP + 20.0),
         ],
         link,
     );
-    let (_, my, _, _) = planet_rect(view, Planet::Moon);
+    let (_, my, _, _) = planet_rect(view, bottom, Planet::Moon);
     sc.line(vec![(ex + ew / 2.0, ey + eh), (ex + ew / 2.0, my)], link);
     for pv in &view.planets {
-        planet_box(sc, view, pv);
+        planet_box(sc, view, pv, bottom);
     }
 }
 
@@ -286,111 +333,142 @@ fn level_color(level: u32) -> Color {
     }
 }
 
-fn planet_box(sc: &mut Scene, view: &View, pv: &PlanetView) {
-    let (x, y, w, h) = planet_rect(view, pv.planet);
-    let resolving = view.crisis == Some(pv.planet);
-    let fill = if pv.flipped { FLIPPED_BG } else { PLANET_BG };
-    let stroke = if resolving {
-        Stroke::new(GOLD, 4.0)
-    } else {
-        Stroke::new(EDGE, 1.5)
-    };
-    rounded(sc, (x, y, w, h), 10.0, Some(fill), Some(stroke));
-    let inner = w - 16.0;
-    // Title row: the name, and the VP for 1st / 2nd / 3rd place.
-    let vp = PlayerCount::new(view.players)
+/// The VP for 1st / 2nd / 3rd place by income here at this player count:
+/// "7/4/2".
+fn place_vp_text(view: &View, planet: Planet) -> String {
+    PlayerCount::new(view.players)
         .map(|pc| {
-            (1..=pv.planet.vp().len())
-                .filter_map(|place| pv.planet.place_vp(place, pc))
+            (1..=planet.vp().len())
+                .filter_map(|place| planet.place_vp(place, pc))
                 .map(|v| v.to_string())
                 .collect::<Vec<_>>()
+                .join("/")
         })
-        .unwrap_or_default();
-    let vp = if vp.is_empty() {
-        String::new()
-    } else {
-        format!("VP {}", vp.join("/"))
-    };
-    let vp_w = if vp.is_empty() {
-        0.0
-    } else {
-        measure_text(&vp, 15.0, false).0 + 6.0
-    };
-    let name_color = if resolving { GOLD } else { TEXT };
-    let (name, size) = fit_text(pv.planet.name(), 22.0, 16.0, inner - vp_w, true);
-    sc.text(
-        txt(x + 8.0, y + 18.0, name, size, name_color)
-            .anchor(Anchor::CenterLeft)
-            .bold()
-            .halo(HALO),
-    );
-    if !vp.is_empty() {
-        sc.text(txt(x + w - 8.0, y + 18.0, vp, 15.0, DIM).anchor(Anchor::CenterRight));
-    }
-    // Crisis level badge, then the flipped / cleared / resolving marks.
-    let mut cy = y + 36.0;
-    let level = level_of(view, pv);
-    let badge = format!("Crisis {level}");
-    let bw = measure_text(&badge, 17.0, true).0 + 14.0;
-    rounded(sc, (x + 8.0, cy, bw, 24.0), 6.0, Some(level_color(level)), None);
-    sc.text(
-        txt(x + 8.0 + bw / 2.0, cy + 12.0, badge, 17.0, TEXT)
-            .anchor(Anchor::Center)
-            .bold()
-            .halo(HALO),
-    );
-    let mut marks: Vec<(&str, Color)> = Vec::new();
+        .unwrap_or_default()
+}
+
+/// The marks under the crisis badge, in rows that fit `width`.
+fn mark_rows(pv: &PlanetView, width: f32) -> Vec<Vec<(&'static str, Color)>> {
+    let mut marks: Vec<(&'static str, Color)> = Vec::new();
     if pv.flipped {
         marks.push(("FLIPPED", Color::rgb(230, 130, 230)));
     }
     if pv.cleared {
         marks.push(("cleared", Color::rgb(120, 230, 150)));
     }
-    if resolving && marks.is_empty() {
-        marks.push(("now", GOLD));
+    let mut rows: Vec<Vec<(&'static str, Color)>> = Vec::new();
+    let mut used = 0.0;
+    for m in marks {
+        let mw = measure_text(m.0, T, true).0;
+        match rows.last_mut() {
+            Some(row) if used + 10.0 + mw <= width => {
+                row.push(m);
+                used += 10.0 + mw;
+            }
+            _ => {
+                rows.push(vec![m]);
+                used = mw;
+            }
+        }
     }
-    let mut mx = x + 8.0 + bw + 6.0;
-    for (m, color) in marks {
-        let (m, size) = fit_text(m, 16.0, 14.0, (x + w - 8.0 - mx).max(10.0), true);
-        let mw = measure_text(&m, size, true).0;
+    rows
+}
+
+/// The height of the top of a planet's box: name, crisis badge, marks,
+/// Alien tile.
+fn top_height(pv: &PlanetView) -> f32 {
+    let marks = mark_rows(pv, col_w() - 16.0).len() as f32 * LINE;
+    let alien = if pv.alien.is_some() { ALIEN_H + 6.0 } else { 0.0 };
+    BADGE_BOTTOM + 6.0 + marks + alien
+}
+
+/// Where the name and the crisis badge end, from the box's top.
+const BADGE_BOTTOM: f32 = 74.0;
+/// The Alien tile's height: two lines.
+const ALIEN_H: f32 = 66.0;
+
+fn planet_box(sc: &mut Scene, view: &View, pv: &PlanetView, bottom: f32) {
+    let (x, y, w, h) = planet_rect(view, bottom, pv.planet);
+    let resolving = view.crisis == Some(pv.planet);
+    let fill = if pv.flipped { FLIPPED_BG } else { PLANET_BG };
+    let stroke = if resolving {
+        Stroke::new(GOLD, 5.0)
+    } else {
+        Stroke::new(EDGE, 1.5)
+    };
+    rounded(sc, (x, y, w, h), 10.0, Some(fill), Some(stroke));
+    let inner = w - 16.0;
+    // Title row: the name (gold while its crisis resolves).
+    let name_color = if resolving { GOLD } else { TEXT };
+    let (name, size) = fit_text(pv.planet.name(), 28.0, T, inner, true);
+    sc.text(
+        txt(x + 8.0, y + 20.0, name, size, name_color)
+            .anchor(Anchor::CenterLeft)
+            .bold()
+            .halo(HALO),
+    );
+    // The crisis level badge, and the VP for 1st / 2nd / 3rd place.
+    let cy = y + 40.0;
+    let level = level_of(view, pv);
+    let badge = format!("Crisis {level}");
+    let bw = measure_text(&badge, T, true).0 + 12.0;
+    rounded(sc, (x + 6.0, cy, bw, 34.0), 6.0, Some(level_color(level)), None);
+    sc.text(
+        txt(x + 6.0 + bw / 2.0, cy + 17.0, badge, T, TEXT)
+            .anchor(Anchor::Center)
+            .bold()
+            .halo(HALO),
+    );
+    let vp = place_vp_text(view, pv.planet);
+    if !vp.is_empty() {
         sc.text(
-            txt(mx, cy + 12.0, m, size, color)
-                .anchor(Anchor::CenterLeft)
-                .bold()
+            txt(x + w - 8.0, cy + 17.0, vp, T, GOLD)
+                .anchor(Anchor::CenterRight)
                 .halo(HALO),
         );
-        mx += mw + 6.0;
     }
-    cy += 32.0;
-    // An Alien tile: a round red token.
+    let mut cy = y + BADGE_BOTTOM + 6.0;
+    // Flipped / cleared marks.
+    for row in mark_rows(pv, inner) {
+        let mut mx = x + 8.0;
+        for (m, color) in row {
+            sc.text(
+                txt(mx, cy + LINE / 2.0, m, T, color)
+                    .anchor(Anchor::CenterLeft)
+                    .bold()
+                    .halo(HALO),
+            );
+            mx += measure_text(m, T, true).0 + 10.0;
+        }
+        cy += LINE;
+    }
+    // An Alien tile: a red box, its name and defence.
     if let Some(alien) = pv.alien {
         rounded(
             sc,
-            (x + 6.0, cy, w - 12.0, 38.0),
+            (x + 4.0, cy, w - 8.0, ALIEN_H),
             8.0,
             Some(Color::rgb(90, 16, 20)),
             Some(Stroke::new(ALERT, 2.0)),
         );
-        sc.circle(
-            x + 26.0,
-            cy + 19.0,
-            15.0,
-            Some(ALERT),
-            Some(Stroke::new(Color::WHITE, 2.0)),
+        sc.text(
+            txt(
+                x + 10.0,
+                cy + 17.0,
+                format!("ALIEN {alien}"),
+                T,
+                Color::rgb(255, 130, 120),
+            )
+            .anchor(Anchor::CenterLeft)
+            .bold()
+            .halo(HALO),
         );
         sc.text(
-            txt(x + 26.0, cy + 19.0, alien.name(), 15.0, Color::WHITE)
-                .anchor(Anchor::Center)
-                .bold(),
-        );
-        let (label, size) = fit_text(&format!("ALIEN {alien} · def 7"), 19.0, 14.0, w - 64.0, true);
-        sc.text(
-            txt(x + 48.0, cy + 19.0, label, size, Color::rgb(255, 120, 110))
+            txt(x + 10.0, cy + 49.0, "defence 7", T, TEXT)
                 .anchor(Anchor::CenterLeft)
-                .bold()
                 .halo(HALO),
         );
-        cy += 44.0;
+        cy += ALIEN_H + 6.0;
     }
     // Holdings from the bottom up; tiles fill what is left above them.
     let holders: Vec<(Seat, &Holdings)> = view
@@ -399,15 +477,6 @@ fn planet_box(sc: &mut Scene, view: &View, pv: &PlanetView) {
         .filter_map(|s| s.planets.get(&pv.planet).map(|hd| (s.seat, hd)))
         .filter(|(_, hd)| !is_empty(hd))
         .collect();
-    let row_h = 26.0;
-    let holdings_h = holders.len() as f32 * row_h;
-    let holdings_top = y + h - 8.0 - holdings_h;
-    if !holders.is_empty() {
-        sc.line(
-            vec![(x + 8.0, holdings_top - 4.0), (x + w - 8.0, holdings_top - 4.0)],
-            Stroke::new(EDGE, 1.0),
-        );
-    }
     // The income ranking: the VP each colour's income here would score now
     // (ties score the higher place; no income, no place).
     let mut incomes: Vec<u32> = holders.iter().map(|(_, hd)| hd.income()).filter(|&v| v > 0).collect();
@@ -417,43 +486,28 @@ fn planet_box(sc: &mut Scene, view: &View, pv: &PlanetView) {
         let place = incomes.iter().position(|&v| v == hd.income())? + 1;
         pv.planet.place_vp(place, PlayerCount::new(view.players)?)
     };
-    for (i, (seat, hd)) in holders.iter().enumerate() {
-        let top = holdings_top + i as f32 * row_h;
-        let vp = standing(hd);
-        // A small gold pill with the VP: the legend explains it.
-        let badge = vp.map(|v| v.to_string()).unwrap_or_default();
-        let pill_w = if badge.is_empty() {
-            0.0
-        } else {
-            measure_text(&badge, 15.0, true).0 + 10.0
-        };
-        holdings_row(sc, *seat, hd, x + 8.0, top, inner - pill_w - 4.0);
-        if !badge.is_empty() {
-            let px = x + 8.0 + inner - pill_w;
-            rounded(sc, (px, top + 3.0, pill_w, 18.0), 9.0, Some(GOLD), None);
-            sc.text(
-                txt(px + pill_w / 2.0, top + 12.0, badge, 15.0, Color::BLACK)
-                    .anchor(Anchor::Center)
-                    .bold(),
-            );
-        }
+    let rows: Vec<(Seat, Vec<Vec<Segment>>, Option<u32>)> = holders
+        .iter()
+        .map(|(seat, hd)| (*seat, holding_lines(*seat, hd, inner), standing(hd)))
+        .collect();
+    let holdings_h: f32 = rows.iter().map(|(_, lines, _)| lines.len() as f32 * LINE).sum();
+    let holdings_top = y + h - 6.0 - holdings_h;
+    if !rows.is_empty() {
+        sc.line(
+            vec![(x + 8.0, holdings_top - 3.0), (x + w - 8.0, holdings_top - 3.0)],
+            Stroke::new(EDGE, 1.5),
+        );
     }
-    // Tiles: every one if they fit, else as many as fit above "+N more".
-    let avail = holdings_top - 8.0 - cy;
+    let mut ry = holdings_top;
+    for (seat, lines, vp) in &rows {
+        holdings_row(sc, *seat, lines, *vp, x + 8.0, ry, inner);
+        ry += lines.len() as f32 * LINE;
+    }
+    // Tiles: every one if they fit, else as many as fit above "+N more"
+    // (the side panel lists the rest).
     let n = pv.tiles.len();
-    let steps: Vec<f32> = pv.tiles.iter().map(|t| tile_height(t) + 4.0).collect();
-    let shown = if steps.iter().sum::<f32>() <= avail {
-        n
-    } else {
-        let mut used = 24.0;
-        steps
-            .iter()
-            .take_while(|&&st| {
-                used += st;
-                used <= avail
-            })
-            .count()
-    };
+    let steps: Vec<f32> = pv.tiles.iter().map(|t| tile_height(t, w - 8.0) + 4.0).collect();
+    let shown = tiles_shown(view, pv, bottom);
     let mut ty = cy;
     for (t, st) in pv.tiles.iter().zip(&steps).take(shown) {
         tile_chip(sc, t, x + 4.0, ty, w - 8.0);
@@ -461,10 +515,40 @@ fn planet_box(sc: &mut Scene, view: &View, pv: &PlanetView) {
     }
     if shown < n {
         let more = format!("+{} more tiles", n - shown);
-        sc.text(txt(x + 10.0, ty + 2.0, more, 16.0, DIM).bold());
-    } else if n == 0 && pv.alien.is_none() && !pv.flipped {
-        sc.text(txt(x + 10.0, cy + 2.0, "no tiles", 16.0, SPENT));
+        sc.text(txt(x + 8.0, ty, more, T, TEXT).bold().halo(HALO));
+    } else if n == 0 && pv.alien.is_none() && !pv.flipped && ty + LINE <= holdings_top {
+        sc.text(txt(x + 8.0, cy, "no tiles", T, SPENT));
     }
+}
+
+/// How many of a planet's tiles its box shows: all when they fit, else as
+/// many as fit above a "+N more tiles" line.
+fn tiles_shown(view: &View, pv: &PlanetView, bottom: f32) -> usize {
+    let (_, _, w, h) = planet_rect(view, bottom, pv.planet);
+    let holdings: usize = view
+        .seats
+        .iter()
+        .filter_map(|s| {
+            s.planets
+                .get(&pv.planet)
+                .filter(|hd| !is_empty(hd))
+                .map(|hd| (s.seat, hd))
+        })
+        .map(|(seat, hd)| holding_lines(seat, hd, w - 16.0).len())
+        .sum();
+    let avail = h - 6.0 - holdings as f32 * LINE - 6.0 - top_height(pv);
+    let steps: Vec<f32> = pv.tiles.iter().map(|t| tile_height(t, w - 8.0) + 4.0).collect();
+    if steps.iter().sum::<f32>() <= avail {
+        return steps.len();
+    }
+    let mut used = LINE;
+    steps
+        .iter()
+        .take_while(|&&st| {
+            used += st;
+            used <= avail
+        })
+        .count()
 }
 
 fn is_empty(hd: &Holdings) -> bool {
@@ -499,19 +583,35 @@ fn defence_word(d: Defence) -> String {
     }
 }
 
-/// One face-up tile: number, type, defence, skull mark and crisis dice.
-/// A tile chip's height: a second line for crisis dice.
-fn tile_height(t: &TileView) -> f32 {
-    if t.crisis_dice > 0 {
-        52.0
+/// The skull mark's width and gap.
+fn skull_w() -> f32 {
+    measure_text("☠", T, false).0 + 6.0
+}
+
+/// Whether a tile fits one line: number, type, defence, skull mark and
+/// no crisis dice.
+fn tile_one_line(t: &TileView, w: f32) -> bool {
+    let num = measure_text(&t.id.to_string(), T, true).0;
+    let kind = measure_text(kind_word(t.kind), T, true).0;
+    let def = measure_text(&defence_word(t.defence), T, false).0;
+    let skull = if t.skull { skull_w() } else { 0.0 };
+    t.crisis_dice == 0 && 6.0 + num + 8.0 + kind + 10.0 + def + skull + 6.0 <= w
+}
+
+/// A tile chip's height: one line, or two (defence, skull mark and crisis
+/// dice on the second).
+fn tile_height(t: &TileView, w: f32) -> f32 {
+    if tile_one_line(t, w) {
+        LINE + 2.0
     } else {
-        29.0
+        2.0 * LINE + 2.0
     }
 }
 
+/// One face-up tile: number, type, defence, skull mark and crisis dice.
 fn tile_chip(sc: &mut Scene, t: &TileView, x: f32, y: f32, w: f32) {
-    let h = tile_height(t);
-    let cy = y + 14.5;
+    let one = tile_one_line(t, w);
+    let h = tile_height(t, w);
     rounded(
         sc,
         (x, y, w, h),
@@ -519,68 +619,66 @@ fn tile_chip(sc: &mut Scene, t: &TileView, x: f32, y: f32, w: f32) {
         Some(kind_color(t.kind)),
         Some(Stroke::new(Color::rgb(20, 20, 28), 1.0)),
     );
+    let cy = y + 1.0 + LINE / 2.0;
     let num = t.id.to_string();
     sc.text(
-        txt(x + 5.0, cy, num.clone(), 19.0, TEXT)
+        txt(x + 6.0, cy, num.clone(), T, TEXT)
             .anchor(Anchor::CenterLeft)
             .bold()
             .halo(HALO),
     );
-    let num_w = measure_text(&num, 19.0, true).0;
-    // Crisis dice on a second line: a die per level, then the count.
-    if t.crisis_dice > 0 {
-        let dy = y + 39.0;
-        let drawn = t.crisis_dice.min(5);
-        for k in 0..drawn {
-            let dx = x + 6.0 + k as f32 * 22.0;
-            rounded(
-                sc,
-                (dx, dy - 9.0, 18.0, 18.0),
-                4.0,
-                Some(Color::WHITE),
-                Some(Stroke::new(Color::BLACK, 1.5)),
-            );
-            sc.circle(dx + 9.0, dy, 2.8, Some(Color::BLACK), None);
-        }
-        let label = if t.crisis_dice == 1 {
-            "crisis die".to_string()
-        } else {
-            format!("×{} crisis dice", t.crisis_dice)
-        };
-        let lx = x + 6.0 + drawn as f32 * 22.0 + 2.0;
-        let (label, size) = fit_text(&label, 16.0, 14.0, (x + w - 5.0 - lx).max(10.0), true);
-        sc.text(
-            txt(lx, dy, label, size, TEXT)
-                .anchor(Anchor::CenterLeft)
-                .bold()
-                .halo(HALO),
-        );
+    let kx = x + 6.0 + measure_text(&num, T, true).0 + 8.0;
+    let kind = kind_word(t.kind);
+    let room = x + w - 6.0 - kx;
+    let bold = measure_text(kind, T, true).0 <= room;
+    let mut kt = txt(kx, cy, kind, T, TEXT).anchor(Anchor::CenterLeft).halo(HALO);
+    if bold {
+        kt = kt.bold();
     }
-    // From the right: skull mark, defence.
-    let mut rx = x + w - 5.0;
-    if t.skull {
-        sc.text(
-            txt(rx, cy, "☠", 19.0, Color::rgb(255, 235, 235))
-                .anchor(Anchor::CenterRight)
-                .halo(HALO),
-        );
-        rx -= measure_text("☠", 19.0, false).0 + 3.0;
-    }
+    sc.text(kt);
     let def = defence_word(t.defence);
-    sc.text(
-        txt(rx, cy, def.clone(), 17.0, TEXT)
-            .anchor(Anchor::CenterRight)
-            .halo(HALO),
+    if one {
+        // From the right: skull mark, defence.
+        let mut rx = x + w - 6.0;
+        if t.skull {
+            sc.text(skull(rx, cy).anchor(Anchor::CenterRight));
+            rx -= skull_w();
+        }
+        sc.text(txt(rx, cy, def, T, TEXT).anchor(Anchor::CenterRight).halo(HALO));
+        return;
+    }
+    // Second line: defence, skull mark; crisis dice at the right.
+    let cy = cy + LINE;
+    let dw = measure_text(&def, T, false).0;
+    sc.text(txt(x + 6.0, cy, def, T, TEXT).anchor(Anchor::CenterLeft).halo(HALO));
+    if t.skull {
+        sc.text(skull(x + 6.0 + dw + 6.0, cy).anchor(Anchor::CenterLeft));
+    }
+    if t.crisis_dice > 0 {
+        let count = format!("×{}", t.crisis_dice);
+        let cw = measure_text(&count, T, true).0;
+        let tx = x + w - 6.0 - cw;
+        let dx = tx - 4.0 - 22.0;
+        die(sc, dx, cy);
+        sc.text(txt(tx, cy, count, T, TEXT).anchor(Anchor::CenterLeft).bold().halo(HALO));
+    }
+}
+
+/// The skull mark.
+fn skull(x: f32, y: f32) -> orrery_render::Text {
+    txt(x, y, "☠", T, Color::rgb(255, 235, 235)).halo(HALO)
+}
+
+/// A crisis die: a white square with a pip, 22 px, centred at `cy`.
+fn die(sc: &mut Scene, x: f32, cy: f32) {
+    rounded(
+        sc,
+        (x, cy - 11.0, 22.0, 22.0),
+        4.0,
+        Some(Color::WHITE),
+        Some(Stroke::new(Color::BLACK, 1.5)),
     );
-    rx -= measure_text(&def, 17.0, false).0 + 5.0;
-    let room = rx - (x + 5.0 + num_w + 5.0);
-    let (kind, size) = fit_text(kind_word(t.kind), 17.0, 14.0, room.max(12.0), true);
-    sc.text(
-        txt(x + 5.0 + num_w + 5.0, cy, kind, size, TEXT)
-            .anchor(Anchor::CenterLeft)
-            .bold()
-            .halo(HALO),
-    );
+    sc.circle(x + 11.0, cy, 3.5, Some(Color::BLACK), None);
 }
 
 /// "4i 2s", "1t": the non-zero counts.
@@ -598,18 +696,23 @@ fn units_short(u: &UnitCounts) -> String {
     parts.join(" ")
 }
 
-/// One colour's holdings on a planet: ready units, (spent units), mines
-/// and factories, in segments of their own colours.
-fn holdings_row(sc: &mut Scene, seat: Seat, hd: &Holdings, x: f32, y: f32, w: f32) {
+/// A piece of a holdings row: text, colour, bold.
+type Segment = (String, Color, bool);
+
+/// The gold VP pill's width for `vp`.
+fn pill_w(vp: Option<u32>) -> f32 {
+    vp.map(|v| measure_text(&v.to_string(), T, true).0 + 14.0)
+        .unwrap_or(0.0)
+}
+
+/// Where a holdings row's text starts, after the colour square.
+const SWATCH: f32 = 26.0;
+
+/// One colour's holdings on a planet in lines that fit `w`: ready units,
+/// (spent units), mines and factories, in segments of their own colours.
+fn holding_lines(seat: Seat, hd: &Holdings, w: f32) -> Vec<Vec<Segment>> {
     let color = player_color(seat);
-    rounded(
-        sc,
-        (x, y + 4.0, 16.0, 16.0),
-        3.0,
-        Some(color),
-        Some(Stroke::new(Color::BLACK, 1.0)),
-    );
-    let mut segs: Vec<(String, Color, bool)> = Vec::new();
+    let mut segs: Vec<Segment> = Vec::new();
     let ready = units_short(&hd.orbit);
     if !ready.is_empty() {
         segs.push((ready, color, true));
@@ -628,222 +731,318 @@ fn holdings_row(sc: &mut Scene, seat: Seat, hd: &Holdings, x: f32, y: f32, w: f3
     if !pieces.is_empty() {
         segs.push((pieces.join(" "), PIECE, true));
     }
-    let room = w - 22.0;
-    let mut size = 19.0;
-    let total = |size: f32| -> f32 {
-        segs.iter()
-            .map(|(s, _, b)| measure_text(s, size, *b).0 + 7.0)
-            .sum::<f32>()
-            - 7.0
-    };
-    while size > 14.0 && total(size) > room {
-        size -= 1.0;
+    // The first line leaves room for the VP pill (at most two digits).
+    let first = w - SWATCH - pill_w(Some(10)) - 4.0;
+    let mut lines: Vec<Vec<Segment>> = vec![Vec::new()];
+    let mut used = 0.0;
+    for seg in segs {
+        let sw = measure_text(&seg.0, T, seg.2).0;
+        let room = if lines.len() == 1 { first } else { w - SWATCH };
+        let need = if used > 0.0 { used + 8.0 + sw } else { sw };
+        if used > 0.0 && need > room {
+            lines.push(vec![seg]);
+            used = sw;
+        } else {
+            used = need;
+            if let Some(line) = lines.last_mut() {
+                line.push(seg);
+            }
+        }
     }
-    let mut cx = x + 22.0;
-    for (s, c, b) in segs {
-        let (s, sz) = fit_text(&s, size, 14.0, (x + w - cx).max(10.0), b);
-        let sw = measure_text(&s, sz, b).0;
-        let mut t = txt(cx, y + 12.0, s, sz, c).anchor(Anchor::CenterLeft).halo(HALO);
-        if b {
-            t = t.bold();
+    lines
+}
+
+fn holdings_row(sc: &mut Scene, seat: Seat, lines: &[Vec<Segment>], vp: Option<u32>, x: f32, y: f32, w: f32) {
+    let color = player_color(seat);
+    rounded(
+        sc,
+        (x, y + LINE / 2.0 - 10.0, 20.0, 20.0),
+        3.0,
+        Some(color),
+        Some(Stroke::new(Color::BLACK, 1.0)),
+    );
+    for (i, line) in lines.iter().enumerate() {
+        let cy = y + i as f32 * LINE + LINE / 2.0;
+        let mut cx = x + SWATCH;
+        for (s, c, b) in line {
+            let sw = measure_text(s, T, *b).0;
+            let mut t = txt(cx, cy, s.clone(), T, *c).anchor(Anchor::CenterLeft).halo(HALO);
+            if *b {
+                t = t.bold();
+            }
+            sc.text(t);
+            cx += sw + 8.0;
         }
-        sc.text(t);
-        cx += sw + 7.0;
-        if cx >= x + w {
-            break;
-        }
+    }
+    // A gold pill with the VP this colour's income scores here now.
+    if let Some(v) = vp {
+        let pw = pill_w(vp);
+        let px = x + w - pw;
+        rounded(sc, (px, y + 1.0, pw, LINE - 2.0), 10.0, Some(GOLD), None);
+        sc.text(
+            txt(px + pw / 2.0, y + LINE / 2.0, v.to_string(), T, Color::BLACK)
+                .anchor(Anchor::Center)
+                .bold(),
+        );
     }
 }
 
-fn legend_line(sc: &mut Scene, y: f32) {
-    let s = "i infantry · s spaceship · t tank · (spent, on the surface) · M mine · F factory · gold N: VP scored here now · ☠ skull-marked · ▢ crisis die";
-    let (s, size) = fit_text(s, 17.0, 14.0, WIDTH as f32 - 2.0 * MARGIN, false);
-    sc.text(txt(MARGIN + 4.0, y, s, size, DIM));
+/// The key to the board's short marks, in lines across the board.
+const LEGEND: [&str; 2] = [
+    "i infantry · s spaceship · t tank · (spent, on the surface) · M mine · F factory · ☠ skull-marked · ▢×N crisis dice",
+    "7/4/2 by a planet: VP for 1st / 2nd / 3rd income there · gold 7 by a colour: VP it scores there now",
+];
+
+fn legend_lines(sc: &mut Scene, y: f32) {
+    for (i, s) in LEGEND.iter().enumerate() {
+        let (s, size) = fit_text(s, T, T, WIDTH as f32 - 2.0 * MARGIN - 8.0, false);
+        sc.text(txt(MARGIN + 6.0, y + i as f32 * LINE, s, size, DIM));
+    }
 }
 
 // ---------------------------------------------------------------------------
 // The players
 
-fn players(sc: &mut Scene, view: &View, names: &[String], x0: f32, y0: f32, w: f32) {
-    let h = HEIGHT as f32 - y0 - 10.0;
-    rounded(sc, (x0, y0, w, h), 8.0, Some(PANEL), None);
-    let n = view.seats.len().max(1) as f32;
-    // The viewer's own row holds the hand too.
-    let hand_lines = |s: &SeatView| -> u32 {
-        s.hand
-            .as_ref()
-            .map(|hand| hand_layout(hand.iter().map(|c| c.name()), hand_width(w - 24.0)).len() as u32)
-            .unwrap_or(0)
-    };
-    let extra: f32 = view
-        .seats
+fn player_rows(view: &View, names: &[String], w: f32) -> Vec<PlayerRow> {
+    view.seats
         .iter()
-        .map(|s| match hand_lines(s) {
-            0 => 0.0,
-            k => k as f32 * HAND_LINE + 4.0,
-        })
-        .sum();
-    let row_h = ((h - 12.0 - extra) / n).min(80.0);
-    let mut y = y0 + 8.0;
-    for s in &view.seats {
-        let lines = hand_lines(s);
-        let rh = row_h + lines as f32 * HAND_LINE + if lines > 0 { 4.0 } else { 0.0 };
-        player_row(sc, view, s, names, x0 + 12.0, y, w - 24.0, rh);
+        .map(|s| player_row_layout(view, s, names, w - 24.0))
+        .collect()
+}
+
+/// The players' panel's height: every row whole.
+fn players_height(view: &View, names: &[String]) -> f32 {
+    player_rows(view, names, PLAYERS_W)
+        .iter()
+        .map(PlayerRow::height)
+        .sum::<f32>()
+        + 10.0
+}
+
+fn players(sc: &mut Scene, view: &View, names: &[String], x0: f32, y0: f32, w: f32) {
+    let h = HEIGHT as f32 - y0 - MARGIN;
+    rounded(sc, (x0, y0, w, h), 8.0, Some(PANEL), None);
+    let rows = player_rows(view, names, w);
+    let mut y = y0 + 6.0;
+    for (s, row) in view.seats.iter().zip(&rows) {
+        let rh = row.height();
+        player_row(sc, view, s, row, x0 + 12.0, y, w - 24.0, rh);
         y += rh;
     }
 }
 
-/// The height of a line of hand cards.
-const HAND_LINE: f32 = 32.0;
-const HAND_SIZE: f32 = 17.0;
-
-/// The width the hand's chips may take in a player row of width `w`.
-fn hand_width(w: f32) -> f32 {
-    w - 40.0
+/// A player's row laid out: the name, then words and badges that flow onto
+/// as many lines as they need, then the hand's chips.
+struct PlayerRow {
+    name: String,
+    vp: String,
+    /// (line, x offset, text, colour, badge fill).
+    flow: Vec<(usize, f32, String, Color, Option<Color>)>,
+    lines: usize,
+    hand: Vec<Vec<(f32, String, f32)>>,
 }
 
+impl PlayerRow {
+    fn height(&self) -> f32 {
+        self.lines as f32 * ROW_LINE
+            + if self.hand.is_empty() {
+                0.0
+            } else {
+                self.hand.len() as f32 * HAND_LINE + 4.0
+            }
+            + 6.0
+    }
+}
+
+/// A line of a player's row.
+const ROW_LINE: f32 = 36.0;
+/// The height of a line of hand cards.
+const HAND_LINE: f32 = 40.0;
+/// Where a row's words start, after the colour square.
+const ROW_INDENT: f32 = 32.0;
+
 /// Cards as chips on lines of `width`: (line, x offset, text, chip width).
-fn hand_layout<'a>(cards: impl Iterator<Item = &'a str>, width: f32) -> Vec<Vec<(f32, &'a str, f32)>> {
-    let mut lines: Vec<Vec<(f32, &'a str, f32)>> = Vec::new();
+fn hand_layout<'a>(cards: impl Iterator<Item = &'a str>, width: f32) -> Vec<Vec<(f32, String, f32)>> {
+    let mut lines: Vec<Vec<(f32, String, f32)>> = Vec::new();
     let mut x = 0.0;
     for c in cards {
-        let cw = measure_text(c, HAND_SIZE, true).0 + 14.0;
+        let cw = measure_text(c, T, true).0 + 14.0;
         if lines.is_empty() || (x + cw > width && x > 0.0) {
             lines.push(Vec::new());
             x = 0.0;
         }
         if let Some(line) = lines.last_mut() {
-            line.push((x, c, cw));
+            line.push((x, c.to_string(), cw));
         }
-        x += cw + 6.0;
+        x += cw + 8.0;
     }
     lines
 }
 
-#[allow(clippy::too_many_arguments)]
-fn player_row(sc: &mut Scene, view: &View, s: &SeatView, names: &[String], x: f32, y: f32, w: f32, h: f32) {
-    let color = player_color(s.seat);
+fn player_row_layout(view: &View, s: &SeatView, names: &[String], w: f32) -> PlayerRow {
     let on_turn = view.turn.as_ref().is_some_and(|t| t.seat == s.seat);
-    let waiting: Vec<&str> = view
-        .pending
-        .iter()
-        .filter(|p| p.seat == s.seat)
-        .map(|p| p.kind.as_str())
-        .collect();
-    if on_turn || !waiting.is_empty() {
-        rounded(
-            sc,
-            (x - 6.0, y, w + 12.0, h - 4.0),
-            6.0,
-            Some(Color::rgb(40, 46, 70)),
-            Some(Stroke::new(color, 2.0)),
-        );
-    }
-    let line1 = y + 19.0;
-    rounded(
-        sc,
-        (x, line1 - 11.0, 22.0, 22.0),
-        4.0,
-        Some(color),
-        Some(Stroke::new(Color::BLACK, 1.0)),
-    );
     let mut name = name_of(names, s.seat);
     if view.viewer == Viewer::Seat(s.seat) {
         name.push_str(" (you)");
     }
-    let (name, size) = fit_text(&name, 24.0, 16.0, 320.0, true);
-    let name_w = measure_text(&name, size, true).0;
-    sc.text(
-        txt(x + 30.0, line1, name, size, color)
-            .anchor(Anchor::CenterLeft)
-            .bold()
-            .halo(HALO),
-    );
-    // VP at the right.
     let vp = format!("{} VP", vp_of(view, s.seat));
-    sc.text(
-        txt(x + w - 4.0, line1, vp.clone(), 24.0, GOLD)
-            .anchor(Anchor::CenterRight)
-            .bold()
-            .halo(HALO),
-    );
-    let vp_w = measure_text(&vp, 24.0, true).0;
-    // Badges: First Player, turn, waiting.
-    let mut badges: Vec<(String, Color, Color)> = Vec::new();
+    let vp_w = measure_text(&vp, T, true).0;
+    let (name, _) = fit_text(&name, T, T, w - ROW_INDENT - vp_w - 20.0, true);
+    let dark = Color::rgb(20, 20, 28);
+    // Words and badges, in order.
+    let mut items: Vec<(String, Color, Option<Color>)> = Vec::new();
     if view.outcome.as_ref().is_some_and(|o| o.winners().contains(&s.seat)) {
-        badges.push(("WINNER".into(), GOLD, Color::rgb(20, 20, 28)));
+        items.push(("WINNER".into(), dark, Some(GOLD)));
     }
     if view.first_player == Some(s.seat) {
-        badges.push(("First Player".into(), GOLD, Color::rgb(20, 20, 28)));
+        items.push(("First Player".into(), dark, Some(GOLD)));
     }
     if let Some(t) = view.turn.as_ref().filter(|t| t.seat == s.seat) {
-        badges.push((
+        items.push((
             format!(
                 "TURN · action {} of {}",
                 (t.actions_taken + 1).min(t.actions_allowed.max(1)),
                 t.actions_allowed
             ),
-            Color::WHITE,
-            Color::rgb(20, 20, 28),
+            dark,
+            Some(Color::WHITE),
         ));
     }
-    let owed: Vec<&str> = waiting.iter().copied().filter(|k| !(on_turn && *k == "turn")).collect();
+    let owed: Vec<&str> = view
+        .pending
+        .iter()
+        .filter(|p| p.seat == s.seat)
+        .map(|p| p.kind.as_str())
+        .filter(|k| !(on_turn && *k == "turn"))
+        .collect();
     if !owed.is_empty() {
-        badges.push((format!("waiting: {}", owed.join(", ")), ORANGE, Color::rgb(20, 20, 28)));
+        items.push((format!("waiting: {}", owed.join(", ")), dark, Some(ORANGE)));
     }
-    let mut bx = x + 30.0 + name_w + 12.0;
-    let limit = x + w - vp_w - 16.0;
-    for (label, fill, fg) in badges {
-        let room = limit - bx - 12.0;
-        if room < 40.0 {
-            break;
-        }
-        let (label, size) = fit_text(&label, 17.0, 14.0, room, true);
-        let bw = measure_text(&label, size, true).0 + 12.0;
-        rounded(sc, (bx, line1 - 13.0, bw, 26.0), 6.0, Some(fill), None);
-        sc.text(txt(bx + bw / 2.0, line1, label, size, fg).anchor(Anchor::Center).bold());
-        bx += bw + 8.0;
-    }
-    // Line 2: money, cards, income, Pass cubes, kept tiles.
-    let kept: Vec<String> = s.kept.iter().map(|t| kept_word(*t)).collect();
-    let kept = if kept.is_empty() {
-        "no kept tiles".to_string()
-    } else {
-        format!("kept {} ({})", kept.len(), kept.join(", "))
-    };
-    let stats = format!(
-        "£{} · {} in hand · income £{} · {} · {}",
-        s.money,
+    let mut words = vec![
+        format!("£{}", s.money),
         plural(s.hand_size, "card", "cards"),
-        s.income,
+        format!("income £{}", s.income),
         plural(s.cubes_taken, "Pass cube", "Pass cubes"),
-        kept
+    ];
+    // No kept tiles: nothing said (the row stays one line where it can).
+    if !s.kept.is_empty() {
+        words.push("kept:".to_string());
+        words.extend(s.kept.iter().map(|t| kept_word(*t)));
+    }
+    let last = words.len() - 1;
+    for (i, word) in words.into_iter().enumerate() {
+        // A dot after each word but "kept:" and the last.
+        let word = if i == last || word.ends_with(':') {
+            word
+        } else {
+            format!("{word} ·")
+        };
+        items.push((word, TEXT, None));
+    }
+    // Flow: the first line starts after the name and stops before the VP.
+    let name_w = measure_text(&name, T, true).0;
+    let mut flow = Vec::new();
+    let mut line = 0usize;
+    let mut x = ROW_INDENT + name_w + 14.0;
+    for (text, color, fill) in items {
+        let bold = fill.is_some();
+        let iw = measure_text(&text, T, bold).0 + if bold { 14.0 } else { 0.0 };
+        let end = if line == 0 { w - vp_w - 14.0 } else { w };
+        if x + iw > end && x > ROW_INDENT {
+            line += 1;
+            x = ROW_INDENT;
+        }
+        flow.push((line, x, text, color, fill));
+        x += iw + 10.0;
+    }
+    let hand = s
+        .hand
+        .as_ref()
+        .map(|hand| hand_layout(hand.iter().map(|c| c.name()), w - ROW_INDENT))
+        .unwrap_or_default();
+    PlayerRow {
+        name,
+        vp,
+        flow,
+        lines: line + 1,
+        hand,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn player_row(sc: &mut Scene, view: &View, s: &SeatView, row: &PlayerRow, x: f32, y: f32, w: f32, h: f32) {
+    let color = player_color(s.seat);
+    let on_turn = view.turn.as_ref().is_some_and(|t| t.seat == s.seat);
+    let waiting = view.pending.iter().any(|p| p.seat == s.seat);
+    if on_turn || waiting {
+        rounded(
+            sc,
+            (x - 8.0, y, w + 16.0, h - 2.0),
+            6.0,
+            Some(Color::rgb(40, 46, 70)),
+            Some(Stroke::new(color, 2.5)),
+        );
+    }
+    let line_y = |i: usize| y + 3.0 + i as f32 * ROW_LINE + ROW_LINE / 2.0;
+    let line1 = line_y(0);
+    rounded(
+        sc,
+        (x, line1 - 12.0, 24.0, 24.0),
+        4.0,
+        Some(color),
+        Some(Stroke::new(Color::BLACK, 1.0)),
     );
-    let (stats, size) = fit_text(&stats, 20.0, 14.0, w - 34.0, false);
-    sc.text(txt(x + 30.0, line1 + 17.0, stats, size, TEXT));
-    // The hand: only the viewer's own (the view holds no other).
-    if let Some(hand) = &s.hand {
-        let top = line1 + 48.0;
-        for (i, line) in hand_layout(hand.iter().map(|c| c.name()), hand_width(w))
-            .iter()
-            .enumerate()
-        {
-            let ly = top + i as f32 * HAND_LINE;
-            for &(dx, card, cw) in line {
-                let cx = x + 30.0 + dx;
-                rounded(
-                    sc,
-                    (cx, ly, cw, 28.0),
-                    5.0,
-                    Some(Color::rgb(230, 230, 236)),
-                    Some(Stroke::new(color, 2.0)),
-                );
+    sc.text(
+        txt(x + ROW_INDENT, line1, row.name.clone(), T, color)
+            .anchor(Anchor::CenterLeft)
+            .bold()
+            .halo(HALO),
+    );
+    sc.text(
+        txt(x + w - 4.0, line1, row.vp.clone(), T, GOLD)
+            .anchor(Anchor::CenterRight)
+            .bold()
+            .halo(HALO),
+    );
+    for (line, dx, text, fg, fill) in &row.flow {
+        let ly = line_y(*line);
+        match fill {
+            Some(fill) => {
+                let bw = measure_text(text, T, true).0 + 14.0;
+                rounded(sc, (x + dx, ly - 16.0, bw, 32.0), 6.0, Some(*fill), None);
                 sc.text(
-                    txt(cx + cw / 2.0, ly + 14.0, card, HAND_SIZE, Color::rgb(20, 20, 30))
+                    txt(x + dx + bw / 2.0, ly, text.clone(), T, *fg)
                         .anchor(Anchor::Center)
                         .bold(),
                 );
             }
+            None => sc.text(txt(x + dx, ly, text.clone(), T, *fg).anchor(Anchor::CenterLeft)),
+        }
+    }
+    // The hand: only the viewer's own (the view holds no other).
+    let top = y + 3.0 + row.lines as f32 * ROW_LINE + 2.0;
+    for (i, line) in row.hand.iter().enumerate() {
+        let ly = top + i as f32 * HAND_LINE;
+        for (dx, card, cw) in line {
+            let cx = x + ROW_INDENT + dx;
+            rounded(
+                sc,
+                (cx, ly, *cw, HAND_LINE - 4.0),
+                5.0,
+                Some(Color::rgb(230, 230, 236)),
+                Some(Stroke::new(color, 2.0)),
+            );
+            sc.text(
+                txt(
+                    cx + cw / 2.0,
+                    ly + (HAND_LINE - 4.0) / 2.0,
+                    card.clone(),
+                    T,
+                    Color::rgb(20, 20, 30),
+                )
+                .anchor(Anchor::Center)
+                .bold(),
+            );
         }
     }
 }
@@ -866,9 +1065,36 @@ fn dice_words(dice: &[super::state::Die]) -> String {
         .join(" ")
 }
 
-fn info_panel(sc: &mut Scene, view: &View, names: &[String], x0: f32, y0: f32, w: f32) {
-    let h = HEIGHT as f32 - y0 - 10.0;
+/// The side panel's height: every line of it.
+fn info_height(view: &View, names: &[String], bottom: f32, w: f32) -> f32 {
+    info_lines(view, names, bottom)
+        .iter()
+        .map(|(s, _, bold)| wrap_all(s, w - 24.0, *bold).len() as f32 * LINE + 4.0)
+        .sum::<f32>()
+        + 10.0
+}
+
+#[allow(clippy::too_many_arguments)]
+fn info_panel(sc: &mut Scene, view: &View, names: &[String], bottom: f32, x0: f32, y0: f32, w: f32) {
+    let h = HEIGHT as f32 - y0 - MARGIN;
     rounded(sc, (x0, y0, w, h), 8.0, Some(PANEL), None);
+    let mut y = y0 + 6.0;
+    let width = w - 24.0;
+    for (s, color, bold) in info_lines(view, names, bottom) {
+        for line in wrap_all(&s, width, bold) {
+            let mut t = txt(x0 + 12.0, y, line, T, color).halo(HALO);
+            if bold {
+                t = t.bold();
+            }
+            sc.text(t);
+            y += LINE;
+        }
+        y += 4.0;
+    }
+}
+
+/// The side panel's lines: text, colour, bold.
+fn info_lines(view: &View, names: &[String], bottom: f32) -> Vec<(String, Color, bool)> {
     let mut lines: Vec<(String, Color, bool)> = Vec::new();
     if let Some(outcome) = &view.outcome {
         let color = if matches!(outcome, Outcome::AllLose { .. }) {
@@ -976,7 +1202,7 @@ fn info_panel(sc: &mut Scene, view: &View, names: &[String], x0: f32, y0: f32, w
     if let Some(m) = &view.mercury {
         lines.push((
             format!(
-                "Mercury's powers: {} may use them (level {})",
+                "Mercury's powers: {} may use them · level {}",
                 name_of(names, m.seat),
                 m.level
             ),
@@ -992,7 +1218,7 @@ fn info_panel(sc: &mut Scene, view: &View, names: &[String], x0: f32, y0: f32, w
         let from: Vec<&str> = d.planets.iter().map(|p| p.name()).collect();
         lines.push((
             format!(
-                "{} owes {} {what} from {}",
+                "{} owes {} {what} · from {}",
                 name_of(names, d.seat),
                 d.count,
                 from.join(", ")
@@ -1000,6 +1226,27 @@ fn info_panel(sc: &mut Scene, view: &View, names: &[String], x0: f32, y0: f32, w
             player_color(d.seat),
             true,
         ));
+    }
+    // Tiles their planet's box has no room for.
+    for pv in &view.planets {
+        let rest: Vec<String> = pv
+            .tiles
+            .iter()
+            .skip(tiles_shown(view, pv, bottom))
+            .map(|t| {
+                let mut s = format!("{} {} {}", t.id, kind_word(t.kind), defence_word(t.defence));
+                if t.skull {
+                    s.push_str(" ☠");
+                }
+                if t.crisis_dice > 0 {
+                    s.push_str(&format!(" ×{} crisis dice", t.crisis_dice));
+                }
+                s
+            })
+            .collect();
+        if !rest.is_empty() {
+            lines.push((format!("Also on {}: {}", pv.planet, rest.join(" · ")), TEXT, false));
+        }
     }
     if view.outcome.is_none() && !view.pending.is_empty() {
         lines.push((format!("Waiting on {}", waiting_names(view, names)), ORANGE, false));
@@ -1017,23 +1264,22 @@ fn info_panel(sc: &mut Scene, view: &View, names: &[String], x0: f32, y0: f32, w
             false,
         ));
     }
-    let mut y = y0 + 10.0;
-    let line_h = 27.0;
-    for (s, color, bold) in lines {
-        for line in wrap(&s, 19.0, w - 24.0, bold) {
-            if y + line_h > y0 + h - 4.0 {
-                return;
+    lines
+}
+
+/// Split `s` at " · " into lines that fit `width` at [`T`], and a part
+/// still too wide at its spaces.
+fn wrap_all(s: &str, width: f32, bold: bool) -> Vec<String> {
+    wrap(s, T, width, bold)
+        .into_iter()
+        .flat_map(|line| {
+            if measure_text(&line, T, bold).0 <= width {
+                vec![line]
+            } else {
+                wrap_words(&line, T, width, bold)
             }
-            let (line, size) = fit_text(&line, 19.0, 14.0, w - 24.0, bold);
-            let mut t = txt(x0 + 12.0, y, line, size, color).halo(HALO);
-            if bold {
-                t = t.bold();
-            }
-            sc.text(t);
-            y += line_h;
-        }
-        y += 4.0;
-    }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -107,7 +107,8 @@ fn png_out(sc: &Scene, name: &str) -> Vec<u8> {
 fn check(v: &View, sc: &Scene, names: &[String], label: &str) {
     assert_eq!((sc.width, sc.height), (1600, 1200), "{label}");
     for t in texts(sc) {
-        assert!(t.size >= 14.0, "{label}: {:?} is {} px", t.text, t.size);
+        // 9 px once shown 550 px wide in a chat column.
+        assert!(t.size >= 27.0, "{label}: {:?} is {} px", t.text, t.size);
         let (x, y, w, h) = text_box(t);
         assert!(
             x >= 0.0 && y >= 0.0 && x + w <= 1600.0 && y + h <= 1200.0,
@@ -138,16 +139,22 @@ fn check(v: &View, sc: &Scene, names: &[String], label: &str) {
         "{label}: the Moon is not in Earth's column"
     );
     for pv in &v.planets {
-        if let Some(t) = pv.tiles.first() {
+        // Every tile: a chip in its planet's box, or listed in the side
+        // panel when the box has no room.
+        for t in &pv.tiles {
+            let listed = format!("{} {} {}", t.id, kind_word(t.kind), defence_word(t.defence));
             assert!(
-                find(sc, &t.id.to_string()).is_some(),
+                find(sc, &t.id.to_string()).is_some() || has_text(sc, &listed),
                 "{label}: tile {} on {} not shown",
                 t.id,
                 pv.planet
             );
         }
         if let Some(a) = pv.alien {
-            assert!(has_text(sc, &format!("ALIEN {a}")), "{label}: alien {a} not shown");
+            assert!(
+                find(sc, &format!("ALIEN {a}")).is_some(),
+                "{label}: alien {a} not shown"
+            );
         }
     }
     let level = |p: &PlanetView| level_of(v, p);
@@ -167,9 +174,9 @@ fn every_player_count_and_depth_fits_the_canvas_and_renders() {
                     let v = view(&s, viewer);
                     let sc = scene(&v, &names);
                     let label = format!("{players}p seed {seed} {depth} {viewer:?}");
-                    check(&v, &sc, &names, &label);
                     let who = if viewer == Viewer::Public { "public" } else { "seat0" };
                     let png = png_out(&sc, &format!("solar_{players}p_s{seed}_{depth}_{who}"));
+                    check(&v, &sc, &names, &label);
                     largest = largest.max(png.len());
                 }
             }
@@ -301,20 +308,25 @@ fn tiles_aliens_flips_and_holdings_are_drawn() {
         "def 3",
         "def units",
         "FLIPPED",
-        "ALIEN A1 · def 7",
+        "ALIEN A1",
+        "defence 7",
         "☠",
-        "×4 crisis dice",
-        "crisis die",
+        "×4",
+        "×1",
         "Crisis 5",
     ] {
-        assert!(has_text(&sc, t), "{t} missing");
+        assert!(find(&sc, t).is_some(), "{t} missing");
     }
+    // The four crisis dice on #44 are told on its chip, in Mars's box.
+    let (mx, my, mw, mh) = planet_rect(&v, planets_bottom(&v, &names), Planet::Mars);
+    let dice = text_box(find(&sc, "×4").expect("×4"));
+    assert!(dice.0 >= mx && dice.0 + dice.2 <= mx + mw && dice.1 >= my && dice.1 + dice.3 <= my + mh);
     // Each colour's start at Earth: 4 infantry, 2 spaceships, a factory.
     assert!(texts(&sc).iter().filter(|t| t.text == "4i 2s").count() >= 4);
     assert!(texts(&sc).iter().filter(|t| t.text == "F1").count() >= 4);
     // The income ranking: four factories tie for 1st on Earth, and a tie
     // scores the higher place, 7 VP each (Earth: 7 / 4 / 2).
-    let (ex, ey, ew, eh) = planet_rect(&v, Planet::Earth);
+    let (ex, ey, ew, eh) = planet_rect(&v, planets_bottom(&v, &names), Planet::Earth);
     let in_earth = texts(&sc)
         .iter()
         .filter(|t| t.text == "7")
@@ -325,7 +337,7 @@ fn tiles_aliens_flips_and_holdings_are_drawn() {
         .count();
     assert_eq!(in_earth, 4);
     // The Moon's tile sits in the Moon's box, under Earth's.
-    let (mx, my, mw, mh) = planet_rect(&v, Planet::Moon);
+    let (mx, my, mw, mh) = planet_rect(&v, planets_bottom(&v, &names), Planet::Moon);
     let t50 = text_box(find(&sc, "#50").expect("#50"));
     assert!(t50.0 >= mx && t50.0 <= mx + mw && t50.1 >= my && t50.1 <= my + mh);
     png_out(&sc, "solar_fixed_board");
@@ -360,8 +372,10 @@ fn tiles_aliens_flips_and_holdings_are_drawn() {
     for t in [
         "Solar Crisis · Period 1 · Crises · Mars",
         "Crisis 2",
-        "owes 2 units (or pieces) from Earth, Mars",
-        "Mercury's powers: Bob may use them (level 2)",
+        "owes 2 units (or pieces)",
+        "from Earth, Mars",
+        "Mercury's powers: Bob may use them",
+        "level 2",
     ] {
         assert!(has_text(&sc, t), "{t} missing");
     }
