@@ -39,7 +39,6 @@ const PLANET_BG: Color = Color::rgb(34, 38, 58);
 const FLIPPED_BG: Color = Color::rgb(58, 30, 56);
 const TEXT: Color = Color::rgb(236, 236, 240);
 const DIM: Color = Color::rgb(170, 174, 190);
-const HALO: Color = Color::rgb(0, 0, 0);
 const GOLD: Color = Color::rgb(250, 214, 70);
 const ALERT: Color = Color::rgb(235, 70, 60);
 const ORANGE: Color = Color::rgb(245, 150, 50);
@@ -209,8 +208,7 @@ fn header(sc: &mut Scene, view: &View, names: &[String]) {
         sc.text(
             txt(WIDTH as f32 - 16.0, HEADER_H / 2.0, status, T, color)
                 .anchor(Anchor::CenterRight)
-                .bold()
-                .halo(HALO),
+                .bold(),
         );
     }
 }
@@ -404,8 +402,7 @@ fn planet_box(sc: &mut Scene, view: &View, pv: &PlanetView, bottom: f32) {
     sc.text(
         txt(x + 8.0, y + 20.0, name, size, name_color)
             .anchor(Anchor::CenterLeft)
-            .bold()
-            .halo(HALO),
+            .bold(),
     );
     // The crisis level badge, and the VP for 1st / 2nd / 3rd place.
     let cy = y + 40.0;
@@ -416,28 +413,18 @@ fn planet_box(sc: &mut Scene, view: &View, pv: &PlanetView, bottom: f32) {
     sc.text(
         txt(x + 6.0 + bw / 2.0, cy + 17.0, badge, T, TEXT)
             .anchor(Anchor::Center)
-            .bold()
-            .halo(HALO),
+            .bold(),
     );
     let vp = place_vp_text(view, pv.planet);
     if !vp.is_empty() {
-        sc.text(
-            txt(x + w - 8.0, cy + 17.0, vp, T, GOLD)
-                .anchor(Anchor::CenterRight)
-                .halo(HALO),
-        );
+        sc.text(txt(x + w - 8.0, cy + 17.0, vp, T, GOLD).anchor(Anchor::CenterRight));
     }
     let mut cy = y + BADGE_BOTTOM + 6.0;
     // Flipped / cleared marks.
     for row in mark_rows(pv, inner) {
         let mut mx = x + 8.0;
         for (m, color) in row {
-            sc.text(
-                txt(mx, cy + LINE / 2.0, m, T, color)
-                    .anchor(Anchor::CenterLeft)
-                    .bold()
-                    .halo(HALO),
-            );
+            sc.text(txt(mx, cy + LINE / 2.0, m, T, color).anchor(Anchor::CenterLeft).bold());
             mx += measure_text(m, T, true).0 + 10.0;
         }
         cy += LINE;
@@ -460,14 +447,9 @@ fn planet_box(sc: &mut Scene, view: &View, pv: &PlanetView, bottom: f32) {
                 Color::rgb(255, 130, 120),
             )
             .anchor(Anchor::CenterLeft)
-            .bold()
-            .halo(HALO),
+            .bold(),
         );
-        sc.text(
-            txt(x + 10.0, cy + 49.0, "defence 7", T, TEXT)
-                .anchor(Anchor::CenterLeft)
-                .halo(HALO),
-        );
+        sc.text(txt(x + 10.0, cy + 49.0, "defence 7", T, TEXT).anchor(Anchor::CenterLeft));
         cy += ALIEN_H + 6.0;
     }
     // Holdings from the bottom up; tiles fill what is left above them.
@@ -515,7 +497,7 @@ fn planet_box(sc: &mut Scene, view: &View, pv: &PlanetView, bottom: f32) {
     }
     if shown < n {
         let more = format!("+{} more tiles", n - shown);
-        sc.text(txt(x + 8.0, ty, more, T, TEXT).bold().halo(HALO));
+        sc.text(txt(x + 8.0, ty, more, T, TEXT).bold());
     } else if n == 0 && pv.alien.is_none() && !pv.flipped && ty + LINE <= holdings_top {
         sc.text(txt(x + 8.0, cy, "no tiles", T, SPENT));
     }
@@ -621,17 +603,12 @@ fn tile_chip(sc: &mut Scene, t: &TileView, x: f32, y: f32, w: f32) {
     );
     let cy = y + 1.0 + LINE / 2.0;
     let num = t.id.to_string();
-    sc.text(
-        txt(x + 6.0, cy, num.clone(), T, TEXT)
-            .anchor(Anchor::CenterLeft)
-            .bold()
-            .halo(HALO),
-    );
+    sc.text(txt(x + 6.0, cy, num.clone(), T, TEXT).anchor(Anchor::CenterLeft).bold());
     let kx = x + 6.0 + measure_text(&num, T, true).0 + 8.0;
     let kind = kind_word(t.kind);
     let room = x + w - 6.0 - kx;
     let bold = measure_text(kind, T, true).0 <= room;
-    let mut kt = txt(kx, cy, kind, T, TEXT).anchor(Anchor::CenterLeft).halo(HALO);
+    let mut kt = txt(kx, cy, kind, T, TEXT).anchor(Anchor::CenterLeft);
     if bold {
         kt = kt.bold();
     }
@@ -644,13 +621,13 @@ fn tile_chip(sc: &mut Scene, t: &TileView, x: f32, y: f32, w: f32) {
             sc.text(skull(rx, cy).anchor(Anchor::CenterRight));
             rx -= skull_w();
         }
-        sc.text(txt(rx, cy, def, T, TEXT).anchor(Anchor::CenterRight).halo(HALO));
+        sc.text(txt(rx, cy, def, T, TEXT).anchor(Anchor::CenterRight));
         return;
     }
     // Second line: defence, skull mark; crisis dice at the right.
     let cy = cy + LINE;
     let dw = measure_text(&def, T, false).0;
-    sc.text(txt(x + 6.0, cy, def, T, TEXT).anchor(Anchor::CenterLeft).halo(HALO));
+    sc.text(txt(x + 6.0, cy, def, T, TEXT).anchor(Anchor::CenterLeft));
     if t.skull {
         sc.text(skull(x + 6.0 + dw + 6.0, cy).anchor(Anchor::CenterLeft));
     }
@@ -660,13 +637,13 @@ fn tile_chip(sc: &mut Scene, t: &TileView, x: f32, y: f32, w: f32) {
         let tx = x + w - 6.0 - cw;
         let dx = tx - 4.0 - 22.0;
         die(sc, dx, cy);
-        sc.text(txt(tx, cy, count, T, TEXT).anchor(Anchor::CenterLeft).bold().halo(HALO));
+        sc.text(txt(tx, cy, count, T, TEXT).anchor(Anchor::CenterLeft).bold());
     }
 }
 
 /// The skull mark.
 fn skull(x: f32, y: f32) -> orrery_render::Text {
-    txt(x, y, "☠", T, Color::rgb(255, 235, 235)).halo(HALO)
+    txt(x, y, "☠", T, Color::rgb(255, 235, 235))
 }
 
 /// A crisis die: a white square with a pip, 22 px, centred at `cy`.
@@ -766,7 +743,7 @@ fn holdings_row(sc: &mut Scene, seat: Seat, lines: &[Vec<Segment>], vp: Option<u
         let mut cx = x + SWATCH;
         for (s, c, b) in line {
             let sw = measure_text(s, T, *b).0;
-            let mut t = txt(cx, cy, s.clone(), T, *c).anchor(Anchor::CenterLeft).halo(HALO);
+            let mut t = txt(cx, cy, s.clone(), T, *c).anchor(Anchor::CenterLeft);
             if *b {
                 t = t.bold();
             }
@@ -995,14 +972,12 @@ fn player_row(sc: &mut Scene, view: &View, s: &SeatView, row: &PlayerRow, x: f32
     sc.text(
         txt(x + ROW_INDENT, line1, row.name.clone(), T, color)
             .anchor(Anchor::CenterLeft)
-            .bold()
-            .halo(HALO),
+            .bold(),
     );
     sc.text(
         txt(x + w - 4.0, line1, row.vp.clone(), T, GOLD)
             .anchor(Anchor::CenterRight)
-            .bold()
-            .halo(HALO),
+            .bold(),
     );
     for (line, dx, text, fg, fill) in &row.flow {
         let ly = line_y(*line);
@@ -1055,232 +1030,8 @@ fn kept_word(t: TileRef) -> String {
     }
 }
 
-// ---------------------------------------------------------------------------
-// The side panel
-
-fn dice_words(dice: &[super::state::Die]) -> String {
-    dice.iter()
-        .map(|d| if d.is_skull() { "☠".to_string() } else { d.to_string() })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// The side panel's height: every line of it.
-fn info_height(view: &View, names: &[String], bottom: f32, w: f32) -> f32 {
-    info_lines(view, names, bottom)
-        .iter()
-        .map(|(s, _, bold)| wrap_all(s, w - 24.0, *bold).len() as f32 * LINE + 4.0)
-        .sum::<f32>()
-        + 10.0
-}
-
-#[allow(clippy::too_many_arguments)]
-fn info_panel(sc: &mut Scene, view: &View, names: &[String], bottom: f32, x0: f32, y0: f32, w: f32) {
-    let h = HEIGHT as f32 - y0 - MARGIN;
-    rounded(sc, (x0, y0, w, h), 8.0, Some(PANEL), None);
-    let mut y = y0 + 6.0;
-    let width = w - 24.0;
-    for (s, color, bold) in info_lines(view, names, bottom) {
-        for line in wrap_all(&s, width, bold) {
-            let mut t = txt(x0 + 12.0, y, line, T, color).halo(HALO);
-            if bold {
-                t = t.bold();
-            }
-            sc.text(t);
-            y += LINE;
-        }
-        y += 4.0;
-    }
-}
-
-/// The side panel's lines: text, colour, bold.
-fn info_lines(view: &View, names: &[String], bottom: f32) -> Vec<(String, Color, bool)> {
-    let mut lines: Vec<(String, Color, bool)> = Vec::new();
-    if let Some(outcome) = &view.outcome {
-        let color = if matches!(outcome, Outcome::AllLose { .. }) {
-            ALERT
-        } else {
-            GOLD
-        };
-        lines.push((outcome_text(view, outcome, names, true), color, true));
-        if !view.final_vp.is_empty() {
-            let vps: Vec<String> = view
-                .final_vp
-                .iter()
-                .enumerate()
-                .map(|(i, v)| format!("{} {v}", name_of(names, Seat(u8::try_from(i).unwrap_or(u8::MAX)))))
-                .collect();
-            lines.push((format!("Final VP · {}", vps.join(" · ")), TEXT, false));
-        }
-    }
-    lines.push((
-        format!(
-            "Pass cubes left {} · Deck {} · Bag {}",
-            view.pass_cubes,
-            plural(view.deck_size, "card", "cards"),
-            plural(view.bag.count, "tile", "tiles")
-        ),
-        TEXT,
-        true,
-    ));
-    if !view.bag.by_kind.is_empty() {
-        let kinds: Vec<String> = view
-            .bag
-            .by_kind
-            .iter()
-            .map(|(k, n)| format!("{} {n}", kind_word(*k)))
-            .collect();
-        lines.push((format!("In the bag: {}", kinds.join(" · ")), DIM, false));
-    }
-    if view.discard.is_empty() {
-        lines.push(("Discard pile: empty".to_string(), DIM, false));
-    } else {
-        let top: Vec<String> = view
-            .discard
-            .iter()
-            .rev()
-            .take(3)
-            .map(|c| c.name().to_string())
-            .collect();
-        lines.push((
-            format!("Discard pile ({}), top: {}", view.discard.len(), top.join(" · ")),
-            DIM,
-            false,
-        ));
-    }
-    if view.invaded {
-        lines.push(("The aliens have invaded".to_string(), ALERT, true));
-    }
-    if let Some(t) = &view.turn {
-        if !t.played.is_empty() {
-            let played: Vec<&str> = t.played.iter().map(|c| c.name()).collect();
-            lines.push((
-                format!("{} played: {}", name_of(names, t.seat), played.join(" · ")),
-                player_color(t.seat),
-                false,
-            ));
-        }
-        if let Some(c) = &t.claim {
-            let what = match c.tile {
-                TileRef::Bag(id) => format!("{id} {}", id.kind()),
-                TileRef::Alien(a) => format!("Alien {a}"),
-            };
-            let against = c
-                .target
-                .map(|tt| format!(" vs {}'s {}", name_of(names, tt.seat), tt.piece))
-                .unwrap_or_default();
-            let def = if c.effective_defence == c.defence {
-                format!("defence {}", c.defence)
-            } else {
-                format!("defence {} (halved {})", c.defence, c.effective_defence)
-            };
-            lines.push((
-                format!(
-                    "Claim: {} · {what} at {}{against} · {def}",
-                    name_of(names, c.seat),
-                    c.planet
-                ),
-                player_color(c.seat),
-                true,
-            ));
-            let dice = match &c.dice {
-                Some(d) => format!(
-                    "Dice {} · cost {} CP · casualties {}",
-                    dice_words(d),
-                    c.cost,
-                    c.casualties
-                ),
-                None => "Dice not rolled yet".to_string(),
-            };
-            lines.push((dice, TEXT, true));
-            if !c.cards.is_empty() {
-                let cards: Vec<&str> = c.cards.iter().map(|c| c.name()).collect();
-                lines.push((format!("Claim cards: {}", cards.join(" · ")), DIM, false));
-            }
-        }
-    }
-    if let Some(m) = &view.mercury {
-        lines.push((
-            format!(
-                "Mercury's powers: {} may use them · level {}",
-                name_of(names, m.seat),
-                m.level
-            ),
-            player_color(m.seat),
-            true,
-        ));
-    }
-    for d in &view.losses {
-        let what = match d.kind {
-            LossKind::UnitsThenPieces => "units (or pieces)",
-            LossKind::Pieces => "mines or factories",
-        };
-        let from: Vec<&str> = d.planets.iter().map(|p| p.name()).collect();
-        lines.push((
-            format!(
-                "{} owes {} {what} · from {}",
-                name_of(names, d.seat),
-                d.count,
-                from.join(", ")
-            ),
-            player_color(d.seat),
-            true,
-        ));
-    }
-    // Tiles their planet's box has no room for.
-    for pv in &view.planets {
-        let rest: Vec<String> = pv
-            .tiles
-            .iter()
-            .skip(tiles_shown(view, pv, bottom))
-            .map(|t| {
-                let mut s = format!("{} {} {}", t.id, kind_word(t.kind), defence_word(t.defence));
-                if t.skull {
-                    s.push_str(" ☠");
-                }
-                if t.crisis_dice > 0 {
-                    s.push_str(&format!(" ×{} crisis dice", t.crisis_dice));
-                }
-                s
-            })
-            .collect();
-        if !rest.is_empty() {
-            lines.push((format!("Also on {}: {}", pv.planet, rest.join(" · ")), TEXT, false));
-        }
-    }
-    if view.outcome.is_none() && !view.pending.is_empty() {
-        lines.push((format!("Waiting on {}", waiting_names(view, names)), ORANGE, false));
-    }
-    if let Some(e) = &view.espionage {
-        let cards: Vec<&str> = e.hand.iter().map(|c| c.name()).collect();
-        let cards = if cards.is_empty() {
-            "no cards".to_string()
-        } else {
-            cards.join(" · ")
-        };
-        lines.push((
-            format!("Espionage: {}'s hand · {cards}", name_of(names, e.target)),
-            GOLD,
-            false,
-        ));
-    }
-    lines
-}
-
-/// Split `s` at " · " into lines that fit `width` at [`T`], and a part
-/// still too wide at its spaces.
-fn wrap_all(s: &str, width: f32, bold: bool) -> Vec<String> {
-    wrap(s, T, width, bold)
-        .into_iter()
-        .flat_map(|line| {
-            if measure_text(&line, T, bold).0 <= width {
-                vec![line]
-            } else {
-                wrap_words(&line, T, width, bold)
-            }
-        })
-        .collect()
-}
+mod panel;
+use panel::{info_height, info_panel};
 
 #[cfg(test)]
 mod tests;
