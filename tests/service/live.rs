@@ -512,3 +512,59 @@ async fn without_a_slot_or_a_location_messages_are_posted_as_before() {
     assert_eq!(full(sent(&calls[1]).2), "alice ends");
     assert!(svc.store().live_messages(game).await.unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn an_append_with_a_newer_board_replaces_the_phase_posts_picture() {
+    let (svc, game) = with_game("redraw").await;
+    for (user, name) in [(2, "bob"), (3, "carol")] {
+        crate::common::ok(
+            &svc,
+            &crate::common::at(CHANNEL, user, name),
+            Request::Join { game: None },
+        )
+        .await;
+    }
+    crate::common::ok(
+        &svc,
+        &crate::common::at(CHANNEL, 1, "alice"),
+        Request::Start { game: None },
+    )
+    .await;
+    let t = Recorder::default();
+    svc.deliver(&t).await.unwrap();
+    t.take();
+    let slot = Slot::Phase { game };
+    let (_, shown) = live_at(&svc, slot).await.expect("the start posts the phase post");
+    let first = shown.board.clone().expect("with its board");
+
+    // The game turned to someone new: the post brings the board as it stands.
+    let newer = BoardRef {
+        seq: first.seq + 1,
+        ..first.clone()
+    };
+    let mut m = phase(game, "alice departs Algol", Op::Append);
+    m.board = Some(newer.clone());
+    queue(&svc, game, &[m]).await;
+    svc.deliver(&t).await.unwrap();
+    let calls = t.take();
+    assert_eq!(calls.len(), 1, "{calls:#?}");
+    let (_, _, now, png) = edited(&calls[0]);
+    assert!(png, "the picture is replaced");
+    assert_eq!(now.board, Some(newer.clone()));
+    assert_eq!(live_at(&svc, slot).await.unwrap().1.board, Some(newer.clone()));
+
+    // A line without a board keeps the picture: a text-only edit.
+    queue(&svc, game, &[phase(game, "bob arrives", Op::Append)]).await;
+    svc.deliver(&t).await.unwrap();
+    let calls = t.take();
+    let (_, _, now, png) = edited(&calls[0]);
+    assert!(!png, "the attachment stays");
+    assert_eq!(now.board, Some(newer.clone()));
+
+    // The same board again with nothing new to read: no edit at all.
+    let mut same = phase(game, "", Op::Append);
+    same.board = Some(newer);
+    queue(&svc, game, &[same]).await;
+    svc.deliver(&t).await.unwrap();
+    assert!(t.take().is_empty(), "nothing would change: nothing sent");
+}

@@ -297,9 +297,25 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
     if boundaries.is_empty() {
         let new_lines = lines(&public(0), notes);
         let (old_footer, _) = waiting_footer(&before.pending(), seats, *due);
-        if !new_lines.is_empty() || old_footer != footer || outcome.is_some() {
+        // The post's board is redrawn as the game turns to someone new, so
+        // whoever is asked to act sees the board as it stands (not after
+        // every order: boards stay light), and only when the public board
+        // changed. A game that ends gets its result post with the final
+        // board instead.
+        let turned = pending
+            .iter()
+            .any(|p| !p.submitted && !before.pending().iter().any(|b| b.seat == p.seat && !b.submitted));
+        let redrawn = outcome.is_none() && turned && state.news_since(before, Viewer::Public);
+        if !new_lines.is_empty() || old_footer != footer || outcome.is_some() || redrawn {
             let mut m = OutMessage::to_channel(row.channel_id, new_lines).in_slot(phase_slot, Op::Append);
             m.footer = Some(if outcome.is_some() { Text::new() } else { footer.clone() });
+            if redrawn {
+                m.board = Some(BoardRef {
+                    game: row.id,
+                    viewer: Viewer::Public,
+                    seq: adv.seq(),
+                });
+            }
             out.push(m);
         }
         // Seats the game now waits on that it did not before are alerted.

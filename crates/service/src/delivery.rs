@@ -279,7 +279,7 @@ impl Service {
                 self.post_live(transport, id, slot, msg).await
             }
             Op::Update | Op::Append => {
-                let now = if msg.op == Op::Update {
+                let mut now = if msg.op == Op::Update {
                     updated(&shown, msg)
                 } else {
                     appended(&shown, msg)
@@ -289,7 +289,20 @@ impl Service {
                     self.record(slot, at, &now, id).await?;
                     return Ok(Delivery::Sent(Some(at)));
                 }
-                match transport.edit(id, &at, &now, None).await? {
+                // A message bringing a newer board replaces the picture.
+                let mut png = None;
+                if now.board != shown.board {
+                    if let Some(b) = &now.board {
+                        match self.render(b).await {
+                            Ok(bytes) => png = Some(bytes),
+                            Err(e) => {
+                                tracing::error!(outbox = id, "board could not be rendered: {e:#}");
+                                now.board = shown.board.clone();
+                            }
+                        }
+                    }
+                }
+                match transport.edit(id, &at, &now, png.as_deref()).await? {
                     Delivery::Sent(_) => {
                         self.record(slot, at, &now, id).await?;
                         Ok(Delivery::Sent(Some(at)))
@@ -351,19 +364,19 @@ impl Service {
 }
 
 /// Whether a live message showing `shown` would look the same as `now`
-/// (its text and controls; an edit keeps the attachment): then an edit
-/// would change nothing, and none is sent.
+/// (its text, controls and board): then an edit would change nothing, and
+/// none is sent.
 fn shows_the_same(shown: &OutMessage, now: &OutMessage) -> bool {
-    shown.full_text() == now.full_text() && shown.choices == now.choices
+    shown.full_text() == now.full_text() && shown.choices == now.choices && shown.board == now.board
 }
 
 /// `shown` replaced by `msg`: text, footer and choices (and the lead, when
-/// `msg` has one); the board stays.
+/// `msg` has one); the board `msg`'s when it brings one, else kept.
 fn updated(shown: &OutMessage, msg: &OutMessage) -> OutMessage {
     OutMessage {
         target: shown.target.clone(),
         text: msg.text.clone(),
-        board: shown.board.clone(),
+        board: msg.board.clone().or_else(|| shown.board.clone()),
         choices: msg.choices.clone(),
         game_over: shown.game_over || msg.game_over,
         lead: msg.lead.clone().or_else(|| shown.lead.clone()),
@@ -375,12 +388,12 @@ fn updated(shown: &OutMessage, msg: &OutMessage) -> OutMessage {
 }
 
 /// `msg`'s text added to `shown`'s as new lines, its footer replacing
-/// `shown`'s when given; choices and board stay.
+/// `shown`'s when given, its board too when it brings one; choices stay.
 fn appended(shown: &OutMessage, msg: &OutMessage) -> OutMessage {
     OutMessage {
         target: shown.target.clone(),
         text: with_line(shown, msg),
-        board: shown.board.clone(),
+        board: msg.board.clone().or_else(|| shown.board.clone()),
         choices: shown.choices.clone(),
         game_over: shown.game_over || msg.game_over,
         lead: shown.lead.clone(),

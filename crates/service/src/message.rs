@@ -142,10 +142,12 @@ pub enum Op {
     #[default]
     Post,
     /// Replace the live message's text, footer and controls (its board is
-    /// kept); posted as new if the slot has none.
+    /// kept unless this message brings one); posted as new if the slot has
+    /// none.
     Update,
     /// Add the text's lines to the live message's text and replace its
-    /// footer (when given); posted as new if the slot has none.
+    /// footer (when given) and its board (when given: the picture is
+    /// replaced); posted as new if the slot has none.
     Append,
     /// Close the live message: keep its text, add this text as a last line,
     /// remove its controls. Nothing if the slot has none.
