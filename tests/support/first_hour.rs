@@ -178,19 +178,36 @@ pub fn first_hour(h: &Harness, t: &Table, players: &[User], orders: usize, pings
     let per = |n: usize| n as f64 / orders as f64;
     let board_kb_per_order = sent.file_bytes as f64 / 1024.0 / orders as f64;
 
-    // DMs only to say nothing is asked.
-    let idle: Vec<String> = h.fake.read(|w| {
-        players
-            .iter()
-            .filter_map(|u| w.dm_channel_of(u.id))
-            .flat_map(|c| w.messages_in(c))
-            .map(|m| m.content.clone())
-            .filter(|c| c.contains("nothing is asked"))
-            .collect()
+    // DMs only to say nothing is asked, and boards a player already had: a
+    // private board goes to a seat when what it shows changed.
+    let (idle, repeated): (Vec<String>, Vec<String>) = h.fake.read(|w| {
+        let mut idle = Vec::new();
+        let mut repeated = Vec::new();
+        for c in players.iter().filter_map(|u| w.dm_channel_of(u.id)) {
+            let mut last: Option<&[u8]> = None;
+            for m in w.messages_in(c) {
+                if m.content.contains("nothing is asked") {
+                    idle.push(m.content.clone());
+                }
+                if let Some(a) = m.attachments.first() {
+                    if last == Some(a.data.as_slice()) {
+                        repeated.push(m.content.clone());
+                    }
+                    last = Some(a.data.as_slice());
+                }
+            }
+        }
+        (idle, repeated)
     });
     let mut failures = Vec::new();
     if let Some(one) = idle.first() {
         failures.push(format!("{} DMs only say nothing is asked: {one}", idle.len()));
+    }
+    if let Some(one) = repeated.first() {
+        failures.push(format!(
+            "{} DMs send a board the player already had: {one}",
+            repeated.len()
+        ));
     }
 
     // Every post that pinged still lets its players act, or was closed.
