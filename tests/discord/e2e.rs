@@ -732,7 +732,7 @@ async fn bad_input_is_explained_privately_and_changes_nothing() {
         here,
         "hyperspace depart",
         &[("from", json!("Antares")), ("ships", json!(3))],
-        "ship(s) at Antares",
+        "ships at Antares",
     )
     .await;
     refused(

@@ -782,3 +782,8 @@ mod tests {
         );
     }
 }
+
+/// "1 ship", "3 ships".
+pub fn ships_word(n: impl Into<u64>) -> String {
+    crate::shared::menu::counted(n, "ship", "ships")
+}

@@ -4,6 +4,7 @@
 //! and the orders that end something (`end`, the sheet's ready) asked
 //! about while other orders are open.
 
+use super::basics::ships_word;
 use super::orders::{Action, ScrapWhat, Written};
 use super::state::State;
 use super::view::{line_text, name};
@@ -65,7 +66,7 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
                 None,
             ),
             Action::Split { unit, ships } => control(
-                format!("Split {ships} ship(s) off {}", own_one(unit)),
+                format!("Split {} off {}", ships_word(*ships), own_one(unit)),
                 format!("Counter {unit}"),
                 main,
                 None,
@@ -117,7 +118,7 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
             Action::Battle { at } => control(format!("Fight at {at}"), "Battle", main, None),
             Action::Screen { unit, ships } => control(
                 match ships {
-                    Some(n) => format!("Screen {n} ship(s) of {unit}"),
+                    Some(n) => format!("Screen {} of {unit}", ships_word(*n)),
                     None => format!("Screen {unit}"),
                 },
                 "Screen",
@@ -127,7 +128,11 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
             Action::Done => control("Done screening".into(), "Screen", ControlStyle::Minor, None),
             Action::Fire { unit, at, ships } => control(
                 match ships {
-                    Some(n) => format!("{n} ship(s) of {unit} fire at {at}"),
+                    Some(n) => format!(
+                        "{} of {unit} {} at {at}",
+                        ships_word(*n),
+                        if *n == 1 { "fires" } else { "fire" }
+                    ),
                     None => format!("{unit} fires at {at}"),
                 },
                 format!("Fire {unit}"),
@@ -136,7 +141,11 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
             ),
             Action::Retreat { unit, to, ships } => control(
                 match ships {
-                    Some(n) => format!("{n} ship(s) of {unit} retreat to {to}"),
+                    Some(n) => format!(
+                        "{} of {unit} {} to {to}",
+                        ships_word(*n),
+                        if *n == 1 { "retreats" } else { "retreat" }
+                    ),
                     None => format!("{unit} retreats to {to}"),
                 },
                 format!("Retreat {unit}"),

@@ -10,6 +10,7 @@
 //! levels, sheet, standing orders, peeks and wreck rolls. Nobody sees
 //! face-down markers or the RNG. At the end everything is shown.
 
+use super::basics::ships_word;
 use super::basics::{Kind, Label, Levels, Marker, Tech, Worth, COUNTERS_PER_TYPE};
 use super::events::{Doom, Event, Ledger};
 use super::map::Board;
@@ -438,7 +439,7 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
         }
         Event::Split { from, new, ships, .. } => {
             if me(from.owner) {
-                format!("{ships} ship(s) of {from} split off as {new}.")
+                format!("{} of {from} split off as {new}.", ships_word(*ships))
             } else {
                 format!("{from} split: a new counter {new}.")
             }
@@ -519,7 +520,7 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             t
         }
         Event::ScreenNoted { target, ships } if me(self_owner(target)) => {
-            format!("Noted: screen {ships} ship(s) of {target}.")
+            format!("Noted: screen {} of {target}.", ships_word(*ships))
         }
         Event::Fought { said, .. } | Event::Retreated { said, .. } => {
             if said.is_empty() {

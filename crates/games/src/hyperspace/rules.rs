@@ -23,7 +23,7 @@ pub enum Illegal {
     DeparturesOver,
     #[error("a fleet needs at least 1 ship")]
     NoShips,
-    #[error("you have {have} ship(s) at {star}, not {asked}")]
+    #[error("you have {} at {star}, not {asked}", crate::shared::menu::counted(*.have, "ship", "ships"))]
     NotEnoughShips { star: String, have: u32, asked: u32 },
     #[error("{}", no_free_token(*lost))]
     NoFreeToken { lost: u8 },
@@ -49,7 +49,7 @@ pub enum Illegal {
     CardNotInHand(Card),
     #[error("losses must be from 0 to {0}, the ships of the losing fleet")]
     LossesOutOfRange(u32),
-    #[error("you can retreat 0 to {0} ship(s)")]
+    #[error("you can retreat 0 to {0} of your ships")]
     RetreatOutOfRange(u32),
 }
 

@@ -430,7 +430,7 @@ fn same_sector_journey_is_immediate_and_uses_a_token_for_the_turn() {
 fn departing_checks_ships() {
     let mut s = new_game(2);
     let e = play(&mut s, 1, "depart from:Antares ships:1").unwrap_err();
-    assert!(e.contains("you have 0 ship(s) at Antares"), "{e}");
+    assert!(e.contains("you have 0 ships at Antares"), "{e}");
     assert!(e.contains("depart from:Algol ships:15"), "{e}");
     assert!(play(&mut s, 1, "depart from:Algol ships:16").is_err());
     assert!(play(&mut s, 1, "depart from:Algol ships:0").is_err());

@@ -55,6 +55,14 @@ pub fn count(n: u32, one: &str, many: &str) -> String {
     }
 }
 
+/// "1 ship", "3 ships": a count and its noun in the right number.
+pub fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
+    match n.into() {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
+    }
+}
+
 /// "a", "a and b", "a, b and c".
 pub fn and_list(items: &[String]) -> String {
     match items {

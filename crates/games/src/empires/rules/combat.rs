@@ -2,6 +2,7 @@
 //! their checking, battles begun, answered (by hand or by standing
 //! orders), retreats, colony fire, and the phase carried on by itself.
 
+use super::super::basics::ships_word;
 use super::super::basics::{Dir, Kind, Label, Marker};
 use super::super::events::{push, Event};
 use super::super::orders::{Action, StandingEdit};
@@ -24,7 +25,7 @@ pub(super) fn combat_prompt(s: &State) -> String {
             );
             match b.ask() {
                 Some(super::super::state::battle::Ask::Screen { max_ships, .. }) => t.push_str(&format!(
-                    "You may screen up to {max_ships} ship(s), then say you are done, or fire at once."
+                    "You may screen up to {}, then say you are done, or fire at once.", ships_word(max_ships)
                 )),
                 Some(super::super::state::battle::Ask::Fire { side, .. }) => {
                     let run: Vec<String> = b
@@ -267,12 +268,13 @@ fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Ve
             }
             let n = ships.unwrap_or(f.ships);
             if n > f.ships {
-                return Err(format!("{} has {} ship(s)", f.id, f.ships));
+                return Err(format!("{} has {}", f.id, ships_word(f.ships)));
             }
             let noted: u32 = s.screening.iter().map(|(_, n)| n).sum();
             if noted + n > max_ships {
                 return Err(format!(
-                    "you may screen {max_ships} ship(s) this round (the difference in combat-capable units); {noted} noted"
+                    "you may screen {} this round (the difference in combat-capable units); {noted} noted",
+                    ships_word(max_ships)
                 ));
             }
             out.push(Event::ScreenNoted { target: f.id, ships: n });
@@ -300,7 +302,7 @@ fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Ve
             let can = b.fireable(i);
             let n = ships.unwrap_or(can);
             if n == 0 || n > can {
-                return Err(format!("{} has {can} ship(s) that may fire now", b.fighter(i).id));
+                return Err(format!("{} has {} that may fire now", b.fighter(i).id, ships_word(can)));
             }
             out.push(volley(&scratch, &b, i, b.fighter(ti).id, n));
             Ok(out)
@@ -327,7 +329,11 @@ fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Ve
             let f = b.fighter(i);
             let n = ships.unwrap_or(f.ships - f.fired);
             if n == 0 || n > f.ships - f.fired {
-                return Err(format!("{} has {} ship(s) that may retreat", f.id, f.ships - f.fired));
+                return Err(format!(
+                    "{} has {} that may retreat",
+                    f.id,
+                    ships_word(f.ships - f.fired)
+                ));
             }
             out.extend(retreat(&scratch, &b, i, n, h));
             Ok(out)
@@ -384,7 +390,13 @@ fn retreat(s: &State, b: &Battle, i: usize, ships: u32, to: Hex) -> Vec<Event> {
         _ => None,
     };
     let said = match new {
-        Some(n) => format!("{ships} ship(s) of {} retreat to {} as {n}.", f.id, s.board.name(to)),
+        Some(n) => format!(
+            "{} of {} {} to {} as {n}.",
+            ships_word(ships),
+            f.id,
+            if ships == 1 { "retreats" } else { "retreat" },
+            s.board.name(to)
+        ),
         None => format!("{} retreats to {}.", f.id, s.board.name(to)),
     };
     let mut scratch = s.clone();

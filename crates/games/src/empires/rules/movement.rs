@@ -14,6 +14,7 @@
 //! Then the phase's orders as offered and decided ([`movement_order`]),
 //! Lost in Space's shift, and exploration at the end of the combat phase.
 
+use super::super::basics::ships_word;
 use super::super::basics::{black_hole_survives, moves, Dir, Kind, Label, Marker, GROUP_MAX};
 use super::super::events::{apply, push, Doom, Event};
 use super::super::map::Board;
@@ -252,8 +253,8 @@ pub fn split(s: &State, seat: Seat, label: Label, ships: u32) -> Result<Vec<Even
     }
     if ships == 0 || ships >= u.ships {
         return Err(format!(
-            "{label} has {} ship(s): split off 1 to {}",
-            u.ships,
+            "{label} has {}: split off 1 to {}",
+            ships_word(u.ships),
             u.ships.saturating_sub(1)
         ));
     }
