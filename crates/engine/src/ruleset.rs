@@ -204,6 +204,10 @@ pub trait Ruleset {
     /// Every kind of decision ([`Pending::kind`]) this ruleset asks for
     /// (per-kind deadline lengths are keyed on these).
     const DECISION_KINDS: &'static [&'static str];
+    /// Each decision kind in words a newcomer reads where the game names
+    /// what it waits on ("pay" → "paying for a claim"); a kind not listed
+    /// is read with its dashes as spaces.
+    const DECISION_NAMES: &'static [(&'static str, &'static str)] = &[];
     /// Each seat is sent its own board by DM at every phase boundary,
     /// beside the public board in the channel: for games whose public
     /// board shows little (fog of war). Default: no.

@@ -275,6 +275,16 @@ impl GameKind {
         with_kind!(self, R => R::DECISION_KINDS)
     }
 
+    /// A decision kind in words ([`Ruleset::DECISION_NAMES`]): "paying for
+    /// a claim", "combat card".
+    pub fn decision_name(self, kind: &str) -> String {
+        let names: &[(&str, &str)] = with_kind!(self, R => R::DECISION_NAMES);
+        names
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map_or_else(|| kind.replace(['-', '_'], " "), |(_, n)| n.to_string())
+    }
+
     /// The order that makes the sheet edit `verb`, for a game with order
     /// sheets ([`Ruleset::sheet_verb`]); `None` when the game has none.
     pub fn sheet_command(self, verb: SheetVerb) -> Option<CommandLine> {
@@ -488,6 +498,28 @@ pub fn waiting_seats(pending: &[Pending]) -> Vec<Seat> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Every decision a game asks for is named in words where the game
+    /// says what it waits on, and only its own kinds are named.
+    #[test]
+    fn every_decision_kind_has_a_name_in_words() {
+        for &kind in GameKind::ALL {
+            let names: &[(&str, &str)] = with_kind!(kind, R => R::DECISION_NAMES);
+            for k in kind.decision_kinds() {
+                assert!(names.iter().any(|(n, _)| n == k), "{kind:?}: {k} has no name");
+            }
+            for (k, name) in names {
+                assert!(
+                    kind.decision_kinds().contains(k),
+                    "{kind:?}: {k} is not a decision kind"
+                );
+                assert!(!name.is_empty());
+            }
+        }
+        assert_eq!(GameKind::Solar.decision_name("pay"), "paying for a claim");
+        assert_eq!(GameKind::Hyperspace.decision_name("combat-card"), "combat card");
+        assert_eq!(GameKind::Starlanes.decision_name("un-known"), "un known");
+    }
 
     /// The database and the logs store the serde tag; commands and
     /// `from_key` use `Ruleset::KEY`. They are one name, for every game.

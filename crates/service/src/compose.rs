@@ -17,6 +17,7 @@ use super::roster::Roster;
 use super::text::Text;
 use orrery_engine::{CommandLine, ControlStyle, Outcome, Pending, PhaseInfo, Seat, Viewer};
 use orrery_games::AnyState;
+use orrery_games::GameKind;
 use orrery_store::{DeadlineRow, GameRow, PrivateTo, SeatRow};
 
 /// When the decisions asked now are due.
@@ -123,11 +124,6 @@ pub(super) fn phase_header(row: &GameRow, phase: &PhaseInfo, names: &[String]) -
 /// sheet with its controls, and their own board, privately.
 pub const SHOW_MY_PROMPT: &str = "📋 Show my prompt";
 
-/// A decision's kind as words ("combat-card" → "combat card").
-fn decision_words(kind: &str) -> String {
-    kind.replace(['-', '_'], " ")
-}
-
 /// Where the alerted players find their prompts, said in a ping.
 fn prompts_are(row: &GameRow, alerted: &[&SeatRow]) -> &'static str {
     let threads = alerted
@@ -161,7 +157,12 @@ fn quiet(s: &SeatRow) -> bool {
 /// Who the game waits on, by name (mentioned where the transport can),
 /// and by when: the footer of a phase post. Returns the players it alerts:
 /// those who owe and have not answered, unless automatic or quiet.
-pub(super) fn waiting_footer(pending: &[Pending], seats: &[SeatRow], due: Due) -> (Text, Vec<orrery_engine::UserId>) {
+pub(super) fn waiting_footer(
+    game: GameKind,
+    pending: &[Pending],
+    seats: &[SeatRow],
+    due: Due,
+) -> (Text, Vec<orrery_engine::UserId>) {
     let mut pings = Vec::new();
     if pending.is_empty() {
         return (Text::new(), pings);
@@ -183,7 +184,7 @@ pub(super) fn waiting_footer(pending: &[Pending], seats: &[SeatRow], due: Due) -
             None => text.push_str(&p.seat.to_string()),
         }
         let done = if p.submitted { ", ✓ ready" } else { "" };
-        text.push_str(&format!(" ({}{done})", decision_words(&p.kind)));
+        text.push_str(&format!(" ({}{done})", game.decision_name(&p.kind)));
     }
     text.push_str(" · ");
     text.append(due.text());
@@ -293,10 +294,10 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
     };
 
     // The running phase's post: its new lines, and its footer.
-    let (footer, pings) = waiting_footer(&pending, seats, *due);
+    let (footer, pings) = waiting_footer(row.kind, &pending, seats, *due);
     if boundaries.is_empty() {
         let new_lines = lines(&public(0), notes);
-        let (old_footer, _) = waiting_footer(&before.pending(), seats, *due);
+        let (old_footer, _) = waiting_footer(row.kind, &before.pending(), seats, *due);
         // The post's board is redrawn as the game turns to someone new, so
         // whoever is asked to act sees the board as it stands (not after
         // every order: boards stay light), and only when the public board
@@ -354,7 +355,7 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
                 }
                 text.append(Text::new().mention(s.user, s.name.clone()));
             }
-            let kinds: Vec<String> = newly.iter().map(|p| decision_words(&p.kind)).collect();
+            let kinds: Vec<String> = newly.iter().map(|p| row.kind.decision_name(&p.kind)).collect();
             text.push_str(&format!(": game {} waits on you ({}), ", row.id, kinds.join(", ")));
             text.append(due.text());
             text.push_str(". ");
@@ -578,7 +579,7 @@ fn ctx_line(cause: &Cause, seat: Seat) -> Option<CommandLine> {
 /// are edited to stay true.
 pub(super) fn deadline_moved(row: &GameRow, seats: &[SeatRow], state: &AnyState, due: Due) -> Vec<OutMessage> {
     let pending = state.pending();
-    let (footer, _) = waiting_footer(&pending, seats, due);
+    let (footer, _) = waiting_footer(row.kind, &pending, seats, due);
     let mut m = OutMessage::to_channel(row.channel_id, Text::new()).in_slot(Slot::Phase { game: row.id }, Op::Append);
     m.footer = Some(footer);
     let mut out = vec![m];

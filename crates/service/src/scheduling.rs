@@ -317,7 +317,7 @@ impl Service {
             }
             let label = format!("phase {phase} · {}", state.phase().title(&names));
             if !force && settings.on_missed == Missed::Wait {
-                let (waiting, pings) = compose::waiting_footer(&state.pending(), &seats, compose::Due::Open);
+                let (waiting, pings) = compose::waiting_footer(row.kind, &state.pending(), &seats, compose::Due::Open);
                 let text = Text::plain(format!("⏰ The deadline of game {} ({label}) has passed. ", row.id))
                     .and(waiting)
                     .then(". The host decides: ")

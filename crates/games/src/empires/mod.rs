@@ -58,6 +58,13 @@ impl Ruleset for Empires {
     const KEY: &'static str = "empires";
     const NAME: &'static str = "Space Empires 4X";
     const DECISION_KINDS: &'static [&'static str] = &["move", "combat", "lost", "economic", "first"];
+    const DECISION_NAMES: &'static [(&'static str, &'static str)] = &[
+        ("move", "movement"),
+        ("combat", "combat"),
+        ("lost", "a Lost in Space move"),
+        ("economic", "economic phase"),
+        ("first", "choosing who moves first"),
+    ];
     const PRIVATE_BOARDS: bool = true;
     const OPTIONS: &'static [SetupOption] = &setup::OPTIONS;
     const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/empires.md");

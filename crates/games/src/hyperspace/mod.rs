@@ -65,6 +65,12 @@ impl Ruleset for Hyperspace {
     const KEY: &'static str = "hyperspace";
     const NAME: &'static str = "Hyperspace";
     const DECISION_KINDS: &'static [&'static str] = &["turn", "combat-card", "losses", "retreat"];
+    const DECISION_NAMES: &'static [(&'static str, &'static str)] = &[
+        ("turn", "turn"),
+        ("combat-card", "combat card"),
+        ("losses", "choosing losses"),
+        ("retreat", "retreat"),
+    ];
     const OPTIONS: &'static [SetupOption] = &setup::OPTIONS;
     const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/hyperspace.md");
     type State = State;

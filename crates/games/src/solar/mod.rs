@@ -66,6 +66,14 @@ impl Ruleset for Solar {
     const KEY: &'static str = "solar";
     const NAME: &'static str = "Solar Crisis";
     const DECISION_KINDS: &'static [&'static str] = &["turn", "pay", "take", "discard", "power", "lose"];
+    const DECISION_NAMES: &'static [(&'static str, &'static str)] = &[
+        ("turn", "turn"),
+        ("pay", "paying for a claim"),
+        ("take", "Espionage pick"),
+        ("discard", "discarding to the hand limit"),
+        ("power", "Mercury's powers"),
+        ("lose", "crisis losses"),
+    ];
     const OPTIONS: &'static [SetupOption] = &setup::OPTIONS;
     const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/solar.md");
     type State = State;

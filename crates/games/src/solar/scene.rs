@@ -27,7 +27,7 @@ use super::view::{PlanetView, SeatView, TileView, View};
 use crate::shared::draw::PLAYER_COLORS;
 use crate::shared::draw::{fit_text, name_of, rounded, txt, wrap, wrap_words};
 use crate::shared::menu::and_list;
-use orrery_engine::{Outcome, Seat, Viewer};
+use orrery_engine::{Outcome, Ruleset, Seat, Viewer};
 use orrery_render::{measure_text, Anchor, Color, Scene, Stroke};
 
 pub const WIDTH: u32 = 1600;
@@ -144,7 +144,7 @@ pub fn planets_bottom(view: &View, names: &[String]) -> f32 {
     let legend = LEGEND.len() as f32 * LINE + 4.0;
     let end = HEIGHT as f32 - MARGIN - legend;
     let players = players_height(view, names).max(MIN_PANELS_H);
-    let least = PLANETS_TOP + MIN_PLANETS_H;
+    let least = PLANETS_TOP + least_planets_height(view);
     let mut bottom = end - players;
     for _ in 0..8 {
         let info = info_height(view, names, bottom, INFO_W);
@@ -213,12 +213,20 @@ fn header(sc: &mut Scene, view: &View, names: &[String]) {
     }
 }
 
-/// "Bob (pay), Carol (lose)".
+/// A decision kind in words ([`Ruleset::DECISION_NAMES`]).
+fn decision_name(kind: &str) -> &str {
+    <super::Solar as Ruleset>::DECISION_NAMES
+        .iter()
+        .find(|(k, _)| *k == kind)
+        .map_or(kind, |(_, n)| n)
+}
+
+/// "Bob (paying for a claim), Carol (crisis losses)".
 fn waiting_names(view: &View, names: &[String]) -> String {
     let who: Vec<String> = view
         .pending
         .iter()
-        .map(|p| format!("{} ({})", name_of(names, p.seat), p.kind))
+        .map(|p| format!("{} ({})", name_of(names, p.seat), decision_name(&p.kind)))
         .collect();
     who.join(", ")
 }
@@ -273,20 +281,43 @@ fn content_height(view: &View, planet: Planet) -> f32 {
     let Some(pv) = view.planets.iter().find(|p| p.planet == planet) else {
         return 0.0;
     };
-    let inner = col_w() - 16.0;
-    let holdings: usize = view
-        .seats
-        .iter()
-        .filter_map(|s| s.planets.get(&planet).filter(|hd| !is_empty(hd)).map(|hd| (s.seat, hd)))
-        .map(|(seat, hd)| holding_lines(seat, hd, inner).len())
-        .sum();
     let tiles: f32 = pv.tiles.iter().map(|t| tile_height(t, col_w() - 8.0) + 4.0).sum();
-    top_height(pv) + tiles.max(LINE) + holdings as f32 * LINE + 12.0
+    top_height(pv) + tiles.max(LINE) + holdings_lines(view, planet) as f32 * LINE + 12.0
 }
 
-/// Earth's box height: the Moon's box takes what it needs (at least
-/// [`MIN_BOX_H`]), Earth the rest; when both cannot fit, they share the
-/// column by need.
+/// The lines of every colour's holdings on `planet`.
+fn holdings_lines(view: &View, planet: Planet) -> usize {
+    view.seats
+        .iter()
+        .filter_map(|s| s.planets.get(&planet).filter(|hd| !is_empty(hd)).map(|hd| (s.seat, hd)))
+        .map(|(seat, hd)| holding_lines(seat, hd, col_w() - 16.0).len())
+        .sum()
+}
+
+/// The least height of a planet's box: its top, every holdings line, and
+/// one line for its tiles (or "+N more tiles": the side panel lists them).
+fn least_height(view: &View, planet: Planet) -> f32 {
+    let top = view
+        .planets
+        .iter()
+        .find(|p| p.planet == planet)
+        .map_or(BADGE_BOTTOM + 6.0, top_height);
+    (top + LINE + holdings_lines(view, planet) as f32 * LINE + 12.0).max(MIN_BOX_H)
+}
+
+/// The least height of the planets' row: Earth's column holds the Moon.
+fn least_planets_height(view: &View) -> f32 {
+    let earth = least_height(view, Planet::Earth) + MOON_LINK + least_height(view, Planet::Moon);
+    COLUMNS
+        .iter()
+        .filter(|&&p| p != Planet::Earth)
+        .map(|&p| least_height(view, p))
+        .fold(earth.max(MIN_PLANETS_H), f32::max)
+}
+
+/// Earth's box height: the Moon's box takes what it needs, Earth the rest;
+/// when both cannot fit, they share the column by need, each keeping its
+/// least height.
 fn earth_height(view: &View, bottom: f32) -> f32 {
     let total = bottom - PLANETS_TOP - MOON_LINK;
     let earth = content_height(view, Planet::Earth);
@@ -296,7 +327,8 @@ fn earth_height(view: &View, bottom: f32) -> f32 {
     } else {
         total * earth / (earth + moon)
     };
-    h.clamp(MIN_BOX_H, total - MIN_BOX_H)
+    let most = total - least_height(view, Planet::Moon);
+    h.min(most).max(least_height(view, Planet::Earth))
 }
 
 fn planets(sc: &mut Scene, view: &View, bottom: f32) {
@@ -507,17 +539,7 @@ fn planet_box(sc: &mut Scene, view: &View, pv: &PlanetView, bottom: f32) {
 /// many as fit above a "+N more tiles" line.
 fn tiles_shown(view: &View, pv: &PlanetView, bottom: f32) -> usize {
     let (_, _, w, h) = planet_rect(view, bottom, pv.planet);
-    let holdings: usize = view
-        .seats
-        .iter()
-        .filter_map(|s| {
-            s.planets
-                .get(&pv.planet)
-                .filter(|hd| !is_empty(hd))
-                .map(|hd| (s.seat, hd))
-        })
-        .map(|(seat, hd)| holding_lines(seat, hd, w - 16.0).len())
-        .sum();
+    let holdings = holdings_lines(view, pv.planet);
     let avail = h - 6.0 - holdings as f32 * LINE - 6.0 - top_height(pv);
     let steps: Vec<f32> = pv.tiles.iter().map(|t| tile_height(t, w - 8.0) + 4.0).collect();
     if steps.iter().sum::<f32>() <= avail {
@@ -891,6 +913,7 @@ fn player_row_layout(view: &View, s: &SeatView, names: &[String], w: f32) -> Pla
         .filter(|p| p.seat == s.seat)
         .map(|p| p.kind.as_str())
         .filter(|k| !(on_turn && *k == "turn"))
+        .map(decision_name)
         .collect();
     if !owed.is_empty() {
         items.push((format!("waiting: {}", owed.join(", ")), dark, Some(ORANGE)));

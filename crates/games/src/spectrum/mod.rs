@@ -57,6 +57,12 @@ impl Ruleset for Spectrum {
     const KEY: &'static str = "spectrum";
     const NAME: &'static str = "Spectrum War";
     const DECISION_KINDS: &'static [&'static str] = &["economic", "movement", "combat", "ecopolitical"];
+    const DECISION_NAMES: &'static [(&'static str, &'static str)] = &[
+        ("economic", "economic sheet"),
+        ("movement", "movement sheet"),
+        ("combat", "combat sheet"),
+        ("ecopolitical", "ecopolitical sheet"),
+    ];
     const PRIVATE_BOARDS: bool = true;
     const OPTIONS: &'static [SetupOption] = &setup::OPTIONS;
     const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/spectrum.md");

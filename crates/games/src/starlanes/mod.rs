@@ -63,6 +63,7 @@ impl Ruleset for Starlanes {
     const KEY: &'static str = "starlanes";
     const NAME: &'static str = "Starlanes";
     const DECISION_KINDS: &'static [&'static str] = &["turn"];
+    const DECISION_NAMES: &'static [(&'static str, &'static str)] = &[("turn", "turn")];
     const OPTIONS: &'static [SetupOption] = &setup::OPTIONS;
     const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/starlanes.md");
     type State = State;

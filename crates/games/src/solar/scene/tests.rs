@@ -168,7 +168,7 @@ fn every_player_count_and_depth_fits_the_canvas_and_renders() {
     let mut largest = 0usize;
     for players in 2..=5u8 {
         let names = names(players);
-        for seed in [1u64, 7] {
+        for seed in [1u64, 7, 13, 21, 34] {
             for (depth, s) in positions(players, seed) {
                 for viewer in [Viewer::Public, Viewer::Seat(Seat(0))] {
                     let v = view(&s, viewer);
