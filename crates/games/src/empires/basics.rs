@@ -651,6 +651,11 @@ impl Dir {
     }
 }
 
+/// "1 ship", "3 ships".
+pub fn ships_word(n: impl Into<u64>) -> String {
+    crate::shared::menu::counted(n, "ship", "ships")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -781,9 +786,4 @@ mod tests {
             vec![Kind::Scout, Kind::ShipYard, Kind::ColonyShip, Kind::Miner, Kind::Decoy]
         );
     }
-}
-
-/// "1 ship", "3 ships".
-pub fn ships_word(n: impl Into<u64>) -> String {
-    crate::shared::menu::counted(n, "ship", "ships")
 }
