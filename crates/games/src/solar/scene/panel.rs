@@ -186,7 +186,10 @@ fn info_lines(view: &View, names: &[String], bottom: f32) -> Vec<(String, Color,
                     s.push_str(" ☠");
                 }
                 if t.crisis_dice > 0 {
-                    s.push_str(&format!(" ×{} crisis dice", t.crisis_dice));
+                    s.push_str(&format!(
+                        " with {}",
+                        crate::shared::menu::counted(t.crisis_dice, "crisis die", "crisis dice")
+                    ));
                 }
                 s
             })
