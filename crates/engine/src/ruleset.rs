@@ -208,6 +208,15 @@ pub trait Ruleset {
     /// what it waits on ("pay" → "paying for a claim"); a kind not listed
     /// is read with its dashes as spaces.
     const DECISION_NAMES: &'static [(&'static str, &'static str)] = &[];
+
+    /// A decision kind in words, from [`Ruleset::DECISION_NAMES`] (a kind
+    /// not listed: its dashes read as spaces).
+    fn decision_name(kind: &str) -> String {
+        Self::DECISION_NAMES
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map_or_else(|| kind.replace(['-', '_'], " "), |(_, n)| n.to_string())
+    }
     /// Each seat is sent its own board by DM at every phase boundary,
     /// beside the public board in the channel: for games whose public
     /// board shows little (fog of war). Default: no.

@@ -278,11 +278,7 @@ impl GameKind {
     /// A decision kind in words ([`Ruleset::DECISION_NAMES`]): "paying for
     /// a claim", "combat card".
     pub fn decision_name(self, kind: &str) -> String {
-        let names: &[(&str, &str)] = with_kind!(self, R => R::DECISION_NAMES);
-        names
-            .iter()
-            .find(|(k, _)| *k == kind)
-            .map_or_else(|| kind.replace(['-', '_'], " "), |(_, n)| n.to_string())
+        with_kind!(self, R => R::decision_name(kind))
     }
 
     /// The order that makes the sheet edit `verb`, for a game with order

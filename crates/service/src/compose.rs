@@ -297,15 +297,16 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
     let (footer, pings) = waiting_footer(row.kind, &pending, seats, *due);
     if boundaries.is_empty() {
         let new_lines = lines(&public(0), notes);
-        let (old_footer, _) = waiting_footer(row.kind, &before.pending(), seats, *due);
+        let before_pending = before.pending();
+        let (old_footer, _) = waiting_footer(row.kind, &before_pending, seats, *due);
+        // Seats the game waited on before this change.
+        let was: Vec<Seat> = before_pending.iter().filter(|p| !p.submitted).map(|p| p.seat).collect();
         // The post's board is redrawn as the game turns to someone new, so
         // whoever is asked to act sees the board as it stands (not after
         // every order: boards stay light), and only when the public board
         // changed. A game that ends gets its result post with the final
         // board instead.
-        let turned = pending
-            .iter()
-            .any(|p| !p.submitted && !before.pending().iter().any(|b| b.seat == p.seat && !b.submitted));
+        let turned = pending.iter().any(|p| !p.submitted && !was.contains(&p.seat));
         let redrawn = outcome.is_none() && turned && state.news_since(before, Viewer::Public);
         if !new_lines.is_empty() || old_footer != footer || outcome.is_some() || redrawn {
             let mut m = OutMessage::to_channel(row.channel_id, new_lines).in_slot(phase_slot, Op::Append);
@@ -320,12 +321,6 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
             out.push(m);
         }
         // Seats the game now waits on that it did not before are alerted.
-        let was: Vec<Seat> = before
-            .pending()
-            .iter()
-            .filter(|p| !p.submitted)
-            .map(|p| p.seat)
-            .collect();
         // A player who un-readies their own sheet knows it already.
         let actor = match cause {
             Cause::Order { seat, .. } => Some(*seat),

@@ -26,7 +26,7 @@ use super::state::{Holdings, LossKind, UnitCounts};
 use super::view::{PlanetView, SeatView, TileView, View};
 use crate::shared::draw::PLAYER_COLORS;
 use crate::shared::draw::{fit_text, name_of, rounded, txt, wrap, wrap_words};
-use crate::shared::menu::and_list;
+use crate::shared::menu::{and_list, counted};
 use orrery_engine::{Outcome, Ruleset, Seat, Viewer};
 use orrery_render::{measure_text, Anchor, Color, Scene, Stroke};
 
@@ -54,14 +54,6 @@ const FIFTH_COLOR: Color = Color::rgb(240, 228, 66);
 /// A seat's colour: the four shared player colours, then yellow.
 pub fn player_color(seat: Seat) -> Color {
     PLAYER_COLORS.get(seat.index()).copied().unwrap_or(FIFTH_COLOR)
-}
-
-fn plural(n: u32, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
 }
 
 /// Where the game is, in `view::phase`'s words: "Period 2 · Player
@@ -213,12 +205,9 @@ fn header(sc: &mut Scene, view: &View, names: &[String]) {
     }
 }
 
-/// A decision kind in words ([`Ruleset::DECISION_NAMES`]).
-fn decision_name(kind: &str) -> &str {
-    <super::Solar as Ruleset>::DECISION_NAMES
-        .iter()
-        .find(|(k, _)| *k == kind)
-        .map_or(kind, |(_, n)| n)
+/// A decision kind in words ([`Ruleset::decision_name`]).
+fn decision_name(kind: &str) -> String {
+    <super::Solar as Ruleset>::decision_name(kind)
 }
 
 /// "Bob (paying for a claim), Carol (crisis losses)".
@@ -281,7 +270,7 @@ fn content_height(view: &View, planet: Planet) -> f32 {
     let Some(pv) = view.planets.iter().find(|p| p.planet == planet) else {
         return 0.0;
     };
-    let tiles: f32 = pv.tiles.iter().map(|t| tile_height(t, col_w() - 8.0) + 4.0).sum();
+    let tiles: f32 = tile_steps(pv).iter().sum();
     top_height(pv) + tiles.max(LINE) + holdings_lines(view, planet) as f32 * LINE + 12.0
 }
 
@@ -520,7 +509,7 @@ fn planet_box(sc: &mut Scene, view: &View, pv: &PlanetView, bottom: f32) {
     // Tiles: every one if they fit, else as many as fit above "+N more"
     // (the side panel lists the rest).
     let n = pv.tiles.len();
-    let steps: Vec<f32> = pv.tiles.iter().map(|t| tile_height(t, w - 8.0) + 4.0).collect();
+    let steps = tile_steps(pv);
     let shown = tiles_shown(view, pv, bottom);
     let mut ty = cy;
     for (t, st) in pv.tiles.iter().zip(&steps).take(shown) {
@@ -535,13 +524,18 @@ fn planet_box(sc: &mut Scene, view: &View, pv: &PlanetView, bottom: f32) {
     }
 }
 
+/// The height each of a planet's tile chips takes, with its gap.
+fn tile_steps(pv: &PlanetView) -> Vec<f32> {
+    pv.tiles.iter().map(|t| tile_height(t, col_w() - 8.0) + 4.0).collect()
+}
+
 /// How many of a planet's tiles its box shows: all when they fit, else as
 /// many as fit above a "+N more tiles" line.
 fn tiles_shown(view: &View, pv: &PlanetView, bottom: f32) -> usize {
-    let (_, _, w, h) = planet_rect(view, bottom, pv.planet);
+    let (_, _, _, h) = planet_rect(view, bottom, pv.planet);
     let holdings = holdings_lines(view, pv.planet);
     let avail = h - 6.0 - holdings as f32 * LINE - 6.0 - top_height(pv);
-    let steps: Vec<f32> = pv.tiles.iter().map(|t| tile_height(t, w - 8.0) + 4.0).collect();
+    let steps = tile_steps(pv);
     if steps.iter().sum::<f32>() <= avail {
         return steps.len();
     }
@@ -907,7 +901,7 @@ fn player_row_layout(view: &View, s: &SeatView, names: &[String], w: f32) -> Pla
             Some(Color::WHITE),
         ));
     }
-    let owed: Vec<&str> = view
+    let owed: Vec<String> = view
         .pending
         .iter()
         .filter(|p| p.seat == s.seat)
@@ -920,9 +914,9 @@ fn player_row_layout(view: &View, s: &SeatView, names: &[String], w: f32) -> Pla
     }
     let mut words = vec![
         format!("£{}", s.money),
-        plural(s.hand_size, "card", "cards"),
+        counted(s.hand_size, "card", "cards"),
         format!("income £{}", s.income),
-        plural(s.cubes_taken, "Pass cube", "Pass cubes"),
+        counted(s.cubes_taken, "Pass cube", "Pass cubes"),
     ];
     // No kept tiles: nothing said (the row stays one line where it can).
     if !s.kept.is_empty() {

@@ -64,8 +64,8 @@ fn info_lines(view: &View, names: &[String], bottom: f32) -> Vec<(String, Color,
         format!(
             "Pass cubes left {} · Deck {} · Bag {}",
             view.pass_cubes,
-            plural(view.deck_size, "card", "cards"),
-            plural(view.bag.count, "tile", "tiles")
+            counted(view.deck_size, "card", "cards"),
+            counted(view.bag.count, "tile", "tiles")
         ),
         TEXT,
         true,
@@ -188,7 +188,7 @@ fn info_lines(view: &View, names: &[String], bottom: f32) -> Vec<(String, Color,
                 if t.crisis_dice > 0 {
                     s.push_str(&format!(
                         " with {}",
-                        crate::shared::menu::counted(t.crisis_dice, "crisis die", "crisis dice")
+                        counted(t.crisis_dice, "crisis die", "crisis dice")
                     ));
                 }
                 s
