@@ -7,7 +7,7 @@
 //! - a seat's hidden choice changes nothing any other viewer can see:
 //!   their view, their narration of the events, and the rendered board.
 
-use orrery::engine::{GameConfig, GameRng, Seat, SheetVerb, Viewer};
+use orrery::engine::{GameConfig, GameRng, Pending, Seat, SheetVerb, Viewer};
 use orrery::games::{AnyEvent, AnyState, GameKind};
 use proptest::prelude::*;
 
@@ -427,6 +427,35 @@ fn hidden_state_does_not_leak_in(kind: GameKind, games: u64) {
                         other.view_json(viewer),
                         "{kind} seed {seed}: {viewer:?}'s view depends on hidden state"
                     );
+                    // Whom the game is shown waiting on (footers, pings,
+                    // deadline posts) is public: the same in both worlds
+                    // (who owes a combat sheet, say, is not).
+                    let shown = |s: &AnyState| -> Vec<(Seat, String, bool)> {
+                        Pending::disclosed(&s.pending())
+                            .into_iter()
+                            .map(|p| (p.seat, p.kind, p.submitted))
+                            .collect()
+                    };
+                    assert_eq!(
+                        shown(state),
+                        shown(&other),
+                        "{kind} seed {seed}: whom the game is shown waiting on depends on hidden state"
+                    );
+                    let unnamed = |s: &AnyState| -> Vec<String> {
+                        let mut k: Vec<String> = s
+                            .pending()
+                            .into_iter()
+                            .filter(|p| p.undisclosed)
+                            .map(|p| p.kind)
+                            .collect();
+                        k.dedup();
+                        k
+                    };
+                    assert_eq!(
+                        unnamed(state),
+                        unnamed(&other),
+                        "{kind} seed {seed}: unnamed decisions differ"
+                    );
                     // A seat's prompt lists its legal orders: they are its
                     // DMs too.
                     if let Some(seat) = viewer.seat() {
@@ -470,10 +499,16 @@ fn hidden_state_does_not_leak_in(kind: GameKind, games: u64) {
                     for e in &a {
                         after.apply(e).expect("apply");
                     }
+                    let mut after_b = other.clone();
+                    for e in &b {
+                        after_b.apply(e).expect("apply");
+                    }
                     // An edit that completed the section (the last ready)
                     // carries it out, rightly told from the hidden state: a
-                    // new phase, or the war's end.
-                    if after.phase() == state.phase() && after.outcome().is_none() {
+                    // new phase, or the war's end. (Who else owes a sheet may
+                    // be hidden too, so the other world may complete it.)
+                    let open = |s: &AnyState| s.phase() == state.phase() && s.outcome().is_none();
+                    if open(&after) && open(&after_b) {
                         for viewer in [Viewer::Public, Viewer::Seat(p.seat)] {
                             let tell = |events: &[AnyEvent]| -> Vec<Option<String>> {
                                 events.iter().map(|e| e.narrate(viewer, &names)).collect()
@@ -536,5 +571,52 @@ fn hidden_state_does_not_leak_in(kind: GameKind, games: u64) {
         if kind == GameKind::Spectrum && games >= 100 {
             assert!(checked.0 > 5000 && checked.1 > 50 && checked.3 > 500, "{checked:?}");
         }
+    }
+}
+
+/// Spectrum War asks a combat sheet only of players with a shot to aim
+/// (never a blank sheet to mark ready), and who they are is never shown:
+/// every combat pending is `undisclosed`.
+#[test]
+fn spectrum_asks_combat_sheets_only_of_players_in_a_fight() {
+    let games = games_or(60);
+    let counts = player_counts(GameKind::Spectrum);
+    let (mut rounds, mut asked, mut in_war) = (0usize, 0usize, 0usize);
+    for seed in 0..games {
+        let players = counts[(seed as usize) % counts.len()];
+        let mut last = None;
+        play(GameKind::Spectrum, players, 9000 + seed, |state| {
+            let pending = state.pending();
+            if !pending.iter().any(|p| p.kind == "combat") {
+                return true;
+            }
+            if last != Some(state.phase()) {
+                last = Some(state.phase());
+                rounds += 1;
+                let view = state.view_json(Viewer::Public);
+                let players = view["players"].as_array().expect("players");
+                in_war += players.iter().filter(|x| x["out"] == false).count();
+                for p in &pending {
+                    assert!(p.undisclosed, "seed {seed}: a combat sheet names its owner");
+                    let fire = state
+                        .legal_commands(p.seat)
+                        .iter()
+                        .any(|c| c.to_string().starts_with("fire "));
+                    assert!(
+                        fire,
+                        "seed {seed}: {} is asked a combat sheet with no shot to aim",
+                        p.seat
+                    );
+                    asked += 1;
+                }
+            }
+            true
+        });
+    }
+    eprintln!(
+        "Spectrum: {rounds} combat rounds, {asked} combat sheets asked, each of a player in a fight ({in_war} players were in the war then, all asked before)"
+    );
+    if games >= 60 {
+        assert!(rounds > 20, "too few combat rounds to tell: {rounds}");
     }
 }

@@ -1066,11 +1066,15 @@ pub fn assert_png(bytes: &[u8], what: &str) {
 }
 
 /// Who `state` waits on, as users.
+/// The players the game is shown waiting on and who have not answered.
+/// Those owing a decision whose owers are secret (`undisclosed`: Spectrum
+/// War's combat sheets) are never named or pinged in the channel; their
+/// prompt comes by DM.
 pub fn owing(t: &Table, state: &AnyState) -> std::collections::BTreeSet<Id> {
     state
         .pending()
         .iter()
-        .filter(|p| !p.submitted)
+        .filter(|p| !p.submitted && !p.undisclosed)
         .map(|p| t.seats[p.seat.index()].id)
         .collect()
 }

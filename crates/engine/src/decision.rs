@@ -28,6 +28,20 @@ pub struct Pending {
     /// marks them ready ([`SheetVerb`]); `prompt` shows the seat its sheet.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub sheet: bool,
+    /// Whether this seat owes the decision is itself hidden (Spectrum
+    /// War's combat sheets: who fights is secret). Public output names
+    /// nobody for it and counts nobody; the seat alone is told, in
+    /// private. See [`Pending::disclosed`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub undisclosed: bool,
+}
+
+impl Pending {
+    /// The decisions of `pending` public output may name: what everyone
+    /// may know of whom the game waits on.
+    pub fn disclosed(pending: &[Pending]) -> Vec<Pending> {
+        pending.iter().filter(|p| !p.undisclosed).cloned().collect()
+    }
 }
 
 /// The sheet edits every game with order sheets offers under the same

@@ -473,7 +473,10 @@ pub fn generic_decide<R: Registered>(
     }
     let action = R::parse(line)?;
     let pending = R::pending(state);
-    if !R::any_time(&action) && !pending.iter().any(|p| p.seat == seat) {
+    // Where who owes is itself secret, the ruleset refuses in its own
+    // words, naming nobody.
+    let secretly_owed = pending.iter().any(|p| p.undisclosed);
+    if !R::any_time(&action) && !pending.iter().any(|p| p.seat == seat) && !secretly_owed {
         let waiting = waiting_seats(&pending);
         return Err(Rejection::NotYourDecision { seat, waiting }.into());
     }

@@ -168,7 +168,7 @@ pub(super) fn waiting_footer(
         return (Text::new(), pings);
     }
     let mut text = Text::plain("Waiting on: ");
-    for (i, p) in pending.iter().enumerate() {
+    for (i, p) in Pending::disclosed(pending).iter().enumerate() {
         if i > 0 {
             text.push_str(", ");
         }
@@ -185,6 +185,14 @@ pub(super) fn waiting_footer(
         }
         let done = if p.submitted { ", ✓ ready" } else { "" };
         text.push_str(&format!(" ({}{done})", game.decision_name(&p.kind)));
+    }
+    if let Some(hidden) = undisclosed_words(game, pending) {
+        if Pending::disclosed(pending).is_empty() {
+            text = Text::plain("Waiting on: ");
+        } else {
+            text.push_str(", ");
+        }
+        text.push_str(&hidden);
     }
     text.push_str(" · ");
     text.append(due.text());
@@ -299,14 +307,21 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
         let new_lines = lines(&public(0), notes);
         let before_pending = before.pending();
         let (old_footer, _) = waiting_footer(row.kind, &before_pending, seats, *due);
-        // Seats the game waited on before this change.
-        let was: Vec<Seat> = before_pending.iter().filter(|p| !p.submitted).map(|p| p.seat).collect();
+        // Seats the game waited on before this change, as everyone may
+        // know it: the channel's posts never depend on who owes a decision
+        // whose owers are secret.
+        let was: Vec<Seat> = Pending::disclosed(&before_pending)
+            .iter()
+            .filter(|p| !p.submitted)
+            .map(|p| p.seat)
+            .collect();
+        let public_pending = Pending::disclosed(&pending);
         // The post's board is redrawn as the game turns to someone new, so
         // whoever is asked to act sees the board as it stands (not after
         // every order: boards stay light), and only when the public board
         // changed. A game that ends gets its result post with the final
         // board instead.
-        let turned = pending.iter().any(|p| !p.submitted && !was.contains(&p.seat));
+        let turned = public_pending.iter().any(|p| !p.submitted && !was.contains(&p.seat));
         let redrawn = outcome.is_none() && turned && state.news_since(before, Viewer::Public);
         if !new_lines.is_empty() || old_footer != footer || outcome.is_some() || redrawn {
             let mut m = OutMessage::to_channel(row.channel_id, new_lines).in_slot(phase_slot, Op::Append);
@@ -326,7 +341,7 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
             Cause::Order { seat, .. } => Some(*seat),
             _ => None,
         };
-        let newly: Vec<&Pending> = pending
+        let newly: Vec<&Pending> = public_pending
             .iter()
             .filter(|p| !p.submitted && !was.contains(&p.seat) && Some(p.seat) != actor)
             .collect();
@@ -336,7 +351,7 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
             .collect();
         // A seat the game waited on answered (or the game ended): an
         // earlier alert is over. (Delivered only if one is live.)
-        let owing_now: Vec<Seat> = pending.iter().filter(|p| !p.submitted).map(|p| p.seat).collect();
+        let owing_now: Vec<Seat> = public_pending.iter().filter(|p| !p.submitted).map(|p| p.seat).collect();
         // So is one a new alert follows (it would otherwise lose its
         // control without a word).
         if outcome.is_some() || was.iter().any(|s| !owing_now.contains(s)) || !alert.is_empty() {
@@ -749,19 +764,33 @@ fn style_rank(style: ControlStyle) -> u8 {
     }
 }
 
-pub fn waiting_line(pending: &[Pending], names: &[String]) -> String {
+pub fn waiting_line(game: GameKind, pending: &[Pending], names: &[String]) -> String {
     if pending.is_empty() {
         return "nobody".into();
     }
-    pending
+    Pending::disclosed(pending)
         .iter()
         .map(|p| {
             let name = name_of(names, p.seat);
-            let done = if p.submitted { ", submitted" } else { "" };
-            format!("{name} ({}{done})", p.kind)
+            let done = if p.submitted { ", ready" } else { "" };
+            format!("{name} ({}{done})", game.decision_name(&p.kind))
         })
+        .chain(undisclosed_words(game, pending))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The decisions of `pending` whose owers are secret, as public words that
+/// name and count nobody: "the players concerned (combat sheet, each
+/// asked by DM)".
+fn undisclosed_words(game: GameKind, pending: &[Pending]) -> Option<String> {
+    let mut kinds: Vec<String> = pending
+        .iter()
+        .filter(|p| p.undisclosed)
+        .map(|p| game.decision_name(&p.kind))
+        .collect();
+    kinds.dedup();
+    (!kinds.is_empty()).then(|| format!("the players concerned ({}, each asked by DM)", kinds.join(", ")))
 }
 
 pub fn outcome_line(outcome: &Outcome, names: &[String]) -> Text {
@@ -819,7 +848,7 @@ impl super::Service {
             return super::user_err(format!(
                 "Game {} is not waiting on you right now; it waits on {}.",
                 row.id,
-                waiting_line(&state.pending(), &seats.names())
+                waiting_line(state.kind(), &state.pending(), &seats.names())
             ));
         };
         let due = self.due_of(&row).await?;
@@ -846,6 +875,7 @@ mod tests {
             secret: false,
             submitted,
             sheet: false,
+            undisclosed: false,
         }
     }
 
@@ -875,6 +905,28 @@ mod tests {
             line(all_lose),
             "💀 Game over: everyone loses — the robots of Earth rebelled"
         );
+    }
+
+    #[test]
+    fn decisions_whose_owers_are_secret_name_nobody() {
+        let names = vec!["alice".to_string(), "bob".to_string()];
+        let sheet = |seat: u8, submitted: bool, undisclosed: bool| Pending {
+            seat: Seat(seat),
+            secret: true,
+            sheet: true,
+            undisclosed,
+            ..owes("combat", "Aim your shots", submitted)
+        };
+        let line = |p: &[Pending]| waiting_line(GameKind::Spectrum, p, &names);
+        // Named and marked when anyone may know who owes.
+        assert_eq!(
+            line(&[sheet(0, true, false), sheet(1, false, false)]),
+            "alice (combat sheet, ready), bob (combat sheet)"
+        );
+        // Who owes, and who is ready, is the same text whoever it is.
+        let hidden = "the players concerned (combat sheet, each asked by DM)";
+        assert_eq!(line(&[sheet(1, false, true)]), hidden);
+        assert_eq!(line(&[sheet(0, true, true), sheet(1, false, true)]), hidden);
     }
 
     #[test]

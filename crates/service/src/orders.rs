@@ -126,7 +126,7 @@ pub(super) fn explain(e: &ActionError, state: &AnyState, seat: Seat, names: &[St
         ActionError::Rejected(orrery_engine::Rejection::NotYourDecision { .. }) => {
             format!(
                 "Nothing is asked of you right now; the game is waiting on {}.",
-                super::compose::waiting_line(&state.pending(), names)
+                super::compose::waiting_line(state.kind(), &state.pending(), names)
             )
         }
         ActionError::Rejected(orrery_engine::Rejection::Illegal { reason, legal }) => {

@@ -72,7 +72,10 @@ impl Service {
                             }
                             text.push('\n');
                         }
-                        None => text.push_str(&format!("  Waiting on: {}\n", compose::waiting_line(&pending, &names))),
+                        None => text.push_str(&format!(
+                            "  Waiting on: {}\n",
+                            compose::waiting_line(state.kind(), &pending, &names)
+                        )),
                     }
                     match self.store.deadline(row.id).await? {
                         Some(d) => match d.paused_remaining {

@@ -76,7 +76,7 @@ impl Service {
                     let pending = state.pending();
                     text.push_str(&format!(
                         "Waiting on: {}",
-                        compose::waiting_line(&pending, &seats.names())
+                        compose::waiting_line(state.kind(), &pending, &seats.names())
                     ));
                 }
             }

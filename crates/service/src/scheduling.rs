@@ -230,7 +230,9 @@ impl Service {
             } else {
                 ""
             };
-            if reaches_last {
+            // The channel's nudge names the player: never for a decision
+            // whose owers are secret (the DM alone reminds them).
+            if reaches_last && !p.undisclosed {
                 late.push(s);
             }
             out.push(OutMessage::to_dm(
@@ -347,6 +349,9 @@ impl Service {
             let mut applied: Vec<(Seat, CommandLine, bool)> = Vec::new();
             // Seats whose order sheet counted as it stood.
             let mut sheets: Vec<Seat> = Vec::new();
+            // Whether sheets of seats that may not be named (who owes them
+            // is secret) counted as they stood.
+            let mut unnamed_sheets = false;
             'outer: for _ in 0..64 {
                 if moved_on(&adv.state) {
                     break;
@@ -363,7 +368,11 @@ impl Service {
                     match adv.play(p.seat, &cmd) {
                         Ok(()) => {
                             if p.sheet {
-                                sheets.push(p.seat);
+                                if p.undisclosed {
+                                    unnamed_sheets = true;
+                                } else {
+                                    sheets.push(p.seat);
+                                }
                                 progressed = true;
                                 if moved_on(&adv.state) {
                                     break 'outer;
@@ -401,7 +410,10 @@ impl Service {
                     seats.name_list(&sheets)
                 ));
             }
-            if applied.is_empty() && drafted.is_empty() && sheets.is_empty() {
+            if unnamed_sheets {
+                text.push_str(" The sheets not marked ready counted as they stood.");
+            }
+            if applied.is_empty() && drafted.is_empty() && sheets.is_empty() && !unnamed_sheets {
                 text.push_str(" Nobody owed an order that has a default.");
             }
             for (seat, cmd, secret) in &applied {
@@ -422,7 +434,7 @@ impl Service {
                 if !finished {
                     text.push_str(&format!(
                         " Still waiting on: {}; the host decides.",
-                        compose::waiting_line(&adv.state.pending(), &names)
+                        compose::waiting_line(adv.state.kind(), &adv.state.pending(), &names)
                     ));
                 }
                 DeadlineChange::Clear

@@ -27,6 +27,8 @@ pub(super) struct Played {
     pub line: CommandLine,
     /// The choice was hidden.
     pub secret: bool,
+    /// Who owed it is hidden too: the channel never names the seat.
+    pub undisclosed: bool,
     /// `Some(why)`: the seat's only order, played for whoever holds it
     /// ([`orrery_games::AnyState::forced_command`]); `None`: an automatic
     /// seat's default.
@@ -71,6 +73,7 @@ pub(super) fn autoplay(adv: &mut Advance, seats: &[SeatRow], drafting: bool) -> 
                 seat: p.seat,
                 line,
                 secret: p.secret,
+                undisclosed: p.undisclosed,
                 forced,
             }),
             Err(e) => {
@@ -88,7 +91,7 @@ pub(super) fn autoplay_line(played: &[Played], seats: &[SeatRow]) -> Option<Stri
     let mut lines = Vec::new();
     let defaults: Vec<String> = played
         .iter()
-        .filter(|p| p.forced.is_none())
+        .filter(|p| p.forced.is_none() && !p.undisclosed)
         .map(|p| {
             if p.secret {
                 format!("{}: a secret choice", seats.name(p.seat))
@@ -101,7 +104,7 @@ pub(super) fn autoplay_line(played: &[Played], seats: &[SeatRow]) -> Option<Stri
         lines.push(format!("🤖 Civil disorder, defaults played — {}.", defaults.join("; ")));
     }
     let mut reasons: Vec<(&str, Vec<Seat>)> = Vec::new();
-    for p in played {
+    for p in played.iter().filter(|p| !p.undisclosed) {
         let Some(why) = p.forced.as_deref() else { continue };
         match reasons.iter_mut().find(|(w, _)| *w == why) {
             Some((_, who)) if !who.contains(&p.seat) => who.push(p.seat),

@@ -61,7 +61,7 @@ impl Service {
             let names = self.store.seats(row.id).await?.names();
             let waiting = row.state.as_ref().map_or_else(
                 || "nobody".into(),
-                |s| super::compose::waiting_line(&s.pending(), &names),
+                |s| super::compose::waiting_line(s.kind(), &s.pending(), &names),
             );
             return user_err(format!(
                 "You have no order sheet to {} in game {} right now; it is waiting on {waiting}.",

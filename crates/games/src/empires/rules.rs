@@ -109,6 +109,7 @@ pub fn pending(s: &State) -> Vec<Pending> {
             secret: false,
             submitted: false,
             sheet: false,
+            undisclosed: false,
         }]
     };
     match s.phase {
@@ -128,6 +129,7 @@ pub fn pending(s: &State) -> Vec<Pending> {
                 secret: true,
                 submitted: ready,
                 sheet: true,
+                undisclosed: false,
             })
             .collect(),
     }

@@ -96,6 +96,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
             secret: false,
             submitted: false,
             sheet: false,
+            undisclosed: false,
         }],
         Stage::Battle(b) => match &b.step {
             BattleStep::Cards { picks } => picks
@@ -108,6 +109,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
                     secret: true,
                     submitted,
                     sheet: false,
+                    undisclosed: false,
                 })
                 .collect(),
             BattleStep::Losses { victor, loser } => vec![Pending {
@@ -121,6 +123,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
                 secret: false,
                 submitted: false,
                 sheet: false,
+                undisclosed: false,
             }],
             BattleStep::Retreat { seat, .. } => vec![Pending {
                 seat: *seat,
@@ -133,6 +136,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
                 secret: false,
                 submitted: false,
                 sheet: false,
+                undisclosed: false,
             }],
             BattleStep::Resolved => Vec::new(),
         },

@@ -3,12 +3,13 @@
 //! ([`test_order`]).
 
 use super::orders::Action;
-use super::state::State;
+use super::state::{Section, State};
 use super::view::{sees, sensed};
-use orrery_engine::{GameRng, Seat};
+use orrery_engine::{GameRng, OrderSheet, Seat};
 
 /// Ships no kept seat sees (half of them vanish), others' points,
-/// settings, charts, declarations and sheets, and unless `private_only`,
+/// settings, charts, declarations and sheets (in combat, whether they owe
+/// one), and unless `private_only`,
 /// the jumps' destinations and the generator.
 pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut GameRng) -> Option<State> {
     let mut s = state.clone();
@@ -37,6 +38,31 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
             let ready = s.sheet.is_ready(*o);
             let _ = s.sheet.clear(*o);
             let _ = s.sheet.set_ready(*o, ready);
+        }
+    }
+    // Who owes a combat sheet (who fights) is hidden from everyone but
+    // that seat: redraw it for the others, keeping someone owing (a round
+    // nobody owes is fought at once, never waited on).
+    if matches!(s.section, Section::Combat { .. }) {
+        let owing: Vec<Seat> = (0..s.players)
+            .map(Seat)
+            .filter(|x| {
+                if keep.contains(x) {
+                    s.sheet.owes(*x)
+                } else {
+                    !s.out[x.index()] && rng.below(2) == 0
+                }
+            })
+            .collect();
+        if !owing.is_empty() {
+            let mut sheet = OrderSheet::new(owing);
+            for k in keep {
+                for line in s.sheet.lines_of(*k).unwrap_or(&[]) {
+                    let _ = sheet.add(*k, line.clone());
+                }
+                let _ = sheet.set_ready(*k, s.sheet.is_ready(*k));
+            }
+            s.sheet = sheet;
         }
     }
     if !private_only {

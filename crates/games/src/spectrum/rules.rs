@@ -34,6 +34,8 @@ pub fn pending(state: &State) -> Vec<Pending> {
             secret: true,
             submitted: ready,
             sheet: true,
+            // Who fights is secret: so is who owes a combat sheet.
+            undisclosed: matches!(state.section, Section::Combat { .. }),
         })
         .collect()
 }
@@ -51,21 +53,22 @@ fn prompt(state: &State, seat: Seat) -> String {
         }
         Section::Movement => {
             let movable = state.ships_of(seat).filter(|s| state.can_move(s)).count();
-            format!("Your movement sheet: one `move` line per ship ({movable} of your ships can move). Ships without a line stay stationary.")
+            format!("Your movement sheet: a move for each ship you send ({movable} of your ships can move). Ships without a move stay where they are.")
         }
         Section::Combat { round } => {
             let fighting = turn::in_a_fight(state, seat);
             format!(
                 "Your combat sheet for round {round}: {}",
                 if fighting {
-                    "aim your shots with `fire`. Shots you do not aim are fired by the standing rule."
+                    "choose your ships' targets. Shots you do not aim are fired by the standing rule. Only the players in a fight are asked, and nobody is told who they are."
                 } else {
-                    "none of your ships is in a fight. Mark the sheet ready (everyone writes one, so nobody learns who fights)."
+                    // Games begun before 2026-11-28 asked everyone.
+                    "none of your ships is in a fight. Mark the sheet ready."
                 }
             )
         }
         Section::EcoPolitical => {
-            "Your ecopolitical sheet: terraforming choices, alliance settings (`ally`, `unally`), faction declarations."
+            "Your ecopolitical sheet: terraforming choices, alliance settings (ally or not with each player), faction declarations."
                 .to_string()
         }
     };
@@ -184,6 +187,14 @@ fn refuse(reason: impl Into<String>, state: &State, seat: Seat) -> Rejection {
 pub fn decide(state: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rejection> {
     if state.outcome.is_some() {
         return Err(Rejection::GameOver);
+    }
+    // Who owes a combat sheet is secret: a seat that owes none is not told
+    // who does.
+    if matches!(state.section, Section::Combat { .. }) && !state.sheet.owes(seat) {
+        return Err(Rejection::illegal(
+            "none of your ships can fire in a fight this round, so there is no combat sheet for you to write",
+            vec![],
+        ));
     }
     let edit = state.sheet.decide(
         seat,

@@ -2,7 +2,8 @@
 //! it, and where the war is.
 //!
 //! Public: the map, planets' colours and owners, incomes, alliances,
-//! factions, runs at 25+, who is ready. A seat also sees its points,
+//! factions, runs at 25+, who is ready (but for combat sheets: who owes
+//! one tells who fights, so each seat sees only its own). A seat also sees its points,
 //! sheet, alliance settings, declaration, jump chart, its own ships (dark
 //! ones too) and the non-dark ships its sensors reach. Nobody sees the jump
 //! table, others' points, sheets or settings, dark ships of others, or
@@ -109,7 +110,11 @@ pub fn news(before: &View, after: &View) -> bool {
 }
 
 pub fn view(state: &State, viewer: Viewer) -> View {
-    let ready = state.sheet.ready();
+    let mut ready = state.sheet.ready();
+    // Who owes a combat sheet tells who fights: each seat sees only its own.
+    if matches!(state.section, Section::Combat { .. }) {
+        ready.retain(|(s, _)| viewer.seat() == Some(*s));
+    }
     let players = state
         .seats()
         .map(|s| PlayerView {

@@ -22,6 +22,7 @@ pub fn pending(st: &State) -> Vec<Pending> {
         secret: false,
         submitted: false,
         sheet: false,
+        undisclosed: false,
     }]
 }
 

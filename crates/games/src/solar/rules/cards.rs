@@ -67,6 +67,7 @@ pub fn discard_pending(state: &State) -> Option<Pending> {
         secret: false,
         submitted: false,
         sheet: false,
+        undisclosed: false,
     })
 }
 

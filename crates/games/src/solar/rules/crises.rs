@@ -81,6 +81,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
             secret: false,
             submitted: false,
             sheet: false,
+            undisclosed: false,
         }];
     }
     let planet = state.crisis.map_or("A", Planet::name);
@@ -94,6 +95,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
             secret: false,
             submitted: false,
             sheet: false,
+            undisclosed: false,
         })
         .collect()
 }

@@ -138,6 +138,7 @@ pub fn pending(state: &State) -> Vec<Pending> {
         secret: false,
         submitted: false,
         sheet: false,
+        undisclosed: false,
     }]
 }
 

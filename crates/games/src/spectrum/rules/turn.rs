@@ -430,11 +430,7 @@ pub fn carry_out(state: &State) -> Vec<Event> {
         }
         Section::Combat { round } => {
             combat_round(&mut s, &mut out, &sheets);
-            if round < MAX_ROUNDS && !combat_spaces(&s).is_empty() {
-                Some(Section::Combat { round: round + 1 })
-            } else {
-                None
-            }
+            next_round(&s, round)
         }
         Section::EcoPolitical => {
             ecopolitical(&mut s, &mut out, &sheets);
@@ -474,21 +470,29 @@ fn open_from(s: &mut State, out: &mut Vec<Event>, mut next: Option<Section>) {
                 next = None;
             }
             Some(Section::Combat { round }) => {
-                // Everyone in the war owes each round's combat sheet, not
-                // only those in a fight: who fights is secret.
-                if !combat_spaces(s).is_empty() {
-                    let owing = alive(s);
-                    push(
-                        s,
-                        out,
-                        [Event::SectionOpened {
-                            section: Section::Combat { round },
-                            owing,
-                        }],
-                    );
+                if combat_spaces(s).is_empty() {
+                    next = None;
+                    continue;
+                }
+                // Only the players with a ship able to fire in a fight owe
+                // the round's combat sheet. Who they are is secret: the
+                // platform names nobody for it (`Pending::undisclosed`).
+                let owing: Vec<Seat> = alive(s).into_iter().filter(|x| in_a_fight(s, *x)).collect();
+                let nobody = owing.is_empty();
+                push(
+                    s,
+                    out,
+                    [Event::SectionOpened {
+                        section: Section::Combat { round },
+                        owing,
+                    }],
+                );
+                if !nobody {
                     return;
                 }
-                next = None;
+                // Nobody has a shot to aim: the round is fought at once.
+                combat_round(s, out, &[]);
+                next = next_round(s, round);
             }
             Some(other) => {
                 // Economic and EcoPolitical are owed by everyone in the war.
@@ -512,6 +516,12 @@ fn open_from(s: &mut State, out: &mut Vec<Event>, mut next: Option<Section>) {
             }
         }
     }
+}
+
+/// The combat round after `round`, while a combat is on and the turn's
+/// rounds last.
+fn next_round(s: &State, round: u8) -> Option<Section> {
+    (round < MAX_ROUNDS && !combat_spaces(s).is_empty()).then_some(Section::Combat { round: round + 1 })
 }
 
 /// Whether `seat` has a ship able to fire in a combat.
