@@ -537,20 +537,76 @@ async fn an_append_with_a_newer_board_replaces_the_phase_posts_picture() {
     let (_, shown) = live_at(&svc, slot).await.expect("the start posts the phase post");
     let first = shown.board.clone().expect("with its board");
 
-    // The game turned to someone new: the post brings the board as it stands.
-    let newer = BoardRef {
+    // A board of a later position that draws the same picture (nothing
+    // public changed): the text is edited, the picture stays.
+    let same_picture = BoardRef {
         seq: first.seq + 1,
         ..first.clone()
     };
-    let mut m = phase(game, "alice departs Algol", Op::Append);
-    m.board = Some(newer.clone());
+    let mut m = phase(game, "alice thinks", Op::Append);
+    m.board = Some(same_picture);
     queue(&svc, game, &[m]).await;
     svc.deliver(&t).await.unwrap();
     let calls = t.take();
     assert_eq!(calls.len(), 1, "{calls:#?}");
     let (_, _, now, png) = edited(&calls[0]);
-    assert!(png, "the picture is replaced");
-    assert_eq!(now.board, Some(newer.clone()));
+    assert!(!png, "the same picture is not sent again");
+    assert_eq!(now.board, Some(first.clone()));
+
+    // alice's order changes the public board: a board of the position
+    // after it replaces the picture.
+    let state = svc.store().game(game).await.unwrap().unwrap().state.unwrap();
+    let seat = state.pending()[0].seat;
+    let line = state
+        .legal_commands(seat)
+        .into_iter()
+        .find(|l| {
+            let mut after = state.clone();
+            let events = after.decide(seat, l).unwrap();
+            for e in &events {
+                after.apply(e).unwrap();
+            }
+            after.news_since(&state, Viewer::Public)
+        })
+        .expect("an order that changes the public board");
+    crate::common::ok(
+        &svc,
+        &crate::common::at(CHANNEL, u64::from(seat.0) + 1, "alice"),
+        Request::Order {
+            game: None,
+            kind: None,
+            line,
+        },
+    )
+    .await;
+    svc.deliver(&t).await.unwrap();
+    let order_calls = t.take();
+    let newer = BoardRef {
+        seq: svc.store().game(game).await.unwrap().unwrap().seq,
+        ..first.clone()
+    };
+    if live_at(&svc, slot).await.unwrap().1.board == Some(newer.clone()) {
+        // The order turned the game to someone new: the service redrew
+        // the post itself.
+        let redrawn = order_calls
+            .iter()
+            .filter_map(|c| match c {
+                Call::Edit { msg, png, .. } if msg.slot == Some(slot) => Some(*png),
+                _ => None,
+            })
+            .any(|png| png);
+        assert!(redrawn, "the picture is replaced: {order_calls:#?}");
+    } else {
+        let mut m = phase(game, "alice departs Algol", Op::Append);
+        m.board = Some(newer.clone());
+        queue(&svc, game, &[m]).await;
+        svc.deliver(&t).await.unwrap();
+        let calls = t.take();
+        assert_eq!(calls.len(), 1, "{calls:#?}");
+        let (_, _, now, png) = edited(&calls[0]);
+        assert!(png, "the picture is replaced");
+        assert_eq!(now.board, Some(newer.clone()));
+    }
     assert_eq!(live_at(&svc, slot).await.unwrap().1.board, Some(newer.clone()));
 
     // A line without a board keeps the picture: a text-only edit.
@@ -567,4 +623,104 @@ async fn an_append_with_a_newer_board_replaces_the_phase_posts_picture() {
     queue(&svc, game, &[same]).await;
     svc.deliver(&t).await.unwrap();
     assert!(t.take().is_empty(), "nothing would change: nothing sent");
+}
+
+/// Whenever the game turns to someone new within a phase, the phase
+/// post's picture shows the public board as it stands (the order that
+/// turned it may have changed nothing on the board, and the ones before
+/// it did).
+#[tokio::test]
+async fn the_phase_posts_picture_is_current_whenever_the_game_turns() {
+    let mut turns = 0;
+    for kind in GameKind::ALL.iter().copied() {
+        turns += picture_is_current_in(kind).await;
+    }
+    assert!(turns >= 20, "too few turns within a phase to tell: {turns}");
+}
+
+async fn picture_is_current_in(kind: GameKind) -> usize {
+    let (svc, _) = crate::common::service(&format!("live-current-{kind}")).await;
+    let names: Vec<String> = ["alice", "bob", "carol"].iter().map(|s| s.to_string()).collect();
+    crate::common::ok(
+        &svc,
+        &crate::common::at(CHANNEL, 1, "alice"),
+        Request::New {
+            kind,
+            seed: Some(3),
+            options: None,
+            private: None,
+        },
+    )
+    .await;
+    let game = svc.store().games_in_channel(CHANNEL).await.unwrap()[0].id;
+    for (user, name) in [(2, "bob"), (3, "carol")] {
+        crate::common::ok(
+            &svc,
+            &crate::common::at(CHANNEL, user, name),
+            Request::Join { game: None },
+        )
+        .await;
+    }
+    crate::common::ok(
+        &svc,
+        &crate::common::at(CHANNEL, 1, "alice"),
+        Request::Start { game: None },
+    )
+    .await;
+    let t = Recorder::default();
+    let slot = Slot::Phase { game };
+    let mut rng = orrery::engine::GameRng::seeded(7);
+    let mut turns = 0;
+    for _ in 0..80 {
+        svc.deliver(&t).await.unwrap();
+        t.take();
+        let row = svc.store().game(game).await.unwrap().unwrap();
+        let state = row.state.clone().unwrap();
+        if state.outcome().is_some() {
+            break;
+        }
+        let p = state
+            .pending()
+            .into_iter()
+            .find(|p| !p.submitted)
+            .expect("someone owes");
+        let line = rng.pick(&state.legal_commands(p.seat)).unwrap().clone();
+        let shown = live_at(&svc, slot).await.unwrap().1.board.unwrap();
+        let drawn = svc.store().state_at(game, row.kind, shown.seq).await.unwrap();
+        let behind = drawn.scene(Viewer::Public, &names) != state.scene(Viewer::Public, &names);
+        crate::common::ok(
+            &svc,
+            &crate::common::at(CHANNEL, u64::from(p.seat.0) + 1, &names[p.seat.index()]),
+            Request::Order {
+                game: None,
+                kind: None,
+                line,
+            },
+        )
+        .await;
+        svc.deliver(&t).await.unwrap();
+        let after = svc.store().game(game).await.unwrap().unwrap().state.unwrap();
+        let owing = |s: &orrery::games::AnyState| -> Vec<Seat> {
+            s.pending()
+                .into_iter()
+                .filter(|p| !p.submitted && !p.undisclosed)
+                .map(|p| p.seat)
+                .collect()
+        };
+        let turned = owing(&after).iter().any(|s| !owing(&state).contains(s));
+        if turned && after.phase() == state.phase() && after.outcome().is_none() {
+            turns += 1;
+            if behind {
+                eprintln!("{kind}: a turn began with the picture behind the board");
+            }
+            let shown = live_at(&svc, slot).await.unwrap().1.board.unwrap();
+            let drawn = svc.store().state_at(game, row.kind, shown.seq).await.unwrap();
+            assert!(
+                drawn.scene(Viewer::Public, &names) == after.scene(Viewer::Public, &names),
+                "{kind}: the game turned to someone new and the phase post shows an older board"
+            );
+        }
+    }
+    eprintln!("{kind}: {turns} turns within a phase checked");
+    turns
 }

@@ -318,11 +318,12 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
         let public_pending = Pending::disclosed(&pending);
         // The post's board is redrawn as the game turns to someone new, so
         // whoever is asked to act sees the board as it stands (not after
-        // every order: boards stay light), and only when the public board
-        // changed. A game that ends gets its result post with the final
-        // board instead.
+        // every order: boards stay light). Delivery replaces the picture
+        // only when it would draw something else than the one shown (the
+        // orders since it was drawn may have changed it, or not). A game
+        // that ends gets its result post with the final board instead.
         let turned = public_pending.iter().any(|p| !p.submitted && !was.contains(&p.seat));
-        let redrawn = outcome.is_none() && turned && state.news_since(before, Viewer::Public);
+        let redrawn = outcome.is_none() && turned;
         if !new_lines.is_empty() || old_footer != footer || outcome.is_some() || redrawn {
             let mut m = OutMessage::to_channel(row.channel_id, new_lines).in_slot(phase_slot, Op::Append);
             m.footer = Some(if outcome.is_some() { Text::new() } else { footer.clone() });

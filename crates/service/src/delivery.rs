@@ -185,9 +185,19 @@ impl Service {
     /// Post `msg`, its board drawn. A board that cannot be drawn must not
     /// hold the message back.
     async fn post<T: Transport>(&self, transport: &T, id: i64, msg: &OutMessage) -> anyhow::Result<Delivery> {
-        let png = match &msg.board {
-            Some(b) => match self.render(b).await {
-                Ok(png) => Some(png),
+        Ok(self.post_drawn(transport, id, msg).await?.0)
+    }
+
+    /// Post `msg`, with the digest of the picture it carries.
+    async fn post_drawn<T: Transport>(
+        &self,
+        transport: &T,
+        id: i64,
+        msg: &OutMessage,
+    ) -> anyhow::Result<(Delivery, Option<u64>)> {
+        let drawn = match &msg.board {
+            Some(b) => match self.draw(b).await {
+                Ok(drawn) => Some(drawn),
                 Err(e) => {
                     tracing::error!(outbox = id, "board could not be rendered: {e:#}");
                     None
@@ -195,7 +205,16 @@ impl Service {
             },
             None => None,
         };
-        transport.send(id, msg, png.as_deref()).await
+        let delivery = transport
+            .send(id, msg, drawn.as_ref().map(|(png, _)| png.as_slice()))
+            .await?;
+        Ok((delivery, drawn.map(|(_, digest)| digest)))
+    }
+
+    /// A board's PNG and the digest of the scene it draws.
+    async fn draw(&self, board: &super::BoardRef) -> anyhow::Result<(Vec<u8>, u64)> {
+        let scene = self.scene_of(board).await?;
+        Ok((orrery_render::render_png(&scene)?, scene_digest(&scene)?))
     }
 
     /// Post `msg` and make it `slot`'s live message (when the transport
@@ -207,21 +226,32 @@ impl Service {
         slot: Slot,
         msg: &OutMessage,
     ) -> anyhow::Result<Delivery> {
-        let delivery = self.post(transport, id, msg).await?;
+        let (delivery, digest) = self.post_drawn(transport, id, msg).await?;
         if let Delivery::Sent(Some(at)) = delivery {
-            self.record(slot, at, msg, id).await?;
+            self.record(slot, at, msg, digest, id).await?;
         }
         Ok(delivery)
     }
 
-    async fn record(&self, slot: Slot, at: Posted, shown: &OutMessage, id: i64) -> anyhow::Result<()> {
+    async fn record(
+        &self,
+        slot: Slot,
+        at: Posted,
+        shown: &OutMessage,
+        board_digest: Option<u64>,
+        id: i64,
+    ) -> anyhow::Result<()> {
+        let shown = Shown {
+            msg: shown.clone(),
+            board_digest: board_digest.filter(|_| shown.board.is_some()),
+        };
         self.store
             .put_live_message(&LiveRow {
                 game_id: slot.game(),
                 slot: slot.key(),
                 channel_id: at.channel,
                 message_id: at.message,
-                payload: serde_json::to_value(shown)?,
+                payload: serde_json::to_value(&shown)?,
                 outbox_id: Some(id),
                 updated_at: self.now_ms(),
             })
@@ -239,8 +269,8 @@ impl Service {
     ) -> anyhow::Result<Delivery> {
         let key = slot.key();
         let live = match self.store.live_message(slot.game(), &key).await? {
-            Some(row) => match serde_json::from_value::<OutMessage>(row.payload.clone()) {
-                Ok(shown) => Some((row, shown)),
+            Some(row) => match serde_json::from_value::<Shown>(row.payload.clone()) {
+                Ok(Shown { msg, board_digest }) => Some((row, msg, board_digest)),
                 Err(e) => {
                     tracing::warn!(
                         game = slot.game().0,
@@ -253,7 +283,7 @@ impl Service {
             },
             None => None,
         };
-        let Some((row, shown)) = live else {
+        let Some((row, shown, shown_digest)) = live else {
             return match msg.op {
                 Op::Close => Ok(Delivery::Sent(None)),
                 Op::Post | Op::Update | Op::Append => self.post_live(transport, id, slot, msg).await,
@@ -284,17 +314,28 @@ impl Service {
                 } else {
                     appended(&shown, msg)
                 };
-                if shows_the_same(&shown, &now) {
-                    // Nothing its reader sees would change: no edit.
-                    self.record(slot, at, &now, id).await?;
-                    return Ok(Delivery::Sent(Some(at)));
-                }
-                // A message bringing a newer board replaces the picture.
+                // A message bringing a newer board replaces the picture,
+                // unless it would draw the same one.
                 let mut png = None;
+                let mut digest = shown_digest;
                 if now.board != shown.board {
                     if let Some(b) = &now.board {
-                        match self.render(b).await {
-                            Ok(bytes) => png = Some(bytes),
+                        match self
+                            .scene_of(b)
+                            .await
+                            .and_then(|scene| Ok((scene_digest(&scene)?, scene)))
+                        {
+                            Ok((d, _)) if Some(d) == shown_digest => now.board = shown.board.clone(),
+                            Ok((d, scene)) => match orrery_render::render_png(&scene) {
+                                Ok(bytes) => {
+                                    png = Some(bytes);
+                                    digest = Some(d);
+                                }
+                                Err(e) => {
+                                    tracing::error!(outbox = id, "board could not be rendered: {e:#}");
+                                    now.board = shown.board.clone();
+                                }
+                            },
                             Err(e) => {
                                 tracing::error!(outbox = id, "board could not be rendered: {e:#}");
                                 now.board = shown.board.clone();
@@ -302,9 +343,14 @@ impl Service {
                         }
                     }
                 }
+                if shows_the_same(&shown, &now) {
+                    // Nothing its reader sees would change: no edit.
+                    self.record(slot, at, &now, digest, id).await?;
+                    return Ok(Delivery::Sent(Some(at)));
+                }
                 match transport.edit(id, &at, &now, png.as_deref()).await? {
                     Delivery::Sent(_) => {
-                        self.record(slot, at, &now, id).await?;
+                        self.record(slot, at, &now, digest, id).await?;
                         Ok(Delivery::Sent(Some(at)))
                     }
                     Delivery::Undeliverable(why) | Delivery::Refused(why) => {
@@ -361,6 +407,27 @@ impl Service {
         self.store.remove_live_message(slot.game(), &slot.key()).await?;
         Ok(())
     }
+}
+
+/// A live message as recorded: what it shows, and the digest of the scene
+/// its picture draws (`None` when it has none, or for rows recorded before
+/// digests were kept: their picture counts as different).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Shown {
+    #[serde(flatten)]
+    msg: OutMessage,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    board_digest: Option<u64>,
+}
+
+/// The digest of a scene: 64-bit FNV-1a of its JSON. Two boards with the
+/// same digest are the same picture, so a live message's picture is
+/// replaced only when what it draws changed.
+fn scene_digest(scene: &orrery_render::Scene) -> anyhow::Result<u64> {
+    let bytes = serde_json::to_vec(scene)?;
+    Ok(bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+    }))
 }
 
 /// Whether a live message showing `shown` would look the same as `now`

@@ -258,6 +258,12 @@ impl Service {
 
     /// Render a board reference to PNG bytes, from the log.
     pub async fn render(&self, board: &BoardRef) -> anyhow::Result<Vec<u8>> {
+        let scene = self.scene_of(board).await?;
+        Ok(orrery_render::render_png(&scene)?)
+    }
+
+    /// The scene a board reference draws, from the log.
+    pub(super) async fn scene_of(&self, board: &BoardRef) -> anyhow::Result<orrery_render::Scene> {
         let (kind, seq) = self
             .store
             .game_position(board.game)
@@ -278,8 +284,7 @@ impl Service {
             Some(state) => state,
             None => self.store.state_at(board.game, kind, board.seq).await?,
         };
-        let scene = state.scene(board.viewer, &names).scaled(BOARD_SCALE);
-        Ok(orrery_render::render_png(&scene)?)
+        Ok(state.scene(board.viewer, &names).scaled(BOARD_SCALE))
     }
 
     /// Lines for `/game status`: the deadline and the settings.

@@ -16,6 +16,7 @@
 //!
 //! Read off `docs/rules/spectrum.md` (*C · Combat*, *Planet ownership*).
 
+use crate::shared::menu::counted;
 use crate::spectrum::basics::ships::{apply_hits, Hit, RoundResult, Ship, Shot, Unit};
 use crate::spectrum::basics::ShipId;
 use orrery_engine::{GameRng, Seat};
@@ -125,28 +126,20 @@ pub fn check_fire(
     if used + fire.shots as u32 > shots as u32 {
         let left = (shots as u32).saturating_sub(used);
         return Err(if used == 0 {
-            format!("{id} has {shots} {}", plural(shots as u32, "shot"))
+            format!("{id} has {}", counted(shots, "shot", "shots"))
         } else if left == 0 {
             format!(
-                "{id} has {shots} {} and your other lines already fire {used}",
-                plural(shots as u32, "shot")
+                "{id} has {} and your other lines already fire {used}",
+                counted(shots, "shot", "shots")
             )
         } else {
             format!(
-                "{id} has {shots} {} and your other lines already fire {used}: at most {left} more",
-                plural(shots as u32, "shot")
+                "{id} has {} and your other lines already fire {used}: at most {left} more",
+                counted(shots, "shot", "shots")
             )
         });
     }
     Ok(())
-}
-
-fn plural(n: u32, word: &str) -> String {
-    if n == 1 {
-        word.to_string()
-    } else {
-        format!("{word}s")
-    }
 }
 
 /// A round's complete allocation of shots, from every seat's `fire` lines
