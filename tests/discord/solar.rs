@@ -19,10 +19,12 @@ const DRAIN: Duration = Duration::from_secs(60);
 /// claims with dice, cards played, crisis losses chosen by DM (few seeds
 /// have crisis losses: random players seldom leave units where a crisis
 /// strikes). The pure test below pins it.
-/// Seed 7's random game asks 67 decisions (the passes past the round
+/// Seed 95's random game asks 69 decisions (the passes past the round
 /// limit are played for the players), among them Espionage's `take`,
-/// crisis losses and 25 cards played.
-const SEED: u64 = 7;
+/// crisis losses and 28 cards played. (Seed 7 had them before Big Game
+/// and Crisis tiles became undefended, on 2026-11-28: cleared crises are
+/// cheap now, so crisis choices are rarer.)
+const SEED: u64 = 95;
 
 /// Orders of the player's turn: typed in the channel. The rest (cards,
 /// Espionage's pick, discards, crisis losses, Mercury's powers) by DM.

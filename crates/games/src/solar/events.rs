@@ -229,8 +229,13 @@ pub enum Event {
         rng: Box<GameRng>,
     },
     /// Everything on a planet was removed: units, mines, factories and
-    /// bag tiles (a flip, the invasion, an alien arriving).
+    /// bag tiles (a flip; in games begun before 2026-11-28, the invasion
+    /// and an alien arriving too).
     PlanetWiped { planet: Planet },
+    /// An Alien tile took a planet (the invasion, an alien arriving): every
+    /// unit (orbit and surface), mine and factory there was removed; its
+    /// tiles stay ("Remove all units, mines, factories (including orbit)").
+    PlanetOverrun { planet: Planet },
     /// A planet flipped, for the rest of the game.
     PlanetFlipped { planet: Planet },
     /// An Alien tile was placed (the invasion).
@@ -644,6 +649,11 @@ pub fn apply(state: &mut State, event: &Event) {
             for tile in tiles {
                 state.crisis_dice.remove(&tile);
                 state.discarded_tiles.push(tile);
+            }
+        }
+        Event::PlanetOverrun { planet } => {
+            for s in &mut state.seats {
+                s.planets.remove(planet);
             }
         }
         Event::PlanetFlipped { planet } => {

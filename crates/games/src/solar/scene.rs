@@ -20,7 +20,7 @@
 //! offer and Espionage. `docs/rules/solar.md`, *The board*, says the same
 //! for players.
 
-use super::basics::board::{Phase, Planet, PlayerCount};
+use super::basics::board::{Phase, Planet};
 use super::basics::tiles::{Defence, TileKind, TileRef};
 use super::state::{Holdings, LossKind, UnitCounts};
 use super::view::{PlanetView, SeatView, TileView, View};
@@ -115,8 +115,9 @@ pub fn scene(view: &View, names: &[String]) -> Scene {
     header(&mut sc, view, names);
     let bottom = planets_bottom(view, names);
     planets(&mut sc, view, bottom);
-    legend_lines(&mut sc, bottom + 2.0);
-    let top = bottom + 2.0 + LEGEND.len() as f32 * LINE + 2.0;
+    let legend = legend_count(view, names);
+    legend_lines(&mut sc, bottom + 2.0, legend);
+    let top = bottom + legend_height(legend);
     players(&mut sc, view, names, MARGIN, top, PLAYERS_W);
     info_panel(&mut sc, view, names, bottom, SPLIT + GAP / 2.0, top, INFO_W);
     sc
@@ -133,11 +134,10 @@ const INFO_W: f32 = WIDTH as f32 - MARGIN - SPLIT - GAP / 2.0;
 /// panel, so that panel's need grows as the planets shrink: step down
 /// until both fit.
 pub fn planets_bottom(view: &View, names: &[String]) -> f32 {
-    let legend = LEGEND.len() as f32 * LINE + 4.0;
-    let end = HEIGHT as f32 - MARGIN - legend;
+    let end = HEIGHT as f32 - MARGIN - legend_height(legend_count(view, names));
     let players = players_height(view, names).max(MIN_PANELS_H);
     let least = PLANETS_TOP + least_planets_height(view);
-    let mut bottom = end - players;
+    let mut bottom = (end - players).max(least);
     for _ in 0..8 {
         let info = info_height(view, names, bottom, INFO_W);
         let fits = (end - info.max(players)).max(least);
@@ -352,18 +352,9 @@ fn level_color(level: u32) -> Color {
     }
 }
 
-/// The VP for 1st / 2nd / 3rd place by income here at this player count:
-/// "7/4/2".
-fn place_vp_text(view: &View, planet: Planet) -> String {
-    PlayerCount::new(view.players)
-        .map(|pc| {
-            (1..=planet.vp().len())
-                .filter_map(|place| planet.place_vp(place, pc))
-                .map(|v| v.to_string())
-                .collect::<Vec<_>>()
-                .join("/")
-        })
-        .unwrap_or_default()
+/// The VP for 1st / 2nd / 3rd place by income here: "7/4/2".
+fn place_vp_text(planet: Planet) -> String {
+    planet.vp().iter().map(|v| v.to_string()).collect::<Vec<_>>().join("/")
 }
 
 /// The marks under the crisis badge, in rows that fit `width`.
@@ -436,7 +427,7 @@ fn planet_box(sc: &mut Scene, view: &View, pv: &PlanetView, bottom: f32) {
             .anchor(Anchor::Center)
             .bold(),
     );
-    let vp = place_vp_text(view, pv.planet);
+    let vp = place_vp_text(pv.planet);
     if !vp.is_empty() {
         sc.text(txt(x + w - 8.0, cy + 17.0, vp, T, GOLD).anchor(Anchor::CenterRight));
     }
@@ -487,7 +478,7 @@ fn planet_box(sc: &mut Scene, view: &View, pv: &PlanetView, bottom: f32) {
     incomes.dedup();
     let standing = |hd: &Holdings| -> Option<u32> {
         let place = incomes.iter().position(|&v| v == hd.income())? + 1;
-        pv.planet.place_vp(place, PlayerCount::new(view.players)?)
+        pv.planet.place_vp(place)
     };
     let rows: Vec<(Seat, Vec<Vec<Segment>>, Option<u32>)> = holders
         .iter()
@@ -786,8 +777,25 @@ const LEGEND: [&str; 2] = [
     "7/4/2 by a planet: VP for 1st / 2nd / 3rd income there · gold 7 by a colour: VP it scores there now",
 ];
 
-fn legend_lines(sc: &mut Scene, y: f32) {
-    for (i, s) in LEGEND.iter().enumerate() {
+/// How many of the legend's lines the board shows: all, unless the
+/// planets' least heights and the players' rows need their room (a
+/// crowded late board drops the last line, then the first).
+fn legend_count(view: &View, names: &[String]) -> usize {
+    let players = players_height(view, names).max(MIN_PANELS_H);
+    let least = PLANETS_TOP + least_planets_height(view);
+    (0..=LEGEND.len())
+        .rev()
+        .find(|&n| least + legend_height(n) + players <= HEIGHT as f32 - MARGIN)
+        .unwrap_or(0)
+}
+
+/// The height the legend's first `n` lines take under the planets.
+fn legend_height(n: usize) -> f32 {
+    n as f32 * LINE + 4.0
+}
+
+fn legend_lines(sc: &mut Scene, y: f32, n: usize) {
+    for (i, s) in LEGEND.iter().take(n).enumerate() {
         let (s, size) = fit_text(s, T, T, WIDTH as f32 - 2.0 * MARGIN - 8.0, false);
         sc.text(txt(MARGIN + 6.0, y + i as f32 * LINE, s, size, DIM));
     }
@@ -921,7 +929,7 @@ fn player_row_layout(view: &View, s: &SeatView, names: &[String], w: f32) -> Pla
     // No kept tiles: nothing said (the row stays one line where it can).
     if !s.kept.is_empty() {
         words.push("kept:".to_string());
-        words.extend(s.kept.iter().map(|t| kept_word(*t)));
+        words.extend(kept_words(&s.kept));
     }
     let last = words.len() - 1;
     for (i, word) in words.into_iter().enumerate() {
@@ -1039,12 +1047,16 @@ fn player_row(sc: &mut Scene, view: &View, s: &SeatView, row: &PlayerRow, x: f32
     }
 }
 
-/// "#34 Big Game", "A1 Alien".
-fn kept_word(t: TileRef) -> String {
-    match t {
-        TileRef::Bag(id) => format!("{id} {}", id.kind()),
-        TileRef::Alien(a) => format!("{a} Alien"),
-    }
+/// Kept tiles counted by type, which is all their VP depends on: "2 Big
+/// Game", "1 Crisis", "1 Alien".
+fn kept_words(kept: &[TileRef]) -> Vec<String> {
+    [TileKind::BigGame, TileKind::Crisis, TileKind::Alien]
+        .into_iter()
+        .filter_map(|kind| {
+            let n = kept.iter().filter(|t| t.kind() == kind).count();
+            (n > 0).then(|| format!("{n} {}", kind.name()))
+        })
+        .collect()
 }
 
 mod panel;

@@ -673,6 +673,9 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             dice_text(dice)
         ),
         Event::PlanetWiped { planet } => format!("Everything on {planet} was removed."),
+        Event::PlanetOverrun { planet } => {
+            format!("The aliens overran {planet}: every unit, mine and factory there was removed; its tiles stay.")
+        }
         Event::PlanetFlipped { planet } => format!("{planet} flipped for the rest of the game."),
         Event::AlienPlaced { alien, planet } => format!("The aliens invade: Alien tile {alien} landed on {planet}."),
         Event::AlienMoved { alien, from, to } => format!("Alien tile {alien} advanced from {from} to {to}."),

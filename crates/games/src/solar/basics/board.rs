@@ -67,16 +67,6 @@ impl PlayerCount {
         u32::from(self.0) + PASS_CUBES_OVER_PLAYERS
     }
 
-    /// How many places of a planet score: "2 players: 1st only; 3 players:
-    /// 1st and 2nd; 4–5 players: every place the planet shows (up to 3rd)".
-    pub fn scored_places(self) -> usize {
-        match self.0 {
-            2 => 1,
-            3 => 2,
-            _ => MAX_PLACES,
-        }
-    }
-
     /// Tiles drawn per period over all planets: "10 (2 players), 12 (3), 14
     /// (4), 16 (5)".
     pub fn tiles_per_period(self) -> u32 {
@@ -335,15 +325,12 @@ impl Planet {
         self.data().vp
     }
 
-    /// VP for `place` (1 = 1st) with `players` players: `None` for a place
-    /// the planet does not show or the player count does not score ("2
-    /// players: 1st only; 3 players: 1st and 2nd; 4–5 players: every place
-    /// the planet shows (up to 3rd)").
-    pub fn place_vp(self, place: usize, players: PlayerCount) -> Option<u32> {
-        if place == 0 || place > players.scored_places() {
-            return None;
-        }
-        self.vp().get(place - 1).copied()
+    /// VP for `place` (1 = 1st): `None` for a place the planet does not
+    /// show. Every place it shows scores, at every player count ("Each
+    /// planet awards VPs for 1st, 2nd, and sometimes 3rd place as shown in
+    /// hexagons").
+    pub fn place_vp(self, place: usize) -> Option<u32> {
+        place.checked_sub(1).and_then(|i| self.vp().get(i).copied())
     }
 
     /// Tiles drawn for this planet in Phase 2 ("its **tiles per period**
@@ -780,22 +767,17 @@ mod tests {
     }
 
     #[test]
-    fn places_scored_by_player_count() {
+    fn every_place_a_planet_shows_scores() {
         let mars = Planet::Mars;
-        assert_eq!(mars.place_vp(1, players(2)), Some(6));
-        assert_eq!(mars.place_vp(2, players(2)), None);
-        assert_eq!(mars.place_vp(2, players(3)), Some(3));
-        assert_eq!(mars.place_vp(3, players(3)), None);
-        assert_eq!(mars.place_vp(3, players(4)), Some(1));
-        assert_eq!(mars.place_vp(3, players(5)), Some(1));
-        assert_eq!(mars.place_vp(0, players(5)), None);
-        assert_eq!(mars.place_vp(4, players(5)), None);
+        assert_eq!(mars.place_vp(1), Some(6));
+        assert_eq!(mars.place_vp(2), Some(3));
+        assert_eq!(mars.place_vp(3), Some(1));
+        assert_eq!(mars.place_vp(0), None);
+        assert_eq!(mars.place_vp(4), None);
         // Mercury shows two places only.
-        assert_eq!(Planet::Mercury.place_vp(2, players(5)), Some(2));
-        assert_eq!(Planet::Mercury.place_vp(3, players(5)), None);
-        assert!(page().contains(
-            "2 players: 1st only; 3 players: 1st and 2nd; 4–5 players: every place the planet shows (up to 3rd)."
-        ));
+        assert_eq!(Planet::Mercury.place_vp(2), Some(2));
+        assert_eq!(Planet::Mercury.place_vp(3), None);
+        assert!(page().contains("Every place a planet shows scores, at every player count"));
     }
 
     #[test]

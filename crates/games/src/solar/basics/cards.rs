@@ -316,7 +316,7 @@ impl CardId {
                 "the dice add nothing to this claim's cost: cost = defence value, even after rerolls. Skulls still \
                  cause casualties."
             }
-            CardId::TrophyHunters => "claims of a Big Game or Alien tile only: +4 CP.",
+            CardId::TrophyHunters => "claims of an Alien or Tension tile only: +4 CP.",
             CardId::Afterburners => {
                 "your Move this turn may go up to 3 planets; you may claim after it if the group moved 1 or 2."
             }

@@ -245,14 +245,11 @@ const fn bag_tile(number: u8) -> Tile {
         // "Draw Two Cards (5): #29–#31 defence 0 · #32–#33 defence 1."
         29..=31 => (DrawTwoCards, Printed(0)),
         32..=33 => (DrawTwoCards, Printed(1)),
-        // "Big Game (6): #34–#35 defence 1 · #36–#37 defence 2 · #38–#39 defence 3."
-        34..=35 => (BigGame, Printed(1)),
-        36..=37 => (BigGame, Printed(2)),
-        38..=39 => (BigGame, Printed(3)),
-        // "Crisis (10): #40–#43 defence 1 · #44–#47 defence 2 · #48–#49 defence 3."
-        40..=43 => (Crisis, Printed(1)),
-        44..=47 => (Crisis, Printed(2)),
-        48..=49 => (Crisis, Printed(3)),
+        // "Big Game (6): #34–#39, undefended." The text lists Big Game
+        // among the "Undefended tiles (no defense value)".
+        34..=39 => (BigGame, Printed(0)),
+        // "Crisis (10): #40–#49, undefended." So does it Crisis.
+        40..=49 => (Crisis, Printed(0)),
         // "Tension (6): #50–#55. No printed defence".
         _ => (Tension, DefenderUnits),
     };
@@ -477,15 +474,20 @@ mod tests {
         assert_eq!(defence(1), Some(Defence::Printed(0)));
         assert_eq!(defence(12), Some(Defence::Printed(3)));
         assert_eq!(defence(22), Some(Defence::Printed(2)));
-        assert_eq!(defence(34), Some(Defence::Printed(1)));
-        assert_eq!(defence(49), Some(Defence::Printed(3)));
+        assert_eq!(defence(34), Some(Defence::Printed(0)));
+        assert_eq!(defence(49), Some(Defence::Printed(0)));
         assert_eq!(defence(50), Some(Defence::DefenderUnits));
         let undefended: Vec<u8> = BAG
             .iter()
             .filter(|t| t.defence.is_undefended())
             .map(|t| t.id.number())
             .collect();
-        let expected: Vec<u8> = (1..=4).chain(13..=16).chain(23..=26).chain(29..=31).collect();
+        let expected: Vec<u8> = (1..=4)
+            .chain(13..=16)
+            .chain(23..=26)
+            .chain(29..=31)
+            .chain(34..=49)
+            .collect();
         assert_eq!(undefended, expected);
         for t in &BAG {
             assert_eq!(t.defence.printed().is_none(), t.kind == TileKind::Tension, "{}", t.id);

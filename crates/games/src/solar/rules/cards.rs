@@ -285,8 +285,8 @@ pub fn check_play(state: &State, seat: Seat, moment: Moment, order: &PlayOrder) 
         }
         CardId::TrophyHunters => {
             let c = claim.ok_or("there is no claim")?;
-            if !matches!(c.tile.kind(), TileKind::BigGame | TileKind::Alien) {
-                return Err("Trophy Hunters is for claims of a Big Game or Alien tile only".into());
+            if !matches!(c.tile.kind(), TileKind::Tension | TileKind::Alien) {
+                return Err("Trophy Hunters is for claims of an Alien or Tension tile only".into());
             }
         }
         CardId::Recalibrate if !order.die.is_some_and(|d| (1..=3).contains(&d)) => {

@@ -841,7 +841,7 @@ fn resolve_planet(out: &mut Out, planet: Planet, level: u32) {
                 for alien in AlienTile::ALL {
                     let at = alien.invades();
                     out.emit(Event::AlienPlaced { alien, planet: at });
-                    out.emit(Event::PlanetWiped { planet: at });
+                    out.emit(Event::PlanetOverrun { planet: at });
                 }
             }
         }
@@ -876,23 +876,20 @@ fn end_period(out: &mut Out) {
 // Scoring
 
 /// VP per seat from one planet: places by income there (dense ranking,
-/// ties score the higher value, income 0 scores nothing), as many places
-/// as the player count scores.
+/// ties score the higher value, income 0 scores nothing), every place the
+/// planet shows.
 pub fn planet_vp(state: &State, planet: Planet) -> Vec<u32> {
     let incomes: Vec<u32> = state.seat_ids().map(|s| state.income_on(s, planet)).collect();
     let mut values: Vec<u32> = incomes.iter().copied().filter(|&v| v > 0).collect();
     values.sort_unstable_by(|a, b| b.cmp(a));
     values.dedup();
-    let Some(players) = state.player_count() else {
-        return vec![0; incomes.len()];
-    };
     incomes
         .iter()
         .map(|&v| {
             values
                 .iter()
                 .position(|&x| x == v && v > 0)
-                .and_then(|i| planet.place_vp(i + 1, players))
+                .and_then(|i| planet.place_vp(i + 1))
                 .unwrap_or(0)
         })
         .collect()

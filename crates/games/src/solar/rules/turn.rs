@@ -42,6 +42,11 @@ fn claimable(state: &State, seat: Seat, planet: Planet, order: &ClaimOrder) -> R
             "{planet} has flipped: no tile there can be claimed except an Alien tile"
         ));
     }
+    if matches!(tile, TileRef::Bag(_)) && state.alien_at(planet).is_some() {
+        return Err(format!(
+            "{planet} is held by an Alien tile: its tiles cannot be claimed while the aliens are there (claim the Alien tile first)"
+        ));
+    }
     let kind = tile.kind();
     match kind.gain() {
         Gain::Piece(piece) if state.pieces_in_supply(seat, piece) == 0 => {
@@ -746,7 +751,7 @@ fn advance_aliens(out: &mut Out) -> bool {
             from: at,
             to: next,
         });
-        out.emit(Event::PlanetWiped { planet: next });
+        out.emit(Event::PlanetOverrun { planet: next });
     }
     false
 }

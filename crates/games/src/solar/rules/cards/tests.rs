@@ -7,6 +7,7 @@ use crate::solar::events::apply;
 use crate::solar::orders::{parse, unparse};
 use crate::solar::rules::{decide, default_action, legal_actions, pending};
 use crate::solar::setup::open_period;
+use crate::solar::state::TensionTarget;
 use crate::solar::tests::kit::{board_with, give, line, play, rolled, start, tile};
 use crate::solar::{events, setup, state};
 use std::collections::BTreeMap;
@@ -234,15 +235,20 @@ fn perfect_plan_drops_the_dice_from_the_cost() {
 }
 
 #[test]
-fn trophy_hunters_only_for_big_game_or_alien() {
-    let mut s = scenario(&[(Planet::Mars, 36)]);
+fn trophy_hunters_only_for_alien_or_tension() {
+    let mut s = scenario(&[(Planet::Mars, 50)]);
     give(&mut s, 0, Planet::Mars, UnitCounts::new(2, 1, 0));
+    piece(&mut s, 1, Planet::Mars, Piece::Mine);
     cards(&mut s, 0, &[CardId::TrophyHunters]);
-    let s = rolled(s, Planet::Mars, TileRef::Bag(tile(36)), None, 2, [4, 0, 2]);
+    let target = TensionTarget {
+        seat: Seat(1),
+        piece: Piece::Mine,
+    };
+    let s = rolled(s, Planet::Mars, TileRef::Bag(tile(50)), Some(target), 2, [4, 0, 2]);
     let s = play_text(&s, 0, "play card:trophy-hunters");
     assert_eq!(s.claim().map(|c| c.card_cp()), Some(4));
     let s = mars_claim(&[CardId::TrophyHunters]);
-    assert!(refuse(&s, 0, "play card:trophy-hunters").contains("Big Game"));
+    assert!(refuse(&s, 0, "play card:trophy-hunters").contains("Alien or Tension"));
 }
 
 // ---------------------------------------------------------------------------
@@ -569,9 +575,18 @@ fn playout(players: u8, seed: u64, check_all: bool, seen: &mut BTreeMap<String, 
                 assert!(decide(&s, p.seat, &d).is_ok(), "default {d:?}");
             }
         }
-        // Prefer card plays half the time, so they are well exercised.
+        // Prefer card plays half the time, so they are well exercised; but
+        // one game in five hoards its cards (plays none), so hands reach
+        // the limit and discards are exercised too.
         let plays: Vec<Action> = legal.iter().filter(|a| matches!(a, Action::Play(_))).cloned().collect();
-        let a = if !plays.is_empty() && rng.below(2) == 0 {
+        let others: Vec<Action> = legal
+            .iter()
+            .filter(|a| !matches!(a, Action::Play(_)))
+            .cloned()
+            .collect();
+        let a = if seed % 5 == 4 && !others.is_empty() {
+            rng.pick(&others).cloned()
+        } else if !plays.is_empty() && rng.below(2) == 0 {
             rng.pick(&plays).cloned()
         } else {
             rng.pick(&legal).cloned()

@@ -600,17 +600,19 @@ fn the_page_mars_scoring_example_and_ties() {
     }
     piece(&mut s, 2, Planet::Mars, Piece::Factory);
     assert_eq!(planet_vp(&s, Planet::Mars), vec![6, 6, 3, 0]);
-    // 3 players score 1st and 2nd; 2 players 1st only.
+    // Every place the planet shows scores, with 3 players and with 2.
     let mut t = crisis_game(3, false);
     piece(&mut t, 0, Planet::Venus, Piece::Mine);
     piece(&mut t, 1, Planet::Venus, Piece::Factory);
     assert_eq!(planet_vp(&t, Planet::Venus), vec![5, 3, 0]);
     piece(&mut t, 2, Planet::Venus, Piece::Factory);
     assert_eq!(planet_vp(&t, Planet::Venus), vec![5, 3, 3]);
+    piece(&mut t, 1, Planet::Venus, Piece::Factory);
+    assert_eq!(planet_vp(&t, Planet::Venus), vec![3, 5, 1]);
     let mut u = crisis_game(2, false);
     piece(&mut u, 0, Planet::Titan, Piece::Mine);
     piece(&mut u, 1, Planet::Titan, Piece::Factory);
-    assert_eq!(planet_vp(&u, Planet::Titan), vec![4, 0]);
+    assert_eq!(planet_vp(&u, Planet::Titan), vec![4, 2]);
     // Earth: everyone starts tied 1st.
     assert_eq!(planet_vp(&u, HOME), vec![7, 7]);
 }
@@ -694,7 +696,8 @@ fn period_three_ends_with_the_scores() {
     piece(&mut s, 1, HOME, Piece::Mine);
     let (after, events) = resolve_at(&s, Planet::Ganymede, 1);
     assert!(has(&events, |e| *e == Event::PeriodEnded { period: 3 }));
-    assert_eq!(after.final_vp, vec![0, 7]);
+    // Earth: seat 2 1st (mine and factory), seat 1 2nd (factory).
+    assert_eq!(after.final_vp, vec![4, 7]);
     assert!(matches!(outcome(&after), Some(Outcome::Winner { seat: Seat(1), .. })));
     assert!(rules::pending(&after).is_empty());
 }
