@@ -586,18 +586,20 @@ pub fn generate(players: u8, rng: &mut GameRng) -> Map {
     Map { planets, homes, jumps }
 }
 
-/// Every space jumps to one of the other 110, uniformly.
+/// Every space jumps to one of the others, uniformly among those that do
+/// not jump back to it: "Jumps are one way, not reciprocal. The space you
+/// jump into has its own jump out of destination."
 fn draw_jumps(rng: &mut GameRng) -> Vec<Space> {
     let spaces = all_spaces();
-    (0..spaces.len())
-        .map(|i| {
-            let mut d = rng.below(spaces.len() as u32 - 1) as usize;
-            if d >= i {
-                d += 1;
-            }
-            spaces[d]
-        })
-        .collect()
+    let mut jumps: Vec<Space> = Vec::with_capacity(spaces.len());
+    for (i, here) in spaces.iter().enumerate() {
+        let allowed: Vec<usize> = (0..spaces.len())
+            .filter(|&d| d != i && jumps.get(d) != Some(here))
+            .collect();
+        let d = allowed[rng.below(allowed.len() as u32) as usize];
+        jumps.push(spaces[d]);
+    }
+    jumps
 }
 
 impl Map {
@@ -1075,6 +1077,28 @@ mod tests {
         for k in 0..6 {
             assert_eq!(home_column(k).length(), 3);
             assert_eq!(home_column(k), rotated(Hex::new(3, 0), k));
+        }
+    }
+
+    /// "Jumps are one way, not reciprocal": no space's destination jumps
+    /// straight back to it, on any map (seeds 1-39 had 14 such maps before
+    /// this was drawn so), nor after the jumps are redrawn.
+    #[test]
+    fn no_jump_leads_straight_back() {
+        for seed in 1..=200 {
+            let mut m = map(seed, 2 + (seed % 5) as u8);
+            for round in 0..2 {
+                for from in all_spaces() {
+                    let to = m.jump(from);
+                    assert_ne!(to, from, "seed {seed}: {from:?} jumps to itself");
+                    assert_ne!(
+                        m.jump(to),
+                        from,
+                        "seed {seed} ({round}): {from:?} and {to:?} jump to each other"
+                    );
+                }
+                m.redraw_jumps(&mut GameRng::seeded(seed));
+            }
         }
     }
 

@@ -20,8 +20,6 @@ pub const TO_WIN: usize = 25;
 pub const EMPIRE_CORE: usize = 13;
 /// Turn-beginnings at 25+ a single player needs in a row.
 pub const WIN_RUN: u32 = 3;
-/// Combat rounds at most in one turn.
-pub const MAX_ROUNDS: u8 = 5;
 pub const START_POINTS: u32 = 5;
 pub const TURN_LIMIT_DEFAULT: u32 = 15;
 pub const TURN_LIMIT_RANGE: std::ops::RangeInclusive<u32> = 5..=60;

@@ -9,7 +9,7 @@ use crate::spectrum::basics::{Colour, ShipId, Space};
 use crate::spectrum::events::{self, Dropped, Event};
 use crate::spectrum::map::{all_vectors, Path, Segment};
 use crate::spectrum::state::{Faction, Order, Section, State};
-use crate::spectrum::state::{EMPIRE_CORE, MAX_ROUNDS, TO_WIN, WIN_RUN};
+use crate::spectrum::state::{EMPIRE_CORE, TO_WIN, WIN_RUN};
 use orrery_engine::{Outcome, Seat};
 
 // ---------------------------------------------------------------- helpers
@@ -518,10 +518,15 @@ fn open_from(s: &mut State, out: &mut Vec<Event>, mut next: Option<Section>) {
     }
 }
 
-/// The combat round after `round`, while a combat is on and the turn's
-/// rounds last.
+/// The combat round after `round`, while a combat is possible: "a new
+/// combat round with new odds etc. will begin as long as any possible
+/// combats remain". A combat is possible where a ship can fire on an enemy
+/// ([`combat::in_combat`]); every such shot hits with a chance above 0 and
+/// every hit takes a unit out, so fights end.
 fn next_round(s: &State, round: u8) -> Option<Section> {
-    (round < MAX_ROUNDS && !combat_spaces(s).is_empty()).then_some(Section::Combat { round: round + 1 })
+    (!combat_spaces(s).is_empty()).then_some(Section::Combat {
+        round: round.saturating_add(1),
+    })
 }
 
 /// Whether `seat` has a ship able to fire in a combat.
