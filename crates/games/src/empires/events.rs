@@ -373,6 +373,7 @@ pub fn apply(s: &mut State, event: &Event) {
                 u.moved = 0;
                 u.stopped = false;
                 u.came_from = None;
+                u.began_at = None;
                 u.peeks = 0;
                 if hidden.contains(&u.label) {
                     u.face_up = false;
@@ -390,6 +391,9 @@ pub fn apply(s: &mut State, event: &Event) {
         } => {
             for label in units {
                 if let Some(u) = s.unit_mut(*label) {
+                    if u.moved == 0 && u.began_at.is_none() {
+                        u.began_at = Some(u.hex);
+                    }
                     let mut prev = u.hex;
                     for h in path {
                         u.came_from = Some(prev);
@@ -513,7 +517,11 @@ pub fn apply(s: &mut State, event: &Event) {
                 }
             }
         }
-        Event::MovementEnded { .. } => {}
+        Event::MovementEnded { .. } => {
+            for u in &mut s.units {
+                u.began_at = None;
+            }
+        }
         Event::CombatBegan { hexes, .. } => {
             s.phase = Phase::Combat;
             s.combat_due = hexes.clone();

@@ -90,6 +90,11 @@ pub struct Unit {
     pub stopped: bool,
     /// The hex it entered its present hex from this turn (Super Nova).
     pub came_from: Option<Hex>,
+    /// Where it began this movement phase, once it has moved in it: it may
+    /// enter an unexplored hex, a Nebula or Asteroids next to that hex
+    /// (text 4.2). Cleared when the movement phase ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub began_at: Option<Hex>,
     /// The Move level others have seen it use (text 9.9).
     pub move_shown: Option<u32>,
     /// A Miner's towed marker.
@@ -440,6 +445,7 @@ pub fn new_unit(label: Label, kind: Kind, ships: u32, levels: Levels, hex: Hex) 
         moved: 0,
         stopped: false,
         came_from: None,
+        began_at: None,
         move_shown: None,
         tow: None,
         upgrading: false,

@@ -146,13 +146,14 @@ pub(super) fn combat_options(s: &State, seat: Seat) -> Vec<Action> {
 
 /// Hexes a ship of `seat` may retreat to from a battle at `from` (text
 /// 5.9.2), best first: adjacent, explored, no enemy unit or colony, not a
-/// Super Nova, no farther from `seat`'s nearest colony (other than one in
-/// the battle hex) than `from`; nearest to that colony first, then in
+/// Super Nova, and "equally distant or closer to one of its colonies than
+/// the hex that it is retreating from" (any one of `seat`'s colonies other
+/// than one in the battle hex); nearest to a colony first, then in
 /// direction order.
 pub fn retreat_hexes(s: &State, seat: Seat, from: Hex) -> Vec<Hex> {
     let colonies: Vec<Hex> = s.colony_hexes(seat).into_iter().filter(|h| *h != from).collect();
     let dist = |h: Hex| colonies.iter().map(|c| c.distance(h)).min();
-    let limit = dist(from);
+    let toward_one = |h: Hex| colonies.is_empty() || colonies.iter().any(|c| c.distance(h) <= c.distance(from));
     let mut out: Vec<(Option<i32>, usize, Hex)> = Dir::ALL
         .into_iter()
         .enumerate()
@@ -164,10 +165,7 @@ pub fn retreat_hexes(s: &State, seat: Seat, from: Hex) -> Vec<Hex> {
                 && s.enemies_at(seat, *h).is_empty()
                 && s.units_at(*h).all(|u| u.owner() == seat)
                 && s.colony(*h).is_none_or(|c| c.owner == seat)
-                && match (dist(*h), limit) {
-                    (Some(d), Some(l)) => d <= l,
-                    _ => true,
-                }
+                && toward_one(*h)
         })
         .map(|(i, h)| (dist(h), i, h))
         .collect();

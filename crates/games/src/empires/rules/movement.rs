@@ -135,10 +135,18 @@ pub fn move_units(s: &State, seat: Seat, units: &[Label], path: &[Hex]) -> Resul
             } else {
                 format!("a hex of {}", terrain.map(Marker::name).unwrap_or_default())
             };
-            let fresh = alive.iter().all(|l| scratch.unit(*l).is_some_and(|u| u.moved == 0)) && i == 0;
-            if !fresh {
+            // "unless it starts its turn adjacent to it": where each unit
+            // began this movement phase (a unit that has not moved yet
+            // begins where it is).
+            let began_next_to = alive.iter().all(|l| {
+                scratch.unit(*l).is_some_and(|u| {
+                    let began = u.began_at.or((u.moved == 0).then_some(u.hex));
+                    began.is_some_and(|b| b.distance(to) == 1)
+                })
+            });
+            if !began_next_to {
                 return Err(format!(
-                    "{name} is {what}: it may be entered only as the first hex a unit moves this phase (text 4.2)"
+                    "{name} is {what}: a unit may enter it only if it began this movement phase next to it (text 4.2)"
                 ));
             }
             if i + 1 != path.len() {
