@@ -4,7 +4,7 @@
 //! against the state and says what is illegal ("not legal now").
 
 use super::basics::{Dir, Kind, Tech};
-use super::state::battle::{ColonyRule, RetreatRule, ScreenRule, TargetRule};
+use super::state::battle::{ColonyRule, RetreatRule, RevealedRule, ScreenRule, TargetRule};
 use orrery_engine::{CommandLine, CommandSpec, ParamKind, ParamSpec, ParseError, Seat, SheetEdit, Usages};
 use serde::{Deserialize, Serialize};
 
@@ -41,6 +41,7 @@ pub struct StandingEdit {
     pub retreat: Option<RetreatRule>,
     pub screen: Option<ScreenRule>,
     pub colonies: Option<ColonyRule>,
+    pub revealed: Option<RevealedRule>,
 }
 
 /// What a player does.
@@ -382,7 +383,7 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
             }
         }
         "standing" => {
-            only(&["auto", "target", "retreat", "screen", "colonies"])?;
+            only(&["auto", "target", "retreat", "screen", "colonies", "revealed"])?;
             let edit = StandingEdit {
                 auto: choice(
                     line,
@@ -416,6 +417,11 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
                     line,
                     "colonies",
                     &[("fire", ColonyRule::Fire), ("hold", ColonyRule::Hold)],
+                )?,
+                revealed: choice(
+                    line,
+                    "revealed",
+                    &[("hide", RevealedRule::Hide), ("keep", RevealedRule::Keep)],
                 )?,
             };
             Action::Standing(edit)
@@ -526,6 +532,9 @@ pub fn unparse(action: &Action) -> CommandLine {
             }
             if let Some(c) = e.colonies {
                 l = l.arg("colonies", c.key());
+            }
+            if let Some(r) = e.revealed {
+                l = l.arg("revealed", r.key());
             }
             l
         }
@@ -690,6 +699,12 @@ pub fn commands() -> Vec<CommandSpec> {
                 ParamSpec::new("retreat", "never, outgunned or half", Text, false),
                 ParamSpec::new("screen", "none or weak", Text, false),
                 ParamSpec::new("colonies", "fire or hold", Text, false),
+                ParamSpec::new(
+                    "revealed",
+                    "hide or keep groups revealed in combat, at your colonies",
+                    Text,
+                    false,
+                ),
             ],
         ),
     ]

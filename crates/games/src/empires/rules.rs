@@ -19,7 +19,7 @@ use super::events::{apply, push, Event};
 use super::map::Board;
 use super::orders::Action;
 use super::setup::rotation;
-use super::state::battle::Side;
+use super::state::battle::{RevealedRule, Side};
 use super::state::{draw_label, Phase, State};
 use orrery_engine::{GameConfig, GameRng, Hex, Outcome, Pending, Rejection, Seat, SetupError};
 
@@ -518,12 +518,15 @@ fn end_player_turn(s: &State, seat: Seat) -> Vec<Event> {
 }
 
 /// A player's movement phase begins: revealed groups at their colonies hide
-/// and the face-down counters in those hexes draw new labels.
+/// (unless the player's standing orders keep them revealed: text 5.11 says
+/// they "may be flipped") and the face-down counters in those hexes draw
+/// new labels.
 fn movement_began(s: &State, seat: Seat) -> Event {
     let colonies = s.colony_hexes(seat);
+    let hide = s.empire(seat).standing.revealed == RevealedRule::Hide;
     let hidden: Vec<Label> = s
         .units_of(seat)
-        .filter(|u| u.face_up && !u.kind.slow() && colonies.contains(&u.hex))
+        .filter(|u| hide && u.face_up && !u.kind.slow() && colonies.contains(&u.hex))
         .map(|u| u.label)
         .collect();
     let mut rng = (*s.rng).clone();

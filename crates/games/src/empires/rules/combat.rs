@@ -202,6 +202,9 @@ pub(super) fn standing(s: &State, seat: Seat, edit: &StandingEdit) -> Event {
     if let Some(c) = edit.colonies {
         st.colonies = c;
     }
+    if let Some(r) = edit.revealed {
+        st.revealed = r;
+    }
     Event::StandingSet { seat, standing: st }
 }
 

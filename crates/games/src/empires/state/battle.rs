@@ -937,9 +937,29 @@ keys!(RetreatRule { Never => "never", Outgunned => "outgunned", Half => "half" }
 keys!(ScreenRule { None => "none", Weak => "weak" });
 keys!(ColonyRule { Fire => "fire", Hold => "hold" });
 
+/// `revealed`: whether groups revealed in combat that start a turn at one
+/// of the player's colonies are flipped face down (text 5.11: "they may be
+/// flipped face down ... before being moved").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RevealedRule {
+    /// Flip them face down (with new numeral markers).
+    #[default]
+    Hide,
+    /// Leave them face up, for all to see.
+    Keep,
+}
+
+impl RevealedRule {
+    fn is_hide(&self) -> bool {
+        *self == RevealedRule::Hide
+    }
+}
+
+keys!(RevealedRule { Hide => "hide", Keep => "keep" });
+
 /// A player's standing orders (rules page, *Standing orders*); the default
 /// is the page's: asked (not fire at will), focus, never retreat, no
-/// screening, fire at colonies.
+/// screening, fire at colonies, hide revealed groups at colonies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Standing {
     /// Fire at will: every combat choice made at once by these settings.
@@ -948,6 +968,9 @@ pub struct Standing {
     pub retreat: RetreatRule,
     pub screen: ScreenRule,
     pub colonies: ColonyRule,
+    /// Not written when `hide`, so states stored before it read the same.
+    #[serde(default, skip_serializing_if = "RevealedRule::is_hide")]
+    pub revealed: RevealedRule,
 }
 
 impl Standing {
@@ -1963,6 +1986,7 @@ mod tests {
                 retreat: RetreatRule::ALL[rng.below(3) as usize],
                 screen: ScreenRule::ALL[rng.below(2) as usize],
                 colonies: ColonyRule::Fire,
+                revealed: RevealedRule::Hide,
             });
             let mut steps = 0;
             while let Some(ask) = b.ask() {
