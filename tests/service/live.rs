@@ -119,6 +119,40 @@ async fn with_game(tag: &str) -> (Service, GameId) {
     (svc, game)
 }
 
+/// bob and carol join alice's game in the channel, and alice starts it.
+async fn join_and_start(svc: &Service) {
+    for (user, name) in [(2, "bob"), (3, "carol")] {
+        crate::common::ok(
+            svc,
+            &crate::common::at(CHANNEL, user, name),
+            Request::Join { game: None },
+        )
+        .await;
+    }
+    crate::common::ok(
+        svc,
+        &crate::common::at(CHANNEL, 1, "alice"),
+        Request::Start { game: None },
+    )
+    .await;
+}
+
+/// The seat's player (alice, bob or carol) gives `line` in the channel.
+async fn order_as(svc: &Service, seat: Seat, line: CommandLine) {
+    let name = ["alice", "bob", "carol"][seat.index()];
+    let actor = crate::common::at(CHANNEL, u64::from(seat.0) + 1, name);
+    crate::common::ok(
+        svc,
+        &actor,
+        Request::Order {
+            game: None,
+            kind: None,
+            line,
+        },
+    )
+    .await;
+}
+
 async fn queue(svc: &Service, game: GameId, msgs: &[OutMessage]) -> Vec<i64> {
     let payloads: Vec<serde_json::Value> = msgs.iter().map(|m| serde_json::to_value(m).unwrap()).collect();
     svc.store().enqueue(Some(game), &payloads, svc.now_ms()).await.unwrap()
@@ -516,20 +550,7 @@ async fn without_a_slot_or_a_location_messages_are_posted_as_before() {
 #[tokio::test]
 async fn an_append_with_a_newer_board_replaces_the_phase_posts_picture() {
     let (svc, game) = with_game("redraw").await;
-    for (user, name) in [(2, "bob"), (3, "carol")] {
-        crate::common::ok(
-            &svc,
-            &crate::common::at(CHANNEL, user, name),
-            Request::Join { game: None },
-        )
-        .await;
-    }
-    crate::common::ok(
-        &svc,
-        &crate::common::at(CHANNEL, 1, "alice"),
-        Request::Start { game: None },
-    )
-    .await;
+    join_and_start(&svc).await;
     let t = Recorder::default();
     svc.deliver(&t).await.unwrap();
     t.take();
@@ -569,16 +590,7 @@ async fn an_append_with_a_newer_board_replaces_the_phase_posts_picture() {
             after.news_since(&state, Viewer::Public)
         })
         .expect("an order that changes the public board");
-    crate::common::ok(
-        &svc,
-        &crate::common::at(CHANNEL, u64::from(seat.0) + 1, "alice"),
-        Request::Order {
-            game: None,
-            kind: None,
-            line,
-        },
-    )
-    .await;
+    order_as(&svc, seat, line).await;
     svc.deliver(&t).await.unwrap();
     let order_calls = t.take();
     let newer = BoardRef {
@@ -653,20 +665,7 @@ async fn picture_is_current_in(kind: GameKind) -> usize {
     )
     .await;
     let game = svc.store().games_in_channel(CHANNEL).await.unwrap()[0].id;
-    for (user, name) in [(2, "bob"), (3, "carol")] {
-        crate::common::ok(
-            &svc,
-            &crate::common::at(CHANNEL, user, name),
-            Request::Join { game: None },
-        )
-        .await;
-    }
-    crate::common::ok(
-        &svc,
-        &crate::common::at(CHANNEL, 1, "alice"),
-        Request::Start { game: None },
-    )
-    .await;
+    join_and_start(&svc).await;
     let t = Recorder::default();
     let slot = Slot::Phase { game };
     let mut rng = orrery::engine::GameRng::seeded(7);
@@ -688,16 +687,7 @@ async fn picture_is_current_in(kind: GameKind) -> usize {
         let shown = live_at(&svc, slot).await.unwrap().1.board.unwrap();
         let drawn = svc.store().state_at(game, row.kind, shown.seq).await.unwrap();
         let behind = drawn.scene(Viewer::Public, &names) != state.scene(Viewer::Public, &names);
-        crate::common::ok(
-            &svc,
-            &crate::common::at(CHANNEL, u64::from(p.seat.0) + 1, &names[p.seat.index()]),
-            Request::Order {
-                game: None,
-                kind: None,
-                line,
-            },
-        )
-        .await;
+        order_as(&svc, p.seat, line).await;
         svc.deliver(&t).await.unwrap();
         let after = svc.store().game(game).await.unwrap().unwrap().state.unwrap();
         let owing = |s: &orrery::games::AnyState| -> Vec<Seat> {
