@@ -89,6 +89,12 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
                 main,
                 None,
             ),
+            Action::Deposit { unit } => control(
+                format!("Deposit the tow of {}", own_one(unit)),
+                format!("Counter {unit}"),
+                main,
+                None,
+            ),
             Action::Upgrade { unit } => control(
                 format!("Upgrade {}", own_one(unit)),
                 format!("Counter {unit}"),

@@ -66,6 +66,11 @@ pub enum Action {
     Tow {
         unit: String,
     },
+    /// A towing Miner leaves its marker at its own colony (text 6.7.2:
+    /// "the mineral may be deposited").
+    Deposit {
+        unit: String,
+    },
     Peek {
         unit: String,
         at: String,
@@ -125,6 +130,7 @@ const USAGE: Usages = Usages(&[
     ("merge", "merge unit:LABEL into:LABEL"),
     ("colonize", "colonize unit:LABEL"),
     ("tow", "tow unit:LABEL"),
+    ("deposit", "deposit unit:LABEL"),
     ("peek", "peek unit:LABEL at:HEX"),
     ("reveal", "reveal at:HEX"),
     ("upgrade", "upgrade unit:LABEL"),
@@ -233,12 +239,13 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
                 into: text(line, "into")?,
             }
         }
-        "colonize" | "tow" | "upgrade" | "hold" => {
+        "colonize" | "tow" | "deposit" | "upgrade" | "hold" => {
             only(&["unit"])?;
             let unit = text(line, "unit")?;
             match line.name.as_str() {
                 "colonize" => Action::Colonize { unit },
                 "tow" => Action::Tow { unit },
+                "deposit" => Action::Deposit { unit },
                 "upgrade" => Action::Upgrade { unit },
                 _ => Action::Hold { unit },
             }
@@ -477,6 +484,7 @@ pub fn unparse(action: &Action) -> CommandLine {
         Action::Merge { unit, into } => c("merge").arg("unit", unit).arg("into", into),
         Action::Colonize { unit } => c("colonize").arg("unit", unit),
         Action::Tow { unit } => c("tow").arg("unit", unit),
+        Action::Deposit { unit } => c("deposit").arg("unit", unit),
         Action::Peek { unit, at } => c("peek").arg("unit", unit).arg("at", at),
         Action::Reveal { at } => c("reveal").arg("at", at),
         Action::Upgrade { unit } => c("upgrade").arg("unit", unit),
@@ -587,6 +595,11 @@ pub fn commands() -> Vec<CommandSpec> {
         spec(
             "tow",
             "Movement: a Miner takes the Minerals or Space Wreck of its hex",
+            vec![unit.clone()],
+        ),
+        spec(
+            "deposit",
+            "Movement: a towing Miner leaves its marker at your colony in its hex",
             vec![unit.clone()],
         ),
         spec(

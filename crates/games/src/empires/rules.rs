@@ -324,6 +324,7 @@ impl When {
             | Action::Merge { .. }
             | Action::Colonize { .. }
             | Action::Tow { .. }
+            | Action::Deposit { .. }
             | Action::Peek { .. }
             | Action::Reveal { .. }
             | Action::Upgrade { .. }

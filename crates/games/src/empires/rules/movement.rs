@@ -475,20 +475,25 @@ pub fn scrap_at(s: &State, seat: Seat, at: Hex, what: Kind) -> Result<Vec<Event>
     Ok(vec![Event::InstallationScrapped { at, what }])
 }
 
-/// The end of the movement phase: towing Miners at their own colonies
-/// deposit what they tow (automatic, rules page *Towing*).
-pub fn deposits(s: &State, seat: Seat) -> Vec<Event> {
-    s.units_of(seat)
-        .filter(|u| u.kind == Kind::Miner)
-        .filter_map(|u| {
-            let marker = u.tow?;
-            s.colony(u.hex).filter(|c| c.owner == seat).map(|_| Event::Deposited {
-                miner: u.label,
-                at: u.hex,
-                marker,
-            })
-        })
-        .collect()
+/// `deposit unit:L`: a towing Miner in a hex with one of `seat`'s colonies
+/// (a new one too) leaves its marker there, to be collected in the
+/// Economic Phase (text 6.7.2: "the mineral may be deposited").
+pub fn deposit(s: &State, seat: Seat, label: Label) -> Result<Vec<Event>, String> {
+    let u = s.unit(label).ok_or("no such counter")?;
+    let Some(marker) = u.tow else {
+        return Err(format!("{label} tows nothing to deposit"));
+    };
+    match s.colony(u.hex) {
+        Some(c) if c.owner == seat => Ok(vec![Event::Deposited {
+            miner: label,
+            at: u.hex,
+            marker,
+        }]),
+        _ => Err(format!(
+            "{label} deposits only at one of your colonies, and there is none at {}",
+            s.board.name(u.hex)
+        )),
+    }
 }
 
 pub(super) fn movement_options(s: &State, seat: Seat) -> Vec<Action> {
@@ -528,6 +533,9 @@ pub(super) fn movement_options(s: &State, seat: Seat) -> Vec<Action> {
         if tow(s, u.label).is_ok() {
             out.push(Action::Tow { unit: unit.clone() });
         }
+        if deposit(s, seat, u.label).is_ok() {
+            out.push(Action::Deposit { unit: unit.clone() });
+        }
         for to in s.board.neighbours(u.hex) {
             if peek(s, seat, u.label, to).is_ok() {
                 out.push(Action::Peek {
@@ -564,6 +572,7 @@ pub(super) fn movement_order(s: &State, seat: Seat, action: &Action) -> Result<V
         }
         Action::Colonize { unit: u } => colonize(s, seat, unit(u)?),
         Action::Tow { unit: u } => tow(s, unit(u)?),
+        Action::Deposit { unit: u } => deposit(s, seat, unit(u)?),
         Action::Peek { unit: u, at } => peek(s, seat, unit(u)?, hex(s, at)?),
         Action::Reveal { at } => reveal(s, seat, hex(s, at)?),
         Action::Upgrade { unit: u } => upgrade(s, seat, unit(u)?),
@@ -576,8 +585,7 @@ pub(super) fn movement_order(s: &State, seat: Seat, action: &Action) -> Result<V
             ..
         } => scrap_at(s, seat, hex(s, at)?, *what),
         Action::End => {
-            let mut out = deposits(s, seat);
-            out.push(Event::MovementEnded { seat });
+            let mut out = vec![Event::MovementEnded { seat }];
             out.push(Event::CombatBegan {
                 seat,
                 hexes: combat_hexes(s, seat),
