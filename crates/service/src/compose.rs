@@ -168,7 +168,8 @@ pub(super) fn waiting_footer(
         return (Text::new(), pings);
     }
     let mut text = Text::plain("Waiting on: ");
-    for (i, p) in Pending::disclosed(pending).iter().enumerate() {
+    let disclosed = Pending::disclosed(pending);
+    for (i, p) in disclosed.iter().enumerate() {
         if i > 0 {
             text.push_str(", ");
         }
@@ -187,9 +188,7 @@ pub(super) fn waiting_footer(
         text.push_str(&format!(" ({}{done})", game.decision_name(&p.kind)));
     }
     if let Some(hidden) = undisclosed_words(game, pending) {
-        if Pending::disclosed(pending).is_empty() {
-            text = Text::plain("Waiting on: ");
-        } else {
+        if !disclosed.is_empty() {
             text.push_str(", ");
         }
         text.push_str(&hidden);
@@ -783,7 +782,8 @@ pub fn waiting_line(game: GameKind, pending: &[Pending], names: &[String]) -> St
 
 /// The decisions of `pending` whose owers are secret, as public words that
 /// name and count nobody: "the players concerned (combat sheet, each
-/// asked by DM)".
+/// asked in private)". Where in private (DMs or a thread) is each
+/// player's setting, so it is not said here.
 fn undisclosed_words(game: GameKind, pending: &[Pending]) -> Option<String> {
     let mut kinds: Vec<String> = pending
         .iter()
@@ -791,7 +791,7 @@ fn undisclosed_words(game: GameKind, pending: &[Pending]) -> Option<String> {
         .map(|p| game.decision_name(&p.kind))
         .collect();
     kinds.dedup();
-    (!kinds.is_empty()).then(|| format!("the players concerned ({}, each asked by DM)", kinds.join(", ")))
+    (!kinds.is_empty()).then(|| format!("the players concerned ({}, each asked in private)", kinds.join(", ")))
 }
 
 pub fn outcome_line(outcome: &Outcome, names: &[String]) -> Text {
@@ -925,7 +925,7 @@ mod tests {
             "alice (combat sheet, ready), bob (combat sheet)"
         );
         // Who owes, and who is ready, is the same text whoever it is.
-        let hidden = "the players concerned (combat sheet, each asked by DM)";
+        let hidden = "the players concerned (combat sheet, each asked in private)";
         assert_eq!(line(&[sheet(1, false, true)]), hidden);
         assert_eq!(line(&[sheet(0, true, true), sheet(1, false, true)]), hidden);
     }

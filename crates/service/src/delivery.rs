@@ -196,8 +196,9 @@ impl Service {
         msg: &OutMessage,
     ) -> anyhow::Result<(Delivery, Option<u64>)> {
         let drawn = match &msg.board {
-            Some(b) => match self.draw(b).await {
-                Ok(drawn) => Some(drawn),
+            // No picture shown yet: always drawn.
+            Some(b) => match self.redraw(b, None).await {
+                Ok(drawn) => drawn,
                 Err(e) => {
                     tracing::error!(outbox = id, "board could not be rendered: {e:#}");
                     None
@@ -211,10 +212,15 @@ impl Service {
         Ok((delivery, drawn.map(|(_, digest)| digest)))
     }
 
-    /// A board's PNG and the digest of the scene it draws.
-    async fn draw(&self, board: &super::BoardRef) -> anyhow::Result<(Vec<u8>, u64)> {
+    /// A board's PNG and the digest of its scene, unless the scene's digest
+    /// is `shown` (the picture already shown): then `None`, nothing drawn.
+    async fn redraw(&self, board: &super::BoardRef, shown: Option<u64>) -> anyhow::Result<Option<(Vec<u8>, u64)>> {
         let scene = self.scene_of(board).await?;
-        Ok((orrery_render::render_png(&scene)?, scene_digest(&scene)?))
+        let digest = scene_digest(&scene)?;
+        if Some(digest) == shown {
+            return Ok(None);
+        }
+        Ok(Some((orrery_render::render_png(&scene)?, digest)))
     }
 
     /// Post `msg` and make it `slot`'s live message (when the transport
@@ -320,22 +326,13 @@ impl Service {
                 let mut digest = shown_digest;
                 if now.board != shown.board {
                     if let Some(b) = &now.board {
-                        match self
-                            .scene_of(b)
-                            .await
-                            .and_then(|scene| Ok((scene_digest(&scene)?, scene)))
-                        {
-                            Ok((d, _)) if Some(d) == shown_digest => now.board = shown.board.clone(),
-                            Ok((d, scene)) => match orrery_render::render_png(&scene) {
-                                Ok(bytes) => {
-                                    png = Some(bytes);
-                                    digest = Some(d);
-                                }
-                                Err(e) => {
-                                    tracing::error!(outbox = id, "board could not be rendered: {e:#}");
-                                    now.board = shown.board.clone();
-                                }
-                            },
+                        match self.redraw(b, shown_digest).await {
+                            Ok(Some((bytes, d))) => {
+                                png = Some(bytes);
+                                digest = Some(d);
+                            }
+                            // The same picture: the one shown stays.
+                            Ok(None) => now.board = shown.board.clone(),
                             Err(e) => {
                                 tracing::error!(outbox = id, "board could not be rendered: {e:#}");
                                 now.board = shown.board.clone();

@@ -231,7 +231,7 @@ impl Service {
                 ""
             };
             // The channel's nudge names the player: never for a decision
-            // whose owers are secret (the DM alone reminds them).
+            // whose owers are secret (the private reminder alone tells them).
             if reaches_last && !p.undisclosed {
                 late.push(s);
             }

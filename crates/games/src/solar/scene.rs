@@ -113,9 +113,8 @@ fn outcome_text(view: &View, outcome: &Outcome, names: &[String], with_reason: b
 pub fn scene(view: &View, names: &[String]) -> Scene {
     let mut sc = Scene::new(WIDTH, HEIGHT, BG);
     header(&mut sc, view, names);
-    let bottom = planets_bottom(view, names);
+    let (bottom, legend) = layout(view, names);
     planets(&mut sc, view, bottom);
-    let legend = legend_count(view, names);
     legend_lines(&mut sc, bottom + 2.0, legend);
     let top = bottom + legend_height(legend);
     players(&mut sc, view, names, MARGIN, top, PLAYERS_W);
@@ -134,9 +133,16 @@ const INFO_W: f32 = WIDTH as f32 - MARGIN - SPLIT - GAP / 2.0;
 /// panel, so that panel's need grows as the planets shrink: step down
 /// until both fit.
 pub fn planets_bottom(view: &View, names: &[String]) -> f32 {
-    let end = HEIGHT as f32 - MARGIN - legend_height(legend_count(view, names));
+    layout(view, names).0
+}
+
+/// Where the planets end ([`planets_bottom`]), and how many legend lines
+/// the board shows ([`legend_count`]).
+fn layout(view: &View, names: &[String]) -> (f32, usize) {
     let players = players_height(view, names).max(MIN_PANELS_H);
     let least = PLANETS_TOP + least_planets_height(view);
+    let legend = legend_count(players, least);
+    let end = HEIGHT as f32 - MARGIN - legend_height(legend);
     let mut bottom = (end - players).max(least);
     for _ in 0..8 {
         let info = info_height(view, names, bottom, INFO_W);
@@ -146,7 +152,7 @@ pub fn planets_bottom(view: &View, names: &[String]) -> f32 {
         }
         bottom = fits;
     }
-    bottom
+    (bottom, legend)
 }
 
 // ---------------------------------------------------------------------------
@@ -780,9 +786,9 @@ const LEGEND: [&str; 2] = [
 /// How many of the legend's lines the board shows: all, unless the
 /// planets' least heights and the players' rows need their room (a
 /// crowded late board drops the last line, then the first).
-fn legend_count(view: &View, names: &[String]) -> usize {
-    let players = players_height(view, names).max(MIN_PANELS_H);
-    let least = PLANETS_TOP + least_planets_height(view);
+/// `players`: the players' panel's height; `least`: where the planets end
+/// at the least.
+fn legend_count(players: f32, least: f32) -> usize {
     (0..=LEGEND.len())
         .rev()
         .find(|&n| least + legend_height(n) + players <= HEIGHT as f32 - MARGIN)
