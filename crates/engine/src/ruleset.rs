@@ -307,6 +307,17 @@ pub trait Ruleset {
         Vec::new()
     }
 
+    /// `seat` leaves a game in play: it resigned, or the host resigned it.
+    /// The events that say so and do what the game's rules make of its
+    /// pieces (each game's rules page says what); the game goes on without
+    /// the seat (it owes nothing more) and ends at once when one player (or
+    /// team) is left. Refused when the game is over or the seat is already
+    /// out.
+    fn resign(state: &Self::State, seat: Seat) -> Result<Vec<Self::Event>, Rejection> {
+        let _ = (state, seat);
+        Err(Rejection::illegal("this game has no resigning yet", Vec::new()))
+    }
+
     /// The action taken for a seat that misses a deadline.
     fn default_action(state: &Self::State, seat: Seat) -> Option<Self::Action>;
 

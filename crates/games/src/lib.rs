@@ -353,6 +353,14 @@ impl AnyState {
         with_state!(self, R, s => generic_decide::<R>(s, seat, line))
     }
 
+    /// The events of `seat` leaving the game ([`Ruleset::resign`]).
+    /// Changes nothing.
+    pub fn resign(&self, seat: Seat) -> Result<Vec<AnyEvent>, ActionError> {
+        with_state!(self, R, s => R::resign(s, seat)
+            .map(|events| events.into_iter().map(R::wrap_event).collect())
+            .map_err(ActionError::Rejected))
+    }
+
     pub fn apply(&mut self, event: &AnyEvent) -> Result<(), WrongGame> {
         let kind = self.kind();
         with_state!(self, R, s => {

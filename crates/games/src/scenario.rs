@@ -208,12 +208,17 @@ impl Runner {
                 self.last = Last::Nothing;
                 Ok(())
             }
-            k if k.starts_with("seat ") => {
-                let seat = parse_seat(k)?;
+            k if k.starts_with("seat ") || k == "resign" => {
+                // `seat 2: order` gives an order; `resign: seat 2` resigns the seat.
+                let seat = parse_seat(if k == "resign" { rest } else { k })?;
                 let state = self.state()?;
-                let result = CommandLine::parse(rest)
-                    .map_err(ActionError::from)
-                    .and_then(|cmd| state.decide(seat, &cmd));
+                let result = if k == "resign" {
+                    state.resign(seat)
+                } else {
+                    CommandLine::parse(rest)
+                        .map_err(ActionError::from)
+                        .and_then(|cmd| state.decide(seat, &cmd))
+                };
                 match result {
                     Ok(events) => {
                         for e in &events {
