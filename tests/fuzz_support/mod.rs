@@ -996,6 +996,7 @@ fn sample_text(kind: OptionKind) -> &'static [&'static str] {
             "24:00",
         ],
         OptionKind::Missed => &["default", "wait", "Wait"],
+        OptionKind::Pick => &["red", "Blue", " violet ", "grey", "purple", ""],
         OptionKind::Private => &["dms", "thread", "threads", "DMs", " thread "],
         OptionKind::Flag => &["true", "false", "on", "off", "yes", "no"],
         OptionKind::Player => &["@dave", "dave", "@", "Bob the Bold"],

@@ -457,3 +457,115 @@ async fn history_boards_keep_the_names_of_their_time() {
         "the current board shows dave"
     );
 }
+
+/// Resigning, in every game: the player is asked first (nothing changes
+/// until they confirm), the channel is told, the seat owes nothing more and
+/// hears nothing more; the host resigns a player without asking; with one
+/// player left the game ends and that player wins. Refusals change nothing.
+#[tokio::test]
+async fn resigning_in_every_game_is_asked_first_then_the_game_goes_on_and_ends_with_one_left() {
+    use orrery::service::Act;
+    for (k, &kind) in GameKind::ALL.iter().enumerate() {
+        let (svc, _) = service(&format!("resign-{}", kind.key())).await;
+        let ch = CH + k as u64;
+        let game = started(&svc, ch, kind, 5, &NAMES).await;
+        let who = |seat: usize| at(ch, seat as u64 + 1, NAMES[seat]);
+        for i in 0..6 {
+            let st = state(&svc, game).await;
+            let Some((seat, cmd)) = next_order(&st, |legal| (i * 7) % legal.len()) else {
+                break;
+            };
+            ok(&svc, &who(seat.index()), order(game, &cmd)).await;
+        }
+        sent(&svc).await;
+        let before = seq(&svc, game).await;
+        let ask = Request::Resign {
+            game: None,
+            seat: None,
+            confirmed: false,
+        };
+        // Asked first: what the channel will read, and one red button.
+        let reply = ok(&svc, &who(1), ask.clone()).await;
+        let text = reply.text.to_plain();
+        assert!(reply.ephemeral, "{kind:?}");
+        assert!(
+            text.contains("The channel will read") && text.contains("bob"),
+            "{kind:?}: {text}"
+        );
+        assert_eq!(
+            reply.choices.iter().map(|c| c.act).collect::<Vec<_>>(),
+            [Act::Resign],
+            "{kind:?}"
+        );
+        assert_eq!(seq(&svc, game).await, before, "{kind:?}: asking changes nothing");
+        assert!(sent(&svc).await.is_empty(), "{kind:?}");
+        // Not a player, or not the host: refused.
+        let msg = refused(&svc, &at(ch, 9, "zed"), ask.clone()).await;
+        assert!(msg.contains("not playing"), "{kind:?}: {msg}");
+        let host_resign = |seat: usize| Request::Resign {
+            game: None,
+            seat: Some(Seat(seat as u8).into()),
+            confirmed: true,
+        };
+        let msg = refused(&svc, &who(1), host_resign(2)).await;
+        assert!(msg.contains("Only the host"), "{kind:?}: {msg}");
+
+        // Confirmed: bob is out; the channel hears it; bob owes nothing.
+        let confirm = Request::Resign {
+            game: None,
+            seat: None,
+            confirmed: true,
+        };
+        let reply = ok(&svc, &who(1), confirm.clone()).await;
+        assert!(reply.text.to_plain().contains("You resigned"), "{kind:?}");
+        assert!(seq(&svc, game).await > before, "{kind:?}");
+        let out = sent(&svc).await;
+        assert!(
+            out.iter()
+                .any(|m| m.target == Target::Channel(ch) && m.text.to_plain().contains("bob")),
+            "{kind:?}: the channel is told"
+        );
+        let st = state(&svc, game).await;
+        assert!(st.outcome().is_none(), "{kind:?}: two players are left");
+        assert!(
+            st.pending().iter().all(|p| p.seat != Seat(1)),
+            "{kind:?}: {:?}",
+            st.pending()
+        );
+        let msg = refused(&svc, &who(1), confirm).await;
+        assert!(msg.contains("can't resign"), "{kind:?}: {msg}");
+
+        // The game goes on without bob: play on a little; he hears nothing.
+        for i in 0..6 {
+            let st = state(&svc, game).await;
+            let Some((seat, cmd)) = next_order(&st, |legal| (i * 5) % legal.len()) else {
+                break;
+            };
+            assert_ne!(seat, Seat(1), "{kind:?}");
+            ok(&svc, &who(seat.index()), order(game, &cmd)).await;
+        }
+        let out = sent(&svc).await;
+        assert!(
+            out.iter()
+                .all(|m| m.target != Target::Dm(UserId(2)) || m.text.to_plain().contains("Closed")),
+            "{kind:?}: a resigned player gets no prompts"
+        );
+
+        // The host resigns carol: alice is left and wins at once.
+        if state(&svc, game).await.outcome().is_none() {
+            let reply = ok(&svc, &host(), host_resign(2)).await;
+            assert!(reply.text.to_plain().contains("carol resigned"), "{kind:?}");
+            let out = sent(&svc).await;
+            assert!(
+                out.iter()
+                    .any(|m| m.target == Target::Dm(UserId(3)) && m.text.to_plain().contains("resigned you")),
+                "{kind:?}: carol is told by DM"
+            );
+            let st = state(&svc, game).await;
+            assert_eq!(st.outcome().map(|o| o.winners()), Some(vec![Seat(0)]), "{kind:?}");
+            assert!(st.pending().is_empty(), "{kind:?}");
+            let row = svc.store().game(game).await.unwrap().unwrap();
+            assert_eq!(row.status, orrery::store::GameStatus::Finished, "{kind:?}");
+        }
+    }
+}

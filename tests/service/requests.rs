@@ -447,3 +447,104 @@ async fn a_send_without_an_answer_is_given_up_and_sent_again() {
     assert!(svc.store().undelivered(100).await.unwrap().is_empty());
     assert_eq!(transport.sink.take().len(), queued.len());
 }
+
+/// Spectrum War's "select color": a joining player picks a free colour
+/// (a lobby button or `/game join colour:`), a taken or unknown one is
+/// refused with the free ones, autocomplete offers only the free ones, a
+/// seat that picks nothing gets today's assignment among those left, and
+/// the war begins with the seats' colours and homes as picked.
+#[tokio::test]
+async fn spectrum_players_pick_their_colours_in_the_lobby() {
+    use orrery::service::Act;
+    let svc = service("colours").await;
+    let pick = |value: &str| Request::Pick {
+        game: None,
+        value: value.into(),
+    };
+    let reply = ok(
+        &svc,
+        &at_table(1, "alice"),
+        Request::New {
+            kind: GameKind::Spectrum,
+            seed: Some(3),
+            options: None,
+            private: None,
+        },
+    )
+    .await;
+    let picks: Vec<&str> = reply
+        .choices
+        .iter()
+        .filter(|c| c.act == Act::Pick)
+        .map(|c| c.command.name.as_str())
+        .collect();
+    assert_eq!(picks, ["red", "orange", "yellow", "green", "blue", "violet"]);
+    assert!(reply.text.to_plain().contains("Pick your colour"), "{}", reply.text.to_plain());
+
+    // bob joins as red (alice's colour by default); carol can't have it.
+    let reply = ok(&svc, &at_table(2, "bob"), pick("Red")).await;
+    assert!(reply.text.to_plain().contains("bob joined game") && reply.text.to_plain().contains("as red"));
+    let msg = refused(&svc, &at_table(3, "carol"), pick("red")).await;
+    assert!(
+        msg.contains("bob has red already") && msg.contains("orange, yellow, green, blue, violet"),
+        "{msg}"
+    );
+    let msg = refused(&svc, &at_table(3, "carol"), pick("purple")).await;
+    assert!(msg.contains("“purple” is not a colour") && msg.contains("red, orange"), "{msg}");
+    let free = svc.pick_suggestions(&at_table(3, "carol"), None, "").await.unwrap();
+    assert_eq!(free, ["orange", "yellow", "green", "blue", "violet"]);
+    let free = svc.pick_suggestions(&at_table(3, "carol"), None, "b").await.unwrap();
+    assert_eq!(free, ["blue"]);
+    // carol joins without a pick; alice (seated) changes hers to blue.
+    ok(&svc, &at_table(3, "carol"), Request::Join { game: None }).await;
+    let reply = ok(&svc, &at_table(1, "alice"), pick("blue")).await;
+    assert!(reply.text.to_plain().contains("alice picked blue"));
+    let msg = refused(&svc, &at_table(1, "alice"), pick("blue")).await;
+    assert!(msg.contains("is blue already"), "{msg}");
+    let game = svc.store().games_in_channel(CHANNEL).await.unwrap()[0].id;
+    let seats = svc.store().seats(game).await.unwrap();
+    assert_eq!(
+        seats.iter().map(|s| s.pick.as_deref()).collect::<Vec<_>>(),
+        [Some("blue"), Some("red"), None]
+    );
+
+    ok(&svc, &at_table(1, "alice"), Request::Start { game: None }).await;
+    let state = crate::common::state(&svc, game).await;
+    // carol had no pick: the first of today's 3-player colours (red,
+    // yellow, blue) left is yellow. Each seat's home is its colour's.
+    let view = state.view_json(Viewer::Public);
+    let colours: Vec<&str> = view["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["colour"].as_str().unwrap())
+        .collect();
+    assert_eq!(colours, ["Blue", "Red", "Yellow"]);
+    for (seat, colour) in colours.iter().enumerate() {
+        let homes: Vec<&serde_json::Value> = view["planets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["owner"] == seat)
+            .collect();
+        assert_eq!(homes.len(), 1);
+        assert_eq!(homes[0]["colour"], *colour, "seat {seat}'s home");
+    }
+    let msg = refused(&svc, &at_table(3, "carol"), pick("green")).await;
+    assert!(msg.contains("already started") && msg.contains("colours are picked in the lobby"), "{msg}");
+    // Games without a pick say so.
+    let other = 501;
+    ok(
+        &svc,
+        &crate::common::at(other, 1, "alice"),
+        Request::New {
+            kind: GameKind::Starlanes,
+            seed: Some(1),
+            options: None,
+            private: None,
+        },
+    )
+    .await;
+    let msg = refused(&svc, &crate::common::at(other, 2, "bob"), pick("red")).await;
+    assert!(msg.contains("Starlanes has nothing to pick"), "{msg}");
+}

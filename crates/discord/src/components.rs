@@ -30,6 +30,9 @@
 //! | `b:{game}` | the presser's own board |
 //! | `t:{game}` | take back the presser's last order |
 //! | `n:{game}` | cancel a confirmation |
+//! | `j:{game}`, `l:{game}`, `a:{game}` | join, leave, start a lobby |
+//! | `r:{game}` | resign from the game (the answer to `/game resign`'s question) |
+//! | `k:{game}:{value}` | pick `value` for the presser's seat in a lobby (Spectrum War's colour), joining if need be |
 
 use super::actor::actor_of_component;
 use super::text::{clip, clip_message, post_text, BOARD_FILE};
@@ -88,6 +91,10 @@ pub enum ComponentId {
     Leave { game: GameId },
     /// Start a game (its host).
     Start { game: GameId },
+    /// Resign from a game, confirmed.
+    Resign { game: GameId },
+    /// Pick a value for the presser's seat in a lobby.
+    Pick { game: GameId, value: String },
 }
 
 impl ComponentId {
@@ -105,6 +112,8 @@ impl ComponentId {
             ComponentId::Join { game } => format!("j:{}", game.0),
             ComponentId::Leave { game } => format!("l:{}", game.0),
             ComponentId::Start { game } => format!("a:{}", game.0),
+            ComponentId::Resign { game } => format!("r:{}", game.0),
+            ComponentId::Pick { game, value } => format!("k:{}:{value}", game.0),
         };
         fits(&id).then_some(id)
     }
@@ -161,6 +170,14 @@ pub fn decode(custom_id: &str) -> Option<ComponentId> {
         "j" => ComponentId::Join { game: game(rest)? },
         "l" => ComponentId::Leave { game: game(rest)? },
         "a" => ComponentId::Start { game: game(rest)? },
+        "r" => ComponentId::Resign { game: game(rest)? },
+        "k" => {
+            let (g, value) = rest.split_once(':')?;
+            ComponentId::Pick {
+                game: game(g)?,
+                value: value.to_string(),
+            }
+        }
         _ => return None,
     })
 }
@@ -307,6 +324,8 @@ fn label_of(c: &Choice) -> String {
             Act::Join => "Join".into(),
             Act::Leave => "Leave".into(),
             Act::Start => "Start".into(),
+            Act::Resign => orrery_service::RESIGN_YES.into(),
+            Act::Pick => c.command.name.clone(),
         }
     }
 }
@@ -361,9 +380,15 @@ fn act_button(c: &Choice) -> Option<Button> {
         Act::Join => ComponentId::Join { game: c.game },
         Act::Leave => ComponentId::Leave { game: c.game },
         Act::Start => ComponentId::Start { game: c.game },
+        Act::Resign => ComponentId::Resign { game: c.game },
+        Act::Pick => ComponentId::Pick {
+            game: c.game,
+            value: c.command.name.clone(),
+        },
     };
     let style = match c.act {
         Act::Join | Act::Start => Style::Primary,
+        Act::Resign => Style::Danger,
         _ => Style::Secondary,
     };
     Some(Button {
@@ -693,8 +718,9 @@ pub enum Action {
     TakeBack { game: GameId },
     /// Drop a confirmation.
     Cancel,
-    /// A lobby's button: join, leave or start the game.
-    Lobby(Request),
+    /// A button standing for a request: join, leave or start a lobby;
+    /// resign (confirmed).
+    Request(Request),
 }
 
 /// What a component interaction asks for, if its id and data make sense
@@ -707,9 +733,18 @@ pub fn action_of(custom_id: &str, kind: &serenity::ComponentInteractionDataKind)
         (ComponentId::Board { game }, K::Button) => Action::Board { game },
         (ComponentId::TakeBack { game }, K::Button) => Action::TakeBack { game },
         (ComponentId::Cancel { .. }, K::Button) => Action::Cancel,
-        (ComponentId::Join { game }, K::Button) => Action::Lobby(Request::Join { game: Some(game) }),
-        (ComponentId::Leave { game }, K::Button) => Action::Lobby(Request::Leave { game: Some(game) }),
-        (ComponentId::Start { game }, K::Button) => Action::Lobby(Request::Start { game: Some(game) }),
+        (ComponentId::Join { game }, K::Button) => Action::Request(Request::Join { game: Some(game) }),
+        (ComponentId::Leave { game }, K::Button) => Action::Request(Request::Leave { game: Some(game) }),
+        (ComponentId::Start { game }, K::Button) => Action::Request(Request::Start { game: Some(game) }),
+        (ComponentId::Resign { game }, K::Button) => Action::Request(Request::Resign {
+            game: Some(game),
+            seat: None,
+            confirmed: true,
+        }),
+        (ComponentId::Pick { game, value }, K::Button) => Action::Request(Request::Pick {
+            game: Some(game),
+            value,
+        }),
         (ComponentId::Select { game, .. }, K::StringSelect { values }) => match decode_value(values.first()?)? {
             (line, true) => Action::Confirm { game, line },
             (line, false) => Action::Order { game, line },
@@ -820,9 +855,10 @@ pub async fn handle_component(
             )
             .await?;
         }
-        Action::Lobby(request) => {
+        Action::Request(request) => {
             // Answered as the slash command is: who joined or left, and
-            // that the game started, for the channel; a refusal privately.
+            // that the game started, for the channel; a resignation and a
+            // refusal privately.
             interaction
                 .create_response(ctx, serenity::CreateInteractionResponse::Acknowledge)
                 .await?;

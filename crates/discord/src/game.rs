@@ -162,6 +162,24 @@ fn autocomplete_seat<'a>(
     })
 }
 
+/// A `colour:` option of `/game join`: the picks still free in the lobby.
+fn autocomplete_pick<'a>(
+    ctx: ApplicationContext<'a>,
+    partial: &'a str,
+) -> BoxFuture<'a, serenity::CreateAutocompleteResponse> {
+    Box::pin(async move {
+        let (game, _) = filled_game_and_system(ctx);
+        let actor = actor_of(ctx.into());
+        match ctx.data().service.pick_suggestions(&actor, game, partial).await {
+            Ok(values) => autocomplete_response(values.into_iter().map(|v| (v.clone(), v))),
+            Err(e) => {
+                tracing::debug!("pick autocomplete: {e}");
+                autocomplete_response(Vec::<(String, String)>::new())
+            }
+        }
+    })
+}
+
 /// A `phase:` option: the phases the game reached, newest first, labelled.
 fn autocomplete_phase<'a>(
     ctx: ApplicationContext<'a>,
@@ -318,6 +336,7 @@ fn parameter(o: &'static OptionSpec) -> poise::CommandParameter<Data, Error> {
             Complete::Phase => autocomplete_phase as _,
             Complete::Section => autocomplete_section as _,
             Complete::GameOptions => autocomplete_game_options as _,
+            Complete::Pick => autocomplete_pick as _,
         }),
         __non_exhaustive: (),
     }
@@ -576,7 +595,7 @@ mod tests {
     fn options_register_their_types_bounds_and_suggestions() {
         let host = registered(Top::Host, false);
         let game = registered(Top::Game, false);
-        for sub in ["kick", "disorder", "replace"] {
+        for sub in ["kick", "resign", "disorder", "replace"] {
             let seat = option_of(&host, sub, "seat").unwrap();
             assert_eq!(
                 (seat["type"].as_u64(), seat["autocomplete"].as_bool()),
@@ -655,6 +674,7 @@ mod tests {
                 "prompt",
                 "dms",
                 "private",
+                "resign",
                 "takeback",
                 "rules",
                 "history",
@@ -679,8 +699,8 @@ mod tests {
         assert_eq!(
             names,
             [
-                "settings", "pause", "resume", "extend", "force", "replace", "kick", "disorder", "private", "undo",
-                "rollback"
+                "settings", "pause", "resume", "extend", "force", "replace", "kick", "resign", "disorder", "private",
+                "undo", "rollback"
             ]
         );
         assert_eq!(

@@ -17,5 +17,5 @@ pub use hex::Hex;
 pub use ids::{GameId, Seat, UserId, Viewer};
 pub use options::{OptionValues, Options, SetupError, SetupOption};
 pub use rng::GameRng;
-pub use ruleset::{options_of, Control, ControlStyle, GameConfig, Outcome, PhaseInfo, Rejection, Ruleset};
+pub use ruleset::{options_of, Control, ControlStyle, GameConfig, Outcome, PhaseInfo, Rejection, Ruleset, SeatPick};
 pub use sheet::{OrderSheet, SheetEdit, SheetError, SheetEvent};

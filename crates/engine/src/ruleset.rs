@@ -18,6 +18,11 @@ pub struct GameConfig {
     /// Ruleset options (`{}` for defaults). Each ruleset documents its keys.
     #[serde(default)]
     pub options: serde_json::Value,
+    /// What each seat picked when it joined ([`Ruleset::SEAT_PICK`], such
+    /// as Spectrum War's colour), in seat order; `None` (or a seat past the
+    /// list's end): the game's own assignment.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub picks: Vec<Option<String>>,
 }
 
 impl GameConfig {
@@ -26,7 +31,41 @@ impl GameConfig {
             players,
             seed,
             options: serde_json::Value::Object(Default::default()),
+            picks: Vec::new(),
         }
+    }
+
+    /// What `seat` picked, if it did.
+    pub fn pick(&self, seat: Seat) -> Option<&str> {
+        self.picks.get(seat.index()).and_then(|p| p.as_deref())
+    }
+}
+
+/// A choice each player makes for their own seat on joining a game
+/// (Spectrum War: "select color"): one of `values`, each taken by one
+/// seat at most. A seat that picks nothing gets the game's own
+/// assignment among the values left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatPick {
+    /// The option's name, in commands and the lobby: `colour`.
+    pub name: &'static str,
+    /// The values, in the order they are offered.
+    pub values: &'static [&'static str],
+}
+
+impl SeatPick {
+    /// `text` read as one of the values (any case), or what would be legal.
+    pub fn read(&self, text: &str) -> Result<&'static str, String> {
+        let t = text.trim().to_lowercase();
+        self.values.iter().copied().find(|v| *v == t).ok_or_else(|| {
+            format!(
+                "“{}” is not a {}; the {}s are {}",
+                text.trim(),
+                self.name,
+                self.name,
+                self.values.join(", ")
+            )
+        })
     }
 }
 
@@ -225,6 +264,11 @@ pub trait Ruleset {
     /// [`options_of`] checks a game's `GameConfig.options` against them
     /// (`&[]` for a game without options).
     const OPTIONS: &'static [SetupOption];
+    /// A choice each player makes for their seat on joining (its values
+    /// offered in the lobby; `GameConfig::picks` carries them to `setup`,
+    /// which gives a seat that picked nothing the game's own assignment).
+    /// Default: none.
+    const SEAT_PICK: Option<SeatPick> = None;
     /// The rules page a player reads (Markdown, starting `# NAME`), usually
     /// `include_str!("../../../../docs/rules/<key>.md")` (from `crates/games/src/<key>/`).
     const RULES_PAGE: &'static str;

@@ -293,6 +293,11 @@ impl GameKind {
         with_kind!(self, R => R::PRIVATE_BOARDS)
     }
 
+    /// The choice players make for their seat on joining, if the game has one.
+    pub fn seat_pick(self) -> Option<orrery_engine::SeatPick> {
+        with_kind!(self, R => R::SEAT_PICK)
+    }
+
     /// The game's set-up options ([`Ruleset::OPTIONS`]).
     pub fn options(self) -> &'static [SetupOption] {
         with_kind!(self, R => R::OPTIONS)

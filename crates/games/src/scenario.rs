@@ -179,6 +179,11 @@ impl Runner {
                 self.config.options = serde_json::from_str(rest).map_err(|e| format!("bad options JSON: {e}"))?;
                 Ok(())
             }
+            "picks" => {
+                self.header_ok(key)?;
+                self.config.picks = serde_json::from_str(rest).map_err(|e| format!("bad picks JSON: {e}"))?;
+                Ok(())
+            }
             "given" => {
                 let kind = self.kind.ok_or("`game:` must come first")?;
                 serde_json::from_str::<serde::de::IgnoredAny>(rest).map_err(|e| format!("bad event JSON: {e}"))?;

@@ -112,7 +112,17 @@ impl Moved {
 
 /// A lobby change.
 pub(super) enum Lobby {
-    Seat { user: UserId, name: String },
+    /// Seat a player, with what they picked for their seat, if anything.
+    Seat {
+        user: UserId,
+        name: String,
+        pick: Option<String>,
+    },
+    /// A seated player picks anew.
+    Pick {
+        user: UserId,
+        pick: String,
+    },
     Unseat(UserId),
     Close,
 }
@@ -304,7 +314,14 @@ impl Service {
             }
             Write::Lobby(change) => {
                 let written = match change {
-                    Lobby::Seat { user, name } => self.store.add_seat(row.id, user, &name).await.map(drop),
+                    Lobby::Seat { user, name, pick } => match self.store.add_seat(row.id, user, &name).await {
+                        Ok(_) => match pick {
+                            Some(pick) => self.store.set_pick(row.id, user, Some(&pick)).await.map(drop),
+                            None => Ok(()),
+                        },
+                        Err(e) => Err(e),
+                    },
+                    Lobby::Pick { user, pick } => self.store.set_pick(row.id, user, Some(&pick)).await.map(drop),
                     Lobby::Unseat(user) => self.store.remove_seat(row.id, user).await.map(drop),
                     Lobby::Close => {
                         self.store

@@ -92,6 +92,8 @@ pub(super) enum Cause {
     Host(String),
     /// A player took back their own last order.
     TakeBack { seat: Seat },
+    /// A seat resigned (or the host resigned it).
+    Resigned { seat: Seat, by_host: bool },
 }
 
 /// Everything an announcement is composed from.
@@ -662,6 +664,10 @@ fn closing_line(cause: &Cause, acted: Option<&str>, seat: Seat) -> Text {
         Cause::Drafts => Text::plain("✅ Your draft went in with everyone's."),
         Cause::Host(what) => Text::plain(format!("Closed: the host {what}.")),
         Cause::TakeBack { seat: s } if *s == seat => Text::plain("↩ You took this back."),
+        Cause::Resigned { seat: s, by_host: true } if *s == seat => {
+            Text::plain("🏳️ Closed: the host resigned you from the game.")
+        }
+        Cause::Resigned { seat: s, .. } if *s == seat => Text::plain("🏳️ Closed: you resigned from the game."),
         _ => Text::plain("Closed: the game moved on."),
     }
 }

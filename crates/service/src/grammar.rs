@@ -125,6 +125,9 @@ pub enum OptionKind {
     Player,
     /// A line of the asker's order sheet, numbered from 1.
     Line,
+    /// What a player picks for their seat on joining, in a game that asks
+    /// (Spectrum War's colour); autocompletes with the values still free.
+    Pick,
 }
 
 /// Where an option's suggestions come from, for transports that offer them.
@@ -140,6 +143,8 @@ pub enum Complete {
     Section,
     /// The chosen game's set-up options ([`game_option_suggestions`]).
     GameOptions,
+    /// The seat picks still free in the lobby ([`crate::Service::pick_suggestions`]).
+    Pick,
 }
 
 /// `kind`'s options for messages: "Hyperspace's options are `rounds` (1
@@ -320,6 +325,7 @@ impl OptionKind {
             | OptionKind::TimeOfDay
             | OptionKind::Missed
             | OptionKind::Private
+            | OptionKind::Pick
             | OptionKind::GameOptions => Wire::Text,
         }
     }
@@ -352,6 +358,7 @@ impl OptionKind {
             OptionKind::Phase => Some(Complete::Phase),
             OptionKind::Section => Some(Complete::Section),
             OptionKind::GameOptions => Some(Complete::GameOptions),
+            OptionKind::Pick => Some(Complete::Pick),
             _ => None,
         }
     }
@@ -382,6 +389,7 @@ impl OptionKind {
             OptionKind::Flag => format!("`{name}:true` or `{name}:false`"),
             OptionKind::Player => format!("`{name}:@name`"),
             OptionKind::Line => format!("`{name}:2`"),
+            OptionKind::Pick => format!("`{name}:blue`"),
         }
     }
 
@@ -643,12 +651,29 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
             })
         },
     },
-    game_only(
-        Top::Game,
-        "join",
-        "Take a seat in the game waiting in this channel.",
-        |a| Ok(Request::Join { game: a.game() }),
-    ),
+    Subcommand {
+        top: Some(Top::Game),
+        name: "join",
+        description: "Take a seat in the game waiting in this channel.",
+        options: &[
+            OptionSpec {
+                name: "colour",
+                description: "Spectrum War: your colour (the free ones are suggested); seated already, you change it",
+                kind: OptionKind::Pick,
+                required: false,
+            },
+            GAME_OPTION,
+        ],
+        build: |a| {
+            Ok(match a.text("colour") {
+                Some(value) => Request::Pick {
+                    game: a.game(),
+                    value: value.to_string(),
+                },
+                None => Request::Join { game: a.game() },
+            })
+        },
+    },
     game_only(
         Top::Game,
         "leave",
@@ -696,6 +721,27 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
                 game: a.game(),
                 seat: None,
                 to: parse_private(required(a.text("in"), "in")?)?,
+            })
+        },
+    },
+    Subcommand {
+        top: Some(Top::Game),
+        name: "resign",
+        description: "Resign from a game in play (you are asked first); the game goes on without you.",
+        options: &[
+            OptionSpec {
+                name: "confirm",
+                description: "true: resign at once, without being asked",
+                kind: OptionKind::Flag,
+                required: false,
+            },
+            GAME_OPTION,
+        ],
+        build: |a| {
+            Ok(Request::Resign {
+                game: a.game(),
+                seat: None,
+                confirmed: a.flag("confirm").unwrap_or(false),
             })
         },
     },
@@ -951,6 +997,22 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
             Ok(Request::Kick {
                 game: a.game(),
                 seat: a.seat()?,
+            })
+        },
+    },
+    Subcommand {
+        top: Some(Top::Host),
+        name: "resign",
+        description: "Resign a player: the game goes on without them (`/host undo` takes it back).",
+        options: &[
+            seat_option("The player: their name (or a mention), or their seat number"),
+            GAME_OPTION,
+        ],
+        build: |a| {
+            Ok(Request::Resign {
+                game: a.game(),
+                seat: Some(a.seat()?),
+                confirmed: true,
             })
         },
     },
@@ -1515,8 +1577,15 @@ mod tests {
 
     #[test]
     fn refusals_say_what_was_wrong_and_what_is_legal() {
-        let e = parse_game("join", &text(&[("colour", "red")])).unwrap_err();
-        assert!(e.contains("has no option `colour`") && e.contains("`game`"), "{e}");
+        let e = parse_game("join", &text(&[("flavour", "red")])).unwrap_err();
+        assert!(e.contains("has no option `flavour`") && e.contains("`game`"), "{e}");
+        assert_eq!(
+            parse_game("join", &text(&[("colour", "red")])).unwrap(),
+            Request::Pick {
+                game: None,
+                value: "red".into()
+            }
+        );
         let e = MYGAMES.parse(&text(&[("game", "3")])).unwrap_err();
         assert!(e.contains("/mygames") && e.contains("takes no options"), "{e}");
         let e = parse_game("teleport", &[]).unwrap_err();

@@ -20,6 +20,7 @@ mod orders;
 mod players;
 mod private;
 mod reading;
+mod resign;
 mod rewind;
 mod roster;
 mod rules_page;
@@ -41,6 +42,7 @@ pub use message::{Act, BoardRef, Choice, Op, OutMessage, Reply, Slot, Target};
 pub use naming::{find_seat, name_list, phase_choices, seat_choices, section_choices, SeatRef};
 pub use orders::{complete_from, players_as_seats};
 pub use reading::compose_outcome;
+pub use resign::RESIGN_YES;
 pub use rules_page::{rules_intro, rules_section, rules_sections, section_names};
 pub use scheduling::TickReport;
 pub use settings::{
@@ -89,6 +91,12 @@ pub enum Request {
     },
     Join {
         game: Option<GameId>,
+    },
+    /// Pick `value` for the asker's seat in a lobby (Spectrum War's
+    /// colour), taking a seat first if they have none.
+    Pick {
+        game: Option<GameId>,
+        value: String,
     },
     Leave {
         game: Option<GameId>,
@@ -169,6 +177,13 @@ pub enum Request {
     Kick {
         game: Option<GameId>,
         seat: SeatRef,
+    },
+    /// Resign from a game in play: the asker's own seat (`seat: None`;
+    /// only asked about unless `confirmed`), or, for the host, `seat`.
+    Resign {
+        game: Option<GameId>,
+        seat: Option<SeatRef>,
+        confirmed: bool,
     },
     /// Host: civil disorder on or off for `seat` (defaults every phase).
     Disorder {
@@ -328,6 +343,7 @@ impl Service {
                 private,
             } => self.new_game(actor, kind, seed, options, private).await,
             Request::Join { game } => self.join(actor, game).await,
+            Request::Pick { game, value } => self.pick(actor, game, value).await,
             Request::Leave { game } => self.leave(actor, game).await,
             Request::Start { game } => self.start(actor, game).await,
             Request::Status { game } => self.status(actor, game).await,
@@ -357,6 +373,13 @@ impl Service {
             Request::Kick { game, seat } => {
                 let seat = self.seat_named(actor, game, &seat).await?;
                 self.kick(actor, game, seat).await
+            }
+            Request::Resign { game, seat, confirmed } => {
+                let seat = match seat {
+                    Some(seat) => Some(self.seat_named(actor, game, &seat).await?),
+                    None => None,
+                };
+                self.resign(actor, game, seat, confirmed).await
             }
             Request::Disorder { game, seat, on } => {
                 let seat = self.seat_named(actor, game, &seat).await?;

@@ -7,9 +7,27 @@ use super::change::{Changed, Load, Lobby, Moved};
 use super::roster::Roster;
 use super::settings::Settings;
 use super::{compose, user_err, Act, Actor, Choice, Place, Reply, Service, ServiceError, Text};
-use orrery_engine::{GameConfig, GameId};
+use orrery_engine::{GameConfig, GameId, UserId};
 use orrery_games::GameKind;
-use orrery_store::{Commit, DeadlineChange, GameStatus, NewGame, PrivateTo};
+use orrery_store::{Commit, DeadlineChange, GameStatus, NewGame, PrivateTo, SeatRow};
+
+/// The values of a seat pick no player but `me` holds, in order.
+fn free_picks(values: &'static [&'static str], seats: &[SeatRow], me: UserId) -> Vec<&'static str> {
+    values
+        .iter()
+        .copied()
+        .filter(|v| !seats.iter().any(|s| s.user != me && s.pick.as_deref() == Some(*v)))
+        .collect()
+}
+
+/// A pick's button: "Red".
+fn pick_label(value: &str) -> String {
+    let mut l = value.to_string();
+    if let Some(first) = l.get(..1) {
+        l.replace_range(..1, &first.to_uppercase());
+    }
+    l
+}
 
 pub(super) fn started_word(status: GameStatus) -> &'static str {
     match status {
@@ -105,7 +123,110 @@ impl Service {
             Choice::act(id, Act::Leave, "Leave"),
             Choice::act(id, Act::Start, "Start"),
         ];
+        if let Some(spec) = kind.seat_pick() {
+            reply.text.push_str(&format!(
+                "\nPick your {} with its button (or `/game join {}:…`), which joins you too; without one, you get the game's own assignment.",
+                spec.name, spec.name
+            ));
+            for value in spec.values {
+                let mut c = Choice::act(id, Act::Pick, pick_label(value));
+                c.command = orrery_engine::CommandLine::new(*value);
+                reply.choices.push(c);
+            }
+        }
         Ok(reply)
+    }
+
+    /// Pick `value` for the asker's seat in a lobby, taking a seat first if
+    /// they have none; refused when another player has it.
+    pub(super) async fn pick(&self, actor: &Actor, game: Option<GameId>, value: String) -> Result<Reply, ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        let Some(spec) = row.kind.seat_pick() else {
+            return user_err(format!(
+                "{} has nothing to pick on joining; join with `/game join`.",
+                row.kind.name()
+            ));
+        };
+        let value = spec
+            .read(&value)
+            .map_err(|why| ServiceError::User(format!("{why}.").into()))?;
+        self.change(Load::Game(row.id), async |held| {
+            let row = &held.row;
+            if row.status != GameStatus::Lobby {
+                return user_err(format!(
+                    "Game {} has already {}; {}s are picked in the lobby.",
+                    row.id,
+                    started_word(row.status),
+                    spec.name
+                ));
+            }
+            let seats = self.store.seats(row.id).await?;
+            if let Some(other) = seats
+                .iter()
+                .find(|s| s.pick.as_deref() == Some(value) && s.user != actor.user)
+            {
+                let free = free_picks(spec.values, &seats, actor.user);
+                return user_err(format!(
+                    "{} has {value} already; the free {}s are {}.",
+                    other.name,
+                    spec.name,
+                    free.join(", ")
+                ));
+            }
+            let me = seats.iter().find(|s| s.user == actor.user);
+            if me.is_some_and(|s| s.pick.as_deref() == Some(value)) {
+                return user_err(format!("Your {} in game {} is {value} already.", spec.name, row.id));
+            }
+            if me.is_some() {
+                let reply = Reply::public(format!("{} picked {value} in game {}.", actor.name, row.id));
+                let pick = Lobby::Pick {
+                    user: actor.user,
+                    pick: value.to_string(),
+                };
+                return Ok(Changed::lobby(pick, reply));
+            }
+            let max = *row.kind.player_counts().end() as usize;
+            if seats.len() >= max {
+                return user_err(format!("Game {} is full ({max} players).", row.id));
+            }
+            let reply = Reply::public(format!(
+                "{} joined game {} as {value} ({} seated).",
+                actor.name,
+                row.id,
+                seats.len() + 1
+            ));
+            let seated = Lobby::Seat {
+                user: actor.user,
+                name: actor.name.clone(),
+                pick: Some(value.to_string()),
+            };
+            Ok(Changed::lobby(seated, reply))
+        })
+        .await
+    }
+
+    /// Suggestions for a `colour:` (seat pick) option: the values of the
+    /// lobby's game no other player holds, matching `partial`.
+    pub async fn pick_suggestions(
+        &self,
+        actor: &Actor,
+        game: Option<GameId>,
+        partial: &str,
+    ) -> Result<Vec<String>, ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        let Some(spec) = row.kind.seat_pick() else {
+            return Ok(vec![]);
+        };
+        if row.status != GameStatus::Lobby {
+            return Ok(vec![]);
+        }
+        let seats = self.store.seats(row.id).await?;
+        let partial = partial.trim().to_lowercase();
+        Ok(free_picks(spec.values, &seats, actor.user)
+            .into_iter()
+            .filter(|v| v.starts_with(&partial))
+            .map(str::to_string)
+            .collect())
     }
 
     pub(super) async fn join(&self, actor: &Actor, game: Option<GameId>) -> Result<Reply, ServiceError> {
@@ -136,6 +257,7 @@ impl Service {
             let seated = Lobby::Seat {
                 user: actor.user,
                 name: actor.name.clone(),
+                pick: None,
             };
             Ok(Changed::lobby(seated, reply))
         })
@@ -194,6 +316,7 @@ impl Service {
             }
             let config = GameConfig {
                 players: n,
+                picks: seats.iter().map(|s| s.pick.clone()).collect(),
                 ..row.config.clone()
             };
             let events = row

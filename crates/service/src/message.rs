@@ -66,6 +66,11 @@ pub enum Act {
     Leave,
     /// Start the game, for its host (see `/game start`).
     Start,
+    /// Resign from the game, confirmed (see `/game resign`).
+    Resign,
+    /// Pick `command`'s name for the presser's seat in the lobby, joining
+    /// if need be (see `/game join colour:`).
+    Pick,
 }
 
 impl Choice {

@@ -208,6 +208,7 @@ mod tests {
             dms_refused_at: None,
             private_to: None,
             thread_id: None,
+            pick: None,
         }
     }
 

@@ -50,6 +50,7 @@ mod tests {
             dms_refused_at: None,
             private_to: None,
             thread_id: None,
+            pick: None,
         }
     }
 

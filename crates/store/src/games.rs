@@ -141,6 +141,31 @@ impl Store {
         Ok(seat)
     }
 
+    /// Set (or clear) a lobby seat's pick ([`crate::SeatRow::pick`]). Returns
+    /// `false`, changing nothing, when another seat of the game holds it.
+    /// Fails with [`StoreError::NotFound`] if the user is not seated, and
+    /// [`StoreError::WrongStatus`] outside the lobby.
+    pub async fn set_pick(&self, game: GameId, user: UserId, pick: Option<&str>) -> StoreResult<bool> {
+        let mut tx = self.begin_write().await?;
+        lock_game(&mut tx, game, GameStatus::Lobby, None).await?;
+        if seat_of(&mut tx, game, user).await?.is_none() {
+            return Err(StoreError::NotFound(format!("user {} in game {game}", user.0)));
+        }
+        let done = sqlx::query(
+            "UPDATE seats SET pick = $3 WHERE game_id = $1 AND user_id = $2
+             AND NOT EXISTS (SELECT 1 FROM seats WHERE game_id = $1 AND pick = $3 AND user_id <> $2)",
+        )
+        .bind(game.0)
+        .bind(id_to_db(user.0))
+        .bind(pick)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
+        tx.commit().await?;
+        Ok(done)
+    }
+
     /// Unseat a user from a lobby and move everyone after them up one seat,
     /// so seats stay 0..n-1. Returns the seat they had. Fails with
     /// [`StoreError::NotFound`] if they are not seated, and

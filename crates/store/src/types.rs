@@ -173,6 +173,9 @@ pub struct SeatRow {
     pub private_to: Option<PrivateTo>,
     /// The seat's private thread in the game's channel, once opened.
     pub thread_id: Option<u64>,
+    /// What the player picked for the seat on joining (Spectrum War's
+    /// colour), if the game asks and they did.
+    pub pick: Option<String>,
 }
 
 /// Where a seat's private messages (prompts, private boards, hands) go.
@@ -374,6 +377,7 @@ pub(crate) fn seat_from_row(row: &AnyRow) -> StoreResult<SeatRow> {
             ),
         },
         thread_id: row.try_get::<Option<i64>, _>("thread_id")?.map(id_from_db),
+        pick: row.try_get("pick")?,
     })
 }
 

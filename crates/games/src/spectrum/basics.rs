@@ -114,6 +114,25 @@ impl Colour {
         };
         idx.iter().map(|i| Colour::WHEEL[*i]).collect()
     }
+
+    /// The colours of `players` seats when some picked theirs ("select
+    /// color"): a seat that picked keeps its colour; the others, in seat
+    /// order, take the first colour of [`Colour::of_seats`] nobody has,
+    /// else the first free one round the wheel.
+    pub fn assign(players: u8, picks: &[Option<Colour>]) -> Vec<Colour> {
+        let picked = |seat: usize| picks.get(seat).copied().flatten();
+        let mut taken: Vec<Colour> = (0..players as usize).filter_map(picked).collect();
+        let mut free = Colour::of_seats(players).into_iter().chain(Colour::WHEEL);
+        (0..players as usize)
+            .map(|seat| {
+                picked(seat).unwrap_or_else(|| {
+                    let c = free.find(|c| !taken.contains(c)).unwrap_or(Colour::Gray);
+                    taken.push(c);
+                    c
+                })
+            })
+            .collect()
+    }
 }
 
 impl fmt::Display for Colour {
@@ -199,6 +218,27 @@ mod tests {
         assert_eq!(Colour::of_seats(2), vec![Colour::Red, Colour::Green]);
         assert_eq!(Colour::of_seats(3), vec![Colour::Red, Colour::Yellow, Colour::Blue]);
         assert_eq!(Colour::of_seats(6).len(), 6);
+        // Picks are kept; the others take today's assignment where free.
+        assert_eq!(Colour::assign(3, &[]), Colour::of_seats(3));
+        assert_eq!(
+            Colour::assign(3, &[None, Some(Colour::Red), None]),
+            vec![Colour::Yellow, Colour::Red, Colour::Blue]
+        );
+        assert_eq!(
+            Colour::assign(2, &[Some(Colour::Green), Some(Colour::Orange)]),
+            vec![Colour::Green, Colour::Orange]
+        );
+        assert_eq!(
+            Colour::assign(6, &[None, None, None, None, None, Some(Colour::Red)]),
+            vec![
+                Colour::Orange,
+                Colour::Yellow,
+                Colour::Green,
+                Colour::Blue,
+                Colour::Violet,
+                Colour::Red
+            ]
+        );
     }
 
     #[test]

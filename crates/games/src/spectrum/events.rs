@@ -26,6 +26,10 @@ pub enum Event {
         turn_limit: u32,
         map: Box<Map>,
         rng: Box<GameRng>,
+        /// The seats' colours, when players picked them; `None`:
+        /// [`Colour::of_seats`].
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        colours: Option<Vec<Colour>>,
     },
     /// A sheet edit (private to the seat, but for readiness).
     Sheet(SheetEvent<Order>),
@@ -153,11 +157,12 @@ pub fn apply(state: &mut State, event: &Event) {
             turn_limit,
             map,
             rng,
+            colours,
         } => {
             let n = *players as usize;
             state.players = *players;
             state.turn_limit = *turn_limit;
-            state.colours = Colour::of_seats(*players);
+            state.colours = colours.clone().unwrap_or_else(|| Colour::of_seats(*players));
             state.planets = map
                 .planets
                 .iter()

@@ -518,14 +518,14 @@ pub fn home_column(k: usize) -> Hex {
     rotated(sector_positions()[HOME_POSITION], k % 6)
 }
 
-/// Generates the map for `players` seats (2 to 6; seats take colours by
-/// [`Colour::of_seats`]).
+/// Generates the map for seats of these `colours` (2 to 6; by default
+/// [`Colour::of_seats`]): each seat's home is its colour's sector's.
 ///
 /// Draws, in this order: the sector pattern's colour offsets (a shuffle of
 /// 1..=5 for the five non-home positions), its levels (1 to 3 for each
 /// non-home position, in position order), the order of the planet names,
 /// and the jump destination of every space in [`all_spaces`] order.
-pub fn generate(players: u8, rng: &mut GameRng) -> Map {
+pub fn generate(colours: &[Colour], rng: &mut GameRng) -> Map {
     let positions = sector_positions();
 
     // The sector pattern: a colour offset and a level per position. The home
@@ -576,8 +576,8 @@ pub fn generate(players: u8, rng: &mut GameRng) -> Map {
         planet.name = names.next().unwrap_or(PRISM).to_string();
     }
 
-    let homes = Colour::of_seats(players)
-        .into_iter()
+    let homes = colours
+        .iter()
         .filter_map(|c| c.wheel_index())
         .filter_map(|k| column_index(home_column(k)))
         .collect();
@@ -781,7 +781,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     fn map(seed: u64, players: u8) -> Map {
-        generate(players, &mut GameRng::seeded(seed))
+        generate(&Colour::of_seats(players), &mut GameRng::seeded(seed))
     }
 
     #[test]

@@ -65,6 +65,7 @@ impl Ruleset for Spectrum {
     ];
     const PRIVATE_BOARDS: bool = true;
     const OPTIONS: &'static [SetupOption] = &setup::OPTIONS;
+    const SEAT_PICK: Option<orrery_engine::SeatPick> = Some(setup::SEAT_PICK);
     const RULES_PAGE: &'static str = include_str!("../../../../docs/rules/spectrum.md");
     type State = State;
     type Action = Action;

@@ -317,10 +317,22 @@ pub(crate) fn combat_report(result: &RoundResult) -> String {
 pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
     match event {
         Event::WarBegan {
-            players, turn_limit, ..
-        } => Some(format!(
-            "The war begins: {players} players, {turn_limit} turns at most."
-        )),
+            players,
+            turn_limit,
+            colours,
+            ..
+        } => {
+            let colours = colours.clone().unwrap_or_else(|| Colour::of_seats(*players));
+            let who: Vec<String> = colours
+                .iter()
+                .enumerate()
+                .map(|(i, c)| format!("{} {}", name(names, Seat(i as u8)), c.name()))
+                .collect();
+            Some(format!(
+                "The war begins: {players} players ({}), {turn_limit} turns at most.",
+                who.join(", ")
+            ))
+        }
         Event::Sheet(e) => e.narrate(viewer, |order| order_text(order, names)),
         Event::LineDropped(d) if is(viewer, d.seat) => Some(format!(
             "Line {} ({}) was dropped: {}.",
