@@ -479,7 +479,11 @@ async fn spectrum_players_pick_their_colours_in_the_lobby() {
         .map(|c| c.command.name.as_str())
         .collect();
     assert_eq!(picks, ["red", "orange", "yellow", "green", "blue", "violet"]);
-    assert!(reply.text.to_plain().contains("Pick your colour"), "{}", reply.text.to_plain());
+    assert!(
+        reply.text.to_plain().contains("Pick your colour"),
+        "{}",
+        reply.text.to_plain()
+    );
 
     // bob joins as red (alice's colour by default); carol can't have it.
     let reply = ok(&svc, &at_table(2, "bob"), pick("Red")).await;
@@ -490,7 +494,10 @@ async fn spectrum_players_pick_their_colours_in_the_lobby() {
         "{msg}"
     );
     let msg = refused(&svc, &at_table(3, "carol"), pick("purple")).await;
-    assert!(msg.contains("“purple” is not a colour") && msg.contains("red, orange"), "{msg}");
+    assert!(
+        msg.contains("“purple” is not a colour") && msg.contains("red, orange"),
+        "{msg}"
+    );
     let free = svc.pick_suggestions(&at_table(3, "carol"), None, "").await.unwrap();
     assert_eq!(free, ["orange", "yellow", "green", "blue", "violet"]);
     let free = svc.pick_suggestions(&at_table(3, "carol"), None, "b").await.unwrap();
@@ -508,6 +515,13 @@ async fn spectrum_players_pick_their_colours_in_the_lobby() {
         [Some("blue"), Some("red"), None]
     );
 
+    let status = ok(&svc, &at_table(3, "carol"), Request::Status { game: None }).await;
+    let status = status.text.to_plain();
+    assert!(
+        status.contains("- alice (host) — colour blue\n") && status.contains("- bob — colour red\n"),
+        "{status}"
+    );
+    assert!(status.contains("- carol\n"), "{status}");
     ok(&svc, &at_table(1, "alice"), Request::Start { game: None }).await;
     let state = crate::common::state(&svc, game).await;
     // carol had no pick: the first of today's 3-player colours (red,
@@ -531,7 +545,10 @@ async fn spectrum_players_pick_their_colours_in_the_lobby() {
         assert_eq!(homes[0]["colour"], *colour, "seat {seat}'s home");
     }
     let msg = refused(&svc, &at_table(3, "carol"), pick("green")).await;
-    assert!(msg.contains("already started") && msg.contains("colours are picked in the lobby"), "{msg}");
+    assert!(
+        msg.contains("already started") && msg.contains("colours are picked in the lobby"),
+        "{msg}"
+    );
     // Games without a pick say so.
     let other = 501;
     ok(

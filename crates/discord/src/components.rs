@@ -500,7 +500,16 @@ fn button_rows(orders: &[&Choice], acts: &[&Choice]) -> Option<Vec<Vec<Button>>>
         run.push(b.clone());
     }
     by_group.extend(chunk(run, BUTTONS_PER_ROW));
-    by_group.extend(chunk(act_buttons.clone(), BUTTONS_PER_ROW));
+    // A lobby's picks (colours) get rows of their own, apart from Join,
+    // Leave and Start.
+    let (picks, others): (Vec<(&&Choice, &Button)>, Vec<(&&Choice, &Button)>) =
+        acts.iter().zip(&act_buttons).partition(|(c, _)| c.act == Act::Pick);
+    for part in [others, picks] {
+        by_group.extend(chunk(
+            part.into_iter().map(|(_, b)| b.clone()).collect(),
+            BUTTONS_PER_ROW,
+        ));
+    }
     if by_group.len() <= MAX_ROWS {
         return Some(by_group);
     }
@@ -1594,6 +1603,41 @@ mod tests {
         assert_eq!(menus[0].options[0].label.chars().count(), SELECT_LABEL_MAX);
         assert_eq!(menus[0].placeholder.chars().count(), PLACEHOLDER_MAX);
         assert!(menus[0].placeholder.ends_with("… (1/2)"), "{}", menus[0].placeholder);
+    }
+
+    #[test]
+    fn a_lobby_offers_its_colours_in_rows_of_their_own() {
+        let g = GameId(7);
+        let mut choices = vec![
+            Choice::act(g, Act::Join, "Join"),
+            Choice::act(g, Act::Leave, "Leave"),
+            Choice::act(g, Act::Start, "Start"),
+        ];
+        for v in ["red", "orange", "yellow", "green", "blue", "violet"] {
+            let mut c = Choice::act(g, Act::Pick, v);
+            c.command = CommandLine::new(v);
+            choices.push(c);
+        }
+        let Layout::Buttons(rows) = layout(&choices) else {
+            panic!("buttons")
+        };
+        let ids: Vec<Vec<&str>> = rows.iter().map(|r| r.iter().map(|b| b.id.as_str()).collect()).collect();
+        assert_eq!(
+            ids,
+            [
+                vec!["j:7", "l:7", "a:7"],
+                vec!["k:7:red", "k:7:orange", "k:7:yellow", "k:7:green", "k:7:blue"],
+                vec!["k:7:violet"]
+            ]
+        );
+        assert_eq!(
+            decode("k:7:blue"),
+            Some(ComponentId::Pick {
+                game: g,
+                value: "blue".into()
+            })
+        );
+        assert_eq!(decode("r:7"), Some(ComponentId::Resign { game: g }));
     }
 
     #[test]

@@ -62,7 +62,13 @@ impl Service {
             } else {
                 ""
             };
-            text.push_str(&format!("- {}{host}{auto}\n", s.name));
+            // A lobby shows each player's pick (their colour); in play the
+            // board shows it.
+            let pick = match (&row.state, row.kind.seat_pick(), &s.pick) {
+                (None, Some(spec), Some(p)) => format!(" — {} {p}", spec.name),
+                _ => String::new(),
+            };
+            text.push_str(&format!("- {}{host}{pick}{auto}\n", s.name));
         }
         if let Some(state) = &row.state {
             text.push_str(&format!(
