@@ -125,7 +125,7 @@ impl Service {
         ];
         if let Some(spec) = kind.seat_pick() {
             reply.text.push_str(&format!(
-                "\nPick your {} with its button (or `/game join {}:…`), which joins you too; without one, you get the game's own assignment.",
+                "\nPick your {} with its button, which joins you too (or `/game join` with a {}); without one, you get the game's own assignment.",
                 spec.name, spec.name
             ));
             for value in spec.values {
