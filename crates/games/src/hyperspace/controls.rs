@@ -253,6 +253,7 @@ pub fn takes_back(event: &Event) -> bool {
         | Event::HomeStarCaptured { .. }
         | Event::HomeStarRecovered { .. }
         | Event::PlayerEliminated { .. }
+        | Event::Resigned { .. }
         | Event::TurnEnded { .. }
         | Event::GameEnded { .. } => false,
     }

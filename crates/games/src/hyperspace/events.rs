@@ -168,6 +168,16 @@ pub enum Event {
     PlayerEliminated {
         seat: Seat,
     },
+    /// The player resigned (or the host resigned them): out of the game as
+    /// if eliminated; their `ships` (on stars and warp tokens) are removed,
+    /// and their `home` star is an ordinary star from now on. What follows
+    /// (a battle they were in ending, their turn passing, the game's end)
+    /// is in the events after it.
+    Resigned {
+        seat: Seat,
+        ships: u32,
+        home: Star,
+    },
     TurnEnded {
         seat: Seat,
     },
@@ -423,6 +433,22 @@ pub fn apply(state: &mut State, event: &Event) {
         Event::PlayerEliminated { seat } => {
             if let Some(s) = state.seat_mut(*seat) {
                 s.eliminated = true;
+            }
+        }
+        Event::Resigned { seat, .. } => {
+            for v in state.ships.values_mut() {
+                if let Some(n) = v.get_mut(seat.index()) {
+                    *n = 0;
+                }
+            }
+            if let Some(s) = state.seat_mut(*seat) {
+                s.resigned = true;
+                s.eliminated = true;
+                for t in &mut s.tokens {
+                    if matches!(t, Token::Flight { .. } | Token::Spent) {
+                        *t = Token::Ready;
+                    }
+                }
             }
         }
         Event::TurnEnded { seat } => {

@@ -121,7 +121,11 @@ impl Ruleset for Hyperspace {
     }
 
     fn standings(state: &State) -> Vec<(Seat, String)> {
-        crate::shared::standings(state.final_scores.iter().flatten().copied(), |n| format!("{n} points"))
+        rules::standings(state)
+    }
+
+    fn resign(state: &State, seat: Seat) -> Result<Vec<Event>, Rejection> {
+        rules::resign(state, seat)
     }
 
     fn phase(state: &State) -> PhaseInfo {

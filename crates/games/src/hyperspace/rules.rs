@@ -713,7 +713,7 @@ pub fn conquers(s: &State, seat: Seat) -> Option<Star> {
     s.seat_ids()
         .filter(|o| *o != seat)
         .map(|o| &s.seats[o.index()])
-        .find(|o| o.captured_by.is_some() && s.ships_at(o.home, seat) > 0)
+        .find(|o| !o.resigned && o.captured_by.is_some() && s.ships_at(o.home, seat) > 0)
         .map(|o| o.home)
 }
 
@@ -887,4 +887,81 @@ pub fn default_action(state: &State, seat: Seat) -> Option<Action> {
         "retreat" => Some(Action::Retreat { ships: 0 }),
         _ => None,
     }
+}
+
+/// `seat` resigns: it is out of the game as if eliminated (its turns are
+/// skipped, it cannot win), its ships on stars and on warp tokens are
+/// removed, and its home star is an ordinary star from then on. A battle it
+/// was in ends (the other side holds the star if it has ships there); if it
+/// was its turn, the turn ends (home stars are checked as at any turn's end)
+/// and the next player's begins; when one player is left, they win at once.
+pub fn resign(state: &State, seat: Seat) -> Result<Vec<Event>, Rejection> {
+    if state.outcome.is_some() {
+        return Err(Rejection::GameOver);
+    }
+    let Some(me) = state.seat(seat).filter(|_| state.stage != Stage::NotStarted) else {
+        return Err(Rejection::illegal("that seat is not playing in this game", vec![]));
+    };
+    if me.resigned {
+        return Err(Rejection::illegal("that player has already resigned", vec![]));
+    }
+    if me.eliminated {
+        return Err(Rejection::illegal(
+            "that player is already out of the game: they were eliminated",
+            vec![],
+        ));
+    }
+    let mut s = state.clone();
+    let mut ev = Vec::new();
+    let battle = s.battle().cloned();
+    emit(
+        &mut s,
+        &mut ev,
+        Event::Resigned {
+            seat,
+            ships: state.total_ships(seat),
+            home: me.home,
+        },
+    );
+    if let Some(b) = battle.filter(|b| b.attacker == seat || b.defender == seat) {
+        let other = if b.attacker == seat { b.defender } else { b.attacker };
+        let holder = (s.ships_at(b.star, other) > 0).then_some(other);
+        emit(&mut s, &mut ev, Event::BattleEnded { star: b.star, holder });
+    }
+    if let [last] = alive(&s)[..] {
+        let all_resigned = s.seat_ids().all(|x| x == last || s.seats[x.index()].resigned);
+        let reason = if all_resigned {
+            "the others resigned"
+        } else {
+            "last player standing: the others resigned or were eliminated"
+        };
+        end_game(
+            &mut s,
+            &mut ev,
+            Outcome::Winner {
+                seat: last,
+                reason: reason.into(),
+            },
+        );
+        return Ok(ev);
+    }
+    if s.active == seat && matches!(s.stage, Stage::Moving { .. }) {
+        end_turn(&mut s, &mut ev);
+    }
+    advance(&mut s, &mut ev);
+    Ok(ev)
+}
+
+/// Once the game is over: the final scores, best first, then the resigned
+/// players.
+pub fn standings(state: &State) -> Vec<(Seat, String)> {
+    let resigned = |s: Seat| state.seat(s).is_some_and(|m| m.resigned);
+    let mut out = crate::shared::standings(state.final_scores.iter().flatten().copied(), |n| format!("{n} points"));
+    out.sort_by_key(|(s, _)| resigned(*s));
+    for (s, text) in &mut out {
+        if resigned(*s) {
+            *text = "resigned".into();
+        }
+    }
+    out
 }

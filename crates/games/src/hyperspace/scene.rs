@@ -397,6 +397,7 @@ fn player_row(
     sc.text(t);
     let name_w = measure_text(&name, 28.0, true).0;
     let home = match (s.eliminated, s.home_captured_by) {
+        _ if s.resigned => "resigned".to_string(),
         (true, _) => "eliminated".to_string(),
         (false, None) => format!("home {} held", s.home.name()),
         (false, Some(by)) => format!("home {} captured by {}", s.home.name(), name_of(names, by)),

@@ -47,6 +47,10 @@ pub struct SeatState {
     pub played: Vec<Card>,
     pub tokens: Vec<Token>,
     pub eliminated: bool,
+    /// The player resigned (and is out, as `eliminated`): their ships were
+    /// removed and their home star is an ordinary star from then on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub resigned: bool,
 }
 
 impl SeatState {
@@ -58,6 +62,7 @@ impl SeatState {
             played: Vec::new(),
             tokens: vec![Token::Ready; TOKENS as usize],
             eliminated: false,
+            resigned: false,
         }
     }
 
@@ -241,13 +246,15 @@ impl State {
             return true;
         }
         self.seat(seat)
-            .is_some_and(|s| s.home == star && s.captured_by.is_none())
+            .is_some_and(|s| s.home == star && s.captured_by.is_none() && !s.resigned)
     }
 
     /// The home star whose owner is `seat`... and the owner of a star that is
-    /// a home star in this game.
+    /// a home star in this game. A resigned player's home star is an
+    /// ordinary star.
     pub fn home_owner(&self, star: Star) -> Option<Seat> {
-        self.seat_ids().find(|s| self.seats[s.index()].home == star)
+        self.seat_ids()
+            .find(|s| self.seats[s.index()].home == star && !self.seats[s.index()].resigned)
     }
 
     /// Complete (+, O) pairs among the stars `seat` possesses.

@@ -1412,3 +1412,229 @@ fn rejections_and_prompts_name_no_seat() {
         assert!(!p.prompt.contains("seat"), "{}", p.prompt);
     }
 }
+
+// ---------------------------------------------------------------- resigning
+
+fn resign(state: &mut State, seat: u8) -> Vec<Event> {
+    let ev = Hyperspace::resign(state, Seat(seat - 1)).unwrap_or_else(|e| panic!("seat {seat} resigns: {e}"));
+    for e in &ev {
+        Hyperspace::apply(state, e);
+    }
+    ev
+}
+
+#[test]
+fn a_resigned_player_is_out_with_its_ships_removed_and_its_home_ordinary() {
+    let mut s = new_game(3);
+    // Seat 3 (home Mira) has a fleet in flight and ships at Vega.
+    place(&mut s, 3, "Vega", 2);
+    given(
+        &mut s,
+        Event::TokenPlaced {
+            seat: Seat(2),
+            token: 2,
+            square: 3,
+            ships: 4,
+            from: Sector::parse("D-red").unwrap(),
+        },
+    );
+    let ev = resign(&mut s, 3);
+    assert_eq!(
+        ev,
+        vec![Event::Resigned {
+            seat: Seat(2),
+            ships: 21,
+            home: star("Mira")
+        }]
+    );
+    let m = &s.seats[2];
+    assert!(m.resigned && m.eliminated);
+    assert_eq!(s.total_ships(Seat(2)), 0);
+    assert!(m.tokens.iter().all(|t| *t == Token::Ready));
+    assert_eq!(kinds(&s), vec![(1, "turn".into())], "seat 1's turn goes on");
+    assert!(Hyperspace::legal_actions(&s, Seat(2)).is_empty());
+    let err = Hyperspace::resign(&s, Seat(2)).unwrap_err();
+    assert!(err.to_string().contains("already resigned"), "{err}");
+    let names: Vec<String> = vec!["Ada".into(), "Bo".into(), "Cy".into()];
+    assert_eq!(
+        Hyperspace::narrate(&ev[0], Viewer::Public, &names).unwrap(),
+        "🏳️ Cy resigned and is out of the game: their 21 ships (on stars and in flight) are removed, and their home star Mira is an ordinary star from now on."
+    );
+    // Mira is an ordinary star now: 1 point to whoever holds it, no
+    // conquest, no home ring.
+    assert_eq!(s.home_owner(star("Mira")), None);
+    let before = s.score(Seat(0));
+    place(&mut s, 1, "Mira", 1);
+    assert_eq!(s.score(Seat(0)), before + 1);
+    assert_eq!(rules::conquers(&s, Seat(0)), None);
+    // Turns skip seat 3.
+    ok(&mut s, 1, "end");
+    ok(&mut s, 2, "end");
+    assert_eq!((s.active, s.round), (Seat(0), 2));
+    assert!(s.outcome.is_none());
+    // The view and the board say so.
+    let view = Hyperspace::view(&s, Viewer::Public);
+    assert!(view.seats[2].resigned && !view.seats[0].resigned);
+    let sc = Hyperspace::scene(&view, &names);
+    assert!(sc
+        .items
+        .iter()
+        .any(|i| matches!(i, orrery_render::Item::Text(t) if t.text.contains("resigned"))));
+}
+
+/// Seat 1 attacks seat 2 at Vega in a 3-player game: the battle begins.
+fn battle_of_three() -> State {
+    let mut s = new_game(3);
+    place(&mut s, 1, "Vega", 5);
+    place(&mut s, 2, "Vega", 3);
+    ok(&mut s, 1, "end");
+    assert_eq!(kinds(&s), vec![(1, "combat-card".into()), (2, "combat-card".into())]);
+    s
+}
+
+#[test]
+fn a_defender_who_resigns_ends_the_battle_and_the_turn_goes_on() {
+    let mut s = battle_of_three();
+    ok(&mut s, 1, "card name:Admiral");
+    let ev = resign(&mut s, 2);
+    assert_eq!(
+        ev[1],
+        Event::BattleEnded {
+            star: star("Vega"),
+            holder: Some(Seat(0))
+        }
+    );
+    // Seat 1's turn ends; seat 2 is skipped.
+    assert!(ev.contains(&Event::TurnEnded { seat: Seat(0) }), "{ev:?}");
+    assert_eq!(kinds(&s), vec![(3, "turn".into())]);
+    assert_eq!(s.ships_at(star("Vega"), Seat(0)), 5);
+    // The unrevealed pick stays unplayed.
+    assert!(s.seats[0].hand.contains(&Card::Admiral));
+}
+
+#[test]
+fn an_attacker_who_resigns_mid_battle_ends_its_turn() {
+    let mut s = battle_of_three();
+    let ev = resign(&mut s, 1);
+    assert_eq!(
+        ev[1..3],
+        [
+            Event::BattleEnded {
+                star: star("Vega"),
+                holder: Some(Seat(1))
+            },
+            Event::TurnEnded { seat: Seat(0) }
+        ]
+    );
+    assert_eq!(kinds(&s), vec![(2, "turn".into())]);
+    // Regulus, seat 1's home, is ordinary now: nobody is captured.
+    assert!(s.seats.iter().all(|m| m.captured_by.is_none()));
+}
+
+#[test]
+fn a_player_resigning_on_their_turn_passes_it_on() {
+    let mut s = new_game(3);
+    ok(&mut s, 1, "depart from:Regulus ships:3");
+    let ev = resign(&mut s, 1);
+    assert!(matches!(ev[0], Event::Resigned { ships: 15, .. }), "{ev:?}");
+    assert!(ev.contains(&Event::TurnEnded { seat: Seat(0) }));
+    assert!(
+        matches!(
+            ev.last(),
+            Some(Event::TurnBegan {
+                seat: Seat(1),
+                round: 1,
+                ..
+            })
+        ),
+        "{ev:?}"
+    );
+    assert_eq!(kinds(&s), vec![(2, "turn".into())]);
+}
+
+#[test]
+fn the_last_player_left_wins_at_once() {
+    let mut s = battle_at_vega();
+    let ev = resign(&mut s, 2);
+    assert!(matches!(
+        ev.last(),
+        Some(Event::GameEnded { outcome: Outcome::Winner { seat: Seat(0), reason }, .. }) if reason == "the others resigned"
+    ));
+    assert!(Hyperspace::pending(&s).is_empty());
+    assert_eq!(Hyperspace::resign(&s, Seat(0)), Err(Rejection::GameOver));
+    let standings = Hyperspace::standings(&s);
+    assert_eq!(standings[1], (Seat(1), "resigned".to_string()));
+    assert_eq!(standings[0].0, Seat(0));
+}
+
+#[test]
+fn an_eliminated_player_cannot_resign() {
+    let mut s = new_game(3);
+    clear(&mut s, 3, "Mira");
+    place(&mut s, 1, "Mira", 1);
+    ok(&mut s, 1, "end");
+    let err = Hyperspace::resign(&s, Seat(2)).unwrap_err();
+    assert!(err.to_string().contains("eliminated"), "{err}");
+    // Seat 2 resigns: seat 1 is the last player, by the others' resigning
+    // or elimination.
+    let ev = resign(&mut s, 2);
+    assert!(matches!(
+        ev.last(),
+        Some(Event::GameEnded { outcome: Outcome::Winner { seat: Seat(0), reason }, .. })
+            if reason.contains("resigned or were eliminated")
+    ));
+}
+
+/// Whole games by the test player, one or two seats resigning at random
+/// points: each ends, a resigned seat is never asked anything, nobody
+/// resigned wins, and the log folds to the state.
+#[test]
+fn games_with_a_resignation_end_and_replay() {
+    let mut rng = GameRng::seeded(28);
+    let mut resigned_games = 0;
+    for seed in 0..24u64 {
+        let players = 2 + (seed % 3) as u8;
+        let mut events = Hyperspace::setup(&GameConfig::new(players, seed)).unwrap();
+        let mut s = Hyperspace::fold(&events);
+        let resign_at = rng.below(150);
+        let mut out: Vec<Seat> = Vec::new();
+        let mut step = 0u32;
+        while s.outcome.is_none() {
+            step += 1;
+            assert!(step < 20_000, "seed {seed}: no end");
+            let second = step > resign_at && step % 61 == 0 && out.len() + 2 < players as usize;
+            let ev = if step == resign_at || second {
+                let seat = Seat(rng.below(u32::from(players)) as u8);
+                match Hyperspace::resign(&s, seat) {
+                    Ok(ev) => {
+                        out.push(seat);
+                        ev
+                    }
+                    Err(e) => {
+                        assert!(s.seats[seat.index()].eliminated, "seed {seed}: {e}");
+                        continue;
+                    }
+                }
+            } else {
+                let p = Hyperspace::pending(&s);
+                let p = p.iter().find(|p| !p.submitted).expect("someone owes a decision");
+                assert!(!out.contains(&p.seat), "seed {seed}: a resigned seat is asked");
+                let legal = Hyperspace::legal_actions(&s, p.seat);
+                let a = super::hooks::test_order(&s, p.seat, &legal).unwrap();
+                Hyperspace::decide(&s, p.seat, &a).unwrap()
+            };
+            for e in &ev {
+                Hyperspace::apply(&mut s, e);
+            }
+            events.extend(ev);
+        }
+        let outcome = s.outcome.clone().unwrap();
+        assert!(
+            outcome.winners().iter().all(|w| !out.contains(w)),
+            "seed {seed}: {outcome:?}"
+        );
+        resigned_games += usize::from(!out.is_empty());
+        assert_eq!(Hyperspace::fold(&events), s, "seed {seed}: replay differs");
+    }
+    assert!(resigned_games >= 12, "only {resigned_games} games saw a resignation");
+}

@@ -50,6 +50,10 @@ pub struct SeatView {
     pub pairs: u32,
     pub score: u32,
     pub eliminated: bool,
+    /// The player resigned (they are out, and `eliminated` too). Left out
+    /// when false, so views recorded before resigning existed still match.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub resigned: bool,
 }
 
 /// Who has picked a card (never what).
@@ -156,6 +160,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
                 pairs: if m.captured_by.is_none() { state.pairs(seat) } else { 0 },
                 score: state.score(seat),
                 eliminated: m.eliminated,
+                resigned: m.resigned,
             }
         })
         .collect();
@@ -455,6 +460,12 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             format!("{} recovered their home star {}.", nm(*owner), star.name())
         }
         Event::PlayerEliminated { seat } => format!("{} has been eliminated.", nm(*seat)),
+        Event::Resigned { seat, ships: n, home } => format!(
+            "🏳️ {} resigned and is out of the game: their {} (on stars and in flight) are removed, and their home star {} is an ordinary star from now on.",
+            nm(*seat),
+            ships(*n),
+            home.name()
+        ),
         Event::TurnEnded { seat } => format!("{}'s turn ended.", nm(*seat)),
         Event::GameEnded { outcome, scores } => {
             let score_text = scores

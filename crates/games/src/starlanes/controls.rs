@@ -335,7 +335,8 @@ pub fn takes_back(event: &Event) -> bool {
         | Event::Scored { .. }
         | Event::TokenPassed { .. }
         | Event::GameOver { .. }
-        | Event::MarketSet { .. } => false,
+        | Event::MarketSet { .. }
+        | Event::Resigned { .. } => false,
     }
 }
 

@@ -98,6 +98,15 @@ pub enum Event {
     GameOver {
         outcome: Outcome,
     },
+    /// The player resigned (or the host resigned them): they take no more
+    /// turns, and their `forces` on `planets` planets stay where they are in
+    /// civil disorder. What follows (the scoring token, the turn, the end
+    /// of the game) is in the events after it.
+    Resigned {
+        seat: Seat,
+        planets: u32,
+        forces: u32,
+    },
     // Scenario set-up helpers.
     TechGranted {
         seat: Seat,
@@ -276,6 +285,11 @@ pub fn apply(st: &mut State, e: &Event) {
         }
         Event::TokenPassed { to } => st.token = *to,
         Event::GameOver { outcome } => st.outcome = Some(outcome.clone()),
+        Event::Resigned { seat, .. } => {
+            if let Some(ps) = st.seats.get_mut(seat.index()) {
+                ps.resigned = true;
+            }
+        }
         Event::TechGranted { seat, tech } => st.seats[seat.index()].techs.push(*tech),
         Event::ScienceSet { seat, science } => st.seats[seat.index()].science = *science,
         Event::VpSet { seat, vp } => st.seats[seat.index()].vp = *vp,

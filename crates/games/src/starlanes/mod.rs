@@ -112,7 +112,11 @@ impl Ruleset for Starlanes {
     }
 
     fn standings(state: &State) -> Vec<(Seat, String)> {
-        crate::shared::standings(state.seats.iter().map(|p| p.vp), |n| format!("{n} VP"))
+        rules::standings(state)
+    }
+
+    fn resign(state: &State, seat: Seat) -> Result<Vec<Event>, Rejection> {
+        rules::resign(state, seat)
     }
 
     fn phase(state: &State) -> PhaseInfo {

@@ -535,11 +535,11 @@ pub fn decide(st: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Rej
 }
 
 fn end_turn(st: &State, seat: Seat) -> Vec<Event> {
-    let n = st.players;
     let mut ev = vec![Event::TurnEnded { seat }];
     let mut vp: Vec<u32> = st.seats.iter().map(|p| p.vp).collect();
     if st.token == seat {
-        let stars = st.stars();
+        // A resigned seat is no longer a player: its stars do not count.
+        let stars = st.scoring_stars();
         let best = stars.iter().copied().max().unwrap_or(0);
         let leaders: Vec<usize> = (0..stars.len()).filter(|&i| stars[i] == best).collect();
         let scorer = (best > 0 && leaders.len() == 1).then(|| Seat(leaders[0] as u8));
@@ -557,32 +557,38 @@ fn end_turn(st: &State, seat: Seat) -> Vec<Event> {
             }
         }
         ev.push(Event::TokenPassed {
-            to: Seat((seat.0 + n - 1) % n),
+            to: st.previous_playing(seat),
         });
     }
-    let last = seat.0 + 1 == n;
-    if last && st.round >= st.options.rounds {
-        ev.push(Event::GameOver {
-            outcome: round_limit_outcome(st, &vp),
-        });
-        return ev;
-    }
-    ev.push(Event::TurnBegan {
-        seat: Seat((seat.0 + 1) % n),
-        round: if last { st.round + 1 } else { st.round },
-    });
+    ev.extend(turn_passes(st, seat, &vp));
     ev
 }
 
+/// The turn passes on from `seat` to the next seat still playing: a new
+/// round when it goes round the table, or the end of the game at the
+/// round limit.
+fn turn_passes(st: &State, seat: Seat, vp: &[u32]) -> Vec<Event> {
+    let next = st.next_playing(seat);
+    let new_round = next.0 <= seat.0;
+    if new_round && st.round >= st.options.rounds {
+        return vec![Event::GameOver {
+            outcome: round_limit_outcome(st, vp),
+        }];
+    }
+    vec![Event::TurnBegan {
+        seat: next,
+        round: if new_round { st.round + 1 } else { st.round },
+    }]
+}
+
 /// Round limit: most VP, then most stars; a remaining tie is shared.
+/// Resigned seats are not in the running.
 fn round_limit_outcome(st: &State, vp: &[u32]) -> Outcome {
-    let stars = st.stars();
-    let key = |i: usize| (vp[i], stars[i]);
-    let best = (0..vp.len()).map(key).max().unwrap_or((0, 0));
-    let seats: Vec<Seat> = (0..vp.len())
-        .filter(|&i| key(i) == best)
-        .map(|i| Seat(i as u8))
-        .collect();
+    let stars = st.scoring_stars();
+    let key = |s: &Seat| (vp[s.index()], stars[s.index()]);
+    let playing = st.playing();
+    let best = playing.iter().map(key).max().unwrap_or((0, 0));
+    let seats: Vec<Seat> = playing.iter().copied().filter(|s| key(s) == best).collect();
     let reason = format!(
         "round limit ({} rounds): most victory points, then most stars",
         st.options.rounds
@@ -592,4 +598,65 @@ fn round_limit_outcome(st: &State, vp: &[u32]) -> Outcome {
     } else {
         Outcome::Shared { seats, reason }
     }
+}
+
+/// `seat` resigns: its forces stay on the map in civil disorder (they hold
+/// their planets and defend as before, but never move, produce or score);
+/// it takes no more turns. The scoring token it held passes against turn
+/// order to the previous player still playing (no scoring: scoring is at
+/// the end of a turn); its turn, if it was its turn, passes to the next
+/// one; and when one player is left, that player wins at once.
+pub fn resign(st: &State, seat: Seat) -> Result<Vec<Event>, Rejection> {
+    if st.outcome.is_some() {
+        return Err(Rejection::GameOver);
+    }
+    if st.players == 0 || seat.index() >= st.seats.len() {
+        return Err(Rejection::illegal("that seat is not playing in this game", vec![]));
+    }
+    if st.resigned(seat) {
+        return Err(Rejection::illegal("that player has already resigned", vec![]));
+    }
+    let held = held(st, seat);
+    let forces = held.iter().map(|&p| st.forces_of(p, seat)).sum();
+    let resigned = Event::Resigned {
+        seat,
+        planets: held.len() as u32,
+        forces,
+    };
+    let mut after = st.clone();
+    super::events::apply(&mut after, &resigned);
+    let mut ev = vec![resigned];
+    if let [last] = after.playing()[..] {
+        ev.push(Event::GameOver {
+            outcome: Outcome::Winner {
+                seat: last,
+                reason: "the others resigned".into(),
+            },
+        });
+        return Ok(ev);
+    }
+    if st.token == seat {
+        let to = after.previous_playing(seat);
+        let passed = Event::TokenPassed { to };
+        super::events::apply(&mut after, &passed);
+        ev.push(passed);
+    }
+    if st.active == seat {
+        let vp: Vec<u32> = after.seats.iter().map(|p| p.vp).collect();
+        ev.extend(turn_passes(&after, seat, &vp));
+    }
+    Ok(ev)
+}
+
+/// Once the game is over: the players still playing by VP, best first,
+/// then the resigned ones.
+pub fn standings(st: &State) -> Vec<(Seat, String)> {
+    let mut out = crate::shared::standings(st.seats.iter().map(|p| p.vp), |n| format!("{n} VP"));
+    out.sort_by_key(|(s, _)| st.resigned(*s));
+    for (s, text) in &mut out {
+        if st.resigned(*s) {
+            *text = format!("resigned ({text})");
+        }
+    }
+    out
 }

@@ -280,6 +280,9 @@ fn players(sc: &mut Scene, view: &View, names: &[String]) {
         let c = color(s.seat);
         sc.circle(x + 10.0, y + LINE / 2.0, 10.0, Some(c), Some(Stroke::new(HALO, 2.0)));
         let mut n = name_of(names, s.seat);
+        if s.resigned {
+            n.push_str(" · resigned");
+        }
         if view.token == s.seat {
             n.push_str(" ◆ token");
         }

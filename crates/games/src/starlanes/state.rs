@@ -29,6 +29,10 @@ pub struct PlayerState {
     pub science: u32,
     pub techs: Vec<Tech>,
     pub exhausted_techs: Vec<Tech>,
+    /// The player resigned: their forces stay on the map in civil disorder
+    /// (they defend, never move, produce or score), and they take no turns.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub resigned: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -112,6 +116,49 @@ impl State {
             }
         }
         v
+    }
+
+    /// Star symbols each seat controls as scoring counts them: a resigned
+    /// seat's forces hold their planets but it is no longer a player, so its
+    /// stars count as none.
+    pub fn scoring_stars(&self) -> Vec<u32> {
+        let mut v = self.stars();
+        for (i, ps) in self.seats.iter().enumerate() {
+            if ps.resigned {
+                v[i] = 0;
+            }
+        }
+        v
+    }
+
+    /// Has `seat` resigned?
+    pub fn resigned(&self, seat: Seat) -> bool {
+        self.seats.get(seat.index()).is_some_and(|p| p.resigned)
+    }
+
+    /// The seats still playing (not resigned), in turn order.
+    pub fn playing(&self) -> Vec<Seat> {
+        Seat::all(self.seats.len()).filter(|s| !self.resigned(*s)).collect()
+    }
+
+    /// The first seat still playing after `seat` in turn order (`seat`
+    /// itself if nobody else is).
+    pub fn next_playing(&self, seat: Seat) -> Seat {
+        let n = self.players.max(1);
+        (1..=n)
+            .map(|k| Seat((seat.0 + k) % n))
+            .find(|s| !self.resigned(*s))
+            .unwrap_or(seat)
+    }
+
+    /// The first seat still playing before `seat` in turn order (the way
+    /// the scoring token passes).
+    pub fn previous_playing(&self, seat: Seat) -> Seat {
+        let n = self.players.max(1);
+        (1..=n)
+            .map(|k| Seat((seat.0 + n * 2 - k) % n))
+            .find(|s| !self.resigned(*s))
+            .unwrap_or(seat)
     }
 
     pub fn has(&self, seat: Seat, tech: Tech) -> bool {

@@ -496,3 +496,200 @@ fn a_turn_out_of_order_is_refused_without_seat_numbers_from_the_game() {
         "nothing is asked of seat 2 right now; the game is waiting on seat 1"
     );
 }
+
+fn resign(st: &mut State, seat: Seat) -> Vec<Event> {
+    let ev = Starlanes::resign(st, seat).unwrap_or_else(|e| panic!("{seat} resigns: {e}"));
+    for e in &ev {
+        Starlanes::apply(st, e);
+    }
+    ev
+}
+
+#[test]
+fn a_resigned_seat_keeps_its_forces_in_civil_disorder_and_is_skipped() {
+    let mut st = start(3, 4);
+    let home = st
+        .forces
+        .iter()
+        .position(|f| matches!(f, Some((s, _)) if *s == Seat(1)))
+        .unwrap();
+    let before = st.forces[home];
+    // Seat 2 resigns during seat 1's turn: its forces stay, it owes nothing.
+    let ev = resign(&mut st, Seat(1));
+    assert_eq!(
+        ev,
+        vec![Event::Resigned {
+            seat: Seat(1),
+            planets: 1,
+            forces: 3
+        }]
+    );
+    assert_eq!(st.forces[home], before, "the forces stay where they are");
+    assert!(Starlanes::legal_actions(&st, Seat(1)).is_empty());
+    assert!(Starlanes::pending(&st).iter().all(|p| p.seat != Seat(1)));
+    let names: Vec<String> = vec!["Ada".into(), "Bo".into(), "Cy".into()];
+    let text = Starlanes::narrate(&ev[0], Viewer::Public, &names).unwrap();
+    assert_eq!(
+        text,
+        "🏳️ Bo resigned: their 3 forces on 1 planet stay in civil disorder: they hold and defend, but never move, produce or score."
+    );
+    // Twice is refused.
+    let err = Starlanes::resign(&st, Seat(1)).unwrap_err();
+    assert!(err.to_string().contains("already resigned"), "{err}");
+    // The turn goes from seat 1 straight to seat 3.
+    let ev = play(&mut st, Seat(0), "end");
+    assert!(
+        ev.contains(&Event::TurnBegan {
+            seat: Seat(2),
+            round: 1
+        }),
+        "{ev:?}"
+    );
+    // Seat 3 holds the scoring token and scores; the token skips seat 2.
+    let ev = play(&mut st, Seat(2), "end");
+    assert!(ev.contains(&Event::TokenPassed { to: Seat(0) }), "{ev:?}");
+    assert!(
+        ev.contains(&Event::TurnBegan {
+            seat: Seat(0),
+            round: 2
+        }),
+        "{ev:?}"
+    );
+    // The board and the view say so.
+    let view = Starlanes::view(&st, Viewer::Public);
+    assert!(view.seats[1].resigned && !view.seats[0].resigned);
+    let sc = Starlanes::scene(&view, &names);
+    assert!(sc
+        .items
+        .iter()
+        .any(|i| matches!(i, orrery_render::Item::Text(t) if t.text.starts_with("Bo · resigned"))));
+}
+
+#[test]
+fn a_resigning_turn_holder_passes_the_turn_and_the_token() {
+    let mut st = start(3, 4);
+    play(&mut st, Seat(0), "end");
+    play(&mut st, Seat(1), "end");
+    // Seat 3 holds the token and the turn, and resigns mid-turn.
+    assert_eq!((st.active, st.token), (Seat(2), Seat(2)));
+    play(&mut st, Seat(2), "produce at:Rigel");
+    let ev = resign(&mut st, Seat(2));
+    assert!(matches!(ev[0], Event::Resigned { seat: Seat(2), .. }));
+    assert_eq!(
+        ev[1..],
+        [
+            Event::TokenPassed { to: Seat(1) },
+            Event::TurnBegan {
+                seat: Seat(0),
+                round: 2
+            }
+        ]
+    );
+    assert_eq!((st.active, st.token, st.action_taken), (Seat(0), Seat(1), false));
+    // Its stars no longer count at scoring.
+    let nexus = st.planet("Nexus");
+    st.forces[nexus] = Some((Seat(2), 5));
+    play(&mut st, Seat(0), "end");
+    let ev = play(&mut st, Seat(1), "end");
+    assert!(
+        ev.contains(&Event::Scored {
+            seat: None,
+            stars: vec![0, 0, 0]
+        }),
+        "{ev:?}"
+    );
+}
+
+#[test]
+fn the_last_player_left_wins_at_once() {
+    let mut st = start(2, 1);
+    let ev = resign(&mut st, Seat(0));
+    assert_eq!(
+        ev[1],
+        Event::GameOver {
+            outcome: Outcome::Winner {
+                seat: Seat(1),
+                reason: "the others resigned".into()
+            }
+        }
+    );
+    assert!(Starlanes::pending(&st).is_empty());
+    assert_eq!(Starlanes::resign(&st, Seat(1)), Err(Rejection::GameOver));
+    assert_eq!(
+        Starlanes::standings(&st),
+        vec![(Seat(1), "0 VP".to_string()), (Seat(0), "resigned (0 VP)".to_string())]
+    );
+}
+
+#[test]
+fn the_round_limit_crowns_only_players_still_playing() {
+    let mut st = start(3, 2);
+    st.options.rounds = 1;
+    st.seats[2].vp = 3;
+    resign(&mut st, Seat(2));
+    play(&mut st, Seat(0), "end");
+    let ev = play(&mut st, Seat(1), "end");
+    let Some(Event::GameOver { outcome }) = ev.last() else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(outcome.winners(), vec![Seat(0), Seat(1)]);
+}
+
+/// Whole games by the test player, one seat resigning at a random point:
+/// each ends (by VP, the round limit, or the last player left), nobody is
+/// asked anything of a resigned seat, and the log folds to the state.
+#[test]
+fn games_with_a_resignation_end_and_replay() {
+    let mut rng = GameRng::seeded(28);
+    let mut resigned_games = 0;
+    for seed in 0..24u64 {
+        let players = 2 + (seed % 3) as u8;
+        let mut events = Starlanes::setup(&GameConfig::new(players, seed)).unwrap();
+        let mut st = Starlanes::fold(&events);
+        let resign_at = rng.below(120);
+        let mut out: Vec<Seat> = Vec::new();
+        for step in 0..20_000u32 {
+            if st.outcome.is_some() {
+                break;
+            }
+            assert!(step < 19_999, "seed {seed}: no end");
+            let ev = if step == resign_at || (step > resign_at && step % 97 == 0 && out.len() + 2 < players as usize) {
+                let seat = Seat(rng.below(u32::from(players)) as u8);
+                match Starlanes::resign(&st, seat) {
+                    Ok(ev) => {
+                        out.push(seat);
+                        ev
+                    }
+                    Err(e) => {
+                        assert!(out.contains(&seat), "seed {seed}: {e}");
+                        continue;
+                    }
+                }
+            } else {
+                let seat = st.active;
+                assert!(!out.contains(&seat), "seed {seed}: a resigned seat's turn");
+                let legal = Starlanes::legal_actions(&st, seat);
+                let a = hooks::test_order(&st, seat, &legal).unwrap();
+                Starlanes::decide(&st, seat, &a).unwrap()
+            };
+            for e in &ev {
+                Starlanes::apply(&mut st, e);
+            }
+            events.extend(ev);
+            for s in &out {
+                assert!(Starlanes::legal_actions(&st, *s).is_empty());
+            }
+        }
+        let outcome = st.outcome.clone().expect("the game ended");
+        assert!(
+            outcome.winners().iter().all(|w| !out.contains(w)),
+            "seed {seed}: {outcome:?}"
+        );
+        if out.len() + 1 == players as usize {
+            assert_eq!(outcome.reason(), "the others resigned");
+        }
+        resigned_games += usize::from(!out.is_empty());
+        assert_eq!(Starlanes::fold(&events), st, "seed {seed}: replay differs");
+    }
+    assert!(resigned_games >= 12, "only {resigned_games} games saw a resignation");
+}

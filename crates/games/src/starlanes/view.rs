@@ -37,6 +37,10 @@ pub struct SeatView {
     pub stars: u32,
     pub techs: Vec<String>,
     pub exhausted_techs: Vec<String>,
+    /// The player resigned: their forces stay in civil disorder. (Left out
+    /// when false, so views recorded before resigning existed still match.)
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub resigned: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -114,6 +118,7 @@ pub fn view(st: &State, viewer: Viewer) -> View {
                 stars: stars.get(i).copied().unwrap_or(0),
                 techs: p.techs.iter().map(|t| t.name().to_string()).collect(),
                 exhausted_techs: p.exhausted_techs.iter().map(|t| t.name().to_string()).collect(),
+                resigned: p.resigned,
             })
             .collect(),
         active: st.active,
@@ -230,6 +235,18 @@ pub fn narrate(e: &Event, _viewer: Viewer, names: &[String]) -> Option<String> {
             ),
             Outcome::AllLose { reason } => format!("Everyone loses: {reason}."),
         },
+        Event::Resigned { seat, planets, forces } => {
+            let pieces = if *planets == 0 {
+                "they held no planet".to_string()
+            } else {
+                format!(
+                    "their {} on {} stay in civil disorder: they hold and defend, but never move, produce or score",
+                    crate::shared::menu::counted(*forces, "force", "forces"),
+                    crate::shared::menu::counted(*planets, "planet", "planets")
+                )
+            };
+            format!("🏳️ {} resigned: {pieces}.", w(seat))
+        }
         Event::TechGranted { .. }
         | Event::ScienceSet { .. }
         | Event::VpSet { .. }
