@@ -250,6 +250,13 @@ pub enum Event {
     PeriodEnded { period: u32 },
     /// The game ended. `vp` per seat when scored; empty when everyone lost.
     GameEnded { outcome: Outcome, vp: Vec<u32> },
+    /// The seat left the game (it resigned, or the host resigned it): its
+    /// units, mines and factories leave the board (back to its supply),
+    /// `hand` (its whole hand) goes face up to the discard pile (own cards
+    /// leave the game, as played ones do); the First Player marker, if it
+    /// held it, passes clockwise; a Mercury offer or losses owed by it
+    /// lapse, and an Espionage look at its hand ends.
+    Resigned { seat: Seat, hand: Vec<CardId> },
 }
 
 // ---------------------------------------------------------------------------
@@ -684,6 +691,7 @@ pub fn apply(state: &mut State, event: &Event) {
             state.phase = None;
             state.turn = None;
         }
+        Event::Resigned { seat, hand } => resign(state, *seat, hand),
         Event::GameEnded { outcome, vp } => {
             state.boundaries += 1;
             state.outcome = Some(outcome.clone());
@@ -693,6 +701,35 @@ pub fn apply(state: &mut State, event: &Event) {
             state.mercury = None;
         }
     }
+}
+
+/// See [`Event::Resigned`].
+fn resign(state: &mut State, seat: Seat, hand: &[CardId]) {
+    if state.seat(seat).is_none() {
+        return;
+    }
+    if !state.resigned.contains(&seat) {
+        state.resigned.push(seat);
+    }
+    if let Some(s) = state.seat_mut(seat) {
+        s.planets.clear();
+    }
+    for &card in hand {
+        if state.seat_mut(seat).is_some_and(|s| take_latest(&mut s.hand, card)) {
+            to_discard_pile(&mut state.discard, card);
+        }
+    }
+    if state.first_player == Some(seat) {
+        let next = state.next_seat(seat);
+        state.first_player = (next != seat).then_some(next);
+    }
+    if let Some(t) = state.turn.as_mut().filter(|t| t.espionage == Some(seat)) {
+        t.espionage = None;
+    }
+    if state.mercury.is_some_and(|m| m.seat == seat) {
+        state.mercury = None;
+    }
+    state.losses.retain(|d| d.seat != seat);
 }
 
 /// Folds events onto the empty state.

@@ -126,8 +126,20 @@ impl Ruleset for Solar {
         state.outcome.clone()
     }
 
+    /// Final VP, best first; seats that resigned last, as "resigned". A
+    /// game ended by resignations has no VP: the player left comes first.
     fn standings(state: &State) -> Vec<(Seat, String)> {
-        crate::shared::standings(state.final_vp.iter().copied(), |n| format!("{n} VP"))
+        let mut v = crate::shared::standings(state.final_vp.iter().copied(), |n| format!("{n} VP"));
+        if v.is_empty() && !state.resigned.is_empty() {
+            v = state.seat_ids().map(|s| (s, "still in the game".to_string())).collect();
+        }
+        v.sort_by_key(|(s, _)| state.has_resigned(*s));
+        for (s, what) in &mut v {
+            if state.has_resigned(*s) {
+                *what = "resigned".into();
+            }
+        }
+        v
     }
 
     fn phase(state: &State) -> PhaseInfo {
@@ -156,6 +168,10 @@ impl Ruleset for Solar {
 
     fn test_order(state: &State, seat: Seat, legal: &[Action]) -> Option<Action> {
         hooks::test_order(state, seat, legal)
+    }
+
+    fn resign(state: &State, seat: Seat) -> Result<Vec<Event>, Rejection> {
+        rules::resign(state, seat)
     }
 
     fn default_action(state: &State, seat: Seat) -> Option<Action> {

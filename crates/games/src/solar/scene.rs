@@ -901,6 +901,9 @@ fn player_row_layout(view: &View, s: &SeatView, names: &[String], w: f32) -> Pla
     if view.outcome.as_ref().is_some_and(|o| o.winners().contains(&s.seat)) {
         items.push(("WINNER".into(), dark, Some(GOLD)));
     }
+    if s.resigned {
+        items.push(("RESIGNED".into(), dark, Some(Color::rgb(150, 150, 160))));
+    }
     if view.first_player == Some(s.seat) {
         items.push(("First Player".into(), dark, Some(GOLD)));
     }

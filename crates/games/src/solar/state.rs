@@ -603,6 +603,11 @@ pub struct State {
     pub outcome: Option<Outcome>,
     /// Final VP per seat, once scored (empty when everyone lost).
     pub final_vp: Vec<u32>,
+    /// Seats that resigned, in the order they left: out of the game, their
+    /// units, mines and factories removed; they take no turn, owe nothing
+    /// and cannot win. Absent from the stored states of games nobody left.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resigned: Vec<Seat>,
     /// Boundaries passed: a phase begun, a round of the Player Actions
     /// phase begun, the game ended. The service posts a board at each.
     #[serde(default)]
@@ -647,6 +652,7 @@ impl State {
             losses: Vec::new(),
             outcome: None,
             final_vp: Vec::new(),
+            resigned: Vec::new(),
             boundaries: 0,
         }
     }
@@ -837,20 +843,37 @@ impl State {
             .collect()
     }
 
-    /// Seats from the First Player clockwise ("player order").
+    /// Seats still in the game (those that did not resign), from the First
+    /// Player clockwise ("player order").
     pub fn turn_order(&self) -> Vec<Seat> {
         let n = self.seats.len();
         let first = self.first_player.map_or(0, Seat::index);
         (0..n)
             .filter_map(|i| u8::try_from((first + i) % n).ok())
             .map(Seat)
+            .filter(|s| !self.has_resigned(*s))
             .collect()
     }
 
-    /// The seat after `seat`, clockwise.
+    /// The seat after `seat`, clockwise, skipping seats that resigned
+    /// (`seat` itself when no other is left).
     pub fn next_seat(&self, seat: Seat) -> Seat {
         let n = self.seats.len().max(1);
-        Seat(u8::try_from((seat.index() + 1) % n).unwrap_or(0))
+        (1..=n)
+            .filter_map(|k| u8::try_from((seat.index() + k) % n).ok())
+            .map(Seat)
+            .find(|s| !self.has_resigned(*s))
+            .unwrap_or(seat)
+    }
+
+    /// Whether `seat` resigned.
+    pub fn has_resigned(&self, seat: Seat) -> bool {
+        self.resigned.contains(&seat)
+    }
+
+    /// Seats still in the game, in seat order.
+    pub fn in_play(&self) -> Vec<Seat> {
+        self.seat_ids().filter(|s| !self.has_resigned(*s)).collect()
     }
 
     /// Whose turn it is.

@@ -100,6 +100,9 @@ pub struct SeatView {
     pub income: u32,
     /// VP as the board stands now (the final VP once the game is scored).
     pub vp: u32,
+    /// Left the game by resigning.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub resigned: bool,
 }
 
 /// What is left in the bag: its contents, never its order.
@@ -277,6 +280,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
                 .or_else(|| live_vp.get(seat.index()))
                 .copied()
                 .unwrap_or(0),
+            resigned: state.has_resigned(seat),
         })
         .collect();
     let turn = state.turn.as_ref().map(|t| TurnView {
@@ -682,6 +686,25 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
         Event::CrisisDiceReturned => return None,
         Event::IncomePaid { seat, amount } => format!("{} earned £{amount} income.", nm(*seat)),
         Event::PeriodEnded { period } => format!("Period {period} ended."),
+        Event::Resigned { seat, hand } => {
+            let (own, deck): (Vec<CardId>, Vec<CardId>) = hand.iter().partition(|c| c.is_own());
+            let mut parts = Vec::new();
+            if !deck.is_empty() {
+                parts.push(format!("{} to the discard pile", card_list(&deck)));
+            }
+            if !own.is_empty() {
+                parts.push(format!("{} out of the game", card_list(&own)));
+            }
+            let hand = if parts.is_empty() {
+                String::new()
+            } else {
+                format!("; their hand goes face up: {}", parts.join(", "))
+            };
+            format!(
+                "🏳️ {} resigned and leaves the game: their units, mines and factories are removed from the board{hand}. They take no more turns and cannot win.",
+                nm(*seat)
+            )
+        }
         Event::GameEnded { outcome, vp } => {
             let vp_text = if vp.is_empty() {
                 String::new()

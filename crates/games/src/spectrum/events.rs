@@ -144,6 +144,12 @@ pub enum Event {
     SeatOut {
         seat: Seat,
     },
+    /// The seat left the war (it resigned, or the host resigned it): its
+    /// planets are unowned now, its ships leave the map, its alliances end
+    /// and its sheet is withdrawn; it is out of the war.
+    Resigned {
+        seat: Seat,
+    },
     WarEnded {
         outcome: Outcome,
     },
@@ -282,6 +288,42 @@ pub fn apply(state: &mut State, event: &Event) {
             state.declared.push(faction.clone());
         }
         Event::SeatOut { seat } => state.out[seat.index()] = true,
+        Event::Resigned { seat } => resign(state, *seat),
         Event::WarEnded { outcome } => state.outcome = Some(outcome.clone()),
     }
+}
+
+/// A seat leaves the war: the player leaves, and so does everything of
+/// theirs (the rules text's "resign a player from a war").
+fn resign(state: &mut State, seat: Seat) {
+    let i = seat.index();
+    if i >= state.out.len() {
+        return;
+    }
+    if !state.resigned.contains(&seat) {
+        state.resigned.push(seat);
+    }
+    state.out[i] = true;
+    state.runs[i] = 0;
+    state.ships.retain(|s| s.owner != seat);
+    let colour = state.colour(seat);
+    state.moved.retain(|id| id.colour != colour);
+    for p in state.planets.iter_mut().filter(|p| p.owner == Some(seat)) {
+        p.owner = None;
+    }
+    state.alliances.retain(|(a, b)| *a != seat && *b != seat);
+    state.factions.retain(|f| !f.members.contains(&seat));
+    state.declared.retain(|d| d.members.first() != Some(&seat));
+    // The running section's sheets, without the seat's.
+    let mut sheet = OrderSheet::new(state.sheet.ready().into_iter().map(|(s, _)| s).filter(|s| *s != seat));
+    for (s, lines) in state.sheet.as_they_stand() {
+        if s == seat {
+            continue;
+        }
+        for line in lines {
+            let _ = sheet.add(s, line);
+        }
+        let _ = sheet.set_ready(s, state.sheet.is_ready(s));
+    }
+    state.sheet = sheet;
 }

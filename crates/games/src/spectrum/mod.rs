@@ -118,10 +118,18 @@ impl Ruleset for Spectrum {
         state.outcome.clone()
     }
 
+    /// Planets held, best first; seats that resigned last, as "resigned".
     fn standings(state: &State) -> Vec<(Seat, String)> {
-        crate::shared::standings(state.seats().map(|s| state.planets_of(s) as u32), |n| {
+        let mut v = crate::shared::standings(state.seats().map(|s| state.planets_of(s) as u32), |n| {
             format!("{n} planet{}", if n == 1 { "" } else { "s" })
-        })
+        });
+        v.sort_by_key(|(s, _)| state.has_resigned(*s));
+        for (s, what) in &mut v {
+            if state.has_resigned(*s) {
+                *what = "resigned".into();
+            }
+        }
+        v
     }
 
     fn phase(state: &State) -> PhaseInfo {
@@ -150,6 +158,10 @@ impl Ruleset for Spectrum {
 
     fn test_order(state: &State, seat: Seat, legal: &[Action]) -> Option<Action> {
         hooks::test_order(state, seat, legal)
+    }
+
+    fn resign(state: &State, seat: Seat) -> Result<Vec<Event>, Rejection> {
+        rules::resign(state, seat)
     }
 
     fn default_action(state: &State, seat: Seat) -> Option<Action> {

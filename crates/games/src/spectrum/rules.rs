@@ -14,7 +14,7 @@ use super::basics::ShipId;
 use super::events::{self, Event};
 use super::orders::{unparse, written, written_line, Action, Written};
 use super::state::{Order, Section, State};
-use orrery_engine::{Pending, Rejection, Seat, SheetEvent};
+use orrery_engine::{Outcome, Pending, Rejection, Seat, SheetEvent};
 
 // ---------------------------------------------------------------- who owes
 
@@ -236,7 +236,213 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
     out
 }
 
+/// `seat` leaves the war ("Mod can also resign a player from a war"; "A
+/// player can resign themselves from a war"): the factions it belongs to
+/// dissolve, then [`Event::Resigned`] (its planets unowned, its ships
+/// gone, its sheet withdrawn). With one player left, that player wins at
+/// once; otherwise, when every sheet still owed is ready (or none is),
+/// the section is carried out now.
+pub fn resign(state: &State, seat: Seat) -> Result<Vec<Event>, Rejection> {
+    if state.outcome.is_some() {
+        return Err(Rejection::GameOver);
+    }
+    if seat.index() >= state.out.len() {
+        return Err(Rejection::illegal(format!("there is no {seat} in this war"), vec![]));
+    }
+    if state.has_resigned(seat) {
+        return Err(Rejection::illegal(
+            format!("{seat} has already resigned from this war"),
+            vec![],
+        ));
+    }
+    if state.out[seat.index()] {
+        return Err(Rejection::illegal(
+            format!("{seat} is already out of the war (no planets, no ships)"),
+            vec![],
+        ));
+    }
+    let mut next = state.clone();
+    let mut out = Vec::new();
+    let mut push = |next: &mut State, e: Event| {
+        events::apply(next, &e);
+        out.push(e);
+    };
+    for f in state.factions.iter().filter(|f| f.members.contains(&seat)) {
+        push(
+            &mut next,
+            Event::FactionDissolved {
+                members: f.members.clone(),
+                why: "a member resigned".into(),
+            },
+        );
+    }
+    push(&mut next, Event::Resigned { seat });
+    let left = next.in_the_war();
+    if let [winner] = left[..] {
+        let all_resigned = next.seats().filter(|x| *x != winner).all(|x| next.has_resigned(x));
+        let reason = if all_resigned {
+            "the others resigned"
+        } else {
+            "every other player resigned or is out of the war"
+        };
+        push(
+            &mut next,
+            Event::WarEnded {
+                outcome: Outcome::Winner {
+                    seat: winner,
+                    reason: reason.into(),
+                },
+            },
+        );
+    } else if next.sheet.all_ready() {
+        // The sheets still owed were all in (or the seat's was the only
+        // one, as in a combat round only it had to write): no one is
+        // waited on, so the section goes on now.
+        out.extend(turn::carry_out(&next));
+    }
+    Ok(out)
+}
+
 /// A seat that misses the deadline: its sheet counts as it stands.
 pub fn default_action(state: &State, seat: Seat) -> Option<Action> {
     state.sheet.default_edit(seat)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Spectrum;
+    use super::*;
+    use orrery_engine::{GameConfig, GameRng, Ruleset, SheetEdit};
+
+    /// A war of at most 6 turns set up: its log and its state.
+    fn start(players: u8, seed: u64) -> (Vec<Event>, State) {
+        let mut config = GameConfig::new(players, seed);
+        config.options = serde_json::json!({"rounds": 6});
+        let log = Spectrum::setup(&config).expect("set-up");
+        let s = Spectrum::fold(&log);
+        (log, s)
+    }
+
+    fn take(log: &mut Vec<Event>, s: &mut State, events: Vec<Event>) {
+        for e in &events {
+            events::apply(s, e);
+        }
+        log.extend(events);
+    }
+
+    /// One random legal edit by a seat that owes a sheet (marked ready a
+    /// quarter of the time); false when nobody owes one.
+    fn step(log: &mut Vec<Event>, s: &mut State, rng: &mut GameRng) -> bool {
+        let owing: Vec<Seat> = pending(s).iter().filter(|p| !p.submitted).map(|p| p.seat).collect();
+        let Some(&seat) = rng.pick(&owing) else {
+            return false;
+        };
+        let legal = legal_actions(s, seat);
+        let action = if legal.contains(&SheetEdit::Ready) && rng.below(4) == 0 {
+            SheetEdit::Ready
+        } else {
+            rng.pick(&legal).expect("a seat owing a sheet may edit it").clone()
+        };
+        let events = decide(s, seat, &action).expect("a legal edit");
+        take(log, s, events);
+        true
+    }
+
+    /// Random wars in which a random seat resigns at a random point: the
+    /// seat owes nothing after, has no planet and no ship, the war goes on
+    /// and ends (at once with two players), and the log folds to the state.
+    #[test]
+    fn random_wars_with_a_resignation_end_and_replay() {
+        let mut resigned = 0;
+        let mut turns_after = 0;
+        for seed in 0..24u64 {
+            let players = 2 + (seed % 5) as u8;
+            let (mut log, mut s) = start(players, seed);
+            let mut rng = GameRng::seeded(seed ^ 0x2E51);
+            let at = rng.below(120);
+            for _ in 0..at {
+                if s.outcome.is_some() || !step(&mut log, &mut s, &mut rng) {
+                    break;
+                }
+            }
+            if s.outcome.is_some() {
+                continue;
+            }
+            let left = s.in_the_war();
+            let seat = left[rng.below(left.len() as u32) as usize];
+            let events = resign(&s, seat).expect("a seat in the war may resign");
+            assert!(events.contains(&Event::Resigned { seat }), "seed {seed}");
+            take(&mut log, &mut s, events);
+            resigned += 1;
+            let turn = s.turn;
+            assert!(s.out[seat.index()] && s.has_resigned(seat));
+            assert_eq!(s.planets_of(seat), 0, "seed {seed}");
+            assert_eq!(s.ships_of(seat).count(), 0, "seed {seed}");
+            if left.len() == 2 {
+                let other = left.iter().copied().find(|x| *x != seat).expect("two");
+                assert_eq!(
+                    s.outcome.as_ref().map(|o| o.winners()),
+                    Some(vec![other]),
+                    "seed {seed}"
+                );
+                assert!(s.outcome.as_ref().is_some_and(|o| o.reason().contains("resigned")));
+            }
+            let mut n = 0;
+            while s.outcome.is_none() {
+                assert!(pending(&s).iter().all(|p| p.seat != seat), "seed {seed}: {seat} owes");
+                assert!(legal_actions(&s, seat).is_empty(), "seed {seed}");
+                assert!(!pending(&s).is_empty(), "seed {seed}: nobody owes a sheet");
+                assert!(step(&mut log, &mut s, &mut rng), "seed {seed}");
+                n += 1;
+                assert!(n < 40_000, "seed {seed}: no end");
+            }
+            turns_after += s.turn - turn;
+            assert!(!s.outcome.as_ref().expect("over").winners().contains(&seat));
+            assert_eq!(Spectrum::fold(&log), s, "seed {seed}: the log folds to another state");
+        }
+        assert!(resigned >= 20, "only {resigned} wars saw a resignation");
+        assert!(
+            turns_after >= 20,
+            "the wars hardly went on after it ({turns_after} turns)"
+        );
+    }
+
+    #[test]
+    fn resigning_twice_or_after_the_war_is_refused() {
+        let (_, mut s) = start(3, 1);
+        let events = resign(&s, Seat(2)).expect("resign");
+        events.iter().for_each(|e| events::apply(&mut s, e));
+        assert!(s.outcome.is_none());
+        let again = resign(&s, Seat(2)).expect_err("twice").to_string();
+        assert!(again.contains("already resigned"), "{again}");
+        let events = resign(&s, Seat(1)).expect("resign");
+        events.iter().for_each(|e| events::apply(&mut s, e));
+        assert_eq!(s.outcome.as_ref().map(|o| o.winners()), Some(vec![Seat(0)]));
+        assert_eq!(s.outcome.as_ref().map(|o| o.reason()), Some("the others resigned"));
+        assert_eq!(resign(&s, Seat(0)), Err(Rejection::GameOver));
+        let standings = Spectrum::standings(&s);
+        assert_eq!(standings[0], (Seat(0), "1 planet".to_string()));
+        assert_eq!(
+            &standings[1..],
+            &[(Seat(1), "resigned".into()), (Seat(2), "resigned".into())]
+        );
+    }
+
+    /// A seat whose sheet was the last not ready: its leaving carries the
+    /// section out.
+    #[test]
+    fn the_last_sheet_awaited_leaving_carries_the_section_out() {
+        let (_, mut s) = start(3, 4);
+        for seat in [Seat(0), Seat(1)] {
+            let events = decide(&s, seat, &SheetEdit::Ready).expect("ready");
+            events.iter().for_each(|e| events::apply(&mut s, e));
+        }
+        assert_eq!(s.section, Section::Economic);
+        let boundaries = s.boundaries;
+        let events = resign(&s, Seat(2)).expect("resign");
+        events.iter().for_each(|e| events::apply(&mut s, e));
+        assert!(s.boundaries > boundaries, "the section was carried out");
+        assert!(!s.sheet.owes(Seat(2)));
+        assert!(pending(&s).iter().all(|p| p.seat != Seat(2)));
+    }
 }

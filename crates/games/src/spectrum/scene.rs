@@ -15,8 +15,8 @@
 //! left), the colour wheel with the viewer's income per colour (bottom
 //! left), and what the counters, shading and arrows mean (bottom right).
 //!
-//! Right: the players (colour, name, planets, income, runs at 25+, out),
-//! the alliances, the factions, the winner, then in a seat's own board
+//! Right: the players (colour, name, planets, income, runs at 25+, out or
+//! resigned), the alliances, the factions, the winner, then in a seat's own board
 //! its points, its declaration and its ships (name, class, where; dark
 //! ones listed apart), or on the public board the colour wheel with the
 //! colours' names.
@@ -613,7 +613,9 @@ fn panel(sc: &mut Scene, view: &View, names: &[String]) {
     for (i, p) in view.players.iter().enumerate() {
         let seat = Seat(i as u8);
         let colour = paint(p.colour);
-        let notes = if p.out {
+        let notes = if p.resigned {
+            Some(("resigned: left the war".to_string(), ALERT))
+        } else if p.out {
             Some(("out of the war".to_string(), ALERT))
         } else if p.run > 0 {
             Some((format!("25+ planets: {} of 3 turns", p.run), GOLD))

@@ -168,6 +168,11 @@ pub struct State {
     pub factions: Vec<Faction>,
     /// Seats out of the war (no planets, no ships).
     pub out: Vec<bool>,
+    /// Seats that resigned (left the war by their own choice or the
+    /// host's), in the order they left; each is also `out`. Absent from
+    /// the stored states of wars nobody left.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resigned: Vec<Seat>,
     pub rng: Box<GameRng>,
     pub outcome: Option<Outcome>,
     /// Phase boundaries so far (the board is posted at each).
@@ -195,6 +200,7 @@ impl State {
             declared: Vec::new(),
             factions: Vec::new(),
             out: Vec::new(),
+            resigned: Vec::new(),
             rng: Box::new(GameRng::seeded(0)),
             outcome: None,
             boundaries: 0,
@@ -203,6 +209,18 @@ impl State {
 
     pub fn seats(&self) -> impl Iterator<Item = Seat> {
         (0..self.players).map(Seat)
+    }
+
+    /// Whether `seat` resigned from the war.
+    pub fn has_resigned(&self, seat: Seat) -> bool {
+        self.resigned.contains(&seat)
+    }
+
+    /// Seats still in the war.
+    pub fn in_the_war(&self) -> Vec<Seat> {
+        self.seats()
+            .filter(|x| !self.out.get(x.index()).copied().unwrap_or(true))
+            .collect()
     }
 
     pub fn colour(&self, seat: Seat) -> Colour {

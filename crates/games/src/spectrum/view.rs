@@ -36,6 +36,9 @@ pub struct PlayerView {
     /// Owes a sheet now, and whether it is ready.
     pub sheet: Option<bool>,
     pub out: bool,
+    /// Left the war by resigning (also `out`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub resigned: bool,
 }
 
 /// What only the viewing seat knows.
@@ -124,6 +127,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
             run: state.runs[s.index()],
             sheet: ready.iter().find(|(x, _)| *x == s).map(|(_, r)| *r),
             out: state.out[s.index()],
+            resigned: state.has_resigned(s),
         })
         .collect();
     let planets = state
@@ -430,6 +434,10 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             members(&faction.members[1..], names)
         )),
         Event::SeatOut { seat } => Some(format!("{} is out of the war.", name(names, *seat))),
+        Event::Resigned { seat } => Some(format!(
+            "🏳️ {} resigned and leaves the war: their planets are unowned now, their ships are gone, and their alliances end.",
+            name(names, *seat)
+        )),
         Event::WarEnded { outcome } => Some(format!("The war is over: {}.", outcome.reason())),
         _ => None,
     }

@@ -908,9 +908,19 @@ pub fn score(state: &State) -> Vec<u32> {
 
 /// The winner by VP and the page's tie-breaks: the First Player marker,
 /// then most mines + factories, then most tile VP; still tied, shared.
+/// Seats that resigned cannot win.
 pub fn winner(state: &State, vp: &[u32]) -> Outcome {
-    let best = vp.iter().copied().max().unwrap_or(0);
-    let mut tied: Vec<Seat> = state.seat_ids().filter(|s| vp.get(s.index()) == Some(&best)).collect();
+    let in_play = state.in_play();
+    let best = in_play
+        .iter()
+        .filter_map(|s| vp.get(s.index()))
+        .copied()
+        .max()
+        .unwrap_or(0);
+    let mut tied: Vec<Seat> = in_play
+        .into_iter()
+        .filter(|s| vp.get(s.index()) == Some(&best))
+        .collect();
     if let [seat] = tied[..] {
         return Outcome::Winner {
             seat,

@@ -40,15 +40,15 @@ pub mod turn;
 
 use self::cards::Moment;
 use self::turn::{
-    buy, buy_actions, claim_actions, do_claim, do_move, end_turn, fail_claim, move_actions, pass, pass_actions, pay,
-    pay_actions, tile_planet,
+    action_done, buy, buy_actions, claim_actions, do_claim, do_move, end_turn, fail_claim, move_actions, pass,
+    pass_actions, pay, pay_actions, tile_planet,
 };
 use super::basics::board::{Phase, HOME};
 use super::basics::cards::CardId;
 use super::events::{apply, ActionKind, Event};
 use super::orders::{unparse, Action};
 use super::state::{State, UnitCounts};
-use orrery_engine::{Pending, Rejection, Seat};
+use orrery_engine::{Outcome, Pending, Rejection, Seat};
 
 // ---------------------------------------------------------------------------
 // Who owes what
@@ -381,6 +381,53 @@ pub fn decide(state: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, 
                 &legal_actions(state, seat),
             ))
         }
+    }
+    Ok(out.ev)
+}
+
+/// `seat` leaves the game (docs/rules/solar.md, *Resigning*): its pieces
+/// and hand go ([`Event::Resigned`]); with one player left, that player
+/// wins at once. Otherwise the game goes on from where it stands: on the
+/// seat's own turn the turn passes clockwise (a claim in progress or an
+/// extra action lapses); a spy looking at its hand has had its action; in
+/// Phase 4 a Mercury offer or losses it owed lapse, and when nobody else
+/// is awaited the crises resume.
+pub fn resign(state: &State, seat: Seat) -> Result<Vec<Event>, Rejection> {
+    if state.is_over() {
+        return Err(Rejection::GameOver);
+    }
+    let Some(s) = state.seat(seat) else {
+        return Err(Rejection::illegal(
+            format!("there is no {seat} in this game"),
+            Vec::new(),
+        ));
+    };
+    if state.has_resigned(seat) {
+        return Err(Rejection::illegal(format!("{seat} has already resigned"), Vec::new()));
+    }
+    let mut out = Out::new(state);
+    out.emit(Event::Resigned {
+        seat,
+        hand: s.hand.clone(),
+    });
+    if let [winner] = out.s.in_play()[..] {
+        out.emit(Event::GameEnded {
+            outcome: Outcome::Winner {
+                seat: winner,
+                reason: "the others resigned".into(),
+            },
+            vp: Vec::new(),
+        });
+        return Ok(out.ev);
+    }
+    match state.phase {
+        Some(Phase::PlayerActions) => match state.turn.as_ref() {
+            Some(t) if t.seat == seat => end_turn(&mut out, seat),
+            Some(t) if t.espionage == Some(seat) => action_done(&mut out, t.seat, true),
+            _ => {}
+        },
+        Some(Phase::Crises) => crises::run(&mut out),
+        _ => {}
     }
     Ok(out.ev)
 }

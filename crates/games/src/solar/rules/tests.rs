@@ -655,3 +655,169 @@ fn random_playouts_end_the_player_actions_phase() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// Resigning
+
+/// Applies `events` to the state and the log.
+fn take_all(log: &mut Vec<Event>, s: &mut State, events: Vec<Event>) {
+    for e in &events {
+        apply(s, e);
+    }
+    log.extend(events);
+}
+
+/// One uniformly random legal order of a seat that owes a decision.
+fn random_step(log: &mut Vec<Event>, s: &mut State, rng: &mut GameRng) {
+    let owing: Vec<Seat> = pending(s).iter().map(|p| p.seat).collect();
+    let seat = *rng.pick(&owing).expect("a game in play waits on someone");
+    let legal = legal_actions(s, seat);
+    let action = rng
+        .pick(&legal)
+        .expect("a seat owing a decision has a legal order")
+        .clone();
+    let events = decide(s, seat, &action).unwrap_or_else(|e| panic!("legal `{}` refused: {e}", unparse(&action)));
+    take_all(log, s, events);
+}
+
+/// Random games in which a random seat resigns at a random point (on its
+/// turn, in a claim, in the crises or anywhere else): it owes nothing
+/// after, has no piece and no card, is skipped by the turns, cannot win,
+/// and the game ends (at once with two players) and folds from its log.
+#[test]
+fn random_games_with_a_resignation_end_and_replay() {
+    let mut resigned = 0;
+    let mut after = 0;
+    for seed in 0..40u64 {
+        let players = 2 + (seed % 4) as u8;
+        let config = crate::solar::tests::kit::config(players, seed);
+        let mut log = <crate::solar::Solar as orrery_engine::Ruleset>::setup(&config).expect("set-up");
+        let mut s = crate::solar::events::fold(&log);
+        let mut rng = GameRng::seeded(seed ^ 0x50_1A);
+        for _ in 0..rng.below(150) {
+            if s.is_over() {
+                break;
+            }
+            random_step(&mut log, &mut s, &mut rng);
+        }
+        if s.is_over() {
+            continue;
+        }
+        let left = s.in_play();
+        let seat = left[rng.below(left.len() as u32) as usize];
+        let events = resign(&s, seat).expect("a seat in play may resign");
+        assert!(matches!(events[0], Event::Resigned { seat: x, .. } if x == seat));
+        take_all(&mut log, &mut s, events);
+        resigned += 1;
+        assert!(s.has_resigned(seat));
+        let gone = s.seat(seat).expect("seat");
+        assert!(gone.planets.is_empty() && gone.hand.is_empty(), "seed {seed}");
+        assert_ne!(s.first_player, Some(seat), "seed {seed}");
+        if left.len() == 2 {
+            assert_eq!(s.outcome.as_ref().map(|o| o.reason()), Some("the others resigned"));
+        }
+        let mut n = 0;
+        while !s.is_over() {
+            assert!(pending(&s).iter().all(|p| p.seat != seat), "seed {seed}: {seat} owes");
+            assert!(legal_actions(&s, seat).is_empty(), "seed {seed}");
+            assert!(s.turn_seat() != Some(seat), "seed {seed}");
+            random_step(&mut log, &mut s, &mut rng);
+            n += 1;
+            assert!(n < 20_000, "seed {seed}: no end");
+        }
+        after += n;
+        let outcome = s.outcome.clone().expect("over");
+        assert!(!outcome.winners().contains(&seat), "seed {seed}: {outcome:?}");
+        assert_eq!(
+            crate::solar::events::fold(&log),
+            s,
+            "seed {seed}: the log folds to another state"
+        );
+    }
+    assert!(resigned >= 30, "only {resigned} games saw a resignation");
+    assert!(after >= 300, "the games hardly went on after it ({after} decisions)");
+}
+
+#[test]
+fn resigning_on_your_turn_passes_the_turn_and_the_first_player_marker() {
+    let mut s = start(3, 5);
+    apply(&mut s, &Event::FirstPlayerMarkerTaken { seat: Seat(1) });
+    apply(&mut s, &Event::TurnBegan { seat: Seat(1) });
+    give(&mut s, 1, Planet::Mars, UnitCounts::new(2, 1, 0));
+    let hand = s.seat(Seat(1)).expect("seat").hand.clone();
+    let round = s.round;
+    let events = resign(&s, Seat(1)).expect("resign");
+    assert_eq!(events[0], Event::Resigned { seat: Seat(1), hand });
+    // The marker passed clockwise to seat 3, whose turn begins a round.
+    assert!(events.contains(&Event::RoundBegan { round: round + 1 }), "{events:?}");
+    assert_eq!(events.last(), Some(&Event::TurnBegan { seat: Seat(2) }));
+    for e in &events {
+        apply(&mut s, e);
+    }
+    assert_eq!(s.first_player, Some(Seat(2)));
+    assert_eq!(s.turn_order(), vec![Seat(2), Seat(0)]);
+    assert_eq!(s.next_seat(Seat(0)), Seat(2));
+    assert!(s.seat(Seat(1)).expect("seat").planets.is_empty());
+    assert!(s.outcome.is_none());
+    let twice = resign(&s, Seat(1)).expect_err("twice").to_string();
+    assert!(twice.contains("already resigned"), "{twice}");
+    for e in resign(&s, Seat(0)).expect("resign") {
+        apply(&mut s, &e);
+    }
+    assert_eq!(
+        s.outcome,
+        Some(Outcome::Winner {
+            seat: Seat(2),
+            reason: "the others resigned".into()
+        })
+    );
+    assert_eq!(resign(&s, Seat(2)), Err(Rejection::GameOver));
+    assert_eq!(
+        <crate::solar::Solar as orrery_engine::Ruleset>::standings(&s),
+        vec![
+            (Seat(2), "still in the game".to_string()),
+            (Seat(0), "resigned".to_string()),
+            (Seat(1), "resigned".to_string()),
+        ]
+    );
+}
+
+/// Crisis losses owed by a seat that resigns lapse; when it was the last
+/// one awaited, the crises go on.
+#[test]
+fn losses_owed_by_a_resigning_seat_lapse_and_the_crises_go_on() {
+    let mut s = start(3, 5);
+    apply(&mut s, &Event::PhaseBegan { phase: Phase::Crises });
+    let levels = [(Planet::Venus, 2)].into_iter().collect();
+    apply(&mut s, &Event::CrisisLevelsSet { levels });
+    apply(
+        &mut s,
+        &Event::CrisisResolving {
+            planet: Planet::Venus,
+            level: 2,
+        },
+    );
+    give(&mut s, 2, Planet::Venus, UnitCounts::new(2, 1, 1));
+    apply(
+        &mut s,
+        &Event::LossesDemanded {
+            demands: vec![crate::solar::state::LossDemand {
+                seat: Seat(2),
+                count: 2,
+                kind: crate::solar::state::LossKind::UnitsThenPieces,
+                planets: vec![Planet::Venus],
+            }],
+        },
+    );
+    assert_eq!(pending(&s)[0].seat, Seat(2));
+    let events = resign(&s, Seat(2)).expect("resign");
+    assert!(
+        events.contains(&Event::CrisisDiceReturned),
+        "the crises went on: {events:?}"
+    );
+    for e in &events {
+        apply(&mut s, e);
+    }
+    assert!(s.losses.is_empty());
+    assert!(pending(&s).iter().all(|p| p.seat != Seat(2)));
+}

@@ -430,3 +430,20 @@ fn a_claim_in_progress_shows_its_dice() {
     }
     assert!(found, "no random game reached a rolled claim");
 }
+
+#[test]
+fn a_resigned_player_is_marked_in_the_players_panel() {
+    let mut s = start(4, 3);
+    let names = names(4);
+    assert!(!has_text(&scene(&view(&s, Viewer::Public), &names), "RESIGNED"));
+    for e in rules::resign(&s, Seat(2)).expect("resign") {
+        apply(&mut s, &e);
+    }
+    for viewer in [Viewer::Public, Viewer::Seat(Seat(0)), Viewer::Seat(Seat(2))] {
+        let v = view(&s, viewer);
+        assert!(v.seats[2].resigned);
+        let sc = scene(&v, &names);
+        assert!(find(&sc, "RESIGNED").is_some(), "{viewer:?}");
+        check(&v, &sc, &names, "resigned");
+    }
+}

@@ -419,3 +419,20 @@ fn the_wheel_shows_the_viewers_income() {
         assert!(has_text(&sc, "Your income"));
     }
 }
+
+#[test]
+fn a_resigned_player_is_marked_in_the_players_panel() {
+    let mut s = start(3, 2);
+    let names = names(3);
+    assert!(!has_text(&scene(&view(&s, Viewer::Public), &names), "resigned"));
+    for e in Spectrum::resign(&s, Seat(1)).expect("resign") {
+        Spectrum::apply(&mut s, &e);
+    }
+    for viewer in [Viewer::Public, Viewer::Seat(Seat(0)), Viewer::Seat(Seat(1))] {
+        let v = view(&s, viewer);
+        assert!(v.players[1].resigned && v.players[1].out);
+        let sc = scene(&v, &names);
+        assert!(has_text(&sc, "resigned: left the war"), "{viewer:?}");
+        check(&v, &sc, &names, "resigned");
+    }
+}
