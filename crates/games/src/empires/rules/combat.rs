@@ -5,14 +5,14 @@
 use super::super::basics::ships_word;
 use super::super::basics::{Dir, Kind, Label, Marker};
 use super::super::events::{push, Event};
-use super::super::orders::{Action, StandingEdit};
+use super::super::orders::{Action, ScrapWhat, StandingEdit};
 use super::super::state::battle::{
     self, choose_screen, colony_fire_to_hit, colony_volley, Action as BattleAction, Ask, Battle, Fighter, Side, Target,
     Terrain,
 };
 use super::super::state::State;
 use super::movement::{self, explore, next_exploration};
-use super::{combat_seat, d10, end_player_turn, hex, label_text, own_unit, seat_side, side_seat};
+use super::{combat_hexes, combat_seat, d10, end_player_turn, hex, label_text, own_unit, seat_side, side_seat};
 use orrery_engine::{GameRng, Hex, Outcome, Seat};
 
 pub(super) fn combat_prompt(s: &State) -> String {
@@ -229,6 +229,38 @@ pub(super) fn combat_order(s: &State, seat: Seat, action: &Action) -> Result<Vec
             },
         },
     }
+}
+
+/// An order of the active player's own turn given in their combat phase,
+/// while the game waits on them: `scrap` (text 7.3.2: "at any time during
+/// his turn"). A unit fighting leaves the battle (`apply`); a hex whose
+/// combat was still due and that no longer has one (the player's last
+/// units there scuttled) is passed over.
+pub(super) fn turn_order_in_combat(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, String> {
+    let events = match action {
+        Action::Scrap {
+            what: ScrapWhat::Unit(u),
+            ..
+        } => movement::scrap_unit(s, own_unit(s, seat, u)?)?,
+        Action::Scrap {
+            what: ScrapWhat::At { at, what },
+            ..
+        } => movement::scrap_at(s, seat, hex(s, at)?, *what)?,
+        _ => return Err("not an order of your turn".into()),
+    };
+    let mut scratch = s.clone();
+    let mut out = Vec::new();
+    for e in events {
+        push(&mut scratch, &mut out, e);
+    }
+    let due = combat_hexes(&scratch, seat);
+    let busy = [scratch.fighting, scratch.battle.as_ref().map(|b| b.hex())];
+    for h in &s.combat_due {
+        if !due.contains(h) && !busy.contains(&Some(*h)) {
+            out.push(Event::ColonyFireEnded { at: *h });
+        }
+    }
+    Ok(out)
 }
 
 /// A fighter of `seat`'s side named by an order.

@@ -783,6 +783,43 @@ impl Battle {
         Ok(())
     }
 
+    /// `ships` ships (or yards) of a side's fighter scuttled by their owner
+    /// (text 7.3.2: "at any time during his turn"): they leave the battle
+    /// at once, like ships destroyed. Screening being asked is asked again
+    /// for the units left (the fleet-size bonus, once fixed, holds for the
+    /// round); the battle may end.
+    pub fn scuttle(&mut self, side: Side, id: &Target, ships: u32) -> Result<(), String> {
+        if self.is_over() {
+            return Err("the battle is over".into());
+        }
+        let i = self
+            .find(side, id)
+            .ok_or_else(|| format!("{id} is not one of the {side}'s units here"))?;
+        let f = &mut self.fighters[i];
+        if ships == 0 || ships > f.ships {
+            return Err(format!("{id} has {} ships", f.ships));
+        }
+        f.ships -= ships;
+        if f.ships == 0 {
+            f.damage = 0;
+        }
+        f.screened = f.screened.min(f.ships);
+        f.fired = f.fired.min(f.unscreened());
+        if matches!(self.step, Step::Screen { .. }) {
+            self.ask_screening();
+        }
+        self.settle();
+        Ok(())
+    }
+
+    /// A Colony Ship or Miner scuttled by its owner leaves the battle (it
+    /// is no longer lost with its side).
+    pub fn forget_unarmed(&mut self, label: Label) {
+        for list in &mut self.unarmed {
+            list.retain(|l| *l != label);
+        }
+    }
+
     /// Carry out one [`Action`] (`dice` only for `Fire`).
     pub fn act(&mut self, action: &Action, dice: &[u32]) -> Result<Done, String> {
         match action {
@@ -821,6 +858,11 @@ impl Battle {
             f.held = false;
         }
         self.bonus = None;
+        self.ask_screening();
+    }
+
+    /// Screening (if the larger side has ships to screen) or firing.
+    fn ask_screening(&mut self) {
         let [a, d] = Side::BOTH.map(|s| self.count(s));
         let larger = if a > d { Side::Attacker } else { Side::Defender };
         let max = a.abs_diff(d).min(self.screenable(larger));
@@ -1641,6 +1683,39 @@ mod tests {
             Some(&Outcome {
                 winner: Some(D),
                 destroyed: vec![label(A, 5)]
+            })
+        );
+    }
+
+    #[test]
+    fn scuttled_units_leave_the_battle() {
+        // 3 against 2: the attacker may screen 1; scuttling a group leaves
+        // 2 against 2, so no screening: firing begins.
+        let mut b = Battle::new(
+            Hex::new(0, 0),
+            Terrain::Open,
+            vec![
+                group(A, 1, Cruiser, 2),
+                group(A, 2, Cruiser, 1),
+                group(D, 3, Destroyer, 2),
+            ],
+            [vec![label(A, 5)], vec![]],
+        )
+        .unwrap();
+        assert_eq!(b.ask(), Some(Ask::Screen { side: A, max_ships: 1 }));
+        b.scuttle(A, &id(A, 2), 1).unwrap();
+        assert_eq!(b.fighter(1).ships, 0);
+        assert_eq!(asked(&b), 0);
+        assert!(b.scuttle(A, &id(A, 2), 1).is_err());
+        // A scuttled Colony Ship is not lost with its side; scuttling the
+        // last group ends the battle.
+        b.forget_unarmed(label(A, 5));
+        b.scuttle(A, &id(A, 1), 2).unwrap();
+        assert_eq!(
+            b.outcome(),
+            Some(&Outcome {
+                winner: Some(D),
+                destroyed: vec![]
             })
         );
     }
