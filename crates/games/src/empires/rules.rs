@@ -307,6 +307,9 @@ fn not_yours(s: &State, seat: Seat) -> Rejection {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum When {
     Movement,
+    /// At any time in the player's own turn: their movement, or their
+    /// combat when the game waits on them (`tow`, `deposit`: text 6.7.2).
+    Turn,
     Combat,
     Sheet,
     /// `scrap` of a unit, without a sheet line: at any time in the
@@ -325,12 +328,11 @@ impl When {
             | Action::Split { .. }
             | Action::Merge { .. }
             | Action::Colonize { .. }
-            | Action::Tow { .. }
-            | Action::Deposit { .. }
             | Action::Peek { .. }
             | Action::Reveal { .. }
             | Action::Upgrade { .. }
             | Action::End => When::Movement,
+            Action::Tow { .. } | Action::Deposit { .. } => When::Turn,
             Action::Scrap { line: None, .. } => When::TurnOrSheet,
             Action::Battle { .. }
             | Action::Screen { .. }
@@ -347,12 +349,12 @@ impl When {
     }
 
     fn in_movement(self) -> bool {
-        matches!(self, When::Movement | When::TurnOrSheet)
+        matches!(self, When::Movement | When::Turn | When::TurnOrSheet)
     }
 
     /// Also given in the player's own combat phase (their turn goes on).
     fn in_own_combat(self) -> bool {
-        matches!(self, When::TurnOrSheet)
+        matches!(self, When::Turn | When::TurnOrSheet)
     }
 
     fn on_sheet(self) -> bool {
@@ -363,6 +365,7 @@ impl When {
     fn words(self) -> &'static str {
         match self {
             When::Movement => "a movement order",
+            When::Turn => "an order of your own turn (movement or combat)",
             When::TurnOrSheet => "an order of your own turn (movement or combat) or a line of the economic sheet",
             When::Combat => "a combat order",
             When::Lost => "the Lost in Space order",

@@ -140,6 +140,21 @@ pub(super) fn combat_options(s: &State, seat: Seat) -> Vec<Action> {
             }
         },
     }
+    // Towing and depositing, at any time in the attacker's own turn.
+    if s.active_seat() == Some(seat) {
+        for u in s.units_of(seat) {
+            if movement::tow(s, u.label).is_ok() {
+                out.push(Action::Tow {
+                    unit: label_text(u.label),
+                });
+            }
+            if movement::deposit(s, seat, u.label).is_ok() {
+                out.push(Action::Deposit {
+                    unit: label_text(u.label),
+                });
+            }
+        }
+    }
     out.push(Action::Auto);
     out
 }
@@ -233,11 +248,14 @@ pub(super) fn combat_order(s: &State, seat: Seat, action: &Action) -> Result<Vec
 
 /// An order of the active player's own turn given in their combat phase,
 /// while the game waits on them: `scrap` (text 7.3.2: "at any time during
-/// his turn"). A unit fighting leaves the battle (`apply`); a hex whose
-/// combat was still due and that no longer has one (the player's last
-/// units there scuttled) is passed over.
+/// his turn"), `tow` and `deposit` (text 6.7.2: "it may be done at any
+/// time"). A unit scuttled while fighting leaves the battle (`apply`); a
+/// hex whose combat was still due and that no longer has one (the
+/// player's last units there scuttled) is passed over.
 pub(super) fn turn_order_in_combat(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, String> {
     let events = match action {
+        Action::Tow { unit } => movement::tow(s, own_unit(s, seat, unit)?)?,
+        Action::Deposit { unit } => movement::deposit(s, seat, own_unit(s, seat, unit)?)?,
         Action::Scrap {
             what: ScrapWhat::Unit(u),
             ..
