@@ -594,12 +594,12 @@ pub fn commands() -> Vec<CommandSpec> {
         ),
         spec(
             "tow",
-            "Movement: a Miner takes the Minerals or Space Wreck of its hex",
+            "Your turn: a Miner takes the Minerals or Space Wreck of its hex",
             vec![unit.clone()],
         ),
         spec(
             "deposit",
-            "Movement: a towing Miner leaves its marker at your colony in its hex",
+            "Your turn: a towing Miner leaves its marker at your colony in its hex",
             vec![unit.clone()],
         ),
         spec(
@@ -619,7 +619,7 @@ pub fn commands() -> Vec<CommandSpec> {
         ),
         spec(
             "scrap",
-            "Scuttle a counter, or a Base or Ship Yard (movement, or a line of your economic sheet)",
+            "Scuttle a counter, a Base or a Ship Yard (your movement or combat, or a sheet line)",
             vec![
                 ParamSpec::new("unit", "Your counter", Text, false),
                 ParamSpec::new("at", "A hex with your Base or Ship Yard", Text, false),
