@@ -195,6 +195,14 @@ pub enum Event {
         decoys: Vec<Label>,
         battle: Box<Battle>,
     },
+    /// The damaged ship of fighter `fighter` was split off into a separate
+    /// group `new` (a new counter) to be screened (text 5.6).
+    DamagedSplit {
+        fighter: usize,
+        new: Label,
+        said: String,
+        rng: Box<GameRng>,
+    },
     /// A ship count of a group noted for screening (committed with
     /// `Fought { Screen }` when the side is done or fires).
     ScreenNoted {
@@ -544,6 +552,22 @@ pub fn apply(s: &mut State, event: &Event) {
             s.defender = Some(*defender);
             s.fighting = Some(*at);
             s.screening.clear();
+        }
+        Event::DamagedSplit { fighter, new, rng, .. } => {
+            let mut from = None;
+            if let Some(b) = s.battle.as_mut() {
+                if let Some(Target::Group(l)) = b.fighters().get(*fighter).map(|f| f.id) {
+                    from = b.split_damaged(*fighter, *new).is_ok().then_some(l);
+                }
+            }
+            if let Some(u) = from.and_then(|l| s.unit_mut(l)) {
+                let mut part = u.clone();
+                u.ships -= 1;
+                part.label = *new;
+                part.ships = 1;
+                s.units.push(part);
+            }
+            s.rng = rng.clone();
         }
         Event::ScreenNoted { target, ships } => s.screening.push((*target, *ships)),
         Event::Fought { action, dice, rng, .. } => {

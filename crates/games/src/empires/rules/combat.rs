@@ -3,7 +3,7 @@
 //! orders), retreats, colony fire, and the phase carried on by itself.
 
 use super::super::basics::ships_word;
-use super::super::basics::{Dir, Kind, Label, Marker};
+use super::super::basics::{Dir, Kind, Label, Marker, COUNTERS_PER_TYPE};
 use super::super::events::{push, Event};
 use super::super::orders::{Action, ScrapWhat, StandingEdit};
 use super::super::state::battle::{
@@ -86,6 +86,14 @@ pub(super) fn combat_options(s: &State, seat: Seat) -> Vec<Action> {
                                 out.push(Action::Screen {
                                     unit: label_text(l),
                                     ships: None,
+                                    damaged: false,
+                                });
+                            }
+                            if f.ships > 1 && f.damage > 0 && !already && free_counter(s, seat, f.kind) {
+                                out.push(Action::Screen {
+                                    unit: label_text(l),
+                                    ships: Some(1),
+                                    damaged: true,
                                 });
                             }
                         }
@@ -281,6 +289,11 @@ pub(super) fn turn_order_in_combat(s: &State, seat: Seat, action: &Action) -> Re
     Ok(out)
 }
 
+/// Whether `seat` has a counter of `kind` left for a new group (7.5.4).
+fn free_counter(s: &State, seat: Seat, kind: Kind) -> bool {
+    s.counters_of(seat, kind) < COUNTERS_PER_TYPE
+}
+
 /// A fighter of `seat`'s side named by an order.
 fn own_fighter(s: &State, seat: Seat, b: &Battle, text: &str) -> Result<usize, String> {
     let side = seat_side(s, seat);
@@ -305,7 +318,7 @@ fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Ve
     }
     let b = scratch.battle.clone().ok_or("the battle is over")?;
     match action {
-        Action::Screen { unit, ships } => {
+        Action::Screen { unit, ships, damaged } => {
             let Ask::Screen { max_ships, .. } = ask else {
                 return Err("screening is chosen at the start of a firing round, by the larger side".into());
             };
@@ -317,7 +330,7 @@ fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Ve
             if s.screening.iter().any(|(t, _)| *t == f.id) {
                 return Err(format!("{} is noted for screening already", f.id));
             }
-            let n = ships.unwrap_or(f.ships);
+            let n = ships.unwrap_or(if *damaged { 1 } else { f.ships });
             if n > f.ships {
                 return Err(format!("{} has {}", f.id, ships_word(f.ships)));
             }
@@ -328,7 +341,39 @@ fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Ve
                     ships_word(max_ships)
                 ));
             }
-            out.push(Event::ScreenNoted { target: f.id, ships: n });
+            if !*damaged || n == f.ships {
+                out.push(Event::ScreenNoted { target: f.id, ships: n });
+                return Ok(out);
+            }
+            // Text 5.6: "If otherwise able, a damaged ship may be split off
+            // into a separate group and ... be screened".
+            if f.damage == 0 {
+                return Err(format!("{} has no damaged ship", f.id));
+            }
+            if !free_counter(s, seat, f.kind) {
+                return Err(format!(
+                    "you have no free {} counter to split the damaged ship off into",
+                    f.kind.name()
+                ));
+            }
+            let mut rng = (*s.rng).clone();
+            let new = s.fresh_label(seat, &mut rng);
+            out.push(Event::DamagedSplit {
+                fighter: i,
+                new,
+                said: format!("The damaged ship of {} is split off as {new}.", f.id),
+                rng: Box::new(rng),
+            });
+            out.push(Event::ScreenNoted {
+                target: Target::Group(new),
+                ships: 1,
+            });
+            if n > 1 {
+                out.push(Event::ScreenNoted {
+                    target: f.id,
+                    ships: n - 1,
+                });
+            }
             Ok(out)
         }
         Action::Fire { unit, at, ships } => {
