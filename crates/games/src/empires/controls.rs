@@ -122,10 +122,12 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
                 }),
             ),
             Action::Battle { at } => control(format!("Fight at {at}"), "Battle", main, None),
-            Action::Screen { unit, ships } => control(
-                match ships {
-                    Some(n) => format!("Screen {} of {unit}", ships_word(*n)),
-                    None => format!("Screen {unit}"),
+            Action::Screen { unit, ships, damaged } => control(
+                match (ships, damaged) {
+                    (Some(1), true) => format!("Screen the damaged ship of {unit}"),
+                    (Some(n), true) => format!("Screen {} of {unit}, the damaged one too", ships_word(*n)),
+                    (Some(n), false) => format!("Screen {} of {unit}", ships_word(*n)),
+                    (None, _) => format!("Screen {unit}"),
                 },
                 "Screen",
                 main,

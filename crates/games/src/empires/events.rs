@@ -6,7 +6,7 @@
 
 use super::basics::{Dir, Kind, Label, Levels, Marker, Tech, TurnNo, Worth};
 use super::map::Board;
-use super::state::battle::{Action as BattleAction, Battle, Standing, Target};
+use super::state::battle::{Action as BattleAction, Battle, Side, Standing, Target};
 use super::state::{Colony, Empire, Line, Options, Phase, Spot, State, Unit};
 use orrery_engine::{GameRng, Hex, OrderSheet, Outcome, Seat, SheetEvent};
 use serde::{Deserialize, Serialize};
@@ -194,6 +194,14 @@ pub enum Event {
         defender: Seat,
         decoys: Vec<Label>,
         battle: Box<Battle>,
+    },
+    /// The damaged ship of fighter `fighter` was split off into a separate
+    /// group `new` (a new counter) to be screened (text 5.6).
+    DamagedSplit {
+        fighter: usize,
+        new: Label,
+        said: String,
+        rng: Box<GameRng>,
     },
     /// A ship count of a group noted for screening (committed with
     /// `Fought { Screen }` when the side is done or fires).
@@ -410,7 +418,10 @@ pub fn apply(s: &mut State, event: &Event) {
                 }
             }
         }
-        Event::Destroyed { units, .. } => s.units.retain(|u| !units.contains(&u.label)),
+        Event::Destroyed { units, .. } => {
+            leave_battle(s, units);
+            s.units.retain(|u| !units.contains(&u.label));
+        }
         Event::BlackHoleRolled { rolls, rng, .. } => {
             for (label, dice) in rolls {
                 let lost = dice.iter().filter(|d| !super::basics::black_hole_survives(**d)).count() as u32;
@@ -507,6 +518,7 @@ pub fn apply(s: &mut State, event: &Event) {
             }
         }
         Event::InstallationScrapped { at, what } => {
+            scuttle_installation(s, *at, *what);
             if let Some(c) = s.colony_mut(*at) {
                 match what {
                     Kind::Base => c.base = false,
@@ -540,6 +552,22 @@ pub fn apply(s: &mut State, event: &Event) {
             s.defender = Some(*defender);
             s.fighting = Some(*at);
             s.screening.clear();
+        }
+        Event::DamagedSplit { fighter, new, rng, .. } => {
+            let mut from = None;
+            if let Some(b) = s.battle.as_mut() {
+                if let Some(Target::Group(l)) = b.fighters().get(*fighter).map(|f| f.id) {
+                    from = b.split_damaged(*fighter, *new).is_ok().then_some(l);
+                }
+            }
+            if let Some(u) = from.and_then(|l| s.unit_mut(l)) {
+                let mut part = u.clone();
+                u.ships -= 1;
+                part.label = *new;
+                part.ships = 1;
+                s.units.push(part);
+            }
+            s.rng = rng.clone();
         }
         Event::ScreenNoted { target, ships } => s.screening.push((*target, *ships)),
         Event::Fought { action, dice, rng, .. } => {
@@ -737,6 +765,55 @@ fn relabel(s: &mut State, pairs: &[(Label, Label)]) {
     }
     for (i, new) in moved {
         s.units[i].label = new;
+    }
+}
+
+/// The side `seat` fights on in the active player's combat.
+fn side_of(s: &State, seat: Seat) -> Side {
+    if s.active_seat() == Some(seat) {
+        Side::Attacker
+    } else {
+        Side::Defender
+    }
+}
+
+/// Units gone from the map while a battle is fought (scuttled by the
+/// active player in their combat, text 7.3.2) leave it: a group as if
+/// destroyed, a Colony Ship or Miner from its side's unarmed. Screening
+/// noted and not yet committed is dropped (it is asked again).
+fn leave_battle(s: &mut State, units: &[Label]) {
+    let mut touched = false;
+    for label in units {
+        let Some(u) = s.unit(*label) else { continue };
+        let (hex, ships, side) = (u.hex, u.ships, side_of(s, u.owner()));
+        let Some(b) = s.battle.as_mut().filter(|b| b.hex() == hex) else {
+            continue;
+        };
+        touched = true;
+        if b.scuttle(side, &Target::Group(*label), ships).is_err() {
+            b.forget_unarmed(*label);
+        }
+    }
+    if touched {
+        s.screening.clear();
+    }
+}
+
+/// A Base or Ship Yard scuttled in the hex of the battle being fought
+/// leaves it (see [`leave_battle`]).
+fn scuttle_installation(s: &mut State, at: Hex, what: Kind) {
+    let Some(owner) = s.colony(at).map(|c| c.owner) else {
+        return;
+    };
+    let side = side_of(s, owner);
+    let id = if what == Kind::Base {
+        Target::Base
+    } else {
+        Target::Yards
+    };
+    if let Some(b) = s.battle.as_mut().filter(|b| b.hex() == at) {
+        let _ = b.scuttle(side, &id, 1);
+        s.screening.clear();
     }
 }
 

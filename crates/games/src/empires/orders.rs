@@ -91,9 +91,13 @@ pub enum Action {
     Battle {
         at: String,
     },
+    /// `damaged`: the group's damaged ship is among the ships screened,
+    /// split off into a group of its own (text 5.6).
     Screen {
         unit: String,
         ships: Option<u32>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        damaged: bool,
     },
     Done,
     Fire {
@@ -137,7 +141,7 @@ const USAGE: Usages = Usages(&[
     ("scrap", "scrap unit:LABEL, or scrap at:HEX what:base|yard"),
     ("end", "end"),
     ("battle", "battle at:HEX"),
-    ("screen", "screen unit:LABEL [ships:N]"),
+    ("screen", "screen unit:LABEL [ships:N] [damaged:yes]"),
     ("done", "done"),
     ("fire", "fire unit:LABEL at:LABEL|base|yard|colony [ships:N]"),
     ("retreat", "retreat unit:LABEL to:HEX [ships:N]"),
@@ -307,10 +311,11 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
             Action::Battle { at: text(line, "at")? }
         }
         "screen" => {
-            only(&["unit", "ships"])?;
+            only(&["unit", "ships", "damaged"])?;
             Action::Screen {
                 unit: text(line, "unit")?,
                 ships: count(line, "ships")?,
+                damaged: choice(line, "damaged", &[("yes", true), ("no", false)])?.unwrap_or(false),
             }
         }
         "fire" => {
@@ -497,11 +502,16 @@ pub fn unparse(action: &Action) -> CommandLine {
         }
         Action::End => c("end"),
         Action::Battle { at } => c("battle").arg("at", at),
-        Action::Screen { unit, ships } => {
+        Action::Screen { unit, ships, damaged } => {
             let l = c("screen").arg("unit", unit);
-            match ships {
+            let l = match ships {
                 Some(n) => l.arg("ships", n),
                 None => l,
+            };
+            if *damaged {
+                l.arg("damaged", "yes")
+            } else {
+                l
             }
         }
         Action::Done => c("done"),
@@ -594,12 +604,12 @@ pub fn commands() -> Vec<CommandSpec> {
         ),
         spec(
             "tow",
-            "Movement: a Miner takes the Minerals or Space Wreck of its hex",
+            "Your turn: a Miner takes the Minerals or Space Wreck of its hex",
             vec![unit.clone()],
         ),
         spec(
             "deposit",
-            "Movement: a towing Miner leaves its marker at your colony in its hex",
+            "Your turn: a towing Miner leaves its marker at your colony in its hex",
             vec![unit.clone()],
         ),
         spec(
@@ -619,7 +629,7 @@ pub fn commands() -> Vec<CommandSpec> {
         ),
         spec(
             "scrap",
-            "Scuttle a counter, or a Base or Ship Yard (movement, or a line of your economic sheet)",
+            "Scuttle a counter, a Base or a Ship Yard (your movement or combat, or a sheet line)",
             vec![
                 ParamSpec::new("unit", "Your counter", Text, false),
                 ParamSpec::new("at", "A hex with your Base or Ship Yard", Text, false),
@@ -636,7 +646,11 @@ pub fn commands() -> Vec<CommandSpec> {
         spec(
             "screen",
             "Combat: keep ships out of this firing round",
-            vec![unit.clone(), ships.clone()],
+            vec![
+                unit.clone(),
+                ships.clone(),
+                ParamSpec::new("damaged", "yes: the damaged ship among them, split off", Text, false),
+            ],
         ),
         spec("done", "Combat: no more screening this round", vec![]),
         spec(

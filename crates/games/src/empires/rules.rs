@@ -11,7 +11,7 @@
 //! What they share (names resolved, the die, whose side is whose, the
 //! flow between phases) is here.
 
-use self::combat::{combat_options, combat_order, combat_prompt, combat_step, standing};
+use self::combat::{combat_options, combat_order, combat_prompt, combat_step, standing, turn_order_in_combat};
 use self::economy::{carry_out_economy, sheet_edit, sheet_options, Forecast};
 use self::movement::{movement_options, movement_order, shift, shift_target};
 use super::basics::{Dir, Kind, Label, Marker};
@@ -213,7 +213,7 @@ pub fn prompt(s: &State, seat: Seat) -> String {
 // ---------------------------------------------------------------- legal orders
 
 /// Every legal order of `seat` now, in a stable order (random play and
-/// buttons are built from it). Scrapping is legal in the movement phase
+/// buttons are built from it). Scrapping is legal in the player's own turn
 /// and on the sheet but not listed: nobody wants a button for it (typed,
 /// it autocompletes: [`complete_scrap`]).
 pub fn legal_actions(s: &State, seat: Seat) -> Vec<Action> {
@@ -307,10 +307,15 @@ fn not_yours(s: &State, seat: Seat) -> Rejection {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum When {
     Movement,
+    /// At any time in the player's own turn: their movement, or their
+    /// combat when the game waits on them (`tow`, `deposit`: text 6.7.2).
+    Turn,
     Combat,
     Sheet,
-    /// `scrap` of a unit, without a sheet line: in movement or on the sheet.
-    MovementOrSheet,
+    /// `scrap` of a unit, without a sheet line: at any time in the
+    /// player's own turn (movement, or their combat when the game waits on
+    /// them), or on the sheet (text 7.3.2).
+    TurnOrSheet,
     Lost,
     First,
     AnyTime,
@@ -323,13 +328,12 @@ impl When {
             | Action::Split { .. }
             | Action::Merge { .. }
             | Action::Colonize { .. }
-            | Action::Tow { .. }
-            | Action::Deposit { .. }
             | Action::Peek { .. }
             | Action::Reveal { .. }
             | Action::Upgrade { .. }
             | Action::End => When::Movement,
-            Action::Scrap { line: None, .. } => When::MovementOrSheet,
+            Action::Tow { .. } | Action::Deposit { .. } => When::Turn,
+            Action::Scrap { line: None, .. } => When::TurnOrSheet,
             Action::Battle { .. }
             | Action::Screen { .. }
             | Action::Done
@@ -345,18 +349,24 @@ impl When {
     }
 
     fn in_movement(self) -> bool {
-        matches!(self, When::Movement | When::MovementOrSheet)
+        matches!(self, When::Movement | When::Turn | When::TurnOrSheet)
+    }
+
+    /// Also given in the player's own combat phase (their turn goes on).
+    fn in_own_combat(self) -> bool {
+        matches!(self, When::Turn | When::TurnOrSheet)
     }
 
     fn on_sheet(self) -> bool {
-        matches!(self, When::Sheet | When::MovementOrSheet)
+        matches!(self, When::Sheet | When::TurnOrSheet)
     }
 
     /// What the order is, in words, for "not now" answers.
     fn words(self) -> &'static str {
         match self {
             When::Movement => "a movement order",
-            When::MovementOrSheet => "a movement order or a line of the economic sheet",
+            When::Turn => "an order of your own turn (movement or combat)",
+            When::TurnOrSheet => "an order of your own turn (movement or combat) or a line of the economic sheet",
             When::Combat => "a combat order",
             When::Lost => "the Lost in Space order",
             When::Sheet => "a line of the economic sheet",
@@ -384,6 +394,22 @@ pub fn decide(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Reje
                 return Err(not_yours(s, seat));
             }
             mine(movement_order(s, seat, action))?
+        }
+        (Phase::Combat, _) if when.in_own_combat() => {
+            if combat_seat(s) != Some(seat) {
+                return Err(not_yours(s, seat));
+            }
+            if s.active_seat() != Some(seat) {
+                return Err(illegal(
+                    s,
+                    seat,
+                    format!(
+                        "`{}` is given in your own turn; this combat is the attacker's",
+                        super::orders::unparse(action).name
+                    ),
+                ));
+            }
+            mine(turn_order_in_combat(s, seat, action))?
         }
         (Phase::Combat, _) if when == When::Combat => {
             if combat_seat(s) != Some(seat) {

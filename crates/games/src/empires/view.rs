@@ -522,7 +522,7 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
         Event::ScreenNoted { target, ships } if me(self_owner(target)) => {
             format!("Noted: screen {} of {target}.", ships_word(*ships))
         }
-        Event::Fought { said, .. } | Event::Retreated { said, .. } => {
+        Event::Fought { said, .. } | Event::Retreated { said, .. } | Event::DamagedSplit { said, .. } => {
             if said.is_empty() {
                 return None;
             }

@@ -3,16 +3,16 @@
 //! orders), retreats, colony fire, and the phase carried on by itself.
 
 use super::super::basics::ships_word;
-use super::super::basics::{Dir, Kind, Label, Marker};
+use super::super::basics::{Dir, Kind, Label, Marker, COUNTERS_PER_TYPE};
 use super::super::events::{push, Event};
-use super::super::orders::{Action, StandingEdit};
+use super::super::orders::{Action, ScrapWhat, StandingEdit};
 use super::super::state::battle::{
     self, choose_screen, colony_fire_to_hit, colony_volley, Action as BattleAction, Ask, Battle, Fighter, Side, Target,
     Terrain,
 };
 use super::super::state::State;
 use super::movement::{self, explore, next_exploration};
-use super::{combat_seat, d10, end_player_turn, hex, label_text, own_unit, seat_side, side_seat};
+use super::{combat_hexes, combat_seat, d10, end_player_turn, hex, label_text, own_unit, seat_side, side_seat};
 use orrery_engine::{GameRng, Hex, Outcome, Seat};
 
 pub(super) fn combat_prompt(s: &State) -> String {
@@ -86,6 +86,14 @@ pub(super) fn combat_options(s: &State, seat: Seat) -> Vec<Action> {
                                 out.push(Action::Screen {
                                     unit: label_text(l),
                                     ships: None,
+                                    damaged: false,
+                                });
+                            }
+                            if f.ships > 1 && f.damage > 0 && !already && free_counter(s, seat, f.kind) {
+                                out.push(Action::Screen {
+                                    unit: label_text(l),
+                                    ships: Some(1),
+                                    damaged: true,
                                 });
                             }
                         }
@@ -139,6 +147,21 @@ pub(super) fn combat_options(s: &State, seat: Seat) -> Vec<Action> {
                 }
             }
         },
+    }
+    // Towing and depositing, at any time in the attacker's own turn.
+    if s.active_seat() == Some(seat) {
+        for u in s.units_of(seat) {
+            if movement::tow(s, u.label).is_ok() {
+                out.push(Action::Tow {
+                    unit: label_text(u.label),
+                });
+            }
+            if movement::deposit(s, seat, u.label).is_ok() {
+                out.push(Action::Deposit {
+                    unit: label_text(u.label),
+                });
+            }
+        }
     }
     out.push(Action::Auto);
     out
@@ -231,6 +254,46 @@ pub(super) fn combat_order(s: &State, seat: Seat, action: &Action) -> Result<Vec
     }
 }
 
+/// An order of the active player's own turn given in their combat phase,
+/// while the game waits on them: `scrap` (text 7.3.2: "at any time during
+/// his turn"), `tow` and `deposit` (text 6.7.2: "it may be done at any
+/// time"). A unit scuttled while fighting leaves the battle (`apply`); a
+/// hex whose combat was still due and that no longer has one (the
+/// player's last units there scuttled) is passed over.
+pub(super) fn turn_order_in_combat(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, String> {
+    let events = match action {
+        Action::Tow { unit } => movement::tow(s, own_unit(s, seat, unit)?)?,
+        Action::Deposit { unit } => movement::deposit(s, seat, own_unit(s, seat, unit)?)?,
+        Action::Scrap {
+            what: ScrapWhat::Unit(u),
+            ..
+        } => movement::scrap_unit(s, own_unit(s, seat, u)?)?,
+        Action::Scrap {
+            what: ScrapWhat::At { at, what },
+            ..
+        } => movement::scrap_at(s, seat, hex(s, at)?, *what)?,
+        _ => return Err("not an order of your turn".into()),
+    };
+    let mut scratch = s.clone();
+    let mut out = Vec::new();
+    for e in events {
+        push(&mut scratch, &mut out, e);
+    }
+    let due = combat_hexes(&scratch, seat);
+    let busy = [scratch.fighting, scratch.battle.as_ref().map(|b| b.hex())];
+    for h in &s.combat_due {
+        if !due.contains(h) && !busy.contains(&Some(*h)) {
+            out.push(Event::ColonyFireEnded { at: *h });
+        }
+    }
+    Ok(out)
+}
+
+/// Whether `seat` has a counter of `kind` left for a new group (7.5.4).
+fn free_counter(s: &State, seat: Seat, kind: Kind) -> bool {
+    s.counters_of(seat, kind) < COUNTERS_PER_TYPE
+}
+
 /// A fighter of `seat`'s side named by an order.
 fn own_fighter(s: &State, seat: Seat, b: &Battle, text: &str) -> Result<usize, String> {
     let side = seat_side(s, seat);
@@ -255,7 +318,7 @@ fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Ve
     }
     let b = scratch.battle.clone().ok_or("the battle is over")?;
     match action {
-        Action::Screen { unit, ships } => {
+        Action::Screen { unit, ships, damaged } => {
             let Ask::Screen { max_ships, .. } = ask else {
                 return Err("screening is chosen at the start of a firing round, by the larger side".into());
             };
@@ -267,7 +330,7 @@ fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Ve
             if s.screening.iter().any(|(t, _)| *t == f.id) {
                 return Err(format!("{} is noted for screening already", f.id));
             }
-            let n = ships.unwrap_or(f.ships);
+            let n = ships.unwrap_or(if *damaged { 1 } else { f.ships });
             if n > f.ships {
                 return Err(format!("{} has {}", f.id, ships_word(f.ships)));
             }
@@ -278,7 +341,39 @@ fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Ve
                     ships_word(max_ships)
                 ));
             }
-            out.push(Event::ScreenNoted { target: f.id, ships: n });
+            if !*damaged || n == f.ships {
+                out.push(Event::ScreenNoted { target: f.id, ships: n });
+                return Ok(out);
+            }
+            // Text 5.6: "If otherwise able, a damaged ship may be split off
+            // into a separate group and ... be screened".
+            if f.damage == 0 {
+                return Err(format!("{} has no damaged ship", f.id));
+            }
+            if !free_counter(s, seat, f.kind) {
+                return Err(format!(
+                    "you have no free {} counter to split the damaged ship off into",
+                    f.kind.name()
+                ));
+            }
+            let mut rng = (*s.rng).clone();
+            let new = s.fresh_label(seat, &mut rng);
+            out.push(Event::DamagedSplit {
+                fighter: i,
+                new,
+                said: format!("The damaged ship of {} is split off as {new}.", f.id),
+                rng: Box::new(rng),
+            });
+            out.push(Event::ScreenNoted {
+                target: Target::Group(new),
+                ships: 1,
+            });
+            if n > 1 {
+                out.push(Event::ScreenNoted {
+                    target: f.id,
+                    ships: n - 1,
+                });
+            }
             Ok(out)
         }
         Action::Fire { unit, at, ships } => {

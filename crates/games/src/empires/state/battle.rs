@@ -647,12 +647,41 @@ impl Battle {
         Ok(())
     }
 
+    /// The damaged ship of `fighter` split off into a separate group named
+    /// `new` (text 5.6: "a damaged ship may be split off into a separate
+    /// group and may retreat (5.9) or be screened (5.7)"), while its side
+    /// is asked to screen; returns the new fighter's index. The group left
+    /// is undamaged.
+    pub fn split_damaged(&mut self, fighter: usize, new: Label) -> Result<usize, String> {
+        let Step::Screen { side, .. } = self.step else {
+            return Err("a damaged ship is split off when screening".into());
+        };
+        let f = self.fighters.get(fighter).ok_or("no such fighter")?;
+        if f.side != side || !f.kind.is_warship() || f.ships < 2 || f.damage == 0 {
+            return Err(format!("{} has no damaged ship to split off", f.id));
+        }
+        if self.fighters.iter().any(|g| g.id == Target::Group(new)) {
+            return Err(format!("{new} is in the battle already"));
+        }
+        let part = Fighter {
+            id: Target::Group(new),
+            ships: 1,
+            ..f.clone()
+        };
+        let f = &mut self.fighters[fighter];
+        f.ships -= 1;
+        f.damage = 0;
+        self.fighters.push(part);
+        Ok(self.fighters.len() - 1)
+    }
+
     /// Screen ships of `side` this round (text 5.7): `(group, ships)`,
     /// at most the number asked in all; an empty list screens none. Only
     /// warship groups can be screened. When part of a group is screened
     /// its damaged ship stays unscreened (the damaged ship is screened only
     /// with its whole group), so that hits on the group still go to one
-    /// ship until it is destroyed.
+    /// ship until it is destroyed; to screen the damaged ship alone, split
+    /// it off first ([`Battle::split_damaged`]).
     pub fn screen(&mut self, side: Side, ships: &[(Target, u32)]) -> Result<(), String> {
         let Step::Screen { side: asked, max } = self.step else {
             return Err("no screening now".into());
@@ -783,6 +812,43 @@ impl Battle {
         Ok(())
     }
 
+    /// `ships` ships (or yards) of a side's fighter scuttled by their owner
+    /// (text 7.3.2: "at any time during his turn"): they leave the battle
+    /// at once, like ships destroyed. Screening being asked is asked again
+    /// for the units left (the fleet-size bonus, once fixed, holds for the
+    /// round); the battle may end.
+    pub fn scuttle(&mut self, side: Side, id: &Target, ships: u32) -> Result<(), String> {
+        if self.is_over() {
+            return Err("the battle is over".into());
+        }
+        let i = self
+            .find(side, id)
+            .ok_or_else(|| format!("{id} is not one of the {side}'s units here"))?;
+        let f = &mut self.fighters[i];
+        if ships == 0 || ships > f.ships {
+            return Err(format!("{id} has {} ships", f.ships));
+        }
+        f.ships -= ships;
+        if f.ships == 0 {
+            f.damage = 0;
+        }
+        f.screened = f.screened.min(f.ships);
+        f.fired = f.fired.min(f.unscreened());
+        if matches!(self.step, Step::Screen { .. }) {
+            self.ask_screening();
+        }
+        self.settle();
+        Ok(())
+    }
+
+    /// A Colony Ship or Miner scuttled by its owner leaves the battle (it
+    /// is no longer lost with its side).
+    pub fn forget_unarmed(&mut self, label: Label) {
+        for list in &mut self.unarmed {
+            list.retain(|l| *l != label);
+        }
+    }
+
     /// Carry out one [`Action`] (`dice` only for `Fire`).
     pub fn act(&mut self, action: &Action, dice: &[u32]) -> Result<Done, String> {
         match action {
@@ -821,6 +887,11 @@ impl Battle {
             f.held = false;
         }
         self.bonus = None;
+        self.ask_screening();
+    }
+
+    /// Screening (if the larger side has ships to screen) or firing.
+    fn ask_screening(&mut self) {
         let [a, d] = Side::BOTH.map(|s| self.count(s));
         let larger = if a > d { Side::Attacker } else { Side::Defender };
         let max = a.abs_diff(d).min(self.screenable(larger));
@@ -1641,6 +1712,79 @@ mod tests {
             Some(&Outcome {
                 winner: Some(D),
                 destroyed: vec![label(A, 5)]
+            })
+        );
+    }
+
+    #[test]
+    fn a_damaged_ship_split_off_is_screened() {
+        // Round 1: one Cruiser of A1 is hit once (hull 2: damaged).
+        let mut b = battle(vec![
+            group(A, 1, Cruiser, 3),
+            group(D, 2, Scout, 1),
+            group(D, 3, Scout, 1),
+        ]);
+        assert_eq!(b.ask(), Some(Ask::Screen { side: A, max_ships: 1 }));
+        assert!(b.split_damaged(0, label(A, 9)).is_err());
+        b.screen(A, &[]).unwrap();
+        volley(&mut b, id(D, 2), 10);
+        volley(&mut b, id(A, 1), 1);
+        volley(&mut b, id(A, 1), 10);
+        assert_eq!((b.fighter(0).ships, b.fighter(0).damage), (3, 1));
+        // Round 2: 3 against 2, one ship may be screened: the damaged one,
+        // split off as A9; A1 is left with 2 undamaged Cruisers.
+        assert_eq!(b.ask(), Some(Ask::Screen { side: A, max_ships: 1 }));
+        assert!(b.split_damaged(1, label(D, 9)).is_err());
+        let i = b.split_damaged(0, label(A, 9)).unwrap();
+        assert!(b.split_damaged(i, label(A, 8)).is_err());
+        assert_eq!((b.fighter(0).ships, b.fighter(0).damage), (2, 0));
+        assert_eq!(
+            (b.fighter(i).ships, b.fighter(i).damage, b.fighter(i).kind),
+            (1, 1, Cruiser)
+        );
+        assert_eq!(b.count(A), 3);
+        b.screen(A, &[(id(A, 9), 1)]).unwrap();
+        assert_eq!(b.fighter(i).unscreened(), 0);
+        assert!(!b.targets(1).contains(&i));
+        // Hits on A1 now go to a fresh Cruiser (A9, screened, may only
+        // retreat at its place: it stays).
+        assert_eq!(asked(&b), 0);
+        volley(&mut b, id(D, 2), 10);
+        b.hold(i).unwrap();
+        b.fire(1, id(A, 1), 1, &[1]).unwrap();
+        assert_eq!((b.fighter(0).ships, b.fighter(0).damage), (2, 1));
+        assert_eq!(b.fighter(i).damage, 1);
+    }
+
+    #[test]
+    fn scuttled_units_leave_the_battle() {
+        // 3 against 2: the attacker may screen 1; scuttling a group leaves
+        // 2 against 2, so no screening: firing begins.
+        let mut b = Battle::new(
+            Hex::new(0, 0),
+            Terrain::Open,
+            vec![
+                group(A, 1, Cruiser, 2),
+                group(A, 2, Cruiser, 1),
+                group(D, 3, Destroyer, 2),
+            ],
+            [vec![label(A, 5)], vec![]],
+        )
+        .unwrap();
+        assert_eq!(b.ask(), Some(Ask::Screen { side: A, max_ships: 1 }));
+        b.scuttle(A, &id(A, 2), 1).unwrap();
+        assert_eq!(b.fighter(1).ships, 0);
+        assert_eq!(asked(&b), 0);
+        assert!(b.scuttle(A, &id(A, 2), 1).is_err());
+        // A scuttled Colony Ship is not lost with its side; scuttling the
+        // last group ends the battle.
+        b.forget_unarmed(label(A, 5));
+        b.scuttle(A, &id(A, 1), 2).unwrap();
+        assert_eq!(
+            b.outcome(),
+            Some(&Outcome {
+                winner: Some(D),
+                destroyed: vec![]
             })
         );
     }
