@@ -502,13 +502,14 @@ fn button_rows(orders: &[&Choice], acts: &[&Choice]) -> Option<Vec<Vec<Button>>>
     by_group.extend(chunk(run, BUTTONS_PER_ROW));
     // A lobby's picks (colours) get rows of their own, apart from Join,
     // Leave and Start.
-    let (picks, others): (Vec<(&&Choice, &Button)>, Vec<(&&Choice, &Button)>) =
-        acts.iter().zip(&act_buttons).partition(|(c, _)| c.act == Act::Pick);
-    for part in [others, picks] {
-        by_group.extend(chunk(
-            part.into_iter().map(|(_, b)| b.clone()).collect(),
-            BUTTONS_PER_ROW,
-        ));
+    for picks in [false, true] {
+        let part: Vec<Button> = acts
+            .iter()
+            .zip(&act_buttons)
+            .filter(|(c, _)| (c.act == Act::Pick) == picks)
+            .map(|(_, b)| b.clone())
+            .collect();
+        by_group.extend(chunk(part, BUTTONS_PER_ROW));
     }
     if by_group.len() <= MAX_ROWS {
         return Some(by_group);
