@@ -469,6 +469,8 @@ fn only_the_change_pipeline_locks_and_writes() {
             &["lobby.rs"],
             "a new game seats its host as it is created",
         ),
+        ("store.add_seat_picking(", &[], ""),
+        ("store.set_pick(", &[], ""),
         ("store.remove_seat(", &[], ""),
         ("store.set_status(", &[], ""),
         ("store.set_deadline(", &[], ""),
@@ -493,7 +495,8 @@ fn only_the_change_pipeline_locks_and_writes() {
         "self.reload(",
         ".commit_seen(",
         ".write(",
-        "store.add_seat(",
+        "store.add_seat_picking(",
+        "store.set_pick(",
     ] {
         assert!(
             pipeline.contains(call),

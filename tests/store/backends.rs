@@ -375,6 +375,29 @@ async fn lobby_seats_and_renumbering(db: Db) {
     ));
     assert_eq!(store.add_seat(id, UserId(50), "Ed").await.unwrap(), Seat(1));
     assert_eq!(users(&store.seats(id).await.unwrap()), [(0, 30, "Cy"), (1, 50, "Ed")]);
+
+    // Picks: one seat each; a taken pick is refused and seats nobody.
+    store.set_pick(id, UserId(30), "red").await.unwrap();
+    assert!(matches!(
+        store.set_pick(id, UserId(50), "red").await,
+        Err(StoreError::Moved(_))
+    ));
+    assert!(matches!(
+        store.add_seat_picking(id, UserId(60), "Flo", Some("red")).await,
+        Err(StoreError::Moved(_))
+    ));
+    assert_eq!(store.seats(id).await.unwrap().len(), 2, "Flo was not seated");
+    assert_eq!(
+        store
+            .add_seat_picking(id, UserId(60), "Flo", Some("blue"))
+            .await
+            .unwrap(),
+        Seat(2)
+    );
+    store.set_pick(id, UserId(30), "green").await.unwrap();
+    let picks: Vec<Option<String>> = store.seats(id).await.unwrap().into_iter().map(|s| s.pick).collect();
+    assert_eq!(picks, [Some("green".into()), None, Some("blue".into())]);
+    store.remove_seat(id, UserId(60)).await.unwrap();
     assert!(store.seats(other).await.unwrap().is_empty());
 
     // Lookups by channel and by seated user.

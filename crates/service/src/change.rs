@@ -314,14 +314,12 @@ impl Service {
             }
             Write::Lobby(change) => {
                 let written = match change {
-                    Lobby::Seat { user, name, pick } => match self.store.add_seat(row.id, user, &name).await {
-                        Ok(_) => match pick {
-                            Some(pick) => self.store.set_pick(row.id, user, Some(&pick)).await.map(drop),
-                            None => Ok(()),
-                        },
-                        Err(e) => Err(e),
-                    },
-                    Lobby::Pick { user, pick } => self.store.set_pick(row.id, user, Some(&pick)).await.map(drop),
+                    Lobby::Seat { user, name, pick } => self
+                        .store
+                        .add_seat_picking(row.id, user, &name, pick.as_deref())
+                        .await
+                        .map(drop),
+                    Lobby::Pick { user, pick } => self.store.set_pick(row.id, user, &pick).await,
                     Lobby::Unseat(user) => self.store.remove_seat(row.id, user).await.map(drop),
                     Lobby::Close => {
                         self.store

@@ -9,7 +9,7 @@ use super::settings::Settings;
 use super::{compose, user_err, Act, Actor, Choice, Place, Reply, Service, ServiceError, Text};
 use orrery_engine::{GameConfig, GameId, UserId};
 use orrery_games::GameKind;
-use orrery_store::{Commit, DeadlineChange, GameStatus, NewGame, PrivateTo, SeatRow};
+use orrery_store::{Commit, DeadlineChange, GameRow, GameStatus, NewGame, PrivateTo, SeatRow};
 
 /// The values of a seat pick no player but `me` holds, in order.
 fn free_picks(values: &'static [&'static str], seats: &[SeatRow], me: UserId) -> Vec<&'static str> {
@@ -18,6 +18,33 @@ fn free_picks(values: &'static [&'static str], seats: &[SeatRow], me: UserId) ->
         .copied()
         .filter(|v| !seats.iter().any(|s| s.user != me && s.pick.as_deref() == Some(*v)))
         .collect()
+}
+
+/// Seat the asker (not seated yet) in the lobby of `row`, with their
+/// `pick` if they made one; refused when the game is full.
+fn seat_me(
+    row: &GameRow,
+    seats: &[SeatRow],
+    actor: &Actor,
+    pick: Option<&str>,
+) -> Result<Changed<Reply>, ServiceError> {
+    let max = *row.kind.player_counts().end() as usize;
+    if seats.len() >= max {
+        return user_err(format!("Game {} is full ({max} players).", row.id));
+    }
+    let picked = pick.map(|p| format!(" as {p}")).unwrap_or_default();
+    let reply = Reply::public(format!(
+        "{} joined game {}{picked} ({} seated).",
+        actor.name,
+        row.id,
+        seats.len() + 1
+    ));
+    let seated = Lobby::Seat {
+        user: actor.user,
+        name: actor.name.clone(),
+        pick: pick.map(str::to_string),
+    };
+    Ok(Changed::lobby(seated, reply))
 }
 
 /// A pick's button: "Red".
@@ -185,22 +212,7 @@ impl Service {
                 };
                 return Ok(Changed::lobby(pick, reply));
             }
-            let max = *row.kind.player_counts().end() as usize;
-            if seats.len() >= max {
-                return user_err(format!("Game {} is full ({max} players).", row.id));
-            }
-            let reply = Reply::public(format!(
-                "{} joined game {} as {value} ({} seated).",
-                actor.name,
-                row.id,
-                seats.len() + 1
-            ));
-            let seated = Lobby::Seat {
-                user: actor.user,
-                name: actor.name.clone(),
-                pick: Some(value.to_string()),
-            };
-            Ok(Changed::lobby(seated, reply))
+            seat_me(row, &seats, actor, Some(value))
         })
         .await
     }
@@ -244,22 +256,7 @@ impl Service {
             if seats.iter().any(|s| s.user == actor.user) {
                 return user_err(format!("You are already seated in game {}.", row.id));
             }
-            let max = *row.kind.player_counts().end() as usize;
-            if seats.len() >= max {
-                return user_err(format!("Game {} is full ({max} players).", row.id));
-            }
-            let reply = Reply::public(format!(
-                "{} joined game {} ({} seated).",
-                actor.name,
-                row.id,
-                seats.len() + 1
-            ));
-            let seated = Lobby::Seat {
-                user: actor.user,
-                name: actor.name.clone(),
-                pick: None,
-            };
-            Ok(Changed::lobby(seated, reply))
+            seat_me(row, &seats, actor, None)
         })
         .await
     }

@@ -116,7 +116,7 @@ impl Service {
 fn ask(game: GameId, name: &str, public: &[String]) -> Reply {
     let mut text = format!("Resign from {name} game {game}? The channel will read:");
     for line in public {
-        text.push_str(&format!("\n> {line}"));
+        text.push_str(&format!("\n“{line}”"));
     }
     text.push_str(&format!(
         "\nYou can't take it back yourself (the host can undo it). Press “{}” to resign (typed: `/game resign confirm:true`).",
@@ -143,7 +143,7 @@ mod tests {
         let text = reply.text.to_plain();
         assert!(text.starts_with("Resign from Starlanes game #4?"), "{text}");
         assert!(
-            text.contains("\n> 🏳️ alice resigned: her forces leave the map."),
+            text.contains("\n“🏳️ alice resigned: her forces leave the map.”"),
             "{text}"
         );
         assert!(text.contains("Press “Yes, resign”"), "{text}");

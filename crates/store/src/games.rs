@@ -120,6 +120,19 @@ impl Store {
     /// [`StoreError::WrongStatus`] outside the lobby, [`StoreError::NotFound`]
     /// for an unknown game. The store does not check the player count.
     pub async fn add_seat(&self, game: GameId, user: UserId, name: &str) -> StoreResult<Seat> {
+        self.add_seat_picking(game, user, name, None).await
+    }
+
+    /// [`Store::add_seat`], with the seat's `pick` ([`crate::SeatRow::pick`])
+    /// written in the same transaction. Fails with [`StoreError::Moved`],
+    /// seating nobody, when another seat of the game holds the pick.
+    pub async fn add_seat_picking(
+        &self,
+        game: GameId,
+        user: UserId,
+        name: &str,
+        pick: Option<&str>,
+    ) -> StoreResult<Seat> {
         let mut tx = self.begin_write().await?;
         lock_game(&mut tx, game, GameStatus::Lobby, None).await?;
         if let Some(seat) = seat_of(&mut tx, game, user).await? {
@@ -137,33 +150,26 @@ impl Store {
         .await?
         .try_get(0)?;
         let seat = seat_from_db(seat)?;
+        if let Some(pick) = pick {
+            write_pick(&mut tx, game, user, pick).await?;
+        }
         tx.commit().await?;
         Ok(seat)
     }
 
-    /// Set (or clear) a lobby seat's pick ([`crate::SeatRow::pick`]). Returns
-    /// `false`, changing nothing, when another seat of the game holds it.
-    /// Fails with [`StoreError::NotFound`] if the user is not seated, and
-    /// [`StoreError::WrongStatus`] outside the lobby.
-    pub async fn set_pick(&self, game: GameId, user: UserId, pick: Option<&str>) -> StoreResult<bool> {
+    /// Set a lobby seat's pick ([`crate::SeatRow::pick`]). Fails with
+    /// [`StoreError::Moved`], changing nothing, when another seat of the
+    /// game holds it; [`StoreError::NotFound`] if the user is not seated,
+    /// and [`StoreError::WrongStatus`] outside the lobby.
+    pub async fn set_pick(&self, game: GameId, user: UserId, pick: &str) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
         lock_game(&mut tx, game, GameStatus::Lobby, None).await?;
         if seat_of(&mut tx, game, user).await?.is_none() {
             return Err(StoreError::NotFound(format!("user {} in game {game}", user.0)));
         }
-        let done = sqlx::query(
-            "UPDATE seats SET pick = $3 WHERE game_id = $1 AND user_id = $2
-             AND NOT EXISTS (SELECT 1 FROM seats WHERE game_id = $1 AND pick = $3 AND user_id <> $2)",
-        )
-        .bind(game.0)
-        .bind(id_to_db(user.0))
-        .bind(pick)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected()
-            == 1;
+        write_pick(&mut tx, game, user, pick).await?;
         tx.commit().await?;
-        Ok(done)
+        Ok(())
     }
 
     /// Unseat a user from a lobby and move everyone after them up one seat,
@@ -233,6 +239,28 @@ pub(crate) fn not_found(game: GameId) -> StoreError {
 }
 
 /// Where a user sits, inside a transaction.
+/// Write `user`'s pick in `game`, unless another seat holds it
+/// ([`StoreError::Moved`]: the caller's transaction must then be dropped).
+async fn write_pick(tx: &mut WriteTx, game: GameId, user: UserId, pick: &str) -> StoreResult<()> {
+    let written = sqlx::query(
+        "UPDATE seats SET pick = $3 WHERE game_id = $1 AND user_id = $2
+         AND NOT EXISTS (SELECT 1 FROM seats WHERE game_id = $1 AND pick = $3 AND user_id <> $2)",
+    )
+    .bind(game.0)
+    .bind(id_to_db(user.0))
+    .bind(pick)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
+    if written == 1 {
+        Ok(())
+    } else {
+        Err(StoreError::Moved(format!(
+            "another player of game {game} picked {pick} meanwhile"
+        )))
+    }
+}
+
 async fn seat_of(tx: &mut WriteTx, game: GameId, user: UserId) -> StoreResult<Option<Seat>> {
     sqlx::query("SELECT seat FROM seats WHERE game_id = $1 AND user_id = $2")
         .bind(game.0)
