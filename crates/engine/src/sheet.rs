@@ -111,6 +111,12 @@ impl<A: Clone> OrderSheet<A> {
         Ok(())
     }
 
+    /// The seat owes no sheet any more (it left the game): its lines are
+    /// dropped; the others' stay as they are.
+    pub fn release(&mut self, seat: Seat) {
+        self.sheets.retain(|(s, _, _)| *s != seat);
+    }
+
     /// Mark the sheet ready (`true`) or take that back (`false`).
     pub fn set_ready(&mut self, seat: Seat, ready: bool) -> Result<(), SheetError> {
         self.sheet_mut(seat)?.2 = ready;
@@ -420,6 +426,20 @@ mod tests {
                 (Seat(1), vec![])
             ])
         );
+    }
+
+    #[test]
+    fn a_released_seat_owes_nothing_and_the_others_keep_their_lines() {
+        let mut sheet = OrderSheet::new([Seat(0), Seat(1), Seat(2)]);
+        sheet.add(Seat(0), "a").unwrap();
+        sheet.set_ready(Seat(0), true).unwrap();
+        sheet.add(Seat(1), "b").unwrap();
+        sheet.release(Seat(1));
+        assert!(!sheet.owes(Seat(1)));
+        assert_eq!(sheet.add(Seat(1), "c"), Err(SheetError::NotOwed(Seat(1))));
+        assert_eq!(sheet.ready(), vec![(Seat(0), true), (Seat(2), false)]);
+        sheet.set_ready(Seat(2), true).unwrap();
+        assert_eq!(sheet.revealed(), Some(vec![(Seat(0), vec!["a"]), (Seat(2), vec![])]));
     }
 
     #[test]

@@ -315,15 +315,5 @@ fn resign(state: &mut State, seat: Seat) {
     state.factions.retain(|f| !f.members.contains(&seat));
     state.declared.retain(|d| d.members.first() != Some(&seat));
     // The running section's sheets, without the seat's.
-    let mut sheet = OrderSheet::new(state.sheet.ready().into_iter().map(|(s, _)| s).filter(|s| *s != seat));
-    for (s, lines) in state.sheet.as_they_stand() {
-        if s == seat {
-            continue;
-        }
-        for line in lines {
-            let _ = sheet.add(s, line);
-        }
-        let _ = sheet.set_ready(s, state.sheet.is_ready(s));
-    }
-    state.sheet = sheet;
+    state.sheet.release(seat);
 }
