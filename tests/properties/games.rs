@@ -23,7 +23,19 @@ struct Played {
 /// Play a whole game choosing uniformly among legal orders. `visit` sees
 /// every state where a decision is made, and may stop the game early by
 /// returning false.
-fn play(kind: GameKind, players: u8, seed: u64, mut visit: impl FnMut(&AnyState) -> bool) -> Played {
+fn play(kind: GameKind, players: u8, seed: u64, visit: impl FnMut(&AnyState) -> bool) -> Played {
+    play_resigning(kind, players, seed, visit, |_, _| None)
+}
+
+/// [`play`], where before each decision `resign` may name a seat that
+/// resigns there (`AnyState::resign`, as `/game resign` does) instead.
+fn play_resigning(
+    kind: GameKind,
+    players: u8,
+    seed: u64,
+    mut visit: impl FnMut(&AnyState) -> bool,
+    mut resign: impl FnMut(&AnyState, usize) -> Option<Seat>,
+) -> Played {
     let config = GameConfig::new(players, seed);
     let mut events = kind.setup(&config).expect("set-up");
     let mut state = kind.fold(&events).expect("fold");
@@ -36,6 +48,16 @@ fn play(kind: GameKind, players: u8, seed: u64, mut visit: impl FnMut(&AnyState)
         );
         if !visit(&state) {
             break;
+        }
+        if let Some(seat) = resign(&state, decisions) {
+            let new = state
+                .resign(seat)
+                .unwrap_or_else(|e| panic!("{kind} seed {seed}: {seat} could not resign: {e}"));
+            for e in &new {
+                state.apply(e).expect("apply");
+            }
+            events.extend(new);
+            continue;
         }
         let pending = state.pending();
         let owing: Vec<_> = pending.iter().filter(|p| !p.submitted).collect();
@@ -115,6 +137,97 @@ fn random_games_end_and_replay_exactly() {
         eprintln!(
             "{kind}: {games} random games ended, {total} decisions in all ({:.1} s)",
             started.elapsed().as_secs_f64()
+        );
+    }
+}
+
+/// Whole random games, at the largest player count, in which one seat
+/// (every third game all but one) resigns at random points: every game
+/// ends, a resigned seat is never waited on again and never wins, the last
+/// player left wins, and the log replays to the state (through JSON too).
+#[test]
+fn random_games_with_resignations_end_and_replay() {
+    let games = games_or(40);
+    for &kind in GameKind::ALL {
+        let players = *kind.player_counts().end();
+        let started = std::time::Instant::now();
+        let (mut resigned, mut ended_by_resigning) = (0, 0);
+        for seed in 0..games {
+            let mut rng = GameRng::seeded(seed ^ 0x4e5);
+            // When seats resign: one; or, every third game, all but one.
+            let count = if seed % 3 == 0 { players as usize - 1 } else { 1 };
+            // Within the length of the same game played without them.
+            let length = play(kind, players, 1000 + seed, |_| true).decisions as u32;
+            let span = (length / (count as u32 + 1)).max(1);
+            let mut at = vec![rng.below(span) as usize];
+            while at.len() < count {
+                at.push(at[at.len() - 1] + 1 + rng.below(span) as usize);
+            }
+            let mut out: Vec<Seat> = Vec::new();
+            let played = play_resigning(
+                kind,
+                players,
+                1000 + seed,
+                |_| true,
+                |state, decisions| {
+                    for p in state.pending() {
+                        assert!(
+                            !out.contains(&p.seat),
+                            "{kind} seed {seed}: resigned {} is waited on: {p:?}",
+                            p.seat
+                        );
+                    }
+                    if at.get(out.len()) != Some(&decisions) {
+                        return None;
+                    }
+                    let stay: Vec<Seat> = Seat::all(players as usize).filter(|s| !out.contains(s)).collect();
+                    let seat = stay[rng.below(stay.len() as u32) as usize];
+                    out.push(seat);
+                    Some(seat)
+                },
+            );
+            let outcome = played.state.outcome().expect("ended");
+            assert!(
+                outcome.winners().iter().all(|w| !out.contains(w)),
+                "{kind} seed {seed}: a resigned seat wins: {outcome:?} ({out:?})"
+            );
+            resigned += usize::from(!out.is_empty());
+            if out.len() + 1 == players as usize {
+                ended_by_resigning += 1;
+                assert_eq!(
+                    outcome.winners(),
+                    Seat::all(players as usize)
+                        .filter(|s| !out.contains(s))
+                        .collect::<Vec<_>>(),
+                    "{kind} seed {seed}: the last player left wins"
+                );
+            }
+            assert_eq!(
+                kind.fold(&played.events).expect("fold"),
+                played.state,
+                "{kind} seed {seed}: replay differs"
+            );
+            let json = serde_json::to_string(&played.events).expect("serialize");
+            let back: Vec<AnyEvent> = serde_json::from_str(&json).expect("deserialize");
+            assert_eq!(
+                kind.fold(&back).expect("fold"),
+                played.state,
+                "{kind} seed {seed}: JSON replay differs"
+            );
+            for seat in &out {
+                assert!(
+                    played.state.resign(*seat).is_err(),
+                    "{kind} seed {seed}: resigned twice"
+                );
+            }
+        }
+        eprintln!(
+            "{kind}: {games} games ended, {resigned} with resignations, {ended_by_resigning} by all others resigning ({:.1} s)",
+            started.elapsed().as_secs_f64()
+        );
+        assert!(
+            resigned * 4 >= games as usize * 3 && ended_by_resigning * 5 >= games as usize,
+            "{kind}: too few games reached their resignations"
         );
     }
 }

@@ -466,11 +466,6 @@ async fn history_boards_keep_the_names_of_their_time() {
 async fn resigning_in_every_game_is_asked_first_then_the_game_goes_on_and_ends_with_one_left() {
     use orrery::service::Act;
     for (k, &kind) in GameKind::ALL.iter().enumerate() {
-        // Space Empires' resigning is not built yet (issue 28's note): it
-        // refuses with "this game has no resigning yet".
-        if kind == GameKind::Empires {
-            continue;
-        }
         let (svc, _) = service(&format!("resign-{}", kind.key())).await;
         let ch = CH + k as u64;
         let game = started(&svc, ch, kind, 5, &NAMES).await;
@@ -553,7 +548,11 @@ async fn resigning_in_every_game_is_asked_first_then_the_game_goes_on_and_ends_w
         assert!(
             out.iter()
                 .all(|m| m.target != Target::Dm(UserId(2)) || m.text.to_plain().contains("Closed")),
-            "{kind:?}: a resigned player gets no prompts"
+            "{kind:?}: a resigned player gets no prompts: {:?}",
+            out.iter()
+                .filter(|m| m.target == Target::Dm(UserId(2)))
+                .map(|m| m.text.to_plain())
+                .collect::<Vec<_>>()
         );
 
         // The host resigns carol: alice is left and wins at once.

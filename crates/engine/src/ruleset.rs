@@ -357,10 +357,7 @@ pub trait Ruleset {
     /// the seat (it owes nothing more) and ends at once when one player (or
     /// team) is left. Refused when the game is over or the seat is already
     /// out.
-    fn resign(state: &Self::State, seat: Seat) -> Result<Vec<Self::Event>, Rejection> {
-        let _ = (state, seat);
-        Err(Rejection::illegal("this game has no resigning yet", Vec::new()))
-    }
+    fn resign(state: &Self::State, seat: Seat) -> Result<Vec<Self::Event>, Rejection>;
 
     /// The action taken for a seat that misses a deadline.
     fn default_action(state: &Self::State, seat: Seat) -> Option<Self::Action>;

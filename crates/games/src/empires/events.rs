@@ -176,6 +176,10 @@ pub enum Event {
     InstallationScrapped {
         at: Hex,
         what: Kind,
+        /// Its owner, when it was still face down (text 7.6.2): only they
+        /// learn of it. Absent in logs written before 7.6.2 was followed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        secret_of: Option<Seat>,
     },
     /// The active player ended their movement.
     MovementEnded {
@@ -312,6 +316,12 @@ pub enum Event {
     StandingSet {
         seat: Seat,
         standing: Standing,
+    },
+    /// The player resigned (rules page, *Resigning*): their units and
+    /// colonies are removed (a colony's planet is free again) and they
+    /// leave the player order, their sheet and any choice they owed.
+    Resigned {
+        seat: Seat,
     },
     /// The game ended; every score revealed.
     GameEnded {
@@ -466,6 +476,8 @@ pub fn apply(s: &mut State, event: &Event) {
                 new_yards: 0,
                 base: false,
                 deposits: Vec::new(),
+                hidden_yards: 0,
+                hidden_base: false,
             });
             s.colonies.sort_by_key(|c| Board::name_key(c.hex));
         }
@@ -517,16 +529,10 @@ pub fn apply(s: &mut State, event: &Event) {
                 }
             }
         }
-        Event::InstallationScrapped { at, what } => {
+        Event::InstallationScrapped { at, what, .. } => {
             scuttle_installation(s, *at, *what);
             if let Some(c) = s.colony_mut(*at) {
-                match what {
-                    Kind::Base => c.base = false,
-                    _ => {
-                        c.yards = c.yards.saturating_sub(1);
-                        c.new_yards = c.new_yards.min(c.yards);
-                    }
-                }
+                c.remove(*what);
             }
         }
         Event::MovementEnded { .. } => {
@@ -547,6 +553,9 @@ pub fn apply(s: &mut State, event: &Event) {
             s.units.retain(|u| !decoys.contains(&u.label));
             for u in s.units.iter_mut().filter(|u| u.hex == *at) {
                 u.face_up = true;
+            }
+            if let Some(c) = s.colony_mut(*at) {
+                c.reveal();
             }
             s.battle = Some(battle.clone());
             s.defender = Some(*defender);
@@ -696,7 +705,8 @@ pub fn apply(s: &mut State, event: &Event) {
         }
         Event::EconomicBegan { wrecks, rng, .. } => {
             s.phase = Phase::Economic;
-            s.sheet = OrderSheet::new(s.seats());
+            let playing: Vec<Seat> = s.playing().collect();
+            s.sheet = OrderSheet::new(playing);
             for (seat, hex, die, tech) in wrecks {
                 if let Some(c) = s.colony_mut(*hex) {
                     if let Some(i) = c.deposits.iter().position(|m| *m == Marker::SpaceWreck) {
@@ -733,6 +743,7 @@ pub fn apply(s: &mut State, event: &Event) {
             s.boundaries += 1;
         }
         Event::StandingSet { seat, standing } => s.empires[seat.index()].standing = *standing,
+        Event::Resigned { seat } => resign(s, *seat),
         Event::GameEnded { outcome, .. } => {
             s.outcome = Some(outcome.clone());
             s.phase = Phase::Over;
@@ -839,11 +850,60 @@ fn sync_battle(s: &mut State) {
                 if let Some(c) = s.colony_mut(hex) {
                     c.yards = f.ships;
                     c.new_yards = c.new_yards.min(c.yards);
+                    c.hidden_yards = c.hidden_yards.min(c.yards);
                 }
             }
         }
     }
     s.units.retain(|u| u.ships > 0);
+}
+
+/// A player leaves the game (rules page, *Resigning*).
+fn resign(s: &mut State, seat: Seat) {
+    s.empires[seat.index()].resigned = true;
+    s.units.retain(|u| u.owner() != seat);
+    s.queued.retain(|(l, _)| l.owner != seat);
+    let hexes: Vec<Hex> = s.colonies_of(seat).map(|c| c.hex).collect();
+    for h in hexes {
+        destroy_colony(s, h);
+    }
+    if let Some(p) = s.order.iter().position(|x| *x == seat) {
+        s.order.remove(p);
+        // `active` keeps pointing at the player whose turn it is, or, when
+        // that was the resigned seat, at the next one.
+        if p < s.active {
+            s.active -= 1;
+        }
+    }
+    s.sheet.release(seat);
+    match s.phase {
+        // The bid's winner left: the best bid still in the game chooses
+        // (ties: the earliest in this round's order).
+        Phase::First { chooser } if chooser == seat => {
+            let bid = |x: Seat| s.empire(x).last_bid.unwrap_or(0);
+            let order = &s.order;
+            if let Some(next) = order
+                .iter()
+                .copied()
+                .enumerate()
+                .max_by_key(|(place, x)| (bid(*x), std::cmp::Reverse(*place)))
+                .map(|(_, x)| x)
+            {
+                s.phase = Phase::First { chooser: next };
+            }
+        }
+        // The player to the right shifts a Lost stack: the next one still
+        // in the game.
+        Phase::Lost { shifter, hex } if shifter == seat => {
+            if let Some(active) = s.active_seat() {
+                s.phase = Phase::Lost {
+                    shifter: s.right_of(active),
+                    hex,
+                };
+            }
+        }
+        _ => {}
+    }
 }
 
 /// A colony destroyed: its planet is free again (a Barren Planet if it
@@ -876,10 +936,7 @@ fn carry_out_ledger(s: &mut State, l: &Ledger) {
     s.units.retain(|u| !l.scrapped.contains(&u.label));
     for (hex, what) in &l.scrapped_at {
         if let Some(c) = s.colony_mut(*hex) {
-            match what {
-                Kind::Base => c.base = false,
-                _ => c.yards = c.yards.saturating_sub(1),
-            }
+            c.remove(*what);
         }
     }
     let blockaded: Vec<Hex> = s
@@ -907,13 +964,7 @@ fn carry_out_ledger(s: &mut State, l: &Ledger) {
     s.units.extend(l.bought.iter().cloned());
     for (hex, what) in &l.built {
         if let Some(c) = s.colony_mut(*hex) {
-            match what {
-                Kind::Base => c.base = true,
-                _ => {
-                    c.yards += 1;
-                    c.new_yards += 1;
-                }
-            }
+            c.build(*what);
         }
     }
 }

@@ -10,7 +10,8 @@ use orrery_engine::{GameRng, Seat};
 
 /// Space Empires: what others' face-down counters hold (type, ships,
 /// technology; a decoy stays a decoy and an armed group armed, since
-/// blockades and stops show which a counter is, as on the table), their
+/// blockades and stops show which a counter is, as on the table), the
+/// Bases and Ship Yards they built face down (7.6.2), their
 /// CP, levels, standing orders, peeks, wreck rolls and sheets; and unless
 /// `private_only`, the fronts of the face-down markers nobody kept has
 /// looked at, and the generator. With `private_only` only what never comes
@@ -56,6 +57,25 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
             u.levels.moves = 1 + rng.below(7);
         } else if u.kind == Kind::Decoy {
             u.ships = 1 + rng.below(6);
+        }
+    }
+    // Bases and Ship Yards built face down since combat last occurred in
+    // their hex (text 7.6.2): none, one or two yards, and maybe a Base.
+    // Not where others' units are: a Base or yard there would have fought.
+    let watched: Vec<_> = s.units.iter().map(|u| (u.hex, u.owner())).collect();
+    for c in s
+        .colonies
+        .iter_mut()
+        .filter(|c| others.contains(&c.owner) && !watched.iter().any(|(h, o)| *h == c.hex && *o != c.owner))
+    {
+        let known_yards = c.yards - c.hidden_yards.min(c.yards);
+        let known_base = c.base && !c.hidden_base;
+        c.hidden_yards = rng.below(3);
+        c.yards = known_yards + c.hidden_yards;
+        c.new_yards = c.new_yards.min(c.hidden_yards);
+        if !known_base {
+            c.hidden_base = rng.below(2) == 0;
+            c.base = c.hidden_base;
         }
     }
     // Face-down fronts, shuffled among hexes with the same back.

@@ -113,6 +113,10 @@ impl Ruleset for Empires {
         view::news(before, after)
     }
 
+    fn resign(state: &State, seat: Seat) -> Result<Vec<Event>, Rejection> {
+        rules::resign(state, seat)
+    }
+
     fn outcome(state: &State) -> Option<Outcome> {
         state.outcome.clone()
     }

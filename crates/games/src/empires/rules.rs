@@ -228,7 +228,7 @@ pub fn legal_actions(s: &State, seat: Seat) -> Vec<Action> {
             .filter(|d| shift_target(s, hex, *d).is_ok())
             .map(|d| Action::Shift { dir: Some(d) })
             .collect(),
-        Phase::First { chooser } if chooser == seat => s.seats().map(|player| Action::First { player }).collect(),
+        Phase::First { chooser } if chooser == seat => s.playing().map(|player| Action::First { player }).collect(),
         Phase::Economic if s.sheet.owes(seat) => sheet_options(s, seat),
         _ => Vec::new(),
     }
@@ -430,6 +430,13 @@ pub fn decide(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Reje
             if player.index() >= s.players as usize {
                 return Err(illegal(s, seat, format!("there is no player {}", player.0 + 1)));
             }
+            if s.empire(*player).resigned {
+                return Err(illegal(
+                    s,
+                    seat,
+                    "that player resigned: choose a player still in the game",
+                ));
+            }
             next_round(s, *player)
         }
         (Phase::Economic, _) if when.on_sheet() => vec![Event::Sheet(sheet_edit(s, seat, action)?)],
@@ -505,11 +512,19 @@ fn end_player_turn(s: &State, seat: Seat) -> Vec<Event> {
     let mut scratch = s.clone();
     let mut out = Vec::new();
     push(&mut scratch, &mut out, Event::PlayerTurnEnded { seat });
-    if scratch.active + 1 < scratch.order.len() {
-        let next = scratch.order[scratch.active + 1];
-        let e = movement_began(&scratch, next);
-        push(&mut scratch, &mut out, e);
-        return out;
+    let next = scratch.active + 1;
+    next_player(&mut scratch, &mut out, next);
+    out
+}
+
+/// After a player's turn: the movement of the player at `next` in the
+/// order, or, past the last, the end of the turn (upgrades), then the next
+/// turn or the Economic Phase.
+fn next_player(scratch: &mut State, out: &mut Vec<Event>, next: usize) {
+    if let Some(&seat) = scratch.order.get(next) {
+        let e = movement_began(scratch, seat);
+        push(scratch, out, e);
+        return;
     }
     // The end of the turn: upgrades take effect (text 9.10.4).
     let (mut done, mut lost) = (Vec::new(), Vec::new());
@@ -529,19 +544,75 @@ fn end_player_turn(s: &State, seat: Seat) -> Vec<Event> {
         }
     }
     if !done.is_empty() || !lost.is_empty() {
-        push(&mut scratch, &mut out, Event::UpgradesEnded { done, lost });
+        push(scratch, out, Event::UpgradesEnded { done, lost });
     }
     if scratch.turn < 3 {
         let turn = scratch.turn + 1;
-        push(&mut scratch, &mut out, Event::TurnBegan { turn });
+        push(scratch, out, Event::TurnBegan { turn });
         let first = scratch.order[0];
-        let e = movement_began(&scratch, first);
-        push(&mut scratch, &mut out, e);
+        let e = movement_began(scratch, first);
+        push(scratch, out, e);
     } else {
-        let e = economic_began(&scratch);
-        push(&mut scratch, &mut out, e);
+        let e = economic_began(scratch);
+        push(scratch, out, e);
     }
-    out
+}
+
+/// `seat` resigns (rules page, *Resigning*): its empire leaves the game.
+/// In its own turn the turn passes on; a battle it defends ends, the
+/// attacker holding the hex; the game ends at once when one player is
+/// left.
+pub fn resign(s: &State, seat: Seat) -> Result<Vec<Event>, Rejection> {
+    if s.outcome.is_some() {
+        return Err(Rejection::GameOver);
+    }
+    if seat.index() >= s.players as usize || s.phase == Phase::Setup {
+        return Err(Rejection::illegal("that seat is not playing in this game", Vec::new()));
+    }
+    if s.empire(seat).resigned {
+        return Err(Rejection::illegal("that player has already resigned", Vec::new()));
+    }
+    let mut scratch = s.clone();
+    let mut out = Vec::new();
+    let active = s.active_seat() == Some(seat);
+    if active {
+        push(&mut scratch, &mut out, Event::PlayerTurnEnded { seat });
+    }
+    let defended = s.battle.as_ref().filter(|_| s.defender == Some(seat)).map(|b| b.hex());
+    push(&mut scratch, &mut out, Event::Resigned { seat });
+    if let Some(at) = defended {
+        let winner = scratch.active_seat().unwrap_or(seat);
+        push(
+            &mut scratch,
+            &mut out,
+            Event::BattleEnded {
+                at,
+                winner,
+                lost: Vec::new(),
+            },
+        );
+    }
+    if let [last] = scratch.playing().collect::<Vec<_>>()[..] {
+        let scores = scratch.seats().map(|x| (x, scratch.score(x))).collect();
+        push(
+            &mut scratch,
+            &mut out,
+            Event::GameEnded {
+                outcome: Outcome::Winner {
+                    seat: last,
+                    reason: "the other players resigned".into(),
+                },
+                scores,
+            },
+        );
+        return Ok(out);
+    }
+    if active {
+        let next = scratch.active;
+        next_player(&mut scratch, &mut out, next);
+    }
+    advance(&mut scratch, &mut out);
+    Ok(out)
 }
 
 /// A player's movement phase begins: revealed groups at their colonies hide
@@ -619,8 +690,9 @@ fn game_over_on_score(s: &State) -> Event {
         let income: u32 = s.colonies_of(seat).map(|c| c.worth.cp()).sum();
         (s.score(seat), income, s.empire(seat).cp)
     };
-    let best = s.seats().map(key).max().unwrap_or_default();
-    let winners: Vec<Seat> = s.seats().filter(|x| key(*x) == best).collect();
+    // A player who resigned cannot win.
+    let best = s.playing().map(key).max().unwrap_or_default();
+    let winners: Vec<Seat> = s.playing().filter(|x| key(*x) == best).collect();
     let reason = format!("the highest score after round {}", s.round);
     let outcome = match winners.as_slice() {
         [one] => Outcome::Winner { seat: *one, reason },
@@ -633,7 +705,10 @@ fn game_over_on_score(s: &State) -> Event {
 fn next_round(s: &State, first: Seat) -> Vec<Event> {
     let mut scratch = s.clone();
     let mut out = Vec::new();
-    let order = rotation(s.players, first);
+    let order: Vec<Seat> = rotation(s.players, first)
+        .into_iter()
+        .filter(|x| !s.empire(*x).resigned)
+        .collect();
     push(
         &mut scratch,
         &mut out,

@@ -128,6 +128,8 @@ pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
             new_yards: 0,
             base: false,
             deposits: Vec::new(),
+            hidden_yards: 0,
+            hidden_base: false,
         });
         for kind in [
             Kind::Scout,
@@ -153,6 +155,7 @@ pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
             wrecks: Vec::new(),
             peeked: Vec::new(),
             peeked_now: Vec::new(),
+            resigned: false,
         });
     }
     colonies.sort_by_key(|c| Board::name_key(c.hex));

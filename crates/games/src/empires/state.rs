@@ -63,11 +63,78 @@ pub struct Colony {
     /// Minerals and Space Wrecks deposited here, collected in the next
     /// Economic Phase in which the colony is not blockaded.
     pub deposits: Vec<Marker>,
+    /// Of `yards`, those built since combat last occurred in this hex:
+    /// placed face down, their owner's secret (text 7.6.2).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hidden_yards: u32,
+    /// The Base was built since combat last occurred here (7.6.2).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden_base: bool,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Colony {
     pub fn is_home(&self) -> bool {
         self.worth.is_home()
+    }
+
+    /// A Base or Ship Yard built here: face down (text 7.6.2).
+    pub fn build(&mut self, what: Kind) {
+        match what {
+            Kind::Base => {
+                self.base = true;
+                self.hidden_base = true;
+            }
+            _ => {
+                self.yards += 1;
+                self.new_yards += 1;
+                self.hidden_yards += 1;
+            }
+        }
+    }
+
+    /// A Base or one Ship Yard removed (scrapped or scuttled); of the
+    /// yards, a face-down one goes first.
+    pub fn remove(&mut self, what: Kind) {
+        match what {
+            Kind::Base => {
+                self.base = false;
+                self.hidden_base = false;
+            }
+            _ => {
+                self.yards = self.yards.saturating_sub(1);
+                self.new_yards = self.new_yards.min(self.yards);
+                self.hidden_yards = self.hidden_yards.saturating_sub(1);
+            }
+        }
+    }
+
+    /// Whether the Base or a Ship Yard, removed now, is one nobody else
+    /// has seen (text 7.6.2).
+    pub fn removes_hidden(&self, what: Kind) -> bool {
+        match what {
+            Kind::Base => self.hidden_base,
+            _ => self.hidden_yards > 0,
+        }
+    }
+
+    /// Combat occurred here: the installations are face up (text 7.6.2).
+    pub fn reveal(&mut self) {
+        self.hidden_yards = 0;
+        self.hidden_base = false;
+    }
+
+    /// The colony as others see it: without what was built face down.
+    pub fn as_seen(&self) -> Colony {
+        let mut c = self.clone();
+        c.yards -= c.hidden_yards.min(c.yards);
+        c.new_yards = c.new_yards.min(c.yards);
+        c.base &= !c.hidden_base;
+        c.reveal();
+        c
     }
 }
 
@@ -152,6 +219,10 @@ pub struct Empire {
     /// phase: only these may be revealed (rules page, `reveal`) (private).
     #[serde(default)]
     pub peeked_now: Vec<Hex>,
+    /// The player resigned: the empire is out of the game (rules page,
+    /// *Resigning*).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub resigned: bool,
 }
 
 /// What the game waits on.
@@ -279,6 +350,20 @@ impl State {
 
     pub fn seats(&self) -> impl Iterator<Item = Seat> {
         (0..self.players).map(Seat)
+    }
+
+    /// The seats still in the game: all but those who resigned.
+    pub fn playing(&self) -> impl Iterator<Item = Seat> + '_ {
+        self.seats().filter(|s| !self.empire(*s).resigned)
+    }
+
+    /// The player to the right of `seat` (the previous seat clockwise)
+    /// still in the game; `seat` itself when nobody else is.
+    pub fn right_of(&self, seat: Seat) -> Seat {
+        (1..self.players)
+            .map(|k| Seat((seat.0 + self.players - k) % self.players))
+            .find(|s| !self.empire(*s).resigned)
+            .unwrap_or(seat)
     }
 
     /// The player whose movement and combat it is (not in the Economic

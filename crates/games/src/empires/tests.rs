@@ -194,3 +194,122 @@ fn scrap_is_completed_though_not_listed() {
     assert!(Empires::complete_more(&st, mover, "move", "unit", &[], "").is_empty());
     assert!(Empires::complete_more(&st, mover, "scrap", "at", &[], "").is_empty());
 }
+
+/// Bases and Ship Yards are placed face down (text 7.6.2): the Economic
+/// Phase's narration and the scrapping of a face-down one name them to
+/// their owner only.
+#[test]
+fn face_down_installations_are_told_to_their_owner_only() {
+    let names = vec!["Ann".to_string(), "Bob".to_string()];
+    let ledger: events::Ledger = serde_json::from_str(
+        r#"{"seat":0,"colony_income":0,"mineral_income":0,"maintenance":0,"bid":0,"spent":0,"carried":0,"lost":0,
+            "levels":{"size":2,"attack":0,"defense":0,"tactics":0,"move":1,"yard":1,"terraform":0,"explore":0},
+            "wrecks":[],"scrapped":[],"scrapped_at":[],"bought":[],"added":[],
+            "built":[[{"q":-6,"r":2},"Base"],[{"q":-6,"r":3},"ShipYard"]]}"#,
+    )
+    .unwrap();
+    let carried = Event::EconomyCarriedOut {
+        ledgers: vec![ledger],
+        rng: Box::new(GameRng::seeded(1)),
+    };
+    let hex = orrery_engine::Hex { q: -6, r: 2 };
+    let secret = Event::InstallationScrapped {
+        at: hex,
+        what: Kind::Base,
+        secret_of: Some(Seat(0)),
+    };
+    let open = Event::InstallationScrapped {
+        at: hex,
+        what: Kind::Base,
+        secret_of: None,
+    };
+    let tell = |e: &Event, v: Viewer| view::narrate(e, v, &names).unwrap_or_default();
+    let own = tell(&carried, Viewer::Seat(Seat(0)));
+    assert!(own.contains("Base at") && own.contains("Ship Yard at"), "{own}");
+    for v in [Viewer::Public, Viewer::Seat(Seat(1))] {
+        let t = tell(&carried, v);
+        assert!(!t.contains("Base") && !t.contains("Yard"), "{v:?}: {t}");
+        assert_eq!(tell(&secret, v), "", "{v:?}");
+        assert!(tell(&open, v).contains("Base"), "{v:?}");
+    }
+    assert!(tell(&secret, Viewer::Seat(Seat(0))).contains("face down"));
+}
+
+/// Whole random games in which one or two seats resign at random points
+/// (in any phase: movement, combat, mid-battle, the economic sheet, the
+/// bid winner's choice): each ends, a resigned seat is never asked
+/// anything and owns nothing, nobody resigned wins, and the log folds to
+/// the state.
+#[test]
+fn games_with_a_resignation_end_and_replay() {
+    let mut rng = GameRng::seeded(28);
+    let mut phases = std::collections::BTreeSet::new();
+    for seed in 0..16u64 {
+        let players = 2 + (seed % 3) as u8;
+        let mut events = Empires::setup(&GameConfig::new(players, seed)).unwrap();
+        let mut st = Empires::fold(&events);
+        // The first resignation waits for a phase of its own kind.
+        let want = ["Movement", "Combat", "Economic", "First"][(seed % 4) as usize];
+        let resign_at = rng.below(400);
+        let mut out: Vec<Seat> = Vec::new();
+        let mut step = 0u32;
+        let phase = |st: &State| format!("{:?}", st.phase).split([' ', '{']).next().unwrap().to_string();
+        while st.outcome.is_none() {
+            step += 1;
+            assert!(step < 200_000, "seed {seed}: no end");
+            let first = out.is_empty() && step >= resign_at && phase(&st) == want;
+            let second = step > resign_at && step % 97 == 0 && !out.is_empty() && out.len() + 2 < players as usize;
+            let new = if first || second {
+                let seat = match st.battle.as_ref().and(st.defender) {
+                    // Mid-battle, the defender.
+                    Some(d) if first => d,
+                    _ => Seat(rng.below(u32::from(players)) as u8),
+                };
+                match Empires::resign(&st, seat) {
+                    Ok(ev) => {
+                        phases.insert(phase(&st) + if st.battle.is_some() { " (mid-battle)" } else { "" });
+                        out.push(seat);
+                        ev
+                    }
+                    Err(e) => {
+                        assert!(out.contains(&seat), "seed {seed}: {e}");
+                        assert!(e.to_string().contains("already resigned"), "{e}");
+                        continue;
+                    }
+                }
+            } else {
+                let pending = Empires::pending(&st);
+                let owing: Vec<_> = pending.iter().filter(|p| !p.submitted).collect();
+                assert!(!owing.is_empty(), "seed {seed}: nobody owes: {:?}", st.phase);
+                let p = owing[rng.below(owing.len() as u32) as usize];
+                assert!(!out.contains(&p.seat), "seed {seed}: a resigned seat is asked");
+                let legal = Empires::legal_actions(&st, p.seat);
+                let pick = if p.sheet && rng.below(4) == 0 {
+                    Action::Sheet(SheetEdit::Ready)
+                } else {
+                    rng.pick(&legal).unwrap().clone()
+                };
+                Empires::decide(&st, p.seat, &pick)
+                    .unwrap_or_else(|e| panic!("seed {seed}: `{}` refused: {e}", Empires::unparse(&pick)))
+            };
+            for e in &new {
+                Empires::apply(&mut st, e);
+            }
+            events.extend(new);
+            for seat in &out {
+                assert!(st.units_of(*seat).next().is_none() && st.colonies_of(*seat).next().is_none());
+                assert!(!st.order.contains(seat));
+            }
+        }
+        let outcome = st.outcome.clone().unwrap();
+        assert!(
+            outcome.winners().iter().all(|w| !out.contains(w)),
+            "seed {seed}: {outcome:?}"
+        );
+        assert_eq!(Empires::fold(&events), st, "seed {seed}: replay differs");
+    }
+    // Resignations fell in every kind of phase, one in a battle.
+    for kind in ["Movement", "Combat (mid-battle)", "Economic", "First"] {
+        assert!(phases.contains(kind), "{kind}: {phases:?}");
+    }
+}

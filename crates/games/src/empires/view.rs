@@ -3,7 +3,8 @@
 //! is.
 //!
 //! Public: the map, marker backs, revealed markers, colonies with their
-//! yards and bases, every counter's label and hex and whether it is face
+//! yards and bases (not those built face down since combat last occurred
+//! there, text 7.6.2), every counter's label and hex and whether it is face
 //! up, what face-up counters hold, Colony Ships and Miners (always face
 //! up) and what they tow, battles, the player order, who is ready, bids
 //! once revealed. A seat also sees what is under its own counters, its CP,
@@ -66,6 +67,10 @@ pub struct PlayerView {
     pub last_bid: Option<u32>,
     /// Owes an economic sheet: whether it is ready.
     pub ready: Option<bool>,
+    /// Resigned: out of the game. (Left out when false, so views recorded
+    /// before resigning existed still match.)
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub resigned: bool,
 }
 
 /// What only the viewing seat knows.
@@ -114,8 +119,13 @@ pub struct View {
 /// Whether `after` shows its viewer anything `before` did not, beyond
 /// where the game is: the round, turn and section, whose move it is, the
 /// player order, and the movement counted in a turn (which every new turn
-/// clears).
+/// clears). Nothing is news to a player who resigned: their empire is out
+/// of the game, and its board is the public one.
 pub fn news(before: &View, after: &View) -> bool {
+    let me = after.viewer.seat().and_then(|m| after.players.get(m.index()));
+    if me.is_some_and(|p| p.resigned) {
+        return false;
+    }
     let mut was = before.clone();
     was.round = after.round;
     was.turn = after.turn;
@@ -134,8 +144,11 @@ pub fn news(before: &View, after: &View) -> bool {
 
 pub fn view(s: &State, viewer: Viewer) -> View {
     let over = s.outcome.is_some();
-    let sees = |owner: Seat| over || viewer.sees_secrets_of(owner);
-    let me = viewer.seat();
+    // A player who resigned sees what everybody sees.
+    let me = viewer
+        .seat()
+        .filter(|m| s.empires.get(m.index()).is_some_and(|e| !e.resigned));
+    let sees = |owner: Seat| over || me == Some(owner);
     let spots = s
         .spots
         .iter()
@@ -191,6 +204,7 @@ pub fn view(s: &State, viewer: Viewer) -> View {
                 shown,
                 last_bid: s.empire(seat).last_bid,
                 ready: (s.phase == Phase::Economic && s.sheet.owes(seat)).then(|| s.sheet.is_ready(seat)),
+                resigned: s.empire(seat).resigned,
             }
         })
         .collect();
@@ -207,7 +221,11 @@ pub fn view(s: &State, viewer: Viewer) -> View {
         active: s.active_seat(),
         players,
         spots,
-        colonies: s.colonies.clone(),
+        colonies: s
+            .colonies
+            .iter()
+            .map(|c| if sees(c.owner) { c.clone() } else { c.as_seen() })
+            .collect(),
         counters,
         battle: s.battle.as_deref().cloned(),
         own,
@@ -482,7 +500,15 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             }
             t.trim().to_string()
         }
-        Event::InstallationScrapped { at, what } => format!("The {} at {} was scrapped.", what.name(), b.name(*at)),
+        Event::InstallationScrapped { at, what, secret_of } => match secret_of {
+            Some(owner) if !me(*owner) => return None,
+            Some(_) => format!(
+                "The {} at {} was scrapped (it was still face down; nobody else learns of it).",
+                what.name(),
+                b.name(*at)
+            ),
+            None => format!("The {} at {} was scrapped.", what.name(), b.name(*at)),
+        },
         Event::MovementEnded { seat } => format!("{} ends their movement.", n(*seat)),
         Event::CombatBegan { seat, hexes } => {
             if hexes.is_empty() {
@@ -589,6 +615,10 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             standing.screen.key(),
             standing.colonies.key()
         ),
+        Event::Resigned { seat } => format!(
+            "🏳️ {} resigned: their empire leaves the game, its units and colonies removed (a colony's planet is free to settle).",
+            n(*seat)
+        ),
         Event::GameEnded { outcome, scores } => {
             let who = match outcome {
                 Outcome::Winner { seat, reason } => format!("{} wins: {reason}.", n(*seat)),
@@ -617,7 +647,8 @@ fn self_owner(t: &super::state::battle::Target) -> Seat {
 }
 
 /// A ledger in words: everything for its owner; for others what the map
-/// shows (new counters, installations, scrapped counters).
+/// shows (new counters and scrapped counters; not the Bases and Ship Yards,
+/// placed face down).
 fn ledger_words(b: &Board, l: &Ledger, mine: bool, who: &str) -> String {
     let mut parts = Vec::new();
     if mine {
@@ -647,8 +678,16 @@ fn ledger_words(b: &Board, l: &Ledger, mine: bool, who: &str) -> String {
         let items: Vec<String> = new_at.iter().map(|(h, k)| format!("{k} at {}", b.name(*h))).collect();
         parts.push(format!("{who}: new counters {}.", items.join(", ")));
     }
-    for (h, k) in &l.built {
-        parts.push(format!("{who}: a {} at {}.", k.name(), b.name(*h)));
+    // Bases and Ship Yards are placed face down (text 7.6.2): only their
+    // owner reads of them until combat occurs in their hex.
+    if mine {
+        for (h, k) in &l.built {
+            parts.push(format!(
+                "You: a {} at {} (face down until combat there).",
+                k.name(),
+                b.name(*h)
+            ));
+        }
     }
     if !l.scrapped.is_empty() {
         parts.push(format!("{who} scrapped {}.", labels(&l.scrapped)));

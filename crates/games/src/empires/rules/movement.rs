@@ -462,17 +462,21 @@ pub fn scrap_unit(s: &State, label: Label) -> Result<Vec<Event>, String> {
 
 /// `scrap at:H what:base|yard` in the movement phase.
 pub fn scrap_at(s: &State, seat: Seat, at: Hex, what: Kind) -> Result<Vec<Event>, String> {
-    let has = s.colony(at).is_some_and(|c| {
+    let colony = s.colony(at).filter(|c| {
         c.owner == seat
             && match what {
                 Kind::Base => c.base,
                 _ => c.yards > 0,
             }
     });
-    if !has {
+    let Some(c) = colony else {
         return Err(format!("you have no {} at {}", what.name(), s.board.name(at)));
-    }
-    Ok(vec![Event::InstallationScrapped { at, what }])
+    };
+    Ok(vec![Event::InstallationScrapped {
+        at,
+        what,
+        secret_of: c.removes_hidden(what).then_some(seat),
+    }])
 }
 
 /// `deposit unit:L`: a towing Miner in a hex with one of `seat`'s colonies
@@ -644,7 +648,7 @@ pub(super) fn explore(s: &State, seat: Seat, h: Hex) -> Vec<Event> {
             why: Doom::Danger,
         }),
         Marker::LostInSpace => {
-            let shifter = Seat((seat.0 + s.players - 1) % s.players);
+            let shifter = s.right_of(seat);
             out.push(Event::LostOwed { shifter, at: h });
         }
         _ => {}
