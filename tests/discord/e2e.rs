@@ -916,6 +916,34 @@ async fn bad_input_is_explained_privately_and_changes_nothing() {
         .await;
     }
 
+    // Controls that cannot act answer privately and never ping (issue 29,
+    // point 5): one that is not the bot's any more, and a player's button
+    // pressed by someone who does not play the game.
+    let button =
+        |id: &str| vec![json!({"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": id}]})];
+    let gone = h
+        .fake
+        .seed_bot_message(h.fake.dm_channel(dave.id), "An old prompt", button("zz:old"));
+    let i = h.fake.press(&dave, gone, "zz:old").await;
+    let ans = h.fake.answer(i).await;
+    assert!(
+        ans.ephemeral() && ans.content.contains("not one of mine"),
+        "{}",
+        ans.content
+    );
+    let foreign = format!("o:{}:end", t.game.0);
+    let theirs = h
+        .fake
+        .seed_bot_message(h.fake.dm_channel(dave.id), "Your turn", button(&foreign));
+    let before = h.row(t.game).await.seq;
+    let i = h.fake.press(&dave, theirs, &foreign).await;
+    let refusal = h
+        .outcome_of_press(t.game, i, before)
+        .await
+        .expect_err("dave does not play this game");
+    assert!(refusal.ephemeral(), "{}", refusal.content);
+    h.assert_no_pings();
+
     // Only good orders were announced; nothing refused was.
     h.wait_outbox_drained(DRAIN).await;
     h.assert_outbox_delivered_once().await;

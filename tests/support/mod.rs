@@ -401,16 +401,19 @@ impl Harness {
             assert_eq!(b["allowed_mentions"]["parse"], json!([]), "an edit that may ping: {b}");
             assert_eq!(b["allowed_mentions"]["users"], json!([]), "an edit that pings: {b}");
         }
+        // And so does every other message the bot sent or edited.
+        self.assert_no_pings();
         out
     }
 
-    /// Nothing the bot sent could ping anyone: every new message (posts,
-    /// interaction responses, follow-ups) says `allowed_mentions.parse: []`.
+    /// Nothing the bot sent could ping anyone: every message it sent with
+    /// text (posts, interaction responses, follow-ups, and edits of any of
+    /// them) says `allowed_mentions.parse: []` explicitly.
     pub fn assert_no_pings(&self) {
         let bodies: Vec<(String, Value)> = self.fake.read(|w| {
             w.log
                 .iter()
-                .filter(|l| l.method == "POST")
+                .filter(|l| l.method == "POST" || l.method == "PATCH")
                 .filter_map(|l| {
                     let b = l.body.json()?;
                     let msg = if l.path.ends_with("/callback") { &b["data"] } else { b };
@@ -420,7 +423,7 @@ impl Harness {
         });
         assert!(!bodies.is_empty());
         for (path, b) in bodies {
-            assert_eq!(b["allowed_mentions"]["parse"], json!([]), "POST {path} may ping: {b}");
+            assert_eq!(b["allowed_mentions"]["parse"], json!([]), "{path} may ping: {b}");
         }
     }
 

@@ -824,7 +824,8 @@ pub async fn handle_component(
     let Some(action) = action_of(&interaction.data.custom_id, &interaction.data.kind) else {
         let response = serenity::CreateInteractionResponseMessage::new()
             .content("That control is not one of mine any more. Use the game's slash commands instead.")
-            .ephemeral(true);
+            .ephemeral(true)
+            .allowed_mentions(serenity::CreateAllowedMentions::new());
         interaction
             .create_response(ctx, serenity::CreateInteractionResponse::Message(response))
             .await?;
@@ -1022,7 +1023,8 @@ async fn tell_error(
 ) -> Result<(), Error> {
     let response = serenity::CreateInteractionResponseFollowup::new()
         .content(clip_message(&error_text(error)))
-        .ephemeral(true);
+        .ephemeral(true)
+        .allowed_mentions(serenity::CreateAllowedMentions::new());
     interaction.create_followup(ctx, response).await?;
     Ok(())
 }
