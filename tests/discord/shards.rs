@@ -228,6 +228,7 @@ async fn two_processes_two_shards_one_postgres_database() {
         let processes: std::collections::BTreeSet<&str> =
             claimed_by.iter().filter_map(|c| c.split('/').next()).collect();
         println!("{orders} orders; interactions per shard {per_shard:?}; delivering processes {processes:?}");
+        assert_eq!(processes.len(), 2, "both processes delivered messages: {claimed_by:?}");
         h.fake.assert_clean();
     }
     db.drop().await;

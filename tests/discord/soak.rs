@@ -180,12 +180,14 @@ async fn soak(backend: &'static str, db_url: Option<String>, kills: u32, games: 
             a.before + 1
         );
     }
+    let mut taken: Vec<&Acked> = acked.iter().collect();
     for (i, u) in &unanswered {
         // Taken if it is in the log and no later order was given at the
         // same position (which would be the same order sent again).
         let sent_again = sent_at[i + 1..].contains(&(u.game, u.before));
         if !sent_again && in_log(u).await {
             f.taken_unanswered += 1;
+            taken.push(u);
         }
     }
     // Exactly once: acknowledged orders are at distinct positions.
@@ -196,6 +198,34 @@ async fn soak(backend: &'static str, db_url: Option<String>, kills: u32, games: 
     tables.extend(finished);
     for t in &tables {
         f.entries += h.events(t.game).await.len();
+    }
+    // One commit per order taken: from its first order on, each game's log
+    // is exactly the events of the orders taken (acknowledged, or taken
+    // before a kill cut the answer), one after another, each once. An order
+    // applied twice would leave entries no order accounts for.
+    for t in &tables {
+        let mut mine: Vec<&&Acked> = taken.iter().filter(|a| a.game == t.game).collect();
+        mine.sort_by_key(|a| a.before);
+        let Some(first) = mine.first() else { continue };
+        let mut pos = first.before;
+        for a in &mine {
+            assert_eq!(
+                a.before,
+                pos,
+                "game {}: log entries {}..={} are no order's (an order applied twice?)",
+                t.game,
+                pos + 1,
+                a.before
+            );
+            let state = store.state_at(a.game, GameKind::Hyperspace, a.before).await.unwrap();
+            pos += state.decide(a.seat, &a.line).expect("checked above").len() as i64;
+        }
+        let last = h.events(t.game).await.last().map_or(0, |(seq, _)| *seq);
+        assert_eq!(
+            pos, last,
+            "game {}: log entries after {pos} are no order's (an order applied twice?)",
+            t.game
+        );
     }
 
     // `orrery replay` on the bot's database: every game consistent.
