@@ -511,7 +511,7 @@ fn hidden_state_does_not_leak() {
 fn hidden_state_does_not_leak_in(kind: GameKind, games: u64) {
     {
         let counts = player_counts(kind);
-        let mut checked = (0usize, 0usize, 0usize, 0usize);
+        let mut checked = (0usize, 0usize, 0usize, 0usize, 0usize);
         let started = std::time::Instant::now();
         for seed in 0..games {
             let players = counts[(seed as usize) % counts.len()];
@@ -577,6 +577,7 @@ fn hidden_state_does_not_leak_in(kind: GameKind, games: u64) {
                             other.legal_commands(seat),
                             "{kind} seed {seed}: {seat}'s legal orders depend on hidden state"
                         );
+                        checked.4 += provoked_texts_agree(kind, seed, state, &other, seat, &names, &mut rng);
                     }
                     checked.0 += 1;
                     if viewer == Viewer::Public && sampled % 10 == 0 {
@@ -665,12 +666,19 @@ fn hidden_state_does_not_leak_in(kind: GameKind, games: u64) {
             });
         }
         eprintln!(
-            "{kind}: {} views and legal orders, {} public boards, {} orders' and {} sheet edits' narration compared under changed hidden state ({:.1} s)",
+            "{kind}: {} views and legal orders, {} public boards, {} orders' and {} sheet edits' narration, {} refusals, autocompletes and controls compared under changed hidden state ({:.1} s)",
             checked.0,
             checked.1,
             checked.2,
             checked.3,
+            checked.4,
             started.elapsed().as_secs_f64()
+        );
+        // (A game with nothing hidden has nothing to scramble: Hyperspace.)
+        assert!(
+            checked.0 == 0 || checked.4 > 1000,
+            "{kind}: only {} provoked texts compared",
+            checked.4
         );
         if kind == GameKind::Solar && games >= 100 {
             assert!(checked.0 > 1000 && checked.1 > 10 && checked.2 > 100, "{checked:?}");
@@ -685,6 +693,64 @@ fn hidden_state_does_not_leak_in(kind: GameKind, games: u64) {
             assert!(checked.0 > 5000 && checked.1 > 50 && checked.3 > 500, "{checked:?}");
         }
     }
+}
+
+/// Everything `seat` can provoke reads the same in `state` and in `other`
+/// (the same position with what `seat` cannot know scrambled): its
+/// controls (labels, groups, questions), every autocomplete answer beyond
+/// the legal orders, and the answer to orders it might type, legal or not,
+/// including those naming others' hidden units, cards and tiles (every
+/// seat's legal orders now, tried as `seat`). Returns the texts compared.
+fn provoked_texts_agree(
+    kind: GameKind,
+    seed: u64,
+    state: &AnyState,
+    other: &AnyState,
+    seat: Seat,
+    names: &[String],
+    rng: &mut GameRng,
+) -> usize {
+    let players = names.len();
+    let mut compared = 0;
+    assert_eq!(
+        state.legal_controls(seat, names),
+        other.legal_controls(seat, names),
+        "{kind} seed {seed}: {seat}'s controls depend on hidden state"
+    );
+    compared += 1;
+    for spec in kind.commands() {
+        for p in &spec.params {
+            assert_eq!(
+                state.complete_more(seat, spec.name, p.name, &[], ""),
+                other.complete_more(seat, spec.name, p.name, &[], ""),
+                "{kind} seed {seed}: autocomplete of `{} {}:` for {seat} depends on hidden state",
+                spec.name,
+                p.name
+            );
+            compared += 1;
+        }
+    }
+    let mut lines: Vec<orrery::engine::CommandLine> = Vec::new();
+    for q in Seat::all(players) {
+        lines.extend(state.legal_commands(q));
+    }
+    lines.sort_by_key(|l| l.to_string());
+    lines.dedup();
+    // At most 24 of them, at random.
+    while lines.len() > 24 {
+        let i = rng.below(lines.len() as u32) as usize;
+        lines.swap_remove(i);
+    }
+    for line in &lines {
+        let answer = |s: &AnyState| s.decide(seat, line).map(|_| ()).map_err(|e| e.to_string());
+        assert_eq!(
+            answer(state),
+            answer(other),
+            "{kind} seed {seed}: `{line}` by {seat} is answered differently with other hidden state"
+        );
+        compared += 1;
+    }
+    compared
 }
 
 /// Spectrum War asks a combat sheet only of players with a shot to aim
