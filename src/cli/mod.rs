@@ -83,8 +83,9 @@ fn fold_checking(
 
 /// `orrery replay`: re-fold every stored game from its event log and check
 /// it matches the stored state. Returns whether all are consistent.
+/// It only reads, so it runs beside a bot that holds a SQLite file.
 pub async fn replay(db: &str) -> anyhow::Result<bool> {
-    let store = Store::connect(db).await?;
+    let store = Store::connect_beside(db).await?;
     let games = store.all_games().await?;
     let mut bad = 0;
     for g in &games {

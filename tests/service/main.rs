@@ -16,3 +16,4 @@ mod live;
 mod reads;
 mod requests;
 mod sheets;
+mod storage;

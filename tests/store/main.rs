@@ -7,3 +7,4 @@ mod pgdb;
 
 mod backends;
 mod fixtures;
+mod storage;

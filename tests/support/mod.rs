@@ -245,10 +245,15 @@ impl Harness {
         self.boot().await;
     }
 
-    /// The bot's database, opened read-mostly by the test.
+    /// The bot's database, opened read-mostly by the test, beside the bot
+    /// (which holds a SQLite file's lock).
     pub async fn store(&self) -> &Store {
         self.store
-            .get_or_init(|| async { Store::connect(&self.db_url).await.expect("open the bot's database") })
+            .get_or_init(|| async {
+                Store::connect_beside(&self.db_url)
+                    .await
+                    .expect("open the bot's database")
+            })
             .await
     }
 

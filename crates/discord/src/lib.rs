@@ -461,12 +461,14 @@ async fn register(
 /// Shown for internal errors; the details go to the log.
 pub const GENERIC_ERROR: &str = "Something went wrong on my side; nothing was changed. Please try again in a moment.";
 
-/// What the asker is told about a failed request: user errors and busy
-/// games explain themselves; anything else is logged and stays generic.
+/// What the asker is told about a failed request: user errors, busy
+/// games and a full database explain themselves (the store logs a full
+/// database itself, once); anything else is logged and stays generic.
 pub fn error_text(error: &Error) -> String {
     match error.downcast_ref::<ServiceError>() {
         Some(ServiceError::User(text)) => text::markup(text),
         Some(e @ ServiceError::Busy(_)) => e.to_string(),
+        _ if orrery_service::storage_full_in(error) => orrery_service::STORAGE_FULL.to_string(),
         _ => {
             tracing::error!("request failed: {error:#}");
             GENERIC_ERROR.to_string()
@@ -669,5 +671,17 @@ mod tests {
         let internal: Error = ServiceError::Internal(anyhow::anyhow!("database password wrong")).into();
         assert_eq!(error_text(&internal), GENERIC_ERROR);
         assert_eq!(error_text(&anyhow::anyhow!("socket closed")), GENERIC_ERROR);
+    }
+
+    #[test]
+    fn error_text_says_the_storage_is_full() {
+        let full: Error = ServiceError::StorageFull.into();
+        assert_eq!(error_text(&full), orrery_service::STORAGE_FULL);
+        // The store's error inside an internal one, as a transport's own
+        // store call may carry it.
+        let sqlite_full = sqlx::Error::Protocol("database or disk is full".into());
+        let inner: Error = anyhow::Error::from(orrery_store::StoreError::Full(sqlite_full)).context("loading the game");
+        assert_eq!(error_text(&inner), orrery_service::STORAGE_FULL);
+        assert!(!error_text(&full).contains('*') && !error_text(&full).contains('`'));
     }
 }

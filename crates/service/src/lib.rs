@@ -252,14 +252,46 @@ pub enum ServiceError {
     User(Text),
     #[error("Game {0} is busy with another action. Please try again in a moment.")]
     Busy(GameId),
+    /// The database has no room to write ([`StoreError::Full`]): nothing
+    /// changed, and the same request succeeds once it has room, with no
+    /// restart. The store logs it (once) for the operator.
+    #[error("{STORAGE_FULL}")]
+    StorageFull,
     #[error("internal error: {0:#}")]
     Internal(#[from] anyhow::Error),
 }
 
+/// What the asker is told while the database has no room to write.
+pub const STORAGE_FULL: &str = "The game's storage is full right now, so nothing was changed. Please try again later.";
+
 impl From<StoreError> for ServiceError {
     fn from(e: StoreError) -> Self {
-        ServiceError::Internal(e.into())
+        match e {
+            StoreError::Full(_) => ServiceError::StorageFull,
+            e => ServiceError::Internal(e.into()),
+        }
     }
+}
+
+impl ServiceError {
+    /// Did the request fail because the database has no room to write?
+    /// (Also when the store's error reached here inside an `anyhow` error.)
+    pub fn is_storage_full(&self) -> bool {
+        match self {
+            ServiceError::StorageFull => true,
+            ServiceError::Internal(e) => storage_full_in(e),
+            _ => false,
+        }
+    }
+}
+
+/// Is a [`StoreError::Full`] (or a [`ServiceError::StorageFull`]) anywhere
+/// in the chain of `e`?
+pub fn storage_full_in(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<StoreError>().is_some_and(StoreError::is_full)
+            || matches!(c.downcast_ref::<ServiceError>(), Some(ServiceError::StorageFull))
+    })
 }
 
 fn user_err<T>(msg: impl Into<Text>) -> Result<T, ServiceError> {
@@ -335,7 +367,7 @@ impl Service {
 
     /// Handle one request. On error nothing was changed.
     pub async fn handle(&self, actor: &Actor, request: Request) -> Result<Reply, ServiceError> {
-        match request {
+        let result = match request {
             Request::New {
                 kind,
                 seed,
@@ -400,7 +432,16 @@ impl Service {
             Request::Sheet { game, verb } => self.sheet_edit(actor, game, verb).await,
             Request::TakeBack { game } => self.take_back(actor, game).await,
             Request::Prompt { game } => self.my_prompt(actor, game).await,
-        }
+        };
+        // However the store's error travelled, the asker hears that the
+        // storage is full.
+        result.map_err(|e| {
+            if e.is_storage_full() {
+                ServiceError::StorageFull
+            } else {
+                e
+            }
+        })
     }
 
     /// How many changes this process has made so far: taken before a read

@@ -225,66 +225,67 @@ impl Store {
     /// [`StoreError::AlreadySeated`] if a new player already plays another
     /// seat, [`StoreError::NotFound`] for an unknown game or seat.
     pub async fn commit(&self, c: Commit) -> StoreResult<i64> {
-        // Serialize everything before writing anything.
-        let state = c.state.as_ref().map(codec::encode_state).transpose()?;
-        let events = c.events.iter().map(codec::encode).collect::<StoreResult<Vec<_>>>()?;
-        let outbox = c.outbox.iter().map(NewOutboxRow::of).collect::<StoreResult<Vec<_>>>()?;
-        let snapshots = c
-            .snapshots
-            .iter()
-            .map(|(seq, s)| Ok((*seq, codec::encode_state(s)?)))
-            .collect::<StoreResult<Vec<_>>>()?;
-        let settings = c.settings.as_ref().map(|s| to_json("settings", s)).transpose()?;
-        let config = c.start.as_ref().map(|s| to_json("game config", s)).transpose()?;
-        if state.is_none() && !events.is_empty() {
-            return Err(StoreError::Corrupt(
-                "events committed without the state after them".into(),
-            ));
-        }
-        let game = c.game;
-
-        let mut tx = self.begin_write().await?;
-        lock_game(&mut tx, game, c.status, c.expected_seq).await?;
-        if let Some(expected) = &c.expected_deadline {
-            let lock = match self.backend {
-                Backend::Postgres => " FOR UPDATE",
-                Backend::Sqlite => "",
-            };
-            let now = sqlx::query(&format!(
-                "SELECT game_id, phase, due_at, reminded, paused_remaining FROM deadlines WHERE game_id = $1{lock}"
-            ))
-            .bind(game.0)
-            .fetch_optional(&mut *tx)
-            .await?
-            .map(|r| deadline_from_row(&r))
-            .transpose()?;
-            if now != *expected {
-                tx.rollback().await?;
-                return Err(StoreError::Moved(format!("the deadline of game {game} changed")));
+        self.seen(async {
+            // Serialize everything before writing anything.
+            let state = c.state.as_ref().map(codec::encode_state).transpose()?;
+            let events = c.events.iter().map(codec::encode).collect::<StoreResult<Vec<_>>>()?;
+            let outbox = c.outbox.iter().map(NewOutboxRow::of).collect::<StoreResult<Vec<_>>>()?;
+            let snapshots = c
+                .snapshots
+                .iter()
+                .map(|(seq, s)| Ok((*seq, codec::encode_state(s)?)))
+                .collect::<StoreResult<Vec<_>>>()?;
+            let settings = c.settings.as_ref().map(|s| to_json("settings", s)).transpose()?;
+            let config = c.start.as_ref().map(|s| to_json("game config", s)).transpose()?;
+            if state.is_none() && !events.is_empty() {
+                return Err(StoreError::Corrupt(
+                    "events committed without the state after them".into(),
+                ));
             }
-        }
-        let base = match c.expected_seq {
-            Some(s) => s,
-            None => sqlx::query("SELECT seq FROM games WHERE id = $1")
+            let game = c.game;
+
+            let mut tx = self.begin_write().await?;
+            lock_game(&mut tx, game, c.status, c.expected_seq).await?;
+            if let Some(expected) = &c.expected_deadline {
+                let lock = match self.backend {
+                    Backend::Postgres => " FOR UPDATE",
+                    Backend::Sqlite => "",
+                };
+                let now = sqlx::query(&format!(
+                    "SELECT game_id, phase, due_at, reminded, paused_remaining FROM deadlines WHERE game_id = $1{lock}"
+                ))
                 .bind(game.0)
-                .fetch_one(&mut *tx)
+                .fetch_optional(&mut *tx)
                 .await?
-                .try_get(0)?,
-        };
-        if let Some(config) = config {
-            sqlx::query("UPDATE games SET config = $2 WHERE id = $1")
-                .bind(game.0)
-                .bind(config)
-                .execute(&mut *tx)
-                .await?;
-        }
-        for change in &c.seats {
-            change_seat(&mut tx, game, base, change).await?;
-        }
-        match &c.drafts {
-            DraftsChange::Keep => {}
-            DraftsChange::Save { seat, line, ready } => {
-                sqlx::query(
+                .map(|r| deadline_from_row(&r))
+                .transpose()?;
+                if now != *expected {
+                    tx.rollback().await?;
+                    return Err(StoreError::Moved(format!("the deadline of game {game} changed")));
+                }
+            }
+            let base = match c.expected_seq {
+                Some(s) => s,
+                None => sqlx::query("SELECT seq FROM games WHERE id = $1")
+                    .bind(game.0)
+                    .fetch_one(&mut *tx)
+                    .await?
+                    .try_get(0)?,
+            };
+            if let Some(config) = config {
+                sqlx::query("UPDATE games SET config = $2 WHERE id = $1")
+                    .bind(game.0)
+                    .bind(config)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            for change in &c.seats {
+                change_seat(&mut tx, game, base, change).await?;
+            }
+            match &c.drafts {
+                DraftsChange::Keep => {}
+                DraftsChange::Save { seat, line, ready } => {
+                    sqlx::query(
                     "INSERT INTO drafts (game_id, seat, seq, line, ready, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
                      ON CONFLICT (game_id, seat) DO UPDATE SET seq = excluded.seq, line = excluded.line,
                      ready = excluded.ready, updated_at = excluded.updated_at",
@@ -297,11 +298,13 @@ impl Store {
                 .bind(c.now_ms)
                 .execute(&mut *tx)
                 .await?;
-            }
-            DraftsChange::Discard(drafts) => {
-                let mut n = 0;
-                for d in drafts {
-                    n += sqlx::query("DELETE FROM drafts WHERE game_id = $1 AND seat = $2 AND seq = $3 AND line = $4")
+                }
+                DraftsChange::Discard(drafts) => {
+                    let mut n = 0;
+                    for d in drafts {
+                        n += sqlx::query(
+                            "DELETE FROM drafts WHERE game_id = $1 AND seat = $2 AND seq = $3 AND line = $4",
+                        )
                         .bind(game.0)
                         .bind(i64::from(d.seat.0))
                         .bind(d.seq)
@@ -309,21 +312,21 @@ impl Store {
                         .execute(&mut *tx)
                         .await?
                         .rows_affected();
+                    }
+                    if n == 0 {
+                        tx.rollback().await?;
+                        return Err(StoreError::Moved(format!("the drafts of game {game} changed")));
+                    }
                 }
-                if n == 0 {
-                    tx.rollback().await?;
-                    return Err(StoreError::Moved(format!("the drafts of game {game} changed")));
+                DraftsChange::ClearAll => {
+                    sqlx::query("DELETE FROM drafts WHERE game_id = $1")
+                        .bind(game.0)
+                        .execute(&mut *tx)
+                        .await?;
                 }
             }
-            DraftsChange::ClearAll => {
-                sqlx::query("DELETE FROM drafts WHERE game_id = $1")
-                    .bind(game.0)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-        }
-        for (seq, event) in (base + 1..).zip(&events) {
-            let inserted = sqlx::query(
+            for (seq, event) in (base + 1..).zip(&events) {
+                let inserted = sqlx::query(
                 "INSERT INTO events (game_id, seq, event, created_at, batch, version) VALUES ($1, $2, $3, $4, $5, $6)",
             )
             .bind(game.0)
@@ -334,65 +337,67 @@ impl Store {
             .bind(event.version)
             .execute(&mut *tx)
             .await;
-            match inserted {
-                Ok(_) => {}
-                Err(e) if is_unique_violation(&e) => {
-                    // The log holds events past the row's `seq`: another
-                    // writer (or a torn history) got there first.
-                    tx.rollback().await?;
-                    return Err(self.conflict_from_log(game, base).await);
+                match inserted {
+                    Ok(_) => {}
+                    Err(e) if is_unique_violation(&e) => {
+                        // The log holds events past the row's `seq`: another
+                        // writer (or a torn history) got there first.
+                        tx.rollback().await?;
+                        return Err(self.conflict_from_log(game, base).await);
+                    }
+                    Err(e) => return Err(e.into()),
                 }
-                Err(e) => return Err(e.into()),
             }
-        }
-        let new_seq = base + events.len() as i64;
-        for (seq, state) in snapshots {
-            if seq <= base || seq > new_seq {
-                tx.rollback().await?;
-                return Err(StoreError::Corrupt(format!(
-                    "a snapshot at entry {seq} of game {game}, outside this commit's entries {}..={new_seq}",
-                    base + 1
-                )));
+            let new_seq = base + events.len() as i64;
+            for (seq, state) in snapshots {
+                if seq <= base || seq > new_seq {
+                    tx.rollback().await?;
+                    return Err(StoreError::Corrupt(format!(
+                        "a snapshot at entry {seq} of game {game}, outside this commit's entries {}..={new_seq}",
+                        base + 1
+                    )));
+                }
+                sqlx::query("INSERT INTO snapshots (game_id, seq, state, created_at) VALUES ($1, $2, $3, $4)")
+                    .bind(game.0)
+                    .bind(seq)
+                    .bind(state)
+                    .bind(c.now_ms)
+                    .execute(&mut *tx)
+                    .await?;
             }
-            sqlx::query("INSERT INTO snapshots (game_id, seq, state, created_at) VALUES ($1, $2, $3, $4)")
-                .bind(game.0)
-                .bind(seq)
-                .bind(state)
-                .bind(c.now_ms)
-                .execute(&mut *tx)
-                .await?;
-        }
-        let finished = c.finishes();
-        if let Some(state) = state {
-            let status = if finished {
-                GameStatus::Finished
-            } else {
-                GameStatus::Active
-            };
-            sqlx::query("UPDATE games SET state = $2, seq = $3, status = $4, updated_at = $5 WHERE id = $1")
-                .bind(game.0)
-                .bind(state)
-                .bind(new_seq)
-                .bind(status.as_str())
-                .bind(c.now_ms)
-                .execute(&mut *tx)
-                .await?;
-        }
-        if let Some(settings) = settings {
-            sqlx::query("UPDATE games SET settings = $2, updated_at = $3 WHERE id = $1")
-                .bind(game.0)
-                .bind(settings)
-                .bind(c.now_ms)
-                .execute(&mut *tx)
-                .await?;
-        }
-        let deadline = if finished { &DeadlineChange::Clear } else { &c.deadline };
-        write_deadline(&mut tx, game, deadline).await?;
-        for row in outbox {
-            row.insert(&mut tx, Some(game), c.now_ms).await?;
-        }
-        tx.commit().await?;
-        Ok(new_seq)
+            let finished = c.finishes();
+            if let Some(state) = state {
+                let status = if finished {
+                    GameStatus::Finished
+                } else {
+                    GameStatus::Active
+                };
+                sqlx::query("UPDATE games SET state = $2, seq = $3, status = $4, updated_at = $5 WHERE id = $1")
+                    .bind(game.0)
+                    .bind(state)
+                    .bind(new_seq)
+                    .bind(status.as_str())
+                    .bind(c.now_ms)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            if let Some(settings) = settings {
+                sqlx::query("UPDATE games SET settings = $2, updated_at = $3 WHERE id = $1")
+                    .bind(game.0)
+                    .bind(settings)
+                    .bind(c.now_ms)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            let deadline = if finished { &DeadlineChange::Clear } else { &c.deadline };
+            write_deadline(&mut tx, game, deadline).await?;
+            for row in outbox {
+                row.insert(&mut tx, Some(game), c.now_ms).await?;
+            }
+            tx.commit().await?;
+            Ok(new_seq)
+        })
+        .await
     }
 
     /// The conflict to report when inserting an event hit an existing one.

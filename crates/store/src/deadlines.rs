@@ -47,31 +47,37 @@ impl Store {
     /// gets its deadlines through [`Store::commit`].
     /// [`StoreError::NotFound`] for an unknown game.
     pub async fn set_deadline(&self, game: GameId, phase: i64, due_at: i64) -> StoreResult<()> {
-        let _turn = self.write_turn().await;
-        let result = sqlx::query(
-            "INSERT INTO deadlines (game_id, phase, due_at, reminded) VALUES ($1, $2, $3, '[]')
-             ON CONFLICT (game_id) DO UPDATE SET phase = excluded.phase, due_at = excluded.due_at, reminded = '[]', paused_remaining = NULL",
-        )
-        .bind(game.0)
-        .bind(phase)
-        .bind(due_at)
-        .execute(&self.pool)
-        .await;
-        match result {
-            Ok(_) => Ok(()),
-            Err(sqlx::Error::Database(e)) if e.is_foreign_key_violation() => Err(not_found(game)),
-            Err(e) => Err(e.into()),
-        }
+        self.seen(async {
+            let _turn = self.write_turn().await;
+            let result = sqlx::query(
+                "INSERT INTO deadlines (game_id, phase, due_at, reminded) VALUES ($1, $2, $3, '[]')
+                 ON CONFLICT (game_id) DO UPDATE SET phase = excluded.phase, due_at = excluded.due_at, reminded = '[]', paused_remaining = NULL",
+            )
+            .bind(game.0)
+            .bind(phase)
+            .bind(due_at)
+            .execute(&self.pool)
+            .await;
+            match result {
+                Ok(_) => Ok(()),
+                Err(sqlx::Error::Database(e)) if e.is_foreign_key_violation() => Err(not_found(game)),
+                Err(e) => Err(e.into()),
+            }
+        })
+        .await
     }
 
     /// Remove a game's deadline, if it has one (for tools and tests).
     pub async fn clear_deadline(&self, game: GameId) -> StoreResult<()> {
-        let _turn = self.write_turn().await;
-        sqlx::query("DELETE FROM deadlines WHERE game_id = $1")
-            .bind(game.0)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        self.seen(async {
+            let _turn = self.write_turn().await;
+            sqlx::query("DELETE FROM deadlines WHERE game_id = $1")
+                .bind(game.0)
+                .execute(&self.pool)
+                .await?;
+            Ok(())
+        })
+        .await
     }
 
     /// Record which reminders were sent for a game's deadline, if it is
@@ -79,19 +85,22 @@ impl Store {
     /// For tools and tests; the scheduler records reminders through
     /// [`Store::commit`], with the messages.
     pub async fn set_reminded(&self, game: GameId, phase: i64, reminded: &serde_json::Value) -> StoreResult<bool> {
-        let _turn = self.write_turn().await;
-        if !reminded.is_array() {
-            return Err(StoreError::Corrupt(format!(
-                "reminders must be a JSON array, not {reminded}"
-            )));
-        }
-        let n = sqlx::query("UPDATE deadlines SET reminded = $3 WHERE game_id = $1 AND phase = $2")
-            .bind(game.0)
-            .bind(phase)
-            .bind(to_json("reminders", reminded)?)
-            .execute(&self.pool)
-            .await?
-            .rows_affected();
-        Ok(n > 0)
+        self.seen(async {
+            let _turn = self.write_turn().await;
+            if !reminded.is_array() {
+                return Err(StoreError::Corrupt(format!(
+                    "reminders must be a JSON array, not {reminded}"
+                )));
+            }
+            let n = sqlx::query("UPDATE deadlines SET reminded = $3 WHERE game_id = $1 AND phase = $2")
+                .bind(game.0)
+                .bind(phase)
+                .bind(to_json("reminders", reminded)?)
+                .execute(&self.pool)
+                .await?
+                .rows_affected();
+            Ok(n > 0)
+        })
+        .await
     }
 }

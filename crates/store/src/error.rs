@@ -49,9 +49,15 @@ pub enum StoreError {
     /// was written; the change is no longer due.
     #[error("{0}")]
     Moved(String),
+    /// The database has no room to write: its disk is full (SQLite's
+    /// `SQLITE_FULL`, PostgreSQL's `disk_full`, or `ENOSPC`). Nothing was
+    /// written; the same write succeeds once the disk has room again, with
+    /// no restart.
+    #[error("the database is full: {0}")]
+    Full(sqlx::Error),
     /// The database failed.
     #[error("database error: {0}")]
-    Db(#[from] sqlx::Error),
+    Db(sqlx::Error),
     /// Stored data that does not parse (JSON, an unknown game kind or
     /// status, an out-of-range seat), or a value that would not serialize.
     #[error("corrupt data in the store: {0}")]
@@ -62,6 +68,46 @@ impl StoreError {
     /// Is this an optimistic-lock conflict (worth a reload and retry)?
     pub fn is_conflict(&self) -> bool {
         matches!(self, StoreError::Conflict { .. })
+    }
+
+    /// Did the database refuse the write for want of room?
+    pub fn is_full(&self) -> bool {
+        matches!(self, StoreError::Full(_))
+    }
+}
+
+/// A database error is [`StoreError::Full`] when the disk is full, and
+/// [`StoreError::Db`] otherwise.
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> Self {
+        if is_storage_full(&e) {
+            StoreError::Full(e)
+        } else {
+            StoreError::Db(e)
+        }
+    }
+}
+
+/// SQLite's primary result code for "database or disk is full".
+const SQLITE_FULL: i32 = 13;
+/// PostgreSQL's SQLSTATE `disk_full`.
+const POSTGRES_DISK_FULL: &str = "53100";
+
+/// Did the write fail for want of room on the disk?
+pub(crate) fn is_storage_full(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Database(d) => {
+            let code = d.code();
+            if d.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
+                // The extended result code; its low byte is the primary one.
+                code.and_then(|c| c.parse::<i32>().ok())
+                    .is_some_and(|c| c & 0xff == SQLITE_FULL)
+            } else {
+                code.as_deref() == Some(POSTGRES_DISK_FULL)
+            }
+        }
+        sqlx::Error::Io(io) => io.kind() == std::io::ErrorKind::StorageFull,
+        _ => false,
     }
 }
 

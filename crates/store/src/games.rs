@@ -13,24 +13,27 @@ impl Store {
     /// Open a lobby: a `games` row in status `lobby`, with no state and no
     /// events. Returns the id the database allocated.
     pub async fn create_game(&self, new: NewGame) -> StoreResult<GameId> {
-        let config = to_json("game config", &new.config)?;
-        let settings = to_json("game settings", &new.settings)?;
-        let id: i64 = sqlx::query(
-            "INSERT INTO games (kind, channel_id, guild_id, host_id, status, config, state, seq, created_at, updated_at, settings)
-             VALUES ($1, $2, $3, $4, 'lobby', $5, NULL, 0, $6, $6, $7)
-             RETURNING id",
-        )
-        .bind(new.kind.key())
-        .bind(id_to_db(new.channel_id))
-        .bind(new.guild_id.map(id_to_db))
-        .bind(id_to_db(new.host.0))
-        .bind(config)
-        .bind(new.now_ms)
-        .bind(settings)
-        .fetch_one(&self.pool)
-        .await?
-        .try_get(0)?;
-        Ok(GameId(id))
+        self.seen(async {
+            let config = to_json("game config", &new.config)?;
+            let settings = to_json("game settings", &new.settings)?;
+            let id: i64 = sqlx::query(
+                "INSERT INTO games (kind, channel_id, guild_id, host_id, status, config, state, seq, created_at, updated_at, settings)
+                 VALUES ($1, $2, $3, $4, 'lobby', $5, NULL, 0, $6, $6, $7)
+                 RETURNING id",
+            )
+            .bind(new.kind.key())
+            .bind(id_to_db(new.channel_id))
+            .bind(new.guild_id.map(id_to_db))
+            .bind(id_to_db(new.host.0))
+            .bind(config)
+            .bind(new.now_ms)
+            .bind(settings)
+            .fetch_one(&self.pool)
+            .await?
+            .try_get(0)?;
+            Ok(GameId(id))
+        })
+        .await
     }
 
     /// One game, or `None` if there is no such game.
@@ -133,28 +136,31 @@ impl Store {
         name: &str,
         pick: Option<&str>,
     ) -> StoreResult<Seat> {
-        let mut tx = self.begin_write().await?;
-        lock_game(&mut tx, game, GameStatus::Lobby, None).await?;
-        if let Some(seat) = seat_of(&mut tx, game, user).await? {
-            return Err(StoreError::AlreadySeated { game, user, seat });
-        }
-        let seat: i64 = sqlx::query(
-            "INSERT INTO seats (game_id, user_id, seat, name)
+        self.seen(async {
+            let mut tx = self.begin_write().await?;
+            lock_game(&mut tx, game, GameStatus::Lobby, None).await?;
+            if let Some(seat) = seat_of(&mut tx, game, user).await? {
+                return Err(StoreError::AlreadySeated { game, user, seat });
+            }
+            let seat: i64 = sqlx::query(
+                "INSERT INTO seats (game_id, user_id, seat, name)
              SELECT $1, $2, COALESCE(MAX(seat) + 1, 0), $3 FROM seats WHERE game_id = $1
              RETURNING seat",
-        )
-        .bind(game.0)
-        .bind(id_to_db(user.0))
-        .bind(name)
-        .fetch_one(&mut *tx)
-        .await?
-        .try_get(0)?;
-        let seat = seat_from_db(seat)?;
-        if let Some(pick) = pick {
-            write_pick(&mut tx, game, user, pick).await?;
-        }
-        tx.commit().await?;
-        Ok(seat)
+            )
+            .bind(game.0)
+            .bind(id_to_db(user.0))
+            .bind(name)
+            .fetch_one(&mut *tx)
+            .await?
+            .try_get(0)?;
+            let seat = seat_from_db(seat)?;
+            if let Some(pick) = pick {
+                write_pick(&mut tx, game, user, pick).await?;
+            }
+            tx.commit().await?;
+            Ok(seat)
+        })
+        .await
     }
 
     /// Set a lobby seat's pick ([`crate::SeatRow::pick`]). Fails with
@@ -162,14 +168,17 @@ impl Store {
     /// game holds it; [`StoreError::NotFound`] if the user is not seated,
     /// and [`StoreError::WrongStatus`] outside the lobby.
     pub async fn set_pick(&self, game: GameId, user: UserId, pick: &str) -> StoreResult<()> {
-        let mut tx = self.begin_write().await?;
-        lock_game(&mut tx, game, GameStatus::Lobby, None).await?;
-        if seat_of(&mut tx, game, user).await?.is_none() {
-            return Err(StoreError::NotFound(format!("user {} in game {game}", user.0)));
-        }
-        write_pick(&mut tx, game, user, pick).await?;
-        tx.commit().await?;
-        Ok(())
+        self.seen(async {
+            let mut tx = self.begin_write().await?;
+            lock_game(&mut tx, game, GameStatus::Lobby, None).await?;
+            if seat_of(&mut tx, game, user).await?.is_none() {
+                return Err(StoreError::NotFound(format!("user {} in game {game}", user.0)));
+            }
+            write_pick(&mut tx, game, user, pick).await?;
+            tx.commit().await?;
+            Ok(())
+        })
+        .await
     }
 
     /// Unseat a user from a lobby and move everyone after them up one seat,
@@ -177,60 +186,66 @@ impl Store {
     /// [`StoreError::NotFound`] if they are not seated, and
     /// [`StoreError::WrongStatus`] outside the lobby.
     pub async fn remove_seat(&self, game: GameId, user: UserId) -> StoreResult<Seat> {
-        let mut tx = self.begin_write().await?;
-        lock_game(&mut tx, game, GameStatus::Lobby, None).await?;
-        let removed: i64 = sqlx::query("DELETE FROM seats WHERE game_id = $1 AND user_id = $2 RETURNING seat")
-            .bind(game.0)
-            .bind(id_to_db(user.0))
-            .fetch_optional(&mut *tx)
-            .await?
-            .ok_or_else(|| StoreError::NotFound(format!("user {user} seated in game {game}")))?
-            .try_get(0)?;
-        // One row at a time, lowest first: each moves into the seat just
-        // freed, so UNIQUE (game_id, seat) holds after every row (both
-        // databases check it per row).
-        let later: Vec<i64> = sqlx::query("SELECT seat FROM seats WHERE game_id = $1 AND seat > $2 ORDER BY seat")
-            .bind(game.0)
-            .bind(removed)
-            .fetch_all(&mut *tx)
-            .await?
-            .iter()
-            .map(|row| row.try_get(0))
-            .collect::<Result<_, _>>()?;
-        for seat in later {
-            sqlx::query("UPDATE seats SET seat = $3 WHERE game_id = $1 AND seat = $2")
+        self.seen(async {
+            let mut tx = self.begin_write().await?;
+            lock_game(&mut tx, game, GameStatus::Lobby, None).await?;
+            let removed: i64 = sqlx::query("DELETE FROM seats WHERE game_id = $1 AND user_id = $2 RETURNING seat")
                 .bind(game.0)
-                .bind(seat)
-                .bind(seat - 1)
-                .execute(&mut *tx)
-                .await?;
-        }
-        tx.commit().await?;
-        seat_from_db(removed)
+                .bind(id_to_db(user.0))
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| StoreError::NotFound(format!("user {user} seated in game {game}")))?
+                .try_get(0)?;
+            // One row at a time, lowest first: each moves into the seat just
+            // freed, so UNIQUE (game_id, seat) holds after every row (both
+            // databases check it per row).
+            let later: Vec<i64> = sqlx::query("SELECT seat FROM seats WHERE game_id = $1 AND seat > $2 ORDER BY seat")
+                .bind(game.0)
+                .bind(removed)
+                .fetch_all(&mut *tx)
+                .await?
+                .iter()
+                .map(|row| row.try_get(0))
+                .collect::<Result<_, _>>()?;
+            for seat in later {
+                sqlx::query("UPDATE seats SET seat = $3 WHERE game_id = $1 AND seat = $2")
+                    .bind(game.0)
+                    .bind(seat)
+                    .bind(seat - 1)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            seat_from_db(removed)
+        })
+        .await
     }
 
     /// Set a game's status. Leaving play (finished, abandoned) also clears
     /// its deadline. [`StoreError::NotFound`] for an unknown game.
     pub async fn set_status(&self, game: GameId, status: GameStatus, now_ms: i64) -> StoreResult<()> {
-        let mut tx = self.begin_write().await?;
-        let n = sqlx::query("UPDATE games SET status = $2, updated_at = $3 WHERE id = $1")
-            .bind(game.0)
-            .bind(status.as_str())
-            .bind(now_ms)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-        if n == 0 {
-            return Err(not_found(game));
-        }
-        if !status.is_open() {
-            sqlx::query("DELETE FROM deadlines WHERE game_id = $1")
+        self.seen(async {
+            let mut tx = self.begin_write().await?;
+            let n = sqlx::query("UPDATE games SET status = $2, updated_at = $3 WHERE id = $1")
                 .bind(game.0)
+                .bind(status.as_str())
+                .bind(now_ms)
                 .execute(&mut *tx)
-                .await?;
-        }
-        tx.commit().await?;
-        Ok(())
+                .await?
+                .rows_affected();
+            if n == 0 {
+                return Err(not_found(game));
+            }
+            if !status.is_open() {
+                sqlx::query("DELETE FROM deadlines WHERE game_id = $1")
+                    .bind(game.0)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
+        .await
     }
 }
 

@@ -37,6 +37,25 @@
 //! in order); only writers of other processes meet SQLite's busy timeout. On PostgreSQL every write transaction touches the game row first
 //! (`UPDATE games … WHERE id = $1`), which row-locks the game and so
 //! serializes writers per game.
+//!
+//! # A full disk
+//!
+//! A write the disk has no room for fails with [`StoreError::Full`], and
+//! nothing of it is written. SQLite may roll such a transaction back by
+//! itself, after which the connection's own `ROLLBACK` fails and sqlx
+//! would go on thinking it is in a transaction (every later `BEGIN` on it
+//! refused): a connection whose transaction could not be closed is
+//! discarded when it comes back to the pool, never reused, so the store
+//! writes again by itself once the disk has room. The store logs one error
+//! when writes start failing for want of room and one line when they
+//! succeed again, and counts both for operators ([`Store::health`]).
+//!
+//! # One process per SQLite file
+//!
+//! SQLite serves one process: [`Store::connect`] takes an exclusive lock
+//! on `<file>.lock` (released when the process ends, however it ends) and
+//! refuses a file another process holds, before it migrates anything.
+//! Several processes share a PostgreSQL database instead.
 
 pub mod codec;
 mod commit;
@@ -63,8 +82,11 @@ pub use types::{Backend, DeadlineRow, DeadlineSet, GameRow, GameStatus, NewGame,
 use anyhow::{bail, Context};
 use sqlx::any::AnyPoolOptions;
 use sqlx::migrate::Migrator;
-use sqlx::{Any, AnyConnection, AnyPool, Executor, Row, Transaction};
-use std::time::Duration;
+use sqlx::{Any, AnyConnection, AnyPool, Connection, Database, Executor, Row, Transaction, TransactionManager};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
 
 /// The database [`Store::connect`] uses when none is configured.
 pub const DEFAULT_URL: &str = "sqlite://orrery.db";
@@ -87,16 +109,25 @@ const SQLITE_AUTOCHECKPOINT_PAGES: u32 = 20_000;
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/postgres");
 
+/// While writes keep failing for want of room, the error is logged again
+/// at most this often.
+const FULL_LOG_EVERY: Duration = Duration::from_secs(600);
+
 /// The persistence layer. Cheap to clone: clones share one connection pool.
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    /// What operators watch ([`Store::health`]), shared with the pool's
+    /// release hook.
+    health: Arc<Health>,
+    /// A SQLite file: this process's lock on it ([`lock_sqlite_file`]).
+    _lock: Option<Arc<FileLock>>,
     /// SQLite: the process's turn to write ([`Store::write_turn`]).
-    writer: Option<std::sync::Arc<tokio::sync::Mutex<()>>>,
+    writer: Option<Arc<tokio::sync::Mutex<()>>>,
     /// A SQLite file's checkpoint task, stopped when the last clone of
     /// the store is dropped (or the pool closed).
-    _checkpoints: Option<std::sync::Arc<StopOnDrop>>,
+    _checkpoints: Option<Arc<StopOnDrop>>,
 }
 
 /// Cancels its token when dropped.
@@ -107,6 +138,179 @@ impl Drop for StopOnDrop {
     fn drop(&mut self) {
         self.0.cancel();
     }
+}
+
+/// The store's health, for operators: whether it can write, and what went
+/// wrong since the process started ([`Store::health`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StorageHealth {
+    /// False from a write refused for want of room ([`StoreError::Full`])
+    /// until a write succeeds again.
+    pub writable: bool,
+    /// Writes refused for want of room.
+    pub full_errors: u64,
+    /// Connections discarded because their transaction could not be
+    /// closed (the database had rolled it back by itself).
+    pub discarded_connections: u64,
+}
+
+#[derive(Debug, Default)]
+struct Health {
+    full: AtomicBool,
+    full_errors: AtomicU64,
+    discarded: AtomicU64,
+    /// When the full disk was last logged, while it still is.
+    logged: Mutex<Option<Instant>>,
+}
+
+impl Health {
+    /// Count a write's outcome: log the first refusal for want of room
+    /// (and again every [`FULL_LOG_EVERY`] while they go on), and the
+    /// first success after them.
+    fn record<T>(&self, backend: Backend, result: &StoreResult<T>) {
+        match result {
+            Ok(_) => {
+                if self.full.swap(false, Ordering::Relaxed) {
+                    let mut logged = self.logged.lock().unwrap_or_else(|e| e.into_inner());
+                    if logged.take().is_some() {
+                        tracing::info!(%backend, "the database has room again: writes succeed");
+                    }
+                }
+            }
+            Err(StoreError::Full(e)) => {
+                self.full.store(true, Ordering::Relaxed);
+                let n = self.full_errors.fetch_add(1, Ordering::Relaxed) + 1;
+                let mut logged = self.logged.lock().unwrap_or_else(|e| e.into_inner());
+                if logged.is_none_or(|at| at.elapsed() >= FULL_LOG_EVERY) {
+                    *logged = Some(Instant::now());
+                    tracing::error!(
+                        %backend,
+                        refused = n,
+                        "the database is full ({e}): nothing can be written until its disk has room; \
+                         players are told the game's storage is full, and writes succeed again by themselves"
+                    );
+                }
+            }
+            Err(_) => {}
+        }
+    }
+}
+
+/// The pool's release hook: a connection still inside a transaction once
+/// its transaction was dropped (the database rolled it back by itself, so
+/// sqlx's own `ROLLBACK` failed and sqlx still counts one open) would
+/// refuse every later `BEGIN`: it is discarded. The one connection of an
+/// in-memory database is the database: it is put back in step instead (a
+/// `BEGIN` for sqlx's pending `ROLLBACK` to end).
+async fn release(conn: &mut AnyConnection, health: &Health, memory: bool) -> Result<bool, sqlx::Error> {
+    type Manager = <Any as Database>::TransactionManager;
+    // Runs the `ROLLBACK` a dropped transaction left queued.
+    conn.ping().await?;
+    if Manager::get_transaction_depth(conn) == 0 {
+        return Ok(true);
+    }
+    if memory {
+        let _ = conn.execute("BEGIN").await;
+        let _ = Manager::rollback(conn).await;
+        if Manager::get_transaction_depth(conn) == 0 {
+            return Ok(true);
+        }
+    }
+    health.discarded.fetch_add(1, Ordering::Relaxed);
+    if health.full.load(Ordering::Relaxed) {
+        // A full disk, logged once already.
+        tracing::debug!("discarding a database connection whose transaction could not be closed");
+    } else {
+        tracing::warn!("discarding a database connection whose transaction could not be closed");
+    }
+    Ok(false)
+}
+
+/// This process's exclusive lock on a SQLite file (on `<file>.lock`),
+/// held while any store of the process has the file open.
+#[derive(Debug)]
+struct FileLock {
+    _file: std::fs::File,
+    /// The lock file's path, parent directory canonicalized.
+    path: PathBuf,
+}
+
+/// The SQLite files this process holds, so that its own second store of a
+/// file shares the lock instead of meeting it.
+static LOCKS: Mutex<Vec<Weak<FileLock>>> = Mutex::new(Vec::new());
+
+/// Lock the SQLite file `db` for this process, or refuse it with a clear
+/// message if another process holds it. (Without the lock, processes
+/// started together on a new file raced to migrate it, and SQLite serves
+/// one process anyway.)
+fn lock_sqlite_file(db: &Path) -> anyhow::Result<Arc<FileLock>> {
+    let name = db
+        .file_name()
+        .with_context(|| format!("no file name in the database path {}", db.display()))?;
+    let dir = match db.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let dir = dir
+        .canonicalize()
+        .with_context(|| format!("cannot find the directory of {}", db.display()))?;
+    let mut lock_name = name.to_os_string();
+    lock_name.push(".lock");
+    let path = dir.join(lock_name);
+    let mut locks = LOCKS.lock().unwrap_or_else(|e| e.into_inner());
+    locks.retain(|l| l.strong_count() > 0);
+    if let Some(held) = locks.iter().filter_map(Weak::upgrade).find(|l| l.path == path) {
+        return Ok(held);
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .with_context(|| format!("cannot open the lock file {}", path.display()))?;
+    if !try_lock(&file).with_context(|| format!("cannot lock {}", path.display()))? {
+        let holder = std::fs::read_to_string(&path).unwrap_or_default();
+        let holder = match holder.trim() {
+            "" => String::new(),
+            pid => format!(" (process {pid})"),
+        };
+        bail!(
+            "another Orrery process is using {}; SQLite is one process only (use PostgreSQL for several). \
+             Its lock is {}{holder}.",
+            db.display(),
+            path.display()
+        );
+    }
+    // Who holds it, for the message above (best effort).
+    {
+        use std::io::Write;
+        let _ = file.set_len(0).and_then(|()| write!(file, "{}", std::process::id()));
+    }
+    let lock = Arc::new(FileLock { _file: file, path });
+    locks.push(Arc::downgrade(&lock));
+    Ok(lock)
+}
+
+/// Take an exclusive lock on `file` without waiting: false if another
+/// open file holds it. (`flock`: released when the file is closed or the
+/// process ends, however it ends. `File::try_lock` is younger than this
+/// crate's minimum Rust.)
+#[cfg(unix)]
+fn try_lock(file: &std::fs::File) -> std::io::Result<bool> {
+    use rustix::fs::{flock, FlockOperation};
+    match flock(file, FlockOperation::NonBlockingLockExclusive) {
+        Ok(()) => Ok(true),
+        Err(e) if e == rustix::io::Errno::WOULDBLOCK => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Elsewhere the file is not locked: one process per SQLite file is the
+/// operator's to keep.
+#[cfg(not(unix))]
+fn try_lock(_file: &std::fs::File) -> std::io::Result<bool> {
+    Ok(true)
 }
 
 /// Checkpoint the SQLite database of `pool` every
@@ -147,15 +351,35 @@ impl Store {
     /// with foreign keys on and a [`SQLITE_BUSY_TIMEOUT`]. An in-memory
     /// database lives in the pool's single connection, which is never
     /// closed while the pool lives.
+    ///
+    /// A SQLite file is this process's alone while the store (any clone)
+    /// lives: a file another process holds is refused, with a message
+    /// saying so (see the crate's documentation).
     pub async fn connect(url: &str) -> anyhow::Result<Store> {
+        Store::open(url, true).await
+    }
+
+    /// [`Store::connect`] without taking a SQLite file's lock, and not
+    /// refused by it: for tools and tests that read a database beside the
+    /// process that holds it (`orrery replay`, a test watching its bot).
+    /// The process holding the lock is the one that writes; on a new file
+    /// start that process first (this one runs the migrations too).
+    pub async fn connect_beside(url: &str) -> anyhow::Result<Store> {
+        Store::open(url, false).await
+    }
+
+    async fn open(url: &str, exclusive: bool) -> anyhow::Result<Store> {
         sqlx::any::install_default_drivers();
         let Some(backend) = Backend::from_url(url) else {
             bail!("unsupported database URL `{url}`: expected sqlite:… or postgres://…");
         };
+        let health = Arc::new(Health::default());
+        let mut lock = None;
         let (url, pool) = match backend {
             Backend::Sqlite => {
                 let url = sqlite_url(url);
-                let pool = if sqlite_is_memory(&url) {
+                let memory = sqlite_is_memory(&url);
+                let pool = if memory {
                     // Every connection to `:memory:` is its own database: keep
                     // exactly one, forever.
                     AnyPoolOptions::new()
@@ -165,11 +389,28 @@ impl Store {
                         .max_lifetime(None)
                 } else {
                     create_parent_dir(&url)?;
+                    if exclusive {
+                        lock = Some(lock_sqlite_file(Path::new(sqlite_path(&url)))?);
+                    }
                     AnyPoolOptions::new().max_connections(4)
                 };
-                (url, pool.after_connect(|conn, _| Box::pin(sqlite_session(conn))))
+                let health = health.clone();
+                let pool = pool
+                    .after_connect(|conn, _| Box::pin(sqlite_session(conn)))
+                    .after_release(move |conn, _| {
+                        let health = health.clone();
+                        Box::pin(async move { release(conn, &health, memory).await })
+                    });
+                (url, pool)
             }
-            Backend::Postgres => (url.to_string(), AnyPoolOptions::new().max_connections(8)),
+            Backend::Postgres => {
+                let health = health.clone();
+                let pool = AnyPoolOptions::new().max_connections(8).after_release(move |conn, _| {
+                    let health = health.clone();
+                    Box::pin(async move { release(conn, &health, false).await })
+                });
+                (url.to_string(), pool)
+            }
         };
         let pool = pool
             .connect(&url)
@@ -180,6 +421,8 @@ impl Store {
         let store = Store {
             pool,
             backend,
+            health,
+            _lock: lock,
             writer: (backend == Backend::Sqlite).then(|| std::sync::Arc::new(tokio::sync::Mutex::new(()))),
             _checkpoints: checkpoints,
         };
@@ -209,6 +452,24 @@ impl Store {
     /// methods: raw SQL must work on both backends.
     pub fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// Whether the store can write, and what went wrong since the process
+    /// started: for operators (a health check, a periodic log line).
+    pub fn health(&self) -> StorageHealth {
+        StorageHealth {
+            writable: !self.health.full.load(Ordering::Relaxed),
+            full_errors: self.health.full_errors.load(Ordering::Relaxed),
+            discarded_connections: self.health.discarded.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Count a write's outcome in [`Store::health`] (and log a full disk).
+    /// Every write method passes its result through here.
+    async fn seen<T>(&self, write: impl std::future::Future<Output = StoreResult<T>>) -> StoreResult<T> {
+        let result = write.await;
+        self.health.record(self.backend, &result);
+        result
     }
 
     /// Close every connection (waits for checked-out ones to come back).
@@ -370,6 +631,60 @@ mod tests {
         assert_eq!(Backend::from_url("postgresql://u@h/db"), Some(Backend::Postgres));
         assert_eq!(Backend::from_url("mysql://u@h/db"), None);
         assert_eq!(Backend::from_url("orrery.db"), None);
+    }
+
+    #[test]
+    fn full_disks_are_told_apart() {
+        assert!(error::is_storage_full(&sqlx::Error::Io(std::io::Error::from(
+            std::io::ErrorKind::StorageFull
+        ))));
+        assert!(!error::is_storage_full(&sqlx::Error::RowNotFound));
+        let full: StoreError = sqlx::Error::Io(std::io::ErrorKind::StorageFull.into()).into();
+        assert!(full.is_full());
+        let other: StoreError = sqlx::Error::RowNotFound.into();
+        assert!(matches!(other, StoreError::Db(_)));
+    }
+
+    #[test]
+    fn health_follows_the_writes() {
+        let health = Health::default();
+        let full = || -> StoreResult<()> {
+            Err(StoreError::Full(sqlx::Error::Io(
+                std::io::ErrorKind::StorageFull.into(),
+            )))
+        };
+        health.record(Backend::Sqlite, &full());
+        health.record(Backend::Sqlite, &full());
+        assert!(health.full.load(Ordering::Relaxed));
+        assert_eq!(health.full_errors.load(Ordering::Relaxed), 2);
+        // Logged once, not per write.
+        assert!(health.logged.lock().unwrap().is_some());
+        // Another failure does not make the disk less full.
+        health.record::<()>(Backend::Sqlite, &Err(StoreError::NotFound("x".into())));
+        assert!(health.full.load(Ordering::Relaxed));
+        health.record(Backend::Sqlite, &Ok(()));
+        assert!(!health.full.load(Ordering::Relaxed));
+        assert!(health.logged.lock().unwrap().is_none());
+        assert_eq!(health.full_errors.load(Ordering::Relaxed), 2);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn one_lock_per_file_in_a_process() {
+        let dir = std::env::temp_dir().join(format!("orrery-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = dir.join("g.db");
+        let first = lock_sqlite_file(&db).unwrap();
+        // This process again, by another spelling of the path: the same lock.
+        let again = lock_sqlite_file(&dir.join(".").join("g.db")).unwrap();
+        assert!(Arc::ptr_eq(&first, &again));
+        // Another open file of the lock (as another process has) is refused.
+        let other = std::fs::File::open(&first.path).unwrap();
+        assert!(!try_lock(&other).unwrap());
+        drop((first, again));
+        assert!(try_lock(&other).unwrap(), "released with the last store");
+        drop(other);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! `OutMessage` as last shown); the store keeps them as text and JSON.
 
 use super::codec::{from_json, to_json};
-use super::error::{StoreError, StoreResult};
+use super::error::StoreResult;
 use super::games::not_found;
 use super::types::{id_from_db, id_to_db};
 use super::Store;
@@ -78,40 +78,46 @@ impl Store {
     /// Record `row` as its slot's live message, replacing the one before
     /// (if any). [`StoreError::NotFound`] if the game does not exist.
     pub async fn put_live_message(&self, row: &LiveRow) -> StoreResult<()> {
-        let _turn = self.write_turn().await;
-        let payload = to_json("live message payload", &row.payload)?;
-        let result = sqlx::query(&format!(
-            "INSERT INTO live_messages ({LIVE_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
+        self.seen(async {
+            let _turn = self.write_turn().await;
+            let payload = to_json("live message payload", &row.payload)?;
+            let result = sqlx::query(&format!(
+                "INSERT INTO live_messages ({LIVE_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
              ON CONFLICT (game_id, slot) DO UPDATE SET channel_id = excluded.channel_id,
              message_id = excluded.message_id, payload = excluded.payload,
              outbox_id = excluded.outbox_id, updated_at = excluded.updated_at"
-        ))
-        .bind(row.game_id.0)
-        .bind(row.slot.as_str())
-        .bind(id_to_db(row.channel_id))
-        .bind(id_to_db(row.message_id))
-        .bind(payload)
-        .bind(row.outbox_id)
-        .bind(row.updated_at)
-        .execute(&self.pool)
-        .await;
-        match result {
-            Ok(_) => Ok(()),
-            Err(sqlx::Error::Database(d)) if d.is_foreign_key_violation() => Err(not_found(row.game_id)),
-            Err(e) => Err(StoreError::Db(e)),
-        }
+            ))
+            .bind(row.game_id.0)
+            .bind(row.slot.as_str())
+            .bind(id_to_db(row.channel_id))
+            .bind(id_to_db(row.message_id))
+            .bind(payload)
+            .bind(row.outbox_id)
+            .bind(row.updated_at)
+            .execute(&self.pool)
+            .await;
+            match result {
+                Ok(_) => Ok(()),
+                Err(sqlx::Error::Database(d)) if d.is_foreign_key_violation() => Err(not_found(row.game_id)),
+                Err(e) => Err(e.into()),
+            }
+        })
+        .await
     }
 
     /// Forget the live message of `game` in `slot`. Returns false if there
     /// was none.
     pub async fn remove_live_message(&self, game: GameId, slot: &str) -> StoreResult<bool> {
-        let _turn = self.write_turn().await;
-        let n = sqlx::query("DELETE FROM live_messages WHERE game_id = $1 AND slot = $2")
-            .bind(game.0)
-            .bind(slot)
-            .execute(&self.pool)
-            .await?
-            .rows_affected();
-        Ok(n == 1)
+        self.seen(async {
+            let _turn = self.write_turn().await;
+            let n = sqlx::query("DELETE FROM live_messages WHERE game_id = $1 AND slot = $2")
+                .bind(game.0)
+                .bind(slot)
+                .execute(&self.pool)
+                .await?
+                .rows_affected();
+            Ok(n == 1)
+        })
+        .await
     }
 }

@@ -124,14 +124,17 @@ impl Store {
         payloads: &[serde_json::Value],
         now_ms: i64,
     ) -> StoreResult<Vec<i64>> {
-        let rows = payloads.iter().map(NewOutboxRow::of).collect::<StoreResult<Vec<_>>>()?;
-        let mut tx = self.begin_write().await?;
-        let mut ids = Vec::with_capacity(rows.len());
-        for row in rows {
-            ids.push(row.insert(&mut tx, game, now_ms).await?);
-        }
-        tx.commit().await?;
-        Ok(ids)
+        self.seen(async {
+            let rows = payloads.iter().map(NewOutboxRow::of).collect::<StoreResult<Vec<_>>>()?;
+            let mut tx = self.begin_write().await?;
+            let mut ids = Vec::with_capacity(rows.len());
+            for row in rows {
+                ids.push(row.insert(&mut tx, game, now_ms).await?);
+            }
+            tx.commit().await?;
+            Ok(ids)
+        })
+        .await
     }
 
     /// Up to `limit` undelivered messages, oldest first (including ones
@@ -171,10 +174,11 @@ impl Store {
         limit: i64,
         claims: Claims<'_>,
     ) -> StoreResult<Vec<OutboxRow>> {
-        // The lane rule is the two NOT EXISTS: an older undelivered row in
-        // the same target lane or the same slot lane, held by anyone or by
-        // nobody, keeps this row back.
-        let pick = "SELECT r.id FROM outbox r
+        self.seen(async {
+            // The lane rule is the two NOT EXISTS: an older undelivered row in
+            // the same target lane or the same slot lane, held by anyone or by
+            // nobody, keeps this row back.
+            let pick = "SELECT r.id FROM outbox r
              WHERE r.delivered_at IS NULL
                AND (r.claimed_until IS NULL OR r.claimed_until < $3 OR r.claimed_by NOT LIKE $5)
                AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.target_lane = r.target_lane
@@ -182,59 +186,64 @@ impl Store {
                AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.slot_lane = r.slot_lane
                                AND o.delivered_at IS NULL AND o.id < r.id)
              ORDER BY r.id LIMIT $4";
-        let sql = match self.backend {
-            // The pick is a materialized CTE, run once: as an `IN (…)`
-            // subquery PostgreSQL may run it again per row, and with SKIP
-            // LOCKED a rerun can pick other rows (more than the limit). A
-            // row changed by another claimer between this statement's
-            // snapshot and its lock is re-read and checked again.
-            Backend::Postgres => {
-                let cols = OUTBOX_COLS
-                    .split(", ")
-                    .map(|c| format!("outbox.{c}"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                format!(
-                    "WITH picked AS MATERIALIZED ({pick} FOR UPDATE OF r SKIP LOCKED)
+            let sql = match self.backend {
+                // The pick is a materialized CTE, run once: as an `IN (…)`
+                // subquery PostgreSQL may run it again per row, and with SKIP
+                // LOCKED a rerun can pick other rows (more than the limit). A
+                // row changed by another claimer between this statement's
+                // snapshot and its lock is re-read and checked again.
+                Backend::Postgres => {
+                    let cols = OUTBOX_COLS
+                        .split(", ")
+                        .map(|c| format!("outbox.{c}"))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    format!(
+                        "WITH picked AS MATERIALIZED ({pick} FOR UPDATE OF r SKIP LOCKED)
                      UPDATE outbox SET claimed_by = $1, claimed_until = $2 FROM picked
                      WHERE outbox.id = picked.id AND outbox.delivered_at IS NULL
                      RETURNING {cols}"
-                )
-            }
-            // One writer at a time: the transaction below holds SQLite's
-            // write lock from the start (BEGIN IMMEDIATE).
-            Backend::Sqlite => format!(
+                    )
+                }
+                // One writer at a time: the transaction below holds SQLite's
+                // write lock from the start (BEGIN IMMEDIATE).
+                Backend::Sqlite => format!(
                 "UPDATE outbox SET claimed_by = $1, claimed_until = $2 WHERE id IN ({pick}) RETURNING {OUTBOX_COLS}"
             ),
-        };
-        let mut tx = self.begin_write().await?;
-        let rows = sqlx::query(&sql)
-            .bind(by)
-            .bind(until_ms)
-            .bind(now_ms)
-            .bind(limit)
-            .bind(claims.live_pattern())
-            .fetch_all(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        let mut rows = rows.iter().map(outbox_from_row).collect::<StoreResult<Vec<_>>>()?;
-        rows.sort_by_key(|r| r.id);
-        Ok(rows)
+            };
+            let mut tx = self.begin_write().await?;
+            let rows = sqlx::query(&sql)
+                .bind(by)
+                .bind(until_ms)
+                .bind(now_ms)
+                .bind(limit)
+                .bind(claims.live_pattern())
+                .fetch_all(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            let mut rows = rows.iter().map(outbox_from_row).collect::<StoreResult<Vec<_>>>()?;
+            rows.sort_by_key(|r| r.id);
+            Ok(rows)
+        })
+        .await
     }
 
     /// Give up every claim `by` holds on undelivered rows, so that anyone
     /// (`by` too) may claim them again at once. Returns how many.
     pub async fn release_outbox(&self, by: &str) -> StoreResult<u64> {
-        let _turn = self.write_turn().await;
-        let n = sqlx::query(
-            "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
+        self.seen(async {
+            let _turn = self.write_turn().await;
+            let n = sqlx::query(
+                "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
              WHERE claimed_by = $1 AND delivered_at IS NULL",
-        )
-        .bind(by)
-        .execute(&self.pool)
-        .await?
-        .rows_affected();
-        Ok(n)
+            )
+            .bind(by)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+            Ok(n)
+        })
+        .await
     }
 
     /// Give up every claim on undelivered rows, whoever holds it. For a
@@ -242,48 +251,57 @@ impl Store {
     /// are those of a process that died, whose leases need not be waited
     /// out. Returns how many.
     pub async fn release_all_claims(&self) -> StoreResult<u64> {
-        let _turn = self.write_turn().await;
-        let n = sqlx::query(
-            "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
+        self.seen(async {
+            let _turn = self.write_turn().await;
+            let n = sqlx::query(
+                "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
              WHERE delivered_at IS NULL AND claimed_until IS NOT NULL",
-        )
-        .execute(&self.pool)
-        .await?
-        .rows_affected();
-        Ok(n)
+            )
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+            Ok(n)
+        })
+        .await
     }
 
     /// Record a successful delivery (counts as an attempt). The row is no
     /// longer [`Store::undelivered`], and its claim ends (`claimed_by` stays,
     /// saying who delivered it).
     pub async fn mark_delivered(&self, id: i64, now_ms: i64) -> StoreResult<()> {
-        let _turn = self.write_turn().await;
-        let n = sqlx::query(
-            "UPDATE outbox SET delivered_at = $2, last_attempt_at = $2, attempts = attempts + 1,
+        self.seen(async {
+            let _turn = self.write_turn().await;
+            let n = sqlx::query(
+                "UPDATE outbox SET delivered_at = $2, last_attempt_at = $2, attempts = attempts + 1,
              claimed_until = NULL WHERE id = $1",
-        )
-        .bind(id)
-        .bind(now_ms)
-        .execute(&self.pool)
-        .await?
-        .rows_affected();
-        found(n, id)
+            )
+            .bind(id)
+            .bind(now_ms)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+            found(n, id)
+        })
+        .await
     }
 
     /// Record a failed delivery attempt and its error. The row stays
     /// undelivered (and claimed, if it was), with `attempts` one higher.
     pub async fn mark_failed(&self, id: i64, error: &str, now_ms: i64) -> StoreResult<()> {
-        let _turn = self.write_turn().await;
-        let n = sqlx::query(
-            "UPDATE outbox SET attempts = attempts + 1, last_error = $2, last_attempt_at = $3 WHERE id = $1",
-        )
-        .bind(id)
-        .bind(error)
-        .bind(now_ms)
-        .execute(&self.pool)
-        .await?
-        .rows_affected();
-        found(n, id)
+        self.seen(async {
+            let _turn = self.write_turn().await;
+            let n = sqlx::query(
+                "UPDATE outbox SET attempts = attempts + 1, last_error = $2, last_attempt_at = $3 WHERE id = $1",
+            )
+            .bind(id)
+            .bind(error)
+            .bind(now_ms)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+            found(n, id)
+        })
+        .await
     }
 }
 

@@ -86,8 +86,9 @@ impl Store {
         user: UserId,
         thread: u64,
     ) -> StoreResult<Option<u64>> {
-        let _turn = self.write_turn().await;
-        sqlx::query(
+        self.seen(async {
+            let _turn = self.write_turn().await;
+            sqlx::query(
             "UPDATE seats SET thread_id = $4 WHERE game_id = $1 AND seat = $2 AND user_id = $3 AND thread_id IS NULL",
         )
         .bind(game.0)
@@ -96,29 +97,34 @@ impl Store {
         .bind(id_to_db(thread))
         .execute(&self.pool)
         .await?;
-        let row = sqlx::query("SELECT thread_id FROM seats WHERE game_id = $1 AND seat = $2 AND user_id = $3")
-            .bind(game.0)
-            .bind(i64::from(seat.0))
-            .bind(id_to_db(user.0))
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(match row {
-            Some(r) => r.try_get::<Option<i64>, _>(0)?.map(id_from_db),
-            None => None,
+            let row = sqlx::query("SELECT thread_id FROM seats WHERE game_id = $1 AND seat = $2 AND user_id = $3")
+                .bind(game.0)
+                .bind(i64::from(seat.0))
+                .bind(id_to_db(user.0))
+                .fetch_optional(&self.pool)
+                .await?;
+            Ok(match row {
+                Some(r) => r.try_get::<Option<i64>, _>(0)?.map(id_from_db),
+                None => None,
+            })
         })
+        .await
     }
 
     /// Forget `seat`'s private thread if it is still `thread` (it is gone:
     /// the next private message opens a new one).
     pub async fn forget_seat_thread(&self, game: GameId, seat: Seat, thread: u64) -> StoreResult<()> {
-        let _turn = self.write_turn().await;
-        sqlx::query("UPDATE seats SET thread_id = NULL WHERE game_id = $1 AND seat = $2 AND thread_id = $3")
-            .bind(game.0)
-            .bind(i64::from(seat.0))
-            .bind(id_to_db(thread))
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        self.seen(async {
+            let _turn = self.write_turn().await;
+            sqlx::query("UPDATE seats SET thread_id = NULL WHERE game_id = $1 AND seat = $2 AND thread_id = $3")
+                .bind(game.0)
+                .bind(i64::from(seat.0))
+                .bind(id_to_db(thread))
+                .execute(&self.pool)
+                .await?;
+            Ok(())
+        })
+        .await
     }
 
     /// The game and seat whose private thread `channel` is, if it is one.

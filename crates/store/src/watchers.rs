@@ -10,37 +10,43 @@ use sqlx::Row;
 impl Store {
     /// Add a spectator. Returns false if they were watching already.
     pub async fn watch(&self, game: GameId, user: UserId, now_ms: i64) -> StoreResult<bool> {
-        let mut tx = self.begin_write().await?;
-        let known = sqlx::query("SELECT 1 FROM games WHERE id = $1")
+        self.seen(async {
+            let mut tx = self.begin_write().await?;
+            let known = sqlx::query("SELECT 1 FROM games WHERE id = $1")
+                .bind(game.0)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if known.is_none() {
+                return Err(not_found(game));
+            }
+            let n = sqlx::query(
+                "INSERT INTO watchers (game_id, user_id, since) VALUES ($1, $2, $3) ON CONFLICT (game_id, user_id) DO NOTHING",
+            )
             .bind(game.0)
-            .fetch_optional(&mut *tx)
-            .await?;
-        if known.is_none() {
-            return Err(not_found(game));
-        }
-        let n = sqlx::query(
-            "INSERT INTO watchers (game_id, user_id, since) VALUES ($1, $2, $3) ON CONFLICT (game_id, user_id) DO NOTHING",
-        )
-        .bind(game.0)
-        .bind(id_to_db(user.0))
-        .bind(now_ms)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        tx.commit().await?;
-        Ok(n == 1)
+            .bind(id_to_db(user.0))
+            .bind(now_ms)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            tx.commit().await?;
+            Ok(n == 1)
+        })
+        .await
     }
 
     /// Remove a spectator. Returns false if they were not watching.
     pub async fn unwatch(&self, game: GameId, user: UserId) -> StoreResult<bool> {
-        let _turn = self.write_turn().await;
-        let n = sqlx::query("DELETE FROM watchers WHERE game_id = $1 AND user_id = $2")
-            .bind(game.0)
-            .bind(id_to_db(user.0))
-            .execute(&self.pool)
-            .await?
-            .rows_affected();
-        Ok(n == 1)
+        self.seen(async {
+            let _turn = self.write_turn().await;
+            let n = sqlx::query("DELETE FROM watchers WHERE game_id = $1 AND user_id = $2")
+                .bind(game.0)
+                .bind(id_to_db(user.0))
+                .execute(&self.pool)
+                .await?
+                .rows_affected();
+            Ok(n == 1)
+        })
+        .await
     }
 
     /// A game's spectators, in the order they started watching.
