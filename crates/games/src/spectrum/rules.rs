@@ -82,11 +82,11 @@ pub fn resolve(state: &State, seat: Seat, w: &Written) -> Result<Order, String> 
     let own = state.colour(seat);
     // Only the ships the seat sees (its view): a ship it cannot see is
     // refused as one that does not exist, so no refusal tells them apart.
-    let sensed = super::view::sensed(state, seat);
+    let sensed = super::state::sensed(state, seat);
     let ship = |name: &str| -> Result<ShipId, String> {
         let id = ShipId::parse(name, own)
             .ok_or_else(|| format!("`{name}` is not a ship's name (like R14, or 14 for your own)"))?;
-        if !state.ship(id).is_some_and(|x| super::view::sees(seat, x, &sensed)) {
+        if !state.ship(id).is_some_and(|x| super::state::sees(seat, x, &sensed)) {
             return Err(format!("there is no ship {id} you know of"));
         }
         Ok(id)

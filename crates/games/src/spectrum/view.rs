@@ -13,6 +13,7 @@ use super::basics::ships::{RoundResult, Ship, Unit};
 use super::basics::{Colour, ShipId, Space};
 use super::events::Event;
 use super::state::{Faction, Order, Section, State};
+pub use super::state::{sees, sensed};
 use crate::shared::menu::and_list;
 use orrery_engine::{Outcome, PhaseInfo, Seat, Viewer};
 use serde::Serialize;
@@ -71,29 +72,6 @@ pub struct View {
     pub ships: Vec<Ship>,
     pub own: Option<Own>,
     pub outcome: Option<Outcome>,
-}
-
-/// The spaces `seat`'s sensors reach: within range of its non-dark ships
-/// (1 + sensor units) and its planets (1).
-pub fn sensed(state: &State, seat: Seat) -> Vec<Space> {
-    let mut eyes: Vec<(Space, u32)> = state
-        .ships_of(seat)
-        .filter_map(|x| x.sensor_range().map(|r| (x.at, r)))
-        .collect();
-    for (i, p) in state.planets.iter().enumerate() {
-        if p.owner == Some(seat) {
-            eyes.push((state.map.planets[i].space, 1));
-        }
-    }
-    super::map::all_spaces()
-        .into_iter()
-        .filter(|sp| eyes.iter().any(|(at, r)| super::map::sensor_sees(*at, *r, *sp)))
-        .collect()
-}
-
-/// Whether `seat` sees `ship` now.
-pub fn sees(seat: Seat, ship: &Ship, sensed: &[Space]) -> bool {
-    ship.owner == seat || (!ship.dark && sensed.contains(&ship.at))
 }
 
 /// Whether `after` shows its viewer anything `before` did not, beyond
