@@ -121,3 +121,26 @@ pub fn next_order(state: &AnyState, pick: impl Fn(&[CommandLine]) -> usize) -> O
     let i = pick(&legal).min(legal.len() - 1);
     Some((p.seat, legal[i].clone()))
 }
+
+/// A SQLite database's size now, in pages.
+pub async fn page_count(store: &Store) -> i64 {
+    sqlx::query_scalar("PRAGMA page_count")
+        .fetch_one(store.pool())
+        .await
+        .unwrap()
+}
+
+/// Limit a SQLite database to `pages` pages (a full disk, when that is
+/// about its size now) on every connection of the pool: all of them held
+/// at once, so each gets it.
+pub async fn max_pages(store: &Store, pages: i64) {
+    let mut held = Vec::new();
+    for _ in 0..store.pool().options().get_max_connections() {
+        let mut conn = store.pool().acquire().await.unwrap();
+        sqlx::query(&format!("PRAGMA max_page_count = {pages}"))
+            .fetch_all(&mut *conn)
+            .await
+            .unwrap();
+        held.push(conn);
+    }
+}

@@ -107,6 +107,20 @@ fn player_counts(kind: GameKind) -> Vec<u8> {
     kind.player_counts().collect()
 }
 
+/// The fold of a played game's log is its state, and so is the fold of
+/// the log read back from the database's JSON form.
+fn assert_replays(kind: GameKind, seed: u64, played: &Played) {
+    let replayed = kind.fold(&played.events).expect("fold");
+    assert_eq!(replayed, played.state, "{kind} seed {seed}: replay differs");
+    let json = serde_json::to_string(&played.events).expect("serialize");
+    let back: Vec<AnyEvent> = serde_json::from_str(&json).expect("deserialize");
+    assert_eq!(
+        kind.fold(&back).expect("fold"),
+        played.state,
+        "{kind} seed {seed}: JSON replay differs"
+    );
+}
+
 #[test]
 fn random_games_end_and_replay_exactly() {
     let games = games_or(200);
@@ -118,17 +132,7 @@ fn random_games_end_and_replay_exactly() {
             let players = counts[(seed as usize) % counts.len()];
             let played = play(kind, players, seed, |_| true);
             total += played.decisions;
-            // Replay: the fold of the log is the state.
-            let replayed = kind.fold(&played.events).expect("fold");
-            assert_eq!(replayed, played.state, "{kind} seed {seed}: replay differs");
-            // And through the database's JSON form.
-            let json = serde_json::to_string(&played.events).expect("serialize");
-            let back: Vec<AnyEvent> = serde_json::from_str(&json).expect("deserialize");
-            assert_eq!(
-                kind.fold(&back).expect("fold"),
-                played.state,
-                "{kind} seed {seed}: JSON replay differs"
-            );
+            assert_replays(kind, seed, &played);
             assert!(
                 played.state.pending().is_empty(),
                 "{kind} seed {seed}: game over but decisions pending"
@@ -202,18 +206,7 @@ fn random_games_with_resignations_end_and_replay() {
                     "{kind} seed {seed}: the last player left wins"
                 );
             }
-            assert_eq!(
-                kind.fold(&played.events).expect("fold"),
-                played.state,
-                "{kind} seed {seed}: replay differs"
-            );
-            let json = serde_json::to_string(&played.events).expect("serialize");
-            let back: Vec<AnyEvent> = serde_json::from_str(&json).expect("deserialize");
-            assert_eq!(
-                kind.fold(&back).expect("fold"),
-                played.state,
-                "{kind} seed {seed}: JSON replay differs"
-            );
+            assert_replays(kind, seed, &played);
             for seat in &out {
                 assert!(
                     played.state.resign(*seat).is_err(),

@@ -9,35 +9,14 @@
 
 use orrery::games::GameKind;
 use orrery::service::{Delivery, OutMessage, Posted, Service, ServiceError, Transport};
-use orrery::store::Store;
 
-use crate::common::{at, next_order, order, started, state};
+use crate::common::{at, max_pages, next_order, order, page_count, started, state};
 
 const CHANNEL: u64 = 800;
 const NAMES: [&str; 3] = ["alice", "bob", "carol"];
 
 /// What a player is told while the database cannot be written.
 const STORAGE_FULL: &str = "The game's storage is full right now, so nothing was changed. Please try again later.";
-
-async fn page_count(store: &Store) -> i64 {
-    sqlx::query_scalar("PRAGMA page_count")
-        .fetch_one(store.pool())
-        .await
-        .unwrap()
-}
-
-/// Limit the database to `pages` pages on every pooled connection.
-async fn max_pages(store: &Store, pages: i64) {
-    let mut held = Vec::new();
-    for _ in 0..store.pool().options().get_max_connections() {
-        let mut conn = store.pool().acquire().await.unwrap();
-        sqlx::query(&format!("PRAGMA max_page_count = {pages}"))
-            .fetch_all(&mut *conn)
-            .await
-            .unwrap();
-        held.push(conn);
-    }
-}
 
 /// Sends everything (boards are not drawn).
 struct Sink;

@@ -11,6 +11,8 @@ use orrery::games::{AnyEvent, AnyState, GameKind};
 use orrery::store::{Commit, NewGame, Store, StoreError};
 use std::path::PathBuf;
 
+use crate::common::{max_pages, page_count};
+
 const NOW: i64 = 1_700_000_000_000;
 
 fn temp_db(tag: &str) -> (PathBuf, String) {
@@ -67,29 +69,7 @@ async fn append(store: &Store, id: GameId, seq: i64) -> Result<i64, StoreError> 
     store.commit(c).await
 }
 
-/// Limit the database to `pages` pages (at least its size now) on every
-/// connection of the pool: all of them held at once, so each gets it.
-async fn max_pages(store: &Store, pages: i64) {
-    let size = store.pool().options().get_max_connections();
-    let mut held = Vec::new();
-    for _ in 0..size {
-        let mut conn = store.pool().acquire().await.unwrap();
-        sqlx::query(&format!("PRAGMA max_page_count = {pages}"))
-            .fetch_all(&mut *conn)
-            .await
-            .unwrap();
-        held.push(conn);
-    }
-}
-
 const ROOM: i64 = 1 << 30;
-
-async fn page_count(store: &Store) -> i64 {
-    sqlx::query_scalar("PRAGMA page_count")
-        .fetch_one(store.pool())
-        .await
-        .unwrap()
-}
 
 /// The disk fills during play and then has room again, without a restart:
 /// while full every write fails as "full" (never as a broken connection),
