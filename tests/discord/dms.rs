@@ -94,7 +94,10 @@ async fn a_player_with_closed_dms_plays_from_the_channel() {
         question.content
     );
     let seq = h.row(t.game).await.seq;
-    let pressed = h.fake.press(&bob, question.id, &question.control(&ready).unwrap()).await;
+    let pressed = h
+        .fake
+        .press(&bob, question.id, &question.control(&ready).unwrap())
+        .await;
     let taken = h.outcome_of_press(t.game, pressed, seq).await;
     assert!(taken.is_ok(), "bob's ready was refused: {taken:?}");
     h.wait_outbox_drained(DRAIN).await;

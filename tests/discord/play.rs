@@ -287,7 +287,9 @@ async fn an_order_button_of_an_earlier_phase_gives_nothing() {
                 .unwrap_or_else(|| panic!("`{line}` from phase {made}'s prompt was taken in phase {now}"));
             assert!(
                 refusal.ephemeral()
-                    && refusal.content.contains("This prompt is from an earlier phase; nothing was sent.")
+                    && refusal
+                        .content
+                        .contains("This prompt is from an earlier phase; nothing was sent.")
                     && refusal.content.contains("Your current prompt:"),
                 "{}",
                 refusal.content

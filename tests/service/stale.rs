@@ -61,7 +61,11 @@ async fn an_old_control_is_refused(kind: GameKind, seed: u64, players: usize) {
                     "{kind:?}: `{}` from phase {made} pressed in phase {now}: {why}",
                     c.command
                 );
-                assert_eq!(seq(&svc, game).await, before, "{kind:?}: a stale control changed the game");
+                assert_eq!(
+                    seq(&svc, game).await,
+                    before,
+                    "{kind:?}: a stale control changed the game"
+                );
                 // The same order from the current prompt is taken.
                 let fresh = controls(&svc, game, *seat).await;
                 if let Some(c) = fresh.iter().find(|f| f.command == c.command) {
@@ -80,7 +84,10 @@ async fn an_old_control_is_refused(kind: GameKind, seed: u64, players: usize) {
         assert!(!cs.is_empty(), "{kind:?}: a prompt without orders");
         assert!(cs.iter().all(|c| c.position == Some(now)), "{kind:?}: {cs:?}");
         for c in &cs {
-            if !seen.iter().any(|(seat, made, o)| *seat == p.seat && *made == now && o.command == c.command) {
+            if !seen
+                .iter()
+                .any(|(seat, made, o)| *seat == p.seat && *made == now && o.command == c.command)
+            {
                 seen.push((p.seat, now, c.clone()));
             }
         }

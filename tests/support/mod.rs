@@ -590,11 +590,7 @@ impl Harness {
                     w.messages_in(dm)
                         .into_iter()
                         .rev()
-                        .find(|m| {
-                            m.plain_ids()
-                                .iter()
-                                .any(|c| c.starts_with(&button) || is_card_value(c))
-                        })
+                        .find(|m| m.plain_ids().iter().any(|c| c.starts_with(&button) || is_card_value(c)))
                         .cloned()
                 },
             )

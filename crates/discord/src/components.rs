@@ -967,7 +967,10 @@ pub async fn handle_component(
                         } else {
                             orrery_service::UNDONE_PROMPT
                         };
-                        (format!("{why}\nYour current prompt:\n{}", post_text(&reply.text)), vec![])
+                        (
+                            format!("{why}\nYour current prompt:\n{}", post_text(&reply.text)),
+                            vec![],
+                        )
                     }
                     None => (NO_LONGER_OFFERED.to_string(), vec![]),
                     Some(c) => {
