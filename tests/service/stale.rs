@@ -119,3 +119,32 @@ async fn typed_orders_carry_no_position() {
     ok(&svc, &player(p.seat), crate::common::order(game, &line)).await;
     assert!(seq(&svc, game).await > before);
 }
+
+/// A sheet is edited many times in one phase: the controls of one prompt
+/// keep working while the phase lasts, however often the sheet changed.
+#[tokio::test]
+async fn a_sheet_is_edited_many_times_with_one_prompt_s_controls() {
+    let (svc, _clock) = crate::common::service("stale-sheet").await;
+    let game = started(&svc, CHANNEL, GameKind::Spectrum, 1, &NAMES[..2]).await;
+    let phase = state(&svc, game).await.phase().number;
+    let first = controls(&svc, game, Seat(0)).await;
+    let edits: Vec<&Choice> = first
+        .iter()
+        .filter(|c| c.style == orrery::engine::ControlStyle::Main)
+        .take(4)
+        .collect();
+    assert!(edits.len() >= 2, "{first:?}");
+    let mut taken = 0;
+    for c in edits {
+        let before = seq(&svc, game).await;
+        match svc.handle(&player(Seat(0)), press(game, c)).await {
+            Ok(_) => {
+                taken += 1;
+                assert!(seq(&svc, game).await > before);
+            }
+            Err(e) => assert!(!e.to_string().contains("earlier phase"), "`{}`: {e}", c.command),
+        }
+    }
+    assert!(taken >= 2, "the sheet's edits were taken");
+    assert_eq!(state(&svc, game).await.phase().number, phase, "still the same phase");
+}

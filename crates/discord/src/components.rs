@@ -1752,6 +1752,20 @@ mod tests {
     }
 
     #[test]
+    fn an_ask_first_control_of_another_phase_is_stale() {
+        let at = |p: Option<u32>| {
+            let mut c = choice(4, "end");
+            c.position = p;
+            vec![c, board(4)]
+        };
+        assert!(stale(Some(3), &at(Some(5))), "made in phase 3, asked in phase 5");
+        assert!(stale(Some(6), &at(Some(5))), "made in a phase undone since");
+        assert!(!stale(Some(5), &at(Some(5))), "its own phase");
+        assert!(!stale(None, &at(Some(5))), "an id from before positions: as before");
+        assert!(!stale(Some(3), &[board(4)]), "no order offered: no position to compare");
+    }
+
+    #[test]
     fn confirmations_offer_yes_and_cancel() {
         let line = CommandLine::new("end");
         let rows = confirmation_rows(GameId(4), Some(6), &line, "End turn");
