@@ -84,17 +84,20 @@ async fn a_player_with_closed_dms_plays_from_the_channel() {
     crate::support::assert_png(&mine.attachments[0].data, "bob's private board");
     assert!(mine.content.contains("Your sheet is empty"), "{}", mine.content);
     let ask = format!("c:{}:ready", t.game.0);
-    assert!(mine.custom_ids().contains(&ask), "{:?}", mine.custom_ids());
-    let asked = h.fake.press(&bob, mine.id, &ask).await;
+    assert!(mine.plain_ids().contains(&ask), "{:?}", mine.custom_ids());
+    let asked = h.fake.press(&bob, mine.id, &mine.control(&ask).unwrap()).await;
     let question = h.fake.answer(asked).await;
     let ready = format!("o:{}:ready", t.game.0);
     assert!(
-        question.ephemeral() && question.custom_ids().contains(&ready),
+        question.ephemeral() && question.plain_ids().contains(&ready),
         "{}",
         question.content
     );
     let seq = h.row(t.game).await.seq;
-    let pressed = h.fake.press(&bob, question.id, &ready).await;
+    let pressed = h
+        .fake
+        .press(&bob, question.id, &question.control(&ready).unwrap())
+        .await;
     let taken = h.outcome_of_press(t.game, pressed, seq).await;
     assert!(taken.is_ok(), "bob's ready was refused: {taken:?}");
     h.wait_outbox_drained(DRAIN).await;

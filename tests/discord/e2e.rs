@@ -365,10 +365,14 @@ async fn a_whole_game_is_played_through_discord() {
     let yes_id = format!("o:{}:card name:Captain", game.0);
     let cancel_id = format!("n:{}", game.0);
     assert!(question.ephemeral(), "{}", question.content);
-    assert_eq!(question.custom_ids(), vec![yes_id.clone(), cancel_id.clone()]);
+    assert_eq!(question.plain_ids(), vec![yes_id.clone(), cancel_id.clone()]);
     let yes = crate::support::fake_discord::all_components(&question.components)
         .into_iter()
-        .find(|c| c["custom_id"] == yes_id.as_str())
+        .find(|c| {
+            c["custom_id"]
+                .as_str()
+                .is_some_and(|id| crate::support::fake_discord::unpositioned(id) == yes_id)
+        })
         .cloned()
         .unwrap();
     assert!(yes["label"].as_str().unwrap().starts_with("Yes — "), "{yes}");
@@ -394,7 +398,7 @@ async fn a_whole_game_is_played_through_discord() {
     let group = h.fake.answer(i).await;
     assert!(group.ephemeral(), "{}", group.content);
     let offered: Vec<String> = group
-        .custom_ids()
+        .plain_ids()
         .into_iter()
         .filter_map(|c| c.strip_prefix(&format!("s:{}=", game.0)).map(str::to_string))
         .collect();
@@ -616,7 +620,11 @@ async fn secret_picks_stay_secret_until_the_reveal() {
     let before = h.row(b.game).await.seq;
     let yes = h
         .fake
-        .press(other, question.id, &format!("o:{}:card name:Admiral", b.game.0))
+        .press(
+            other,
+            question.id,
+            &question.control(&format!("o:{}:card name:Admiral", b.game.0)).unwrap(),
+        )
         .await;
     let ack = h
         .outcome_of_press(b.game, yes, before)

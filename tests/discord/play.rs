@@ -246,3 +246,64 @@ async fn a_move_is_taken_back_with_its_button_but_not_once_dice_are_rolled() {
     assert_eq!(h.snapshot(t.game).await, before, "a refused take-back changes nothing");
     h.fake.assert_clean();
 }
+
+/// A prompt's order button pressed phases later (its client still showing
+/// it) gives nothing, even when its order is legal again: the bot says the
+/// prompt is from an earlier phase and shows the current one (issue 29,
+/// point 4; on the old bot a Starlanes phase-1 prompt was taken in phase 4).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_order_button_of_an_earlier_phase_gives_nothing() {
+    let h = Harness::start().await;
+    let chan = h.fake.add_channel("starlanes");
+    let players = players(&h);
+    let t = h.open_game_of(GameKind::Starlanes, chan, &players, Some(6), None).await;
+    h.wait_outbox_drained(DRAIN).await;
+    let order = format!("o:{}:", t.game.0);
+    // Every prompt seen, as its player's client shows it, with its phase.
+    let mut seen: Vec<(Id, u32, Message)> = Vec::new();
+    for _ in 0..150 {
+        let state = h.state(t.game).await;
+        let now = state.phase().number;
+        for p in state.pending() {
+            let user = &t.seats[p.seat.index()];
+            let legal = state.legal_commands(p.seat);
+            let old = seen
+                .iter()
+                .filter(|(u, made, _)| *u == user.id && made + 2 <= now)
+                .find_map(|(_, made, m)| {
+                    m.custom_ids().into_iter().find_map(|id| {
+                        let plain = crate::support::fake_discord::unpositioned(&id);
+                        let line = CommandLine::parse(plain.strip_prefix(&order)?).ok()?;
+                        legal.contains(&line).then(|| (*made, m.clone(), id, line))
+                    })
+                });
+            let Some((made, prompt, id, line)) = old else { continue };
+            let before = h.snapshot(t.game).await;
+            let i = h.fake.press_as_seen(user, &prompt, &id).await;
+            let refusal = h
+                .outcome_of_press(t.game, i, before.1)
+                .await
+                .err()
+                .unwrap_or_else(|| panic!("`{line}` from phase {made}'s prompt was taken in phase {now}"));
+            assert!(
+                refusal.ephemeral()
+                    && refusal
+                        .content
+                        .contains("This prompt is from an earlier phase; nothing was sent.")
+                    && refusal.content.contains("Your current prompt:"),
+                "{}",
+                refusal.content
+            );
+            assert_eq!(h.snapshot(t.game).await, before, "an old button changed the game");
+            return;
+        }
+        for u in &t.seats {
+            if let Some(m) = h.newest_prompt(u, t.game) {
+                seen.push((u.id, now, m));
+            }
+        }
+        h.step_by_controls(&t).await.expect("the game is on");
+        h.wait_outbox_drained(DRAIN).await;
+    }
+    panic!("no old button became legal again");
+}

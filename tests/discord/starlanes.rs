@@ -150,7 +150,7 @@ fn offered_orders(m: &Message, game: GameId) -> (BTreeSet<String>, Vec<String>) 
     );
     let mut orders = BTreeSet::new();
     let mut groups = Vec::new();
-    for id in m.custom_ids() {
+    for id in m.plain_ids() {
         if let Some(line) = id.strip_prefix(&order).or_else(|| id.strip_prefix(&confirm)) {
             orders.insert(line.to_string());
         } else if let Some(group) = id.strip_prefix(&picker) {

@@ -140,17 +140,20 @@ fn assert_channel_public(h: &Harness, channel: Id) {
 /// first, then "Yes"); returns once the game took it.
 async fn ready_by_buttons(h: &Harness, user: &User, game: GameId, prompt: &Message) {
     let ask = format!("c:{}:ready", game.0);
-    assert!(prompt.custom_ids().contains(&ask), "{:?}", prompt.custom_ids());
-    let asked = h.fake.press(user, prompt.id, &ask).await;
+    assert!(prompt.plain_ids().contains(&ask), "{:?}", prompt.custom_ids());
+    let asked = h.fake.press(user, prompt.id, &prompt.control(&ask).unwrap()).await;
     let question = h.fake.answer(asked).await;
     let ready = format!("o:{}:ready", game.0);
     assert!(
-        question.ephemeral() && question.custom_ids().contains(&ready),
+        question.ephemeral() && question.plain_ids().contains(&ready),
         "{}",
         question.content
     );
     let seq = h.row(game).await.seq;
-    let pressed = h.fake.press(user, question.id, &ready).await;
+    let pressed = h
+        .fake
+        .press(user, question.id, &question.control(&ready).unwrap())
+        .await;
     let taken = h.outcome_of_press(game, pressed, seq).await;
     assert!(taken.is_ok(), "{}'s ready was refused: {taken:?}", user.name);
 }
@@ -213,7 +216,14 @@ async fn a_game_in_thread_mode_keeps_each_players_messages_in_their_own_private_
 
     // A moderator sees alice's thread but cannot use her buttons.
     let prompt = prompt_in(&h, threads[0], game).unwrap();
-    let pressed = h.fake.press(&carol, prompt.id, &format!("c:{}:ready", game.0)).await;
+    let pressed = h
+        .fake
+        .press(
+            &carol,
+            prompt.id,
+            &prompt.control(&format!("c:{}:ready", game.0)).unwrap(),
+        )
+        .await;
     let refused = h.fake.answer(pressed).await;
     assert!(
         refused.ephemeral() && refused.content.contains("alice's private thread"),

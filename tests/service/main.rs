@@ -16,4 +16,5 @@ mod live;
 mod reads;
 mod requests;
 mod sheets;
+mod stale;
 mod storage;

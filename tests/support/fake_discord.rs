@@ -162,6 +162,52 @@ impl Message {
         }
         out
     }
+
+    /// [`Message::custom_ids`] without the positions of orders' controls
+    /// (see [`unpositioned`]).
+    pub fn plain_ids(&self) -> Vec<String> {
+        self.custom_ids().iter().map(|c| unpositioned(c)).collect()
+    }
+
+    /// The custom id on the message that reads as `id` once the position
+    /// an order's control carries (`o:{game}@{phase}:…`) is left out:
+    /// tests name controls without it (`o:{game}:{line}`).
+    pub fn control(&self, id: &str) -> Option<String> {
+        let comps = all_components(&self.components);
+        let ids = || comps.iter().filter_map(|c| c["custom_id"].as_str().map(|i| (*c, i)));
+        // A button or a menu of that id.
+        if let Some((_, i)) = ids().find(|(_, i)| unpositioned(i) == id) {
+            return Some(i.to_string());
+        }
+        // A menu offering a value: `{menu}={value}`.
+        ids()
+            .find(|(c, i)| {
+                c["options"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|o| o["value"].as_str())
+                    .any(|v| format!("{}={v}", unpositioned(i)) == id)
+            })
+            .map(|(_, i)| i.to_string())
+    }
+}
+
+/// A custom id without the position an order's control carries:
+/// `o:3@7:end` → `o:3:end`, `s:3@7:1` → `s:3:1`; other ids as they are.
+pub fn unpositioned(id: &str) -> String {
+    let Some(rest) = ["o:", "c:", "s:"].iter().find_map(|t| id.strip_prefix(t)) else {
+        return id.to_string();
+    };
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let (game, after) = rest.split_at(digits);
+    match after.strip_prefix('@') {
+        Some(p) => {
+            let p_digits = p.len() - p.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            format!("{}{game}{}", &id[..2], &p[p_digits..])
+        }
+        None => id.to_string(),
+    }
 }
 
 /// Components at any depth (action rows hold buttons and menus).

@@ -590,11 +590,7 @@ impl Harness {
                     w.messages_in(dm)
                         .into_iter()
                         .rev()
-                        .find(|m| {
-                            m.custom_ids()
-                                .iter()
-                                .any(|c| c.starts_with(&button) || is_card_value(c))
-                        })
+                        .find(|m| m.plain_ids().iter().any(|c| c.starts_with(&button) || is_card_value(c)))
                         .cloned()
                 },
             )
@@ -636,15 +632,17 @@ impl Harness {
         let button = format!("o:{}:{line}", game.0);
         let menu_prefix = format!("s:{}", game.0);
         let value = line.to_string();
-        let ids = message.custom_ids();
+        let ids = message.plain_ids();
         if ids.contains(&button) {
+            let button = message.control(&button)?;
             return Some(self.fake.press(user, message.id, &button).await);
         }
         let menu = ids.iter().find_map(|c| {
             let (id, v) = c.split_once('=')?;
             let n = id.strip_prefix(&menu_prefix)?;
-            (v == value && (n.is_empty() || n.starts_with(':'))).then(|| id.to_string())
+            (v == value && (n.is_empty() || n.starts_with(':'))).then(|| format!("{id}={v}"))
         })?;
+        let menu = message.control(&menu)?;
         Some(self.fake.select(user, message.id, &menu, &[&value]).await)
     }
 
@@ -721,14 +719,16 @@ impl Harness {
         game: GameId,
         line: &orrery::engine::CommandLine,
     ) -> Option<(Id, Via)> {
-        let ids = message.custom_ids();
+        let ids = message.plain_ids();
         let order = format!("o:{}:{line}", game.0);
         let ask = format!("c:{}:{line}", game.0);
         if ids.contains(&order) {
-            return Some((self.fake.press(user, message.id, &order).await, Via::Button));
+            let id = message.control(&order)?;
+            return Some((self.fake.press(user, message.id, &id).await, Via::Button));
         }
         let (asked, via) = if ids.contains(&ask) {
-            (self.fake.press(user, message.id, &ask).await, Via::AskedButton)
+            let id = message.control(&ask)?;
+            (self.fake.press(user, message.id, &id).await, Via::AskedButton)
         } else {
             let menu_prefix = format!("s:{}", game.0);
             let (plain, asking) = (line.to_string(), format!("?{line}"));
@@ -736,8 +736,9 @@ impl Harness {
                 let (id, v) = c.split_once('=')?;
                 let n = id.strip_prefix(&menu_prefix)?;
                 ((v == plain || v == asking) && (n.is_empty() || n.starts_with(':')))
-                    .then(|| (id.to_string(), v.to_string()))
+                    .then(|| (format!("{id}={v}"), v.to_string()))
             })?;
+            let menu = message.control(&menu)?;
             let i = self.fake.select(user, message.id, &menu, &[&value]).await;
             if value == plain {
                 return Some((i, Via::Menu));
@@ -746,12 +747,13 @@ impl Harness {
         };
         let question = self.fake.answer(asked).await;
         assert!(
-            question.ephemeral() && question.custom_ids().contains(&order),
+            question.ephemeral() && question.plain_ids().contains(&order),
             "the question before `{line}` has no Yes: {} {:?}",
             question.content,
             question.custom_ids()
         );
-        Some((self.fake.press(user, question.id, &order).await, via))
+        let yes = question.control(&order)?;
+        Some((self.fake.press(user, question.id, &yes).await, via))
     }
 
     /// One order of the policy, given with controls only
@@ -1195,6 +1197,6 @@ pub struct Volume {
 /// The game a custom id (`o:{game}:…`, `s:{game}:1=…`, `g:{game}`) is for.
 pub fn game_of_id(id: &str) -> Option<GameId> {
     let rest = id.split_once(':')?.1;
-    let n = rest.split([':', '=']).next()?;
+    let n = rest.split([':', '=', '@']).next()?;
     n.parse().ok().map(GameId)
 }

@@ -23,9 +23,9 @@
 //!
 //! | id | control |
 //! | --- | --- |
-//! | `o:{game}:{line}` | a button giving the order `line` |
-//! | `c:{game}:{line}` | a button asking first, then giving `line` |
-//! | `s:{game}`, `s:{game}:{n}` | a menu of orders (values: the lines, `?{line}` to ask first) |
+//! | `o:{game}@{phase}:{line}` | a button giving the order `line` |
+//! | `c:{game}@{phase}:{line}` | a button asking first, then giving `line` |
+//! | `s:{game}@{phase}`, `s:{game}@{phase}:{n}` | a menu of orders (values: the lines, `?{line}` to ask first) |
 //! | `g:{game}` | the group picker (values: group names) |
 //! | `b:{game}` | the presser's own board |
 //! | `t:{game}` | take back the presser's last order |
@@ -33,6 +33,12 @@
 //! | `j:{game}`, `l:{game}`, `a:{game}` | join, leave, start a lobby |
 //! | `r:{game}` | resign from the game (the answer to `/game resign`'s question) |
 //! | `k:{game}:{value}` | pick `value` for the presser's seat in a lobby (Spectrum War's colour), joining if need be |
+//!
+//! `@{phase}` binds an order's control to the position it was made for
+//! ([`Choice::position`], the game's phase number): used in another phase,
+//! the service refuses it with the presser's current prompt. Ids without
+//! it (posted before controls carried it) are read too, and their orders
+//! taken as typed ones are.
 
 use super::actor::actor_of_component;
 use super::text::{clip, clip_message, post_text, BOARD_FILE};
@@ -70,13 +76,25 @@ const ASK_FIRST: char = '?';
 /// What a component's custom id stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ComponentId {
-    /// A button giving this order.
-    Order { game: GameId, line: CommandLine },
+    /// A button giving this order, made in phase `position`.
+    Order {
+        game: GameId,
+        position: Option<u32>,
+        line: CommandLine,
+    },
     /// A button asking before giving this order.
-    Confirm { game: GameId, line: CommandLine },
+    Confirm {
+        game: GameId,
+        position: Option<u32>,
+        line: CommandLine,
+    },
     /// A menu of orders in this game (`menu`: its number when a message
     /// has several).
-    Select { game: GameId, menu: Option<usize> },
+    Select {
+        game: GameId,
+        position: Option<u32>,
+        menu: Option<usize>,
+    },
     /// A menu of the groups of orders.
     Picker { game: GameId },
     /// Show the presser their board.
@@ -101,10 +119,18 @@ impl ComponentId {
     /// The custom id, if it fits Discord's limit.
     pub fn encode(&self) -> Option<String> {
         let id = match self {
-            ComponentId::Order { game, line } => format!("o:{}:{line}", game.0),
-            ComponentId::Confirm { game, line } => format!("c:{}:{line}", game.0),
-            ComponentId::Select { game, menu: None } => format!("s:{}", game.0),
-            ComponentId::Select { game, menu: Some(n) } => format!("s:{}:{n}", game.0),
+            ComponentId::Order { game, position, line } => format!("o:{}:{line}", at(*game, *position)),
+            ComponentId::Confirm { game, position, line } => format!("c:{}:{line}", at(*game, *position)),
+            ComponentId::Select {
+                game,
+                position,
+                menu: None,
+            } => format!("s:{}", at(*game, *position)),
+            ComponentId::Select {
+                game,
+                position,
+                menu: Some(n),
+            } => format!("s:{}:{n}", at(*game, *position)),
             ComponentId::Picker { game } => format!("g:{}", game.0),
             ComponentId::Board { game } => format!("b:{}", game.0),
             ComponentId::TakeBack { game } => format!("t:{}", game.0),
@@ -119,18 +145,36 @@ impl ComponentId {
     }
 }
 
-/// The custom id of a button giving `line` in `game`, if it fits.
-pub fn encode_order(game: GameId, line: &CommandLine) -> Option<String> {
+/// A game and the position a control was made for: `12@7`, or `12`.
+fn at(game: GameId, position: Option<u32>) -> String {
+    match position {
+        Some(p) => format!("{}@{p}", game.0),
+        None => game.0.to_string(),
+    }
+}
+
+/// Read [`at`]'s form.
+fn game_at(s: &str) -> Option<(GameId, Option<u32>)> {
+    match s.split_once('@') {
+        Some((g, p)) => Some((GameId(g.parse().ok()?), Some(p.parse().ok()?))),
+        None => Some((GameId(s.parse().ok()?), None)),
+    }
+}
+
+/// The custom id of a button giving `line` in `game`, made in phase
+/// `position`, if it fits.
+pub fn encode_order(game: GameId, position: Option<u32>, line: &CommandLine) -> Option<String> {
     ComponentId::Order {
         game,
+        position,
         line: line.clone(),
     }
     .encode()
 }
 
 /// The custom id of the only menu of orders in a message.
-pub fn encode_select(game: GameId) -> String {
-    format!("s:{}", game.0)
+pub fn encode_select(game: GameId, position: Option<u32>) -> String {
+    format!("s:{}", at(game, position))
 }
 
 /// Between 1 and 100 characters (not bytes).
@@ -146,23 +190,21 @@ pub fn decode(custom_id: &str) -> Option<ComponentId> {
     Some(match tag {
         "o" | "c" => {
             let (g, line) = rest.split_once(':')?;
-            let (game, line) = (game(g)?, CommandLine::parse(line).ok()?);
+            let ((game, position), line) = (game_at(g)?, CommandLine::parse(line).ok()?);
             if tag == "o" {
-                ComponentId::Order { game, line }
+                ComponentId::Order { game, position, line }
             } else {
-                ComponentId::Confirm { game, line }
+                ComponentId::Confirm { game, position, line }
             }
         }
-        "s" => match rest.split_once(':') {
-            Some((g, n)) => ComponentId::Select {
-                game: game(g)?,
-                menu: Some(n.parse().ok()?),
-            },
-            None => ComponentId::Select {
-                game: game(rest)?,
-                menu: None,
-            },
-        },
+        "s" => {
+            let (g, menu) = match rest.split_once(':') {
+                Some((g, n)) => (g, Some(n.parse().ok()?)),
+                None => (rest, None),
+            };
+            let (game, position) = game_at(g)?;
+            ComponentId::Select { game, position, menu }
+        }
         "g" => ComponentId::Picker { game: game(rest)? },
         "b" => ComponentId::Board { game: game(rest)? },
         "t" => ComponentId::TakeBack { game: game(rest)? },
@@ -359,10 +401,10 @@ fn style_of(c: &Choice) -> Style {
 
 /// The button of an order, if its id fits.
 fn order_button(c: &Choice) -> Option<Button> {
-    let line = c.command.clone();
+    let (game, position, line) = (c.game, c.position, c.command.clone());
     let id = match c.confirm {
-        Some(_) => ComponentId::Confirm { game: c.game, line },
-        None => ComponentId::Order { game: c.game, line },
+        Some(_) => ComponentId::Confirm { game, position, line },
+        None => ComponentId::Order { game, position, line },
     };
     Some(Button {
         label: marked(c, BUTTON_LABEL_MAX),
@@ -528,6 +570,8 @@ fn button_rows(orders: &[&Choice], acts: &[&Choice]) -> Option<Vec<Vec<Button>>>
 /// Orders of one group of one game, as menu options.
 struct Group {
     game: GameId,
+    /// The position its orders were offered for.
+    position: Option<u32>,
     name: String,
     options: Vec<MenuOption>,
     /// It holds the current pick.
@@ -544,13 +588,17 @@ fn groups_of(choices: &[&Choice]) -> Option<Vec<Group>> {
             value: encode_value(c)?,
         };
         let name = group_of(c);
-        match groups.iter_mut().find(|g| g.game == c.game && g.name == name) {
+        match groups
+            .iter_mut()
+            .find(|g| g.game == c.game && g.position == c.position && g.name == name)
+        {
             Some(g) => {
                 g.options.push(option);
                 g.current |= c.current;
             }
             None => groups.push(Group {
                 game: c.game,
+                position: c.position,
                 name: name.to_string(),
                 options: vec![option],
                 current: c.current,
@@ -563,7 +611,7 @@ fn groups_of(choices: &[&Choice]) -> Option<Vec<Group>> {
 /// One menu per group, split in menus of 25 ("Arrive (1/2)"). The only
 /// menu of a message is `s:{game}`; several are numbered `s:{game}:{n}`.
 fn menus_of(groups: &[Group]) -> Vec<Menu> {
-    let mut menus: Vec<(GameId, String, Vec<MenuOption>)> = Vec::new();
+    let mut menus: Vec<(GameId, Option<u32>, String, Vec<MenuOption>)> = Vec::new();
     for g in groups {
         let parts = chunk(g.options.clone(), SELECT_OPTIONS_MAX);
         let k = parts.len();
@@ -574,16 +622,17 @@ fn menus_of(groups: &[Group]) -> Vec<Menu> {
             } else {
                 clip(&g.name, PLACEHOLDER_MAX)
             };
-            menus.push((g.game, placeholder, options));
+            menus.push((g.game, g.position, placeholder, options));
         }
     }
     let single = menus.len() == 1;
     menus
         .into_iter()
         .enumerate()
-        .map(|(n, (game, placeholder, options))| Menu {
+        .map(|(n, (game, position, placeholder, options))| Menu {
             id: ComponentId::Select {
                 game,
+                position,
                 menu: (!single).then_some(n),
             }
             .encode()
@@ -678,14 +727,14 @@ pub fn choice_components(choices: &[Choice]) -> (Vec<serenity::CreateActionRow>,
 /// The rows of a confirmation: "Yes — label" giving `line` (a red button,
 /// or a menu of that one order when its id would be too long), and
 /// "Cancel".
-pub fn confirmation_rows(game: GameId, line: &CommandLine, label: &str) -> Vec<Row> {
+pub fn confirmation_rows(game: GameId, position: Option<u32>, line: &CommandLine, label: &str) -> Vec<Row> {
     let yes = clip(&format!("{CONFIRM_YES}{label}"), BUTTON_LABEL_MAX);
     let cancel = Button {
         label: "Cancel".into(),
         id: ComponentId::Cancel { game }.encode().expect("a short id"),
         style: Style::Secondary,
     };
-    match encode_order(game, line) {
+    match encode_order(game, position, line) {
         Some(id) => vec![Row::Buttons(vec![
             Button {
                 label: yes,
@@ -699,7 +748,7 @@ pub fn confirmation_rows(game: GameId, line: &CommandLine, label: &str) -> Vec<R
             let mut rows = Vec::new();
             if (1..=SELECT_VALUE_MAX).contains(&value.chars().count()) {
                 rows.push(Row::Menu(Menu {
-                    id: encode_select(game),
+                    id: encode_select(game, position),
                     placeholder: "Confirm…".into(),
                     options: vec![MenuOption {
                         label: clip(&format!("{CONFIRM_YES}{label}"), SELECT_LABEL_MAX),
@@ -716,10 +765,18 @@ pub fn confirmation_rows(game: GameId, line: &CommandLine, label: &str) -> Vec<R
 /// What using a component asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
-    /// Give this order.
-    Order { game: GameId, line: CommandLine },
+    /// Give this order, from a control made in phase `position`.
+    Order {
+        game: GameId,
+        position: Option<u32>,
+        line: CommandLine,
+    },
     /// Ask first, then give this order.
-    Confirm { game: GameId, line: CommandLine },
+    Confirm {
+        game: GameId,
+        position: Option<u32>,
+        line: CommandLine,
+    },
     /// Show the menus of this group of orders.
     Group { game: GameId, group: String },
     /// Show the presser their board.
@@ -738,8 +795,8 @@ pub enum Action {
 pub fn action_of(custom_id: &str, kind: &serenity::ComponentInteractionDataKind) -> Option<Action> {
     use serenity::ComponentInteractionDataKind as K;
     Some(match (decode(custom_id)?, kind) {
-        (ComponentId::Order { game, line }, K::Button) => Action::Order { game, line },
-        (ComponentId::Confirm { game, line }, K::Button) => Action::Confirm { game, line },
+        (ComponentId::Order { game, position, line }, K::Button) => Action::Order { game, position, line },
+        (ComponentId::Confirm { game, position, line }, K::Button) => Action::Confirm { game, position, line },
         (ComponentId::Board { game }, K::Button) => Action::Board { game },
         (ComponentId::TakeBack { game }, K::Button) => Action::TakeBack { game },
         (ComponentId::Cancel { .. }, K::Button) => Action::Cancel,
@@ -755,10 +812,12 @@ pub fn action_of(custom_id: &str, kind: &serenity::ComponentInteractionDataKind)
             game: Some(game),
             value,
         }),
-        (ComponentId::Select { game, .. }, K::StringSelect { values }) => match decode_value(values.first()?)? {
-            (line, true) => Action::Confirm { game, line },
-            (line, false) => Action::Order { game, line },
-        },
+        (ComponentId::Select { game, position, .. }, K::StringSelect { values }) => {
+            match decode_value(values.first()?)? {
+                (line, true) => Action::Confirm { game, position, line },
+                (line, false) => Action::Order { game, position, line },
+            }
+        }
         (ComponentId::Picker { game }, K::StringSelect { values }) => Action::Group {
             game,
             group: values.first()?.clone(),
@@ -841,7 +900,7 @@ pub async fn handle_component(
                 .create_response(ctx, serenity::CreateInteractionResponse::UpdateMessage(response))
                 .await?;
         }
-        Action::Order { game, line } => {
+        Action::Order { game, position, line } => {
             let value = match &interaction.data.kind {
                 serenity::ComponentInteractionDataKind::StringSelect { values } => values.first().map(String::as_str),
                 _ => None,
@@ -849,11 +908,7 @@ pub async fn handle_component(
             let label = pressed_label(&interaction.message, &interaction.data.custom_id, value)
                 .filter(|l| !l.trim().is_empty())
                 .unwrap_or_else(|| line.to_string());
-            let request = Request::Order {
-                game: Some(game),
-                kind: None,
-                line,
-            };
+            let request = Request::Press { game, line, position };
             give(ctx, data, interaction, request, format!("✅ Sent: {label}")).await?;
         }
         Action::TakeBack { game } => {
@@ -896,7 +951,7 @@ pub async fn handle_component(
                 Err(e) => tell_error(ctx, interaction, &Error::from(e)).await?,
             }
         }
-        Action::Confirm { game, line } => {
+        Action::Confirm { game, position, line } => {
             let (content, rows) = match my_prompt(ctx, data, interaction, game).await? {
                 Err(text) => (text, vec![]),
                 Ok(reply) => match reply
@@ -904,6 +959,19 @@ pub async fn handle_component(
                     .iter()
                     .find(|c| c.act == Act::Order && c.game == game && c.command == line)
                 {
+                    // Asked from a prompt of another phase: the service's
+                    // answer to such an order, with the current prompt.
+                    _ if stale(position, &reply.choices) => {
+                        let why = if position < current_position(&reply.choices) {
+                            orrery_service::STALE_PROMPT
+                        } else {
+                            orrery_service::UNDONE_PROMPT
+                        };
+                        (
+                            format!("{why}\nYour current prompt:\n{}", post_text(&reply.text)),
+                            vec![],
+                        )
+                    }
                     None => (NO_LONGER_OFFERED.to_string(), vec![]),
                     Some(c) => {
                         let label = label_of(c);
@@ -912,7 +980,7 @@ pub async fn handle_component(
                             .clone()
                             .filter(|q| !q.trim().is_empty())
                             .unwrap_or_else(|| format!("Send “{label}”?"));
-                        (question, confirmation_rows(game, &line, &label))
+                        (question, confirmation_rows(game, c.position, &line, &label))
                     }
                 },
             };
@@ -937,6 +1005,17 @@ pub async fn handle_component(
         }
     }
     Ok(())
+}
+
+/// The position the orders of a current prompt were offered for.
+fn current_position(choices: &[Choice]) -> Option<u32> {
+    choices.iter().find(|c| c.act == Act::Order).and_then(|c| c.position)
+}
+
+/// A control made for `position` is stale next to a prompt offering
+/// `choices`: both positions are known and differ.
+fn stale(position: Option<u32>, choices: &[Choice]) -> bool {
+    matches!((position, current_position(choices)), (Some(p), Some(q)) if p != q)
 }
 
 /// Said when a choice pressed is no longer in the asker's prompt.
@@ -1178,28 +1257,49 @@ mod tests {
             "retreat ships:2 to:Vega",
         ] {
             let command = CommandLine::parse(line).unwrap();
-            let id = encode_order(GameId(12), &command).unwrap();
-            assert!(id.starts_with("o:12:"), "{id}");
-            assert_eq!(
-                decode(&id),
-                Some(ComponentId::Order {
+            for (position, prefix) in [(None, "12:"), (Some(7), "12@7:")] {
+                let id = encode_order(GameId(12), position, &command).unwrap();
+                assert!(id.starts_with(&format!("o:{prefix}")), "{id}");
+                assert_eq!(
+                    decode(&id),
+                    Some(ComponentId::Order {
+                        game: GameId(12),
+                        position,
+                        line: command.clone()
+                    })
+                );
+                let confirm = ComponentId::Confirm {
                     game: GameId(12),
-                    line: command.clone()
-                })
-            );
-            let confirm = ComponentId::Confirm {
-                game: GameId(12),
-                line: command,
-            };
-            let id = confirm.encode().unwrap();
-            assert!(id.starts_with("c:12:"), "{id}");
-            assert_eq!(decode(&id), Some(confirm));
+                    position,
+                    line: command.clone(),
+                };
+                let id = confirm.encode().unwrap();
+                assert!(id.starts_with(&format!("c:{prefix}")), "{id}");
+                assert_eq!(decode(&id), Some(confirm));
+            }
         }
         let game = GameId(3);
         for id in [
-            ComponentId::Select { game, menu: None },
-            ComponentId::Select { game, menu: Some(0) },
-            ComponentId::Select { game, menu: Some(4) },
+            ComponentId::Select {
+                game,
+                position: None,
+                menu: None,
+            },
+            ComponentId::Select {
+                game,
+                position: Some(2),
+                menu: None,
+            },
+            ComponentId::Select {
+                game,
+                position: None,
+                menu: Some(0),
+            },
+            ComponentId::Select {
+                game,
+                position: Some(11),
+                menu: Some(4),
+            },
             ComponentId::Picker { game },
             ComponentId::Board { game },
             ComponentId::TakeBack { game },
@@ -1210,9 +1310,12 @@ mod tests {
             assert_eq!(decode(&s).unwrap().encode().unwrap(), s);
         }
         // The formats older messages carry still read.
-        assert_eq!(encode_select(game), "s:3");
-        assert_eq!(decode("s:3"), Some(ComponentId::Select { game, menu: None }));
-        assert_eq!(decode("s:3:1"), Some(ComponentId::Select { game, menu: Some(1) }));
+        assert_eq!(encode_select(game, None), "s:3");
+        assert_eq!(encode_select(game, Some(5)), "s:3@5");
+        let select = |position, menu| Some(ComponentId::Select { game, position, menu });
+        assert_eq!(decode("s:3"), select(None, None));
+        assert_eq!(decode("s:3:1"), select(None, Some(1)));
+        assert_eq!(decode("s:3@5:1"), select(Some(5), Some(1)));
         assert_eq!(decode("b:3"), Some(ComponentId::Board { game }));
         assert_eq!(decode("t:3"), Some(ComponentId::TakeBack { game }));
         assert_eq!(decode("g:3"), Some(ComponentId::Picker { game }));
@@ -1222,6 +1325,9 @@ mod tests {
             "x:1",
             "o:",
             "o:abc:end",
+            "o:1@:end",
+            "o:1@x:end",
+            "s:1@",
             "o:1:",
             "o:1:depart Algol",
             "c:1:",
@@ -1259,16 +1365,18 @@ mod tests {
     #[test]
     fn custom_ids_respect_the_100_character_limit() {
         let line = CommandLine::new("note").arg("text", "a".repeat(200));
-        assert_eq!(encode_order(GameId(1), &line), None);
+        assert_eq!(encode_order(GameId(1), None, &line), None);
         // Exactly at the limit: "o:1:" + "x:" + value.
         let fits = CommandLine::new("x").arg("k", "v".repeat(CUSTOM_ID_MAX - "o:1:x k:".len()));
-        let id = encode_order(GameId(1), &fits).unwrap();
+        let id = encode_order(GameId(1), None, &fits).unwrap();
         assert_eq!(id.chars().count(), CUSTOM_ID_MAX);
         let over = CommandLine::new("x").arg("k", "v".repeat(CUSTOM_ID_MAX - "o:1:x k:".len() + 1));
-        assert_eq!(encode_order(GameId(1), &over), None);
+        assert_eq!(encode_order(GameId(1), None, &over), None);
+        // The position counts too.
+        assert_eq!(encode_order(GameId(1), Some(3), &fits), None);
         // Characters, not bytes.
         let wide = CommandLine::new("x").arg("k", "é".repeat(CUSTOM_ID_MAX - "o:1:x k:".len()));
-        assert!(encode_order(GameId(1), &wide).is_some());
+        assert!(encode_order(GameId(1), None, &wide).is_some());
     }
 
     #[test]
@@ -1644,24 +1752,38 @@ mod tests {
     }
 
     #[test]
+    fn an_ask_first_control_of_another_phase_is_stale() {
+        let at = |p: Option<u32>| {
+            let mut c = choice(4, "end");
+            c.position = p;
+            vec![c, board(4)]
+        };
+        assert!(stale(Some(3), &at(Some(5))), "made in phase 3, asked in phase 5");
+        assert!(stale(Some(6), &at(Some(5))), "made in a phase undone since");
+        assert!(!stale(Some(5), &at(Some(5))), "its own phase");
+        assert!(!stale(None, &at(Some(5))), "an id from before positions: as before");
+        assert!(!stale(Some(3), &[board(4)]), "no order offered: no position to compare");
+    }
+
+    #[test]
     fn confirmations_offer_yes_and_cancel() {
         let line = CommandLine::new("end");
-        let rows = confirmation_rows(GameId(4), &line, "End turn");
+        let rows = confirmation_rows(GameId(4), Some(6), &line, "End turn");
         let [Row::Buttons(b)] = rows.as_slice() else {
             panic!("{rows:?}")
         };
         assert_eq!(b[0].label, "Yes — End turn");
-        assert_eq!(b[0].id, "o:4:end");
+        assert_eq!(b[0].id, "o:4@6:end");
         assert_eq!(b[0].style, Style::Danger);
         assert_eq!(b[1].label, "Cancel");
         assert_eq!(decode(&b[1].id), Some(ComponentId::Cancel { game: GameId(4) }));
         // Too long for a button id: a menu of that one order.
         let long = CommandLine::new("x").arg("k", "v".repeat(95));
-        let rows = confirmation_rows(GameId(4), &long, "Long");
+        let rows = confirmation_rows(GameId(4), Some(6), &long, "Long");
         let [Row::Menu(m), Row::Buttons(b)] = rows.as_slice() else {
             panic!("{rows:?}")
         };
-        assert_eq!(m.id, "s:4");
+        assert_eq!(m.id, "s:4@6");
         assert_eq!(m.options[0].label, "Yes — Long");
         assert_eq!(decode_value(&m.options[0].value), Some((long, false)));
         assert_eq!(b[0].label, "Cancel");
@@ -1678,21 +1800,32 @@ mod tests {
             action_of("o:3:depart from:Algol ships:2", &K::Button),
             Some(Action::Order {
                 game,
+                position: None,
                 line: CommandLine::parse("depart from:Algol ships:2").unwrap()
+            })
+        );
+        assert_eq!(
+            action_of("o:3@8:end", &K::Button),
+            Some(Action::Order {
+                game,
+                position: Some(8),
+                line: CommandLine::new("end")
             })
         );
         assert_eq!(
             action_of("c:3:end", &K::Button),
             Some(Action::Confirm {
                 game,
+                position: None,
                 line: CommandLine::new("end")
             })
         );
-        for id in ["s:3", "s:3:2"] {
+        for (id, position) in [("s:3", None), ("s:3:2", None), ("s:3@4", Some(4)), ("s:3@4:2", Some(4))] {
             assert_eq!(
                 action_of(id, &pick("card name:\"Gravity Well\"")),
                 Some(Action::Order {
                     game,
+                    position,
                     line: CommandLine::parse("card name:\"Gravity Well\"").unwrap()
                 })
             );
@@ -1700,6 +1833,7 @@ mod tests {
                 action_of(id, &pick("?end")),
                 Some(Action::Confirm {
                     game,
+                    position,
                     line: CommandLine::new("end")
                 })
             );
@@ -1725,7 +1859,7 @@ mod tests {
     #[test]
     fn the_pressed_label_is_read_back_without_marks() {
         let line = CommandLine::new("end");
-        let mut rows = confirmation_rows(GameId(4), &line, "End turn");
+        let mut rows = confirmation_rows(GameId(4), None, &line, "End turn");
         let mut current = choice(4, "card name:Spy");
         current.label = "Spy".into();
         current.current = true;

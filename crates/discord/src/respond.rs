@@ -23,7 +23,11 @@ pub fn likely_public(request: &Request, place: Place) -> bool {
         Request::History { .. } => place != Place::Dm,
         // Players (most who ask) see their own board, privately.
         Request::Board { .. } => false,
-        Request::Start { .. } | Request::Status { .. } | Request::Rules { .. } | Request::Order { .. } => false,
+        Request::Start { .. }
+        | Request::Status { .. }
+        | Request::Rules { .. }
+        | Request::Order { .. }
+        | Request::Press { .. } => false,
         // Host tools answer privately; their channel notices go through the outbox.
         Request::Settings { .. }
         | Request::Pause { .. }

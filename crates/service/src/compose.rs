@@ -731,6 +731,7 @@ pub(super) fn prompt(
         .and(due.sentence())
         .then(" · played in ")
         .channel(row.channel_id);
+    let position = Some(state.phase().number);
     let mut choices: Vec<Choice> = state
         .legal_controls(p.seat, &names)
         .into_iter()
@@ -743,6 +744,7 @@ pub(super) fn prompt(
             confirm: control.confirm,
             current: false,
             act: Act::Order,
+            position,
         })
         .collect();
     choices.sort_by_key(|c| style_rank(c.style));
@@ -836,6 +838,30 @@ impl super::Service {
             D::Clear => Due::Open,
             D::Keep | D::Reminded(_) => self.due_of(row).await?,
         })
+    }
+
+    /// What `seat` is asked now, as a refused stale control tells it: "Your
+    /// current prompt:" and the prompt's text, or who the game waits on.
+    pub(super) async fn current_prompt_text(
+        &self,
+        row: &GameRow,
+        state: &AnyState,
+        seats: &[SeatRow],
+        seat: Seat,
+    ) -> Result<Text, super::ServiceError> {
+        let pending = state.pending();
+        let (Some(p), Some(s)) = (
+            pending.iter().find(|p| p.seat == seat),
+            seats.iter().find(|s| s.seat == seat),
+        ) else {
+            return Ok(Text::plain(format!(
+                "Nothing is asked of you right now; the game is waiting on {}.",
+                waiting_line(state.kind(), &pending, &seats.names())
+            )));
+        };
+        let due = self.due_of(row).await?;
+        let m = prompt(row, state, p, s, seats, due);
+        Ok(Text::plain("Your current prompt:\n").and(m.full_text()))
     }
 
     /// The asker's pending prompt in a game again, with its controls,

@@ -40,7 +40,7 @@ pub use clock::{Clock, FileClock, ManualClock, SystemClock};
 pub use compose::bare_label;
 pub use message::{Act, BoardRef, Choice, Op, OutMessage, Reply, Slot, Target};
 pub use naming::{find_seat, name_list, phase_choices, seat_choices, section_choices, SeatRef};
-pub use orders::{complete_from, players_as_seats};
+pub use orders::{complete_from, players_as_seats, STALE_PROMPT, UNDONE_PROMPT};
 pub use reading::compose_outcome;
 pub use resign::RESIGN_YES;
 pub use rules_page::{rules_intro, rules_section, rules_sections, section_names};
@@ -142,6 +142,16 @@ pub enum Request {
         game: Option<GameId>,
         kind: Option<GameKind>,
         line: CommandLine,
+    },
+    /// An order given with a control (a button or a menu of a prompt),
+    /// made for the game's `position` (its phase number, from
+    /// [`Choice::position`]). Pressed in another phase it is refused, with
+    /// the asker's current prompt; `None` (a control made before controls
+    /// carried their position) is taken as a typed order is.
+    Press {
+        game: GameId,
+        line: CommandLine,
+        position: Option<u32>,
     },
     /// Show the settings (empty change, anyone) or change them (host).
     Settings {
@@ -392,7 +402,8 @@ impl Service {
             }
             Request::Rules { kind, game, section } => self.rules(actor, kind, game, section).await,
             Request::History { game, phase } => self.history(actor, game, phase).await,
-            Request::Order { game, kind, line } => self.order(actor, game, kind, line).await,
+            Request::Order { game, kind, line } => self.order(actor, game, kind, line, None).await,
+            Request::Press { game, line, position } => self.order(actor, Some(game), None, line, position).await,
             Request::Settings { game, change } => self.change_settings(actor, game, change).await,
             Request::Pause { game } => self.pause(actor, game).await,
             Request::Resume { game } => self.resume(actor, game).await,

@@ -48,6 +48,12 @@ pub struct Choice {
     pub current: bool,
     #[serde(default)]
     pub act: Act,
+    /// The position the control was made for: the game's phase number
+    /// ([`orrery_engine::PhaseInfo::number`]) when the prompt was made. An
+    /// order pressed in another phase is refused (see
+    /// `Request::Press`); `None` for controls not bound to one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<u32>,
 }
 
 /// What pressing a choice does.
@@ -85,6 +91,7 @@ impl Choice {
             confirm: None,
             current: false,
             act: Act::Order,
+            position: None,
         }
     }
 
@@ -99,6 +106,7 @@ impl Choice {
             confirm: None,
             current: false,
             act,
+            position: None,
         }
     }
 }

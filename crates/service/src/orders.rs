@@ -191,13 +191,22 @@ fn examples_in_words(state: &AnyState, seat: Seat, legal: &[String], names: &[St
     words
 }
 
+/// Said when a control made for an earlier phase is used; nothing is sent.
+pub const STALE_PROMPT: &str = "This prompt is from an earlier phase; nothing was sent.";
+/// Said when a control made for a phase later undone (a rollback) is used.
+pub const UNDONE_PROMPT: &str = "This prompt is from a phase that was undone; nothing was sent.";
+
 impl Service {
+    /// Give `line` for the actor's seat. `position`: the phase number the
+    /// control giving it was made for, if it came from one; in another
+    /// phase the order is refused with the seat's current prompt.
     pub(super) async fn order(
         &self,
         actor: &Actor,
         game: Option<GameId>,
         kind: Option<GameKind>,
         line: CommandLine,
+        position: Option<u32>,
     ) -> Result<Reply, ServiceError> {
         // Read once (the game with its deadline, then its seats and
         // spectators), and again under the lock only if this process
@@ -236,6 +245,14 @@ impl Service {
                 (_, None) => return Err(anyhow::anyhow!("active game {} has no state", row.id).into()),
                 (_, Some(s)) => s.clone(),
             };
+            // A control made for another phase: its order is not this
+            // phase's choice, even when it happens to be legal now.
+            let now = state.phase().number;
+            if let Some(made) = position.filter(|p| *p != now) {
+                let why = if made < now { STALE_PROMPT } else { UNDONE_PROMPT };
+                let current = self.current_prompt_text(row, &state, seats, seat).await?;
+                return Err(ServiceError::User(Text::plain(format!("{why}\n")).and(current)));
+            }
             // Auto-resolve off: a secret choice is kept as a draft.
             let settings = Settings::of(row);
             if let Some(draft) = self.draft_if_held(row, seats, &state, &settings, seat, &line).await? {

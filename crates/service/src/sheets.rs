@@ -69,6 +69,6 @@ impl Service {
                 row.id
             ));
         }
-        self.order(actor, Some(row.id), None, line).await
+        self.order(actor, Some(row.id), None, line, None).await
     }
 }
