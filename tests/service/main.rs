@@ -9,6 +9,7 @@ mod pgdb;
 mod policy;
 
 mod concurrency;
+mod damaged;
 mod deadlines;
 mod feel;
 mod host;

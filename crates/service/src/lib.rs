@@ -268,9 +268,27 @@ impl From<StoreError> for ServiceError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::Full(_) => ServiceError::StorageFull,
+            StoreError::Damaged { game, entry, .. } => damaged(game, entry),
             e => ServiceError::Internal(e.into()),
         }
     }
+}
+
+/// What the asker is told about a game whose log is damaged from `entry`
+/// ([`StoreError::Damaged`]): a refusal naming the game and the entry.
+pub fn damaged(game: GameId, entry: i64) -> ServiceError {
+    ServiceError::User(damaged_text(game, entry).into())
+}
+
+/// The words for a game whose log is damaged from `entry`.
+pub fn damaged_text(game: GameId, entry: i64) -> String {
+    format!("Game {game}'s log is damaged from entry {entry}; ask the host.")
+}
+
+/// The first [`StoreError::Damaged`] in the chain of `e`, if any.
+fn damaged_in(e: &anyhow::Error) -> Option<(GameId, i64)> {
+    e.chain()
+        .find_map(|c| c.downcast_ref::<StoreError>().and_then(StoreError::damaged))
 }
 
 impl ServiceError {
@@ -438,6 +456,13 @@ impl Service {
         result.map_err(|e| {
             if e.is_storage_full() {
                 ServiceError::StorageFull
+            } else if let Some((game, entry)) = match &e {
+                // A damaged log however the store's error travelled: the
+                // asker is told which game, and from which entry.
+                ServiceError::Internal(e) => damaged_in(e),
+                _ => None,
+            } {
+                damaged(game, entry)
             } else {
                 e
             }
@@ -527,7 +552,10 @@ impl Service {
             .filter(|g| matches!(g.status, GameStatus::Lobby | GameStatus::Active))
             .collect();
         match live.as_slice() {
-            [one] => Ok((*one).clone()),
+            [one] => match one.damaged {
+                Some(entry) => Err(damaged(one.id, entry)),
+                None => Ok((*one).clone()),
+            },
             [] => {
                 // Fall back to the most recent finished game, for status/board.
                 if let Some(last) = candidates.iter().max_by_key(|g| g.id) {
