@@ -12,8 +12,8 @@
 use super::basics::ships::{RoundResult, Ship, Unit};
 use super::basics::{Colour, ShipId, Space};
 use super::events::Event;
-use super::state::{Faction, Order, Section, State};
 pub use super::state::{sees, sensed};
+use super::state::{Faction, Order, Section, State};
 use crate::shared::menu::and_list;
 use orrery_engine::{Outcome, PhaseInfo, Seat, Viewer};
 use serde::Serialize;
