@@ -12,6 +12,7 @@ mod concurrency;
 mod damaged;
 mod deadlines;
 mod feel;
+mod health;
 mod host;
 mod live;
 mod reads;

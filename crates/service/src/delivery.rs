@@ -118,6 +118,7 @@ impl Service {
         let msg: OutMessage = match serde_json::from_value(row.payload.clone()) {
             Ok(m) => m,
             Err(e) => {
+                self.failed_send();
                 self.store
                     .mark_failed(row.id, &format!("unreadable payload: {e}"), now)
                     .await?;
@@ -138,6 +139,9 @@ impl Service {
         let outcome = tokio::time::timeout(self.send_timeout, send)
             .await
             .unwrap_or_else(|_| Err(anyhow::anyhow!("no answer within {:?}", self.send_timeout)));
+        if !matches!(outcome, Ok(Delivery::Sent(_))) {
+            self.failed_send();
+        }
         match outcome {
             Ok(Delivery::Sent(_)) => {
                 self.store.mark_delivered(row.id, self.now_ms()).await?;

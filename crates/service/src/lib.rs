@@ -13,6 +13,7 @@ mod text;
 // Requests, by concern.
 mod drafts;
 pub mod grammar;
+mod health;
 mod host_clock;
 mod lobby;
 mod naming;
@@ -38,6 +39,7 @@ mod transport;
 
 pub use clock::{Clock, FileClock, ManualClock, SystemClock};
 pub use compose::bare_label;
+pub use health::Health;
 pub use message::{Act, BoardRef, Choice, Op, OutMessage, Reply, Slot, Target};
 pub use naming::{find_seat, name_list, phase_choices, seat_choices, section_choices, SeatRef};
 pub use orders::{complete_from, players_as_seats};
@@ -340,6 +342,8 @@ pub struct Service {
     /// This is the only process delivering from the database: outbox
     /// claims of any other process are a dead one's ([`Service::sole_process`]).
     sole: bool,
+    /// Sends that failed since the process started ([`Service::health`]).
+    failed_sends: std::sync::atomic::AtomicU64,
 }
 
 impl Service {
@@ -356,6 +360,7 @@ impl Service {
             passes: std::sync::atomic::AtomicU64::new(0),
             send_timeout: delivery::SEND_TIMEOUT,
             sole: false,
+            failed_sends: std::sync::atomic::AtomicU64::new(0),
         }
     }
 

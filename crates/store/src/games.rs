@@ -127,6 +127,14 @@ impl Store {
         self.game_rows(&rows).await
     }
 
+    /// How many games are in play (status active), for operators.
+    pub async fn active_games(&self) -> StoreResult<i64> {
+        Ok(sqlx::query("SELECT COUNT(*) FROM games WHERE status = 'active'")
+            .fetch_one(&self.pool)
+            .await?
+            .try_get(0)?)
+    }
+
     /// Seat a user at a lobby, in the next free seat (seats stay 0..n-1).
     /// Fails with [`StoreError::AlreadySeated`] if they already sit there,
     /// [`StoreError::WrongStatus`] outside the lobby, [`StoreError::NotFound`]
