@@ -3,11 +3,27 @@
 //! nor the player's other games, nor `/mygames`.
 
 use orrery::games::GameKind;
-use orrery::service::Request;
+use orrery::service::{Delivery, OutMessage, Posted, Request, Target, Transport};
 
 use crate::common::{at, in_dm, next_order, ok, order, refused, started, state};
 
 const NAMES: [&str; 2] = ["alice", "bob"];
+
+/// Sends everything (boards are not drawn).
+struct Sink;
+
+impl Transport for Sink {
+    async fn send(&self, id: i64, _: &OutMessage, _: Option<&[u8]>) -> anyhow::Result<Delivery> {
+        Ok(Delivery::Sent(Some(Posted {
+            channel: 1,
+            message: id as u64,
+        })))
+    }
+
+    async fn edit(&self, _: i64, at: &Posted, _: &OutMessage, _: Option<&[u8]>) -> anyhow::Result<Delivery> {
+        Ok(Delivery::Sent(Some(*at)))
+    }
+}
 
 #[tokio::test]
 async fn a_damaged_log_is_refused_clearly_and_touches_no_other_game() {
@@ -77,4 +93,37 @@ async fn a_damaged_log_is_refused_clearly_and_touches_no_other_game() {
     assert!(mine.contains(&format!("game {good} ")), "{mine}");
     assert!(mine.contains(&format!("game {bad} ")), "{mine}");
     assert!(mine.contains(&format!("log is damaged from entry {entry}")), "{mine}");
+
+    // Delivery goes on for every other game, and for the player's other
+    // games' DMs; the damaged game's private messages (their route needs
+    // the game) are given up as undeliverable, counted as failed sends.
+    let dms_of_bad = |rows: &[orrery::store::OutboxRow]| {
+        rows.iter()
+            .filter(|r| r.game_id == Some(bad))
+            .filter(|r| {
+                let m: OutMessage = serde_json::from_value(r.payload.clone()).unwrap();
+                matches!(m.target, Target::Dm(_))
+            })
+            .count()
+    };
+    let queued = store.undelivered(10_000).await.unwrap();
+    assert!(dms_of_bad(&queued) > 0, "the damaged game has private messages queued");
+    assert!(queued.iter().any(|r| r.game_id == Some(good)));
+    svc.deliver(&Sink).await.unwrap();
+    let left = store.undelivered(10_000).await.unwrap();
+    assert!(
+        left.iter().all(|r| r.game_id == Some(bad)),
+        "{:?}",
+        left.iter().map(|r| r.id).collect::<Vec<_>>()
+    );
+    assert_eq!(dms_of_bad(&left), 0);
+    let given_up: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM outbox WHERE game_id = $1 AND last_error LIKE '%is damaged from entry 2%'",
+    )
+    .bind(bad.0)
+    .fetch_one(store.pool())
+    .await
+    .unwrap();
+    assert_eq!(given_up, dms_of_bad(&queued) as i64);
+    assert_eq!(svc.health().await.unwrap().failed_sends, given_up as u64);
 }

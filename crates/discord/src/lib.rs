@@ -484,7 +484,7 @@ pub const GENERIC_ERROR: &str = "Something went wrong on my side; nothing was ch
 pub fn error_text(error: &Error) -> String {
     match error.downcast_ref::<ServiceError>() {
         Some(ServiceError::User(text)) => text::markup(text),
-        Some(e @ ServiceError::Busy(_)) => e.to_string(),
+        Some(e @ (ServiceError::Busy(_) | ServiceError::Damaged { .. })) => e.to_string(),
         _ if orrery_service::storage_full_in(error) => orrery_service::STORAGE_FULL.to_string(),
         _ => {
             tracing::error!("request failed: {error:#}");

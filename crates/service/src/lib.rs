@@ -259,6 +259,12 @@ pub enum ServiceError {
     /// restart. The store logs it (once) for the operator.
     #[error("{STORAGE_FULL}")]
     StorageFull,
+    /// The game's log is damaged from `entry` ([`StoreError::Damaged`]):
+    /// the game cannot be loaded; no other game is concerned. The asker
+    /// is told so as a refusal ([`ServiceError::User`], by
+    /// [`Service::handle`]).
+    #[error("{}", damaged_text(*.game, *.entry))]
+    Damaged { game: GameId, entry: i64 },
     #[error("internal error: {0:#}")]
     Internal(#[from] anyhow::Error),
 }
@@ -270,7 +276,7 @@ impl From<StoreError> for ServiceError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::Full(_) => ServiceError::StorageFull,
-            StoreError::Damaged { game, entry, .. } => damaged(game, entry),
+            StoreError::Damaged { game, entry, .. } => ServiceError::Damaged { game, entry },
             e => ServiceError::Internal(e.into()),
         }
     }
@@ -287,10 +293,17 @@ pub fn damaged_text(game: GameId, entry: i64) -> String {
     format!("Game {game}'s log is damaged from entry {entry}; ask the host.")
 }
 
-/// The first [`StoreError::Damaged`] in the chain of `e`, if any.
+/// The first [`StoreError::Damaged`] (or [`ServiceError::Damaged`]) in
+/// the chain of `e`, if any.
 fn damaged_in(e: &anyhow::Error) -> Option<(GameId, i64)> {
-    e.chain()
-        .find_map(|c| c.downcast_ref::<StoreError>().and_then(StoreError::damaged))
+    e.chain().find_map(|c| {
+        c.downcast_ref::<StoreError>()
+            .and_then(StoreError::damaged)
+            .or(match c.downcast_ref::<ServiceError>() {
+                Some(ServiceError::Damaged { game, entry }) => Some((*game, *entry)),
+                _ => None,
+            })
+    })
 }
 
 impl ServiceError {
@@ -464,6 +477,7 @@ impl Service {
             } else if let Some((game, entry)) = match &e {
                 // A damaged log however the store's error travelled: the
                 // asker is told which game, and from which entry.
+                ServiceError::Damaged { game, entry } => Some((*game, *entry)),
                 ServiceError::Internal(e) => damaged_in(e),
                 _ => None,
             } {
@@ -558,7 +572,7 @@ impl Service {
             .collect();
         match live.as_slice() {
             [one] => match one.damaged {
-                Some(entry) => Err(damaged(one.id, entry)),
+                Some(entry) => Err(ServiceError::Damaged { game: one.id, entry }),
                 None => Ok((*one).clone()),
             },
             [] => {
