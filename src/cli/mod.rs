@@ -89,7 +89,36 @@ pub async fn replay(db: &str) -> anyhow::Result<bool> {
     let games = store.all_games().await?;
     let mut bad = 0;
     for g in &games {
-        let events = store.events(g.id).await?;
+        // A damaged game is reported, and the others are checked all the same.
+        let damaged = |entry: i64, why: &str| {
+            println!(
+                "game {} ({}): DAMAGED from entry {entry} — {why}; the game cannot be loaded until it is repaired",
+                g.id,
+                g.kind.key()
+            )
+        };
+        if let Some(entry) = g.damaged {
+            bad += 1;
+            damaged(entry, "that entry does not decode, nor does the cached state");
+            continue;
+        }
+        let events = match store.events(g.id).await {
+            Ok(events) => events,
+            Err(crate::store::StoreError::Damaged { entry, why, .. }) => {
+                bad += 1;
+                damaged(entry, &format!("that entry does not decode: {why}"));
+                continue;
+            }
+            Err(e) => {
+                bad += 1;
+                println!(
+                    "game {} ({}): INCONSISTENT — its log does not read: {e}",
+                    g.id,
+                    g.kind.key()
+                );
+                continue;
+            }
+        };
         let Some(stored) = &g.state else {
             println!(
                 "game {} ({}): {} — no state yet, {} events",
@@ -103,7 +132,18 @@ pub async fn replay(db: &str) -> anyhow::Result<bool> {
         let gaps = events.iter().enumerate().any(|(i, (seq, _))| *seq != i as i64 + 1);
         // Roll-backs included: the fold of the whole log, as written; each
         // snapshot is checked against the fold at its position on the way.
-        let snapshots = store.snapshots(g.id).await?;
+        let snapshots = match store.snapshots(g.id).await {
+            Ok(snapshots) => snapshots,
+            Err(e) => {
+                bad += 1;
+                println!(
+                    "game {} ({}): INCONSISTENT — its snapshots do not read: {e}",
+                    g.id,
+                    g.kind.key()
+                );
+                continue;
+            }
+        };
         let folded = fold_checking(g.kind, &events, &snapshots);
         match folded {
             Ok((state, wrong)) if wrong.is_empty() && &state == stored && !gaps && events.len() as i64 == g.seq => {

@@ -1,5 +1,8 @@
 //! The `orrery` binary, run as a user would.
 
+#[path = "../common/mod.rs"]
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -385,6 +388,62 @@ fn replay_checks_every_snapshot() {
         store.close().await;
     });
     for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
+/// `orrery replay` reports every game whose log or cached state is damaged
+/// (which game, from which entry) and goes on checking the others; it exits
+/// non-zero when any is (issue #29 §6).
+#[test]
+fn replay_reports_every_damaged_game_and_goes_on() {
+    use orrery::games::GameKind;
+    let path = temp("damaged").with_extension("db");
+    let db = format!("sqlite://{}", path.display());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let games = rt.block_on(async {
+        let clock = std::sync::Arc::new(orrery::service::ManualClock::new(common::T0));
+        let store = orrery::store::Store::connect(&db).await.unwrap();
+        let svc = orrery::service::Service::new(store.clone(), clock);
+        let mut games = Vec::new();
+        for (channel, seed) in [(920, 1), (921, 2), (922, 3)] {
+            games.push(common::started(&svc, channel, GameKind::Hyperspace, seed, &["alice", "bob"]).await);
+        }
+        // Game 1: one entry garbled. Game 2: an entry and the cached state.
+        for (game, entry) in [(games[0], 2), (games[1], 3)] {
+            sqlx::query("UPDATE events SET event = 'garbage' WHERE game_id = $1 AND seq = $2")
+                .bind(game.0)
+                .bind(entry)
+                .execute(store.pool())
+                .await
+                .unwrap();
+        }
+        sqlx::query("UPDATE games SET state = 'garbage' WHERE id = $1")
+            .bind(games[1].0)
+            .execute(store.pool())
+            .await
+            .unwrap();
+        store.close().await;
+        games
+    });
+    let out = orrery().args(["replay", "--db", &db]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.contains(&format!("game {} (hyperspace): DAMAGED from entry 2", games[0])),
+        "{text}{err}"
+    );
+    assert!(
+        text.contains(&format!("game {} (hyperspace): DAMAGED from entry 3", games[1])),
+        "{text}{err}"
+    );
+    assert!(
+        text.contains(&format!("game {} (hyperspace): consistent", games[2])),
+        "{text}{err}"
+    );
+    assert!(text.contains("3 games checked, 1 consistent, 2 inconsistent"), "{text}");
+    for suffix in ["", "-wal", "-shm", ".lock"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }
 }

@@ -66,7 +66,7 @@ fn expected_refusal(e: &ServiceError) -> bool {
     match e {
         ServiceError::User(text) => text.to_plain().contains("Nothing is asked of you right now"),
         ServiceError::Busy(_) => true,
-        ServiceError::StorageFull | ServiceError::Internal(_) => false,
+        ServiceError::StorageFull | ServiceError::Damaged { .. } | ServiceError::Internal(_) => false,
     }
 }
 

@@ -9,8 +9,10 @@ mod pgdb;
 mod policy;
 
 mod concurrency;
+mod damaged;
 mod deadlines;
 mod feel;
+mod health;
 mod host;
 mod live;
 mod reads;

@@ -1410,9 +1410,17 @@ async fn corrupt_rows_are_reported(db: Db) {
         .execute(store.pool())
         .await
         .unwrap();
-    assert!(matches!(store.events(id).await, Err(StoreError::Corrupt(_))));
-    // With the log unreadable too, the stale cache cannot be refolded.
-    assert!(matches!(store.game(id).await, Err(StoreError::Corrupt(m)) if m.contains("does not decode")));
+    // A log entry that does not decode is the game's damage, typed: which
+    // game, from which entry.
+    assert!(matches!(store.events(id).await, Err(StoreError::Damaged { game, entry: 1, .. }) if game == id));
+    // With the log unreadable too, the stale cache cannot be refolded: the
+    // game is refused as damaged, and lists of games carry it marked.
+    assert!(matches!(store.game(id).await, Err(StoreError::Damaged { game, entry: 1, .. }) if game == id));
+    let listed = store.games_in_channel(15).await.unwrap();
+    assert_eq!(
+        (listed[0].id, listed[0].state.as_ref(), listed[0].damaged),
+        (id, None, Some(1))
+    );
 }
 
 /// Snapshots written with commits give the same state at every position as

@@ -532,7 +532,7 @@ async fn rows_are_decoded_by_their_recorded_version() {
     let store = Store::connect("sqlite::memory:").await.unwrap();
     let id = load(&store, &fx).await;
     let err = store.log(id).await.unwrap_err().to_string();
-    assert!(err.contains("event 4 ") && err.contains("newer release"), "{err}");
+    assert!(err.contains("from entry 4:") && err.contains("newer release"), "{err}");
 }
 
 // --- the recorder ------------------------------------------------------------

@@ -467,6 +467,7 @@ mod tests {
             updated_at: 0,
             settings: serde_json::json!({}),
             deadline: None,
+            damaged: None,
         }
     }
 

@@ -73,6 +73,9 @@ pub struct Config {
     pub clock_file: Option<std::path::PathBuf>,
     /// `ORRERY_TICK_MS`: how often the deadline scheduler runs (default 20 s).
     pub tick: std::time::Duration,
+    /// `ORRERY_HEALTH_EVERY`: log the health line every this many minutes
+    /// (default 10; 0: never).
+    pub health_every: Option<std::time::Duration>,
     /// `DISCORD_SHARDS`: the gateway shards this process runs, of a fixed
     /// total (`0-1/4`: shards 0 and 1 of 4; `2/4`: shard 2 of 4). Unset:
     /// this process runs the bot's only shard (shard 0 of 1). Only the
@@ -152,6 +155,7 @@ impl std::fmt::Debug for Config {
             .field("api_base", &self.api_base)
             .field("clock_file", &self.clock_file)
             .field("tick", &self.tick)
+            .field("health_every", &self.health_every)
             .field("shards", &self.shards)
             .finish()
     }
@@ -208,6 +212,14 @@ impl Config {
             ),
             None => runtime::SCHEDULER_INTERVAL,
         };
+        let health_every = match var("ORRERY_HEALTH_EVERY") {
+            Some(m) => match m.parse::<u64>() {
+                Ok(0) => None,
+                Ok(minutes) => Some(std::time::Duration::from_secs(minutes.saturating_mul(60))),
+                Err(_) => anyhow::bail!("ORRERY_HEALTH_EVERY `{m}` is not a number of minutes (0: off)"),
+            },
+            None => Some(runtime::HEALTH_INTERVAL),
+        };
         let shards = var("DISCORD_SHARDS")
             .map(|s| ShardRange::parse(&s))
             .transpose()
@@ -219,6 +231,7 @@ impl Config {
             api_base,
             clock_file,
             tick,
+            health_every,
             shards,
         })
     }
@@ -310,6 +323,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         service
     });
     let tick = config.tick;
+    let health_every = config.health_every;
     let delivery = Arc::new(Notify::new());
     let guild_id = config.guild_id;
     let registers = config.registers_commands();
@@ -342,6 +356,9 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
                         delivery.clone(),
                         stop.clone(),
                     )));
+                    if let Some(every) = health_every {
+                        loops.push(tokio::spawn(runtime::health_loop(service.clone(), every, stop.clone())));
+                    }
                     loops.push(tokio::spawn(runtime::scheduler_loop(
                         service.clone(),
                         delivery.clone(),
@@ -467,7 +484,7 @@ pub const GENERIC_ERROR: &str = "Something went wrong on my side; nothing was ch
 pub fn error_text(error: &Error) -> String {
     match error.downcast_ref::<ServiceError>() {
         Some(ServiceError::User(text)) => text::markup(text),
-        Some(e @ ServiceError::Busy(_)) => e.to_string(),
+        Some(e @ (ServiceError::Busy(_) | ServiceError::Damaged { .. })) => e.to_string(),
         _ if orrery_service::storage_full_in(error) => orrery_service::STORAGE_FULL.to_string(),
         _ => {
             tracing::error!("request failed: {error:#}");
@@ -574,6 +591,20 @@ mod tests {
 
         let e = Config::from_lookup(lookup(&[("DISCORD_TOKEN", "abc"), ("DISCORD_GUILD_ID", "general")])).unwrap_err();
         assert!(e.to_string().contains("DISCORD_GUILD_ID"), "{e}");
+    }
+
+    #[test]
+    fn the_health_line_is_every_ten_minutes_unless_configured() {
+        let every = |v: Option<&str>| {
+            let mut vars = vec![("DISCORD_TOKEN", "abc")];
+            vars.extend(v.map(|v| ("ORRERY_HEALTH_EVERY", v)));
+            Config::from_lookup(lookup(&vars)).map(|c| c.health_every)
+        };
+        assert_eq!(every(None).unwrap(), Some(std::time::Duration::from_secs(600)));
+        assert_eq!(every(Some("1")).unwrap(), Some(std::time::Duration::from_secs(60)));
+        assert_eq!(every(Some("0")).unwrap(), None);
+        let e = every(Some("often")).unwrap_err().to_string();
+        assert!(e.contains("ORRERY_HEALTH_EVERY"), "{e}");
     }
 
     #[test]

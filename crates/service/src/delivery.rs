@@ -118,6 +118,7 @@ impl Service {
         let msg: OutMessage = match serde_json::from_value(row.payload.clone()) {
             Ok(m) => m,
             Err(e) => {
+                self.failed_send();
                 self.store
                     .mark_failed(row.id, &format!("unreadable payload: {e}"), now)
                     .await?;
@@ -125,7 +126,14 @@ impl Service {
                 return Ok(false);
             }
         };
-        let route = self.private_route(row.game_id, &msg.target).await?;
+        let route = match self.private_route(row.game_id, &msg.target).await {
+            Ok(route) => route,
+            Err(e) if super::damaged_in(&e).is_some() => {
+                self.failed_send();
+                return self.give_up_damaged(row, &e).await;
+            }
+            Err(e) => return Err(e),
+        };
         let refused = matches!(route, Route::Held);
         let send = async {
             match &route {
@@ -138,6 +146,9 @@ impl Service {
         let outcome = tokio::time::timeout(self.send_timeout, send)
             .await
             .unwrap_or_else(|_| Err(anyhow::anyhow!("no answer within {:?}", self.send_timeout)));
+        if !matches!(outcome, Ok(Delivery::Sent(_))) {
+            self.failed_send();
+        }
         match outcome {
             Ok(Delivery::Sent(_)) => {
                 self.store.mark_delivered(row.id, self.now_ms()).await?;
@@ -160,12 +171,26 @@ impl Service {
                 }
                 Ok(false)
             }
+            Err(e) if super::damaged_in(&e).is_some() => self.give_up_damaged(row, &e).await,
             Err(e) => {
                 // Still claimed by this pass: its target waits for the next.
                 self.store.mark_failed(row.id, &format!("{e:#}"), now).await?;
                 Ok(false)
             }
         }
+    }
+
+    /// A message about a game whose log is damaged cannot be sent (its
+    /// route and board need the game): it is given up, as undeliverable,
+    /// so that it holds up no other message to its target (a player's DMs
+    /// of their other games share its lane). Counted as a failed send.
+    async fn give_up_damaged(&self, row: &OutboxRow, e: &anyhow::Error) -> anyhow::Result<bool> {
+        let now = self.now_ms();
+        self.store
+            .mark_failed(row.id, &format!("undeliverable: {e:#}"), now)
+            .await?;
+        self.store.mark_delivered(row.id, now).await?;
+        Ok(false)
     }
 
     /// One message to where its target says: a slot's live message acted

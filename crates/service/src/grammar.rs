@@ -1825,6 +1825,7 @@ mod tests {
             updated_at: 0,
             settings: serde_json::json!({}),
             deadline: None,
+            damaged: None,
         }
     }
 

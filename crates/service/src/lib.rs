@@ -13,6 +13,7 @@ mod text;
 // Requests, by concern.
 mod drafts;
 pub mod grammar;
+mod health;
 mod host_clock;
 mod lobby;
 mod naming;
@@ -38,6 +39,7 @@ mod transport;
 
 pub use clock::{Clock, FileClock, ManualClock, SystemClock};
 pub use compose::bare_label;
+pub use health::Health;
 pub use message::{Act, BoardRef, Choice, Op, OutMessage, Reply, Slot, Target};
 pub use naming::{find_seat, name_list, phase_choices, seat_choices, section_choices, SeatRef};
 pub use orders::{complete_from, players_as_seats, STALE_PROMPT, UNDONE_PROMPT};
@@ -267,6 +269,12 @@ pub enum ServiceError {
     /// restart. The store logs it (once) for the operator.
     #[error("{STORAGE_FULL}")]
     StorageFull,
+    /// The game's log is damaged from `entry` ([`StoreError::Damaged`]):
+    /// the game cannot be loaded; no other game is concerned. The asker
+    /// is told so as a refusal ([`ServiceError::User`], by
+    /// [`Service::handle`]).
+    #[error("{}", damaged_text(*.game, *.entry))]
+    Damaged { game: GameId, entry: i64 },
     #[error("internal error: {0:#}")]
     Internal(#[from] anyhow::Error),
 }
@@ -278,9 +286,34 @@ impl From<StoreError> for ServiceError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::Full(_) => ServiceError::StorageFull,
+            StoreError::Damaged { game, entry, .. } => ServiceError::Damaged { game, entry },
             e => ServiceError::Internal(e.into()),
         }
     }
+}
+
+/// What the asker is told about a game whose log is damaged from `entry`
+/// ([`StoreError::Damaged`]): a refusal naming the game and the entry.
+pub fn damaged(game: GameId, entry: i64) -> ServiceError {
+    ServiceError::User(damaged_text(game, entry).into())
+}
+
+/// The words for a game whose log is damaged from `entry`.
+pub fn damaged_text(game: GameId, entry: i64) -> String {
+    format!("Game {game}'s log is damaged from entry {entry}; ask the host.")
+}
+
+/// The first [`StoreError::Damaged`] (or [`ServiceError::Damaged`]) in
+/// the chain of `e`, if any.
+fn damaged_in(e: &anyhow::Error) -> Option<(GameId, i64)> {
+    e.chain().find_map(|c| {
+        c.downcast_ref::<StoreError>()
+            .and_then(StoreError::damaged)
+            .or(match c.downcast_ref::<ServiceError>() {
+                Some(ServiceError::Damaged { game, entry }) => Some((*game, *entry)),
+                _ => None,
+            })
+    })
 }
 
 impl ServiceError {
@@ -332,6 +365,8 @@ pub struct Service {
     /// This is the only process delivering from the database: outbox
     /// claims of any other process are a dead one's ([`Service::sole_process`]).
     sole: bool,
+    /// Sends that failed since the process started ([`Service::health`]).
+    failed_sends: std::sync::atomic::AtomicU64,
 }
 
 impl Service {
@@ -348,6 +383,7 @@ impl Service {
             passes: std::sync::atomic::AtomicU64::new(0),
             send_timeout: delivery::SEND_TIMEOUT,
             sole: false,
+            failed_sends: std::sync::atomic::AtomicU64::new(0),
         }
     }
 
@@ -449,6 +485,14 @@ impl Service {
         result.map_err(|e| {
             if e.is_storage_full() {
                 ServiceError::StorageFull
+            } else if let Some((game, entry)) = match &e {
+                // A damaged log however the store's error travelled: the
+                // asker is told which game, and from which entry.
+                ServiceError::Damaged { game, entry } => Some((*game, *entry)),
+                ServiceError::Internal(e) => damaged_in(e),
+                _ => None,
+            } {
+                damaged(game, entry)
             } else {
                 e
             }
@@ -538,7 +582,10 @@ impl Service {
             .filter(|g| matches!(g.status, GameStatus::Lobby | GameStatus::Active))
             .collect();
         match live.as_slice() {
-            [one] => Ok((*one).clone()),
+            [one] => match one.damaged {
+                Some(entry) => Err(ServiceError::Damaged { game: one.id, entry }),
+                None => Ok((*one).clone()),
+            },
             [] => {
                 // Fall back to the most recent finished game, for status/board.
                 if let Some(last) = candidates.iter().max_by_key(|g| g.id) {

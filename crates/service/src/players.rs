@@ -42,6 +42,16 @@ impl Service {
                 text.push_str(" (in civil disorder: your decisions are made by default)");
             }
             let (mut on_me, mut due) = (false, None);
+            if let Some(entry) = row.damaged {
+                text.push_str(&format!(" · {}\n", crate::damaged_text(row.id, entry)));
+                entries.push(Entry {
+                    on_me,
+                    due,
+                    id: row.id,
+                    text,
+                });
+                continue;
+            }
             match (&row.status, &row.state) {
                 (GameStatus::Active, Some(state)) => {
                     text.push_str(&format!(

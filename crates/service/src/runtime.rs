@@ -20,6 +20,10 @@ pub const SCHEDULER_INTERVAL: Duration = Duration::from_secs(20);
 /// How often the outbox is delivered when nothing pokes the delivery task.
 pub const DELIVERY_INTERVAL: Duration = Duration::from_secs(2);
 
+/// How often the health line is logged unless configured
+/// (`ORRERY_HEALTH_EVERY`, in minutes; 0 turns it off).
+pub const HEALTH_INTERVAL: Duration = Duration::from_secs(10 * 60);
+
 /// The longest pause between retries after a failing delivery pass.
 const DELIVERY_MAX_BACKOFF: Duration = Duration::from_secs(60);
 
@@ -85,4 +89,31 @@ pub async fn delivery_loop<T: Transport>(
         }
     }
     tracing::debug!("delivery stopped");
+}
+
+/// Log the bot's health ([`Service::health`]) as one `info` line every
+/// `every`, the first one `every` after start: games active, the outbox
+/// backlog and its oldest message's age, failed sends, the store's health.
+/// Opens no port. Returns when `stop` is cancelled.
+pub async fn health_loop(service: Arc<Service>, every: Duration, stop: CancellationToken) {
+    loop {
+        tokio::select! {
+            _ = stop.cancelled() => break,
+            _ = tokio::time::sleep(every) => {}
+        }
+        match service.health().await {
+            Ok(h) => tracing::info!(
+                games_active = h.games_active,
+                outbox_undelivered = h.outbox_undelivered,
+                oldest_undelivered_s = h.oldest_undelivered_ms.map(|ms| ms / 1000),
+                failed_sends = h.failed_sends,
+                storage_writable = h.storage.writable,
+                storage_full_errors = h.storage.full_errors,
+                discarded_connections = h.storage.discarded_connections,
+                "health: {h}"
+            ),
+            Err(e) => tracing::warn!("health: the database could not be read: {e:#}"),
+        }
+    }
+    tracing::debug!("health line stopped");
 }

@@ -58,6 +58,18 @@ pub enum StoreError {
     /// The database failed.
     #[error("database error: {0}")]
     Db(sqlx::Error),
+    /// A game's log is damaged: its entry `entry` (and so every entry
+    /// after it) does not decode. That game cannot be loaded until the
+    /// host has it repaired; no other game is concerned.
+    #[error("the log of game {game} is damaged from entry {entry}: {why}")]
+    Damaged {
+        /// The game.
+        game: GameId,
+        /// The first entry that does not decode.
+        entry: i64,
+        /// What is wrong with it.
+        why: String,
+    },
     /// Stored data that does not parse (JSON, an unknown game kind or
     /// status, an out-of-range seat), or a value that would not serialize.
     #[error("corrupt data in the store: {0}")]
@@ -68,6 +80,14 @@ impl StoreError {
     /// Is this an optimistic-lock conflict (worth a reload and retry)?
     pub fn is_conflict(&self) -> bool {
         matches!(self, StoreError::Conflict { .. })
+    }
+
+    /// The game and first damaged entry, if this is [`StoreError::Damaged`].
+    pub fn damaged(&self) -> Option<(GameId, i64)> {
+        match self {
+            StoreError::Damaged { game, entry, .. } => Some((*game, *entry)),
+            _ => None,
+        }
     }
 
     /// Did the database refuse the write for want of room?

@@ -43,6 +43,7 @@ use super::error::{StoreError, StoreResult};
 use super::types::outbox_from_row;
 use super::{Backend, OutboxRow, Store, WriteTx};
 use orrery_engine::GameId;
+use sqlx::Row as _;
 
 /// The columns [`outbox_from_row`] reads.
 const OUTBOX_COLS: &str = "id, game_id, payload, attempts, created_at, last_error, claimed_until";
@@ -143,6 +144,16 @@ impl Store {
     /// delivery claims rows with [`Store::claim_outbox`].
     pub async fn undelivered(&self, limit: i64) -> StoreResult<Vec<OutboxRow>> {
         self.undelivered_after(i64::MIN, limit).await
+    }
+
+    /// The outbox backlog, for operators: how many messages are not
+    /// delivered yet, and when the oldest of them was queued (none when
+    /// there are none).
+    pub async fn outbox_backlog(&self) -> StoreResult<(i64, Option<i64>)> {
+        let row = sqlx::query("SELECT COUNT(*), MIN(created_at) FROM outbox WHERE delivered_at IS NULL")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok((row.try_get(0)?, row.try_get(1)?))
     }
 
     /// Like [`Store::undelivered`], but only rows with an id above

@@ -144,6 +144,13 @@ pub struct GameRow {
     pub settings: serde_json::Value,
     /// Its deadline when it was read (read with it, in one statement).
     pub deadline: Option<DeadlineRow>,
+    /// The first entry of its log that does not decode, when the cached
+    /// state did not decode either and the log could not be refolded
+    /// (`state` is then `None`). Only lists of games carry such a row
+    /// ([`crate::Store::games_of_user`], …), so that one damaged game
+    /// spoils no list; [`crate::Store::game`] answers
+    /// [`StoreError::Damaged`] for it.
+    pub damaged: Option<i64>,
 }
 
 /// One seated player.
@@ -338,6 +345,7 @@ pub(crate) fn game_from_row(row: &AnyRow) -> StoreResult<GameRow> {
             None => None,
             Some(_) => Some(deadline_columns(row, "d_")?),
         },
+        damaged: None,
     })
 }
 
@@ -352,8 +360,7 @@ pub(crate) fn event_from_row(game: GameId, row: &AnyRow) -> StoreResult<(i64, An
 
 /// Log entry `seq` of `game`, stored as `text` at `version`.
 pub(crate) fn decode_event(game: GameId, seq: i64, version: i64, text: &str) -> StoreResult<(i64, AnyEvent)> {
-    let event = super::codec::decode(version, text)
-        .map_err(|e| StoreError::Corrupt(format!("event {seq} of game {game} does not decode: {e}")))?;
+    let event = super::codec::decode(version, text).map_err(|why| StoreError::Damaged { game, entry: seq, why })?;
     Ok((seq, event))
 }
 
