@@ -3,27 +3,11 @@
 //! nor the player's other games, nor `/mygames`.
 
 use orrery::games::GameKind;
-use orrery::service::{Delivery, OutMessage, Posted, Request, Target, Transport};
+use orrery::service::{OutMessage, Request, Target};
 
-use crate::common::{at, in_dm, next_order, ok, order, refused, started, state};
+use crate::common::{at, in_dm, next_order, ok, order, refused, started, state, Accepts};
 
 const NAMES: [&str; 2] = ["alice", "bob"];
-
-/// Sends everything (boards are not drawn).
-struct Sink;
-
-impl Transport for Sink {
-    async fn send(&self, id: i64, _: &OutMessage, _: Option<&[u8]>) -> anyhow::Result<Delivery> {
-        Ok(Delivery::Sent(Some(Posted {
-            channel: 1,
-            message: id as u64,
-        })))
-    }
-
-    async fn edit(&self, _: i64, at: &Posted, _: &OutMessage, _: Option<&[u8]>) -> anyhow::Result<Delivery> {
-        Ok(Delivery::Sent(Some(*at)))
-    }
-}
 
 #[tokio::test]
 async fn a_damaged_log_is_refused_clearly_and_touches_no_other_game() {
@@ -109,7 +93,7 @@ async fn a_damaged_log_is_refused_clearly_and_touches_no_other_game() {
     let queued = store.undelivered(10_000).await.unwrap();
     assert!(dms_of_bad(&queued) > 0, "the damaged game has private messages queued");
     assert!(queued.iter().any(|r| r.game_id == Some(good)));
-    svc.deliver(&Sink).await.unwrap();
+    svc.deliver(&Accepts).await.unwrap();
     let left = store.undelivered(10_000).await.unwrap();
     assert!(
         left.iter().all(|r| r.game_id == Some(bad)),

@@ -8,31 +8,15 @@
 //! statement journal, as a failing write to a full disk does).
 
 use orrery::games::GameKind;
-use orrery::service::{Delivery, OutMessage, Posted, Service, ServiceError, Transport};
+use orrery::service::{Service, ServiceError};
 
-use crate::common::{at, max_pages, next_order, order, page_count, started, state};
+use crate::common::{at, max_pages, next_order, order, page_count, started, state, Accepts};
 
 const CHANNEL: u64 = 800;
 const NAMES: [&str; 3] = ["alice", "bob", "carol"];
 
 /// What a player is told while the database cannot be written.
 const STORAGE_FULL: &str = "The game's storage is full right now, so nothing was changed. Please try again later.";
-
-/// Sends everything (boards are not drawn).
-struct Sink;
-
-impl Transport for Sink {
-    async fn send(&self, id: i64, _: &OutMessage, _: Option<&[u8]>) -> anyhow::Result<Delivery> {
-        Ok(Delivery::Sent(Some(Posted {
-            channel: 1,
-            message: id as u64,
-        })))
-    }
-
-    async fn edit(&self, _: i64, at: &Posted, _: &OutMessage, _: Option<&[u8]>) -> anyhow::Result<Delivery> {
-        Ok(Delivery::Sent(Some(*at)))
-    }
-}
 
 /// The next order of the game, given by the seat that owes it.
 async fn play_one(svc: &Service, game: orrery::engine::GameId) -> Result<(), ServiceError> {
@@ -48,7 +32,7 @@ async fn players_are_told_the_storage_is_full_and_play_resumes_when_it_has_room(
     let store = svc.store().clone();
     let pool = store.pool().options().get_max_connections() as usize;
     let game = started(&svc, CHANNEL, GameKind::Hyperspace, 3, &NAMES).await;
-    svc.deliver(&Sink).await.unwrap();
+    svc.deliver(&Accepts).await.unwrap();
 
     // The disk nearly full: each order on a database allowed 0 to 3 more
     // pages, so that the disk fills at every point of a write in turn.
@@ -74,7 +58,7 @@ async fn players_are_told_the_storage_is_full_and_play_resumes_when_it_has_room(
             .unwrap_or_else(|e| panic!("order {i} after the disk has room again: {e}"));
     }
     let delivered = svc
-        .deliver(&Sink)
+        .deliver(&Accepts)
         .await
         .expect("delivery after the disk has room again");
     assert!(delivered > 0);
