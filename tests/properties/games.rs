@@ -33,11 +33,21 @@ fn play_resigning(
     kind: GameKind,
     players: u8,
     seed: u64,
+    visit: impl FnMut(&AnyState) -> bool,
+    resign: impl FnMut(&AnyState, usize) -> Option<Seat>,
+) -> Played {
+    play_config(kind, &GameConfig::new(players, seed), visit, resign)
+}
+
+/// [`play_resigning`] of a game set up with `config` (its options).
+fn play_config(
+    kind: GameKind,
+    config: &GameConfig,
     mut visit: impl FnMut(&AnyState) -> bool,
     mut resign: impl FnMut(&AnyState, usize) -> Option<Seat>,
 ) -> Played {
-    let config = GameConfig::new(players, seed);
-    let mut events = kind.setup(&config).expect("set-up");
+    let seed = config.seed;
+    let mut events = kind.setup(config).expect("set-up");
     let mut state = kind.fold(&events).expect("fold");
     let mut rng = GameRng::seeded(seed.wrapping_mul(31).wrapping_add(7));
     let mut decisions = 0;
@@ -142,6 +152,31 @@ fn random_games_end_and_replay_exactly() {
             "{kind}: {games} random games ended, {total} decisions in all ({:.1} s)",
             started.elapsed().as_secs_f64()
         );
+    }
+}
+
+/// Space Empires with each optional rule built, alone and all together:
+/// random games end and replay exactly (the options are in the set-up
+/// event, so the replay plays by the same rules).
+#[test]
+fn random_empires_games_with_optional_rules_end_and_replay() {
+    let games = games_or(200) / 10;
+    let sets = [
+        serde_json::json!({"instant_upgrade": true}),
+        serde_json::json!({"research_gearing": true}),
+        serde_json::json!({"unpredictable_research": true}),
+        serde_json::json!({"instant_upgrade": true, "research_gearing": true, "unpredictable_research": true}),
+    ];
+    for options in sets {
+        let mut total = 0;
+        for seed in 0..games {
+            let mut config = GameConfig::new(2 + (seed % 3) as u8, seed);
+            config.options = options.clone();
+            let played = play_config(GameKind::Empires, &config, |_| true, |_, _| None);
+            total += played.decisions;
+            assert_replays(GameKind::Empires, seed, &played);
+        }
+        eprintln!("empires {options}: {games} random games ended, {total} decisions in all");
     }
 }
 

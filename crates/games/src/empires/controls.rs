@@ -184,10 +184,25 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
                 };
                 let (label, group) = match written {
                     Written::Bid { cp } => (format!("Bid {cp} CP"), "Bid".to_string()),
-                    Written::Research { tech } => {
+                    Written::Research { tech, grants: None } => {
                         let next = state.empire(seat).levels.get(*tech) + 1;
                         (
                             format!("Research {} {next} ({} CP)", tech.name(), tech.cost(next).unwrap_or(0)),
+                            "Research".to_string(),
+                        )
+                    }
+                    Written::Research { tech, grants: Some(n) } => {
+                        let e = state.empire(seat);
+                        let next = e.levels.get(*tech) + 1;
+                        (
+                            format!(
+                                "{n} grant{} to {} {next} ({} CP; {} of {} rolled)",
+                                if *n == 1 { "" } else { "s" },
+                                tech.name(),
+                                n * super::rules::economy::GRANT_CP,
+                                e.progress_of(*tech),
+                                tech.cost(next).unwrap_or(0)
+                            ),
                             "Research".to_string(),
                         )
                     }

@@ -40,6 +40,33 @@ pub struct Ledger {
     pub added: Vec<(Label, u32)>,
     /// Bases and Ship Yards bought, by hex.
     pub built: Vec<(Hex, Kind)>,
+    /// CP spent on research (text 18), grants included.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub research: u32,
+    /// Unpredictable research: grants bought (text 19.3) …
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub grants: u32,
+    /// … and each category's dice (text 19.2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rolls: Vec<Rolled>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// Unpredictable research: one category's grants rolled (text 19.2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rolled {
+    pub tech: Tech,
+    /// A d10 per grant.
+    pub dice: Vec<u32>,
+    /// The sum so far towards the level, this phase's dice included.
+    pub total: u32,
+    /// The level's cost.
+    pub needed: u32,
+    /// The level was reached (the surplus is wasted).
+    pub reached: bool,
 }
 
 /// Why units were destroyed outside a battle.
@@ -717,6 +744,9 @@ pub fn apply(s: &mut State, event: &Event) {
                 let level = e.levels.get(*tech) + 1;
                 e.levels.set(*tech, level);
                 e.wrecks.push((*die, *tech));
+                if s.options.instant_upgrade {
+                    upgrade_all(s, *seat);
+                }
             }
             s.rng = rng.clone();
             s.boundaries += 1;
@@ -931,6 +961,27 @@ fn destroy_colony(s: &mut State, at: Hex) {
 }
 
 /// One player's Economic Phase, as carried out.
+/// Instant technology upgrade (text 15.1): every ship of `seat` gets its
+/// current levels, as an upgrade at a yard would give them (text
+/// 9.10.4): warship groups their Attack, Defense, Tactics and Move (and a
+/// Cruiser its Exploration), Colony Ships Terraforming.
+fn upgrade_all(s: &mut State, seat: Seat) {
+    let now = s.empire(seat).levels;
+    for u in s.units.iter_mut().filter(|u| u.owner() == seat) {
+        if u.kind.is_warship() {
+            u.levels.attack = now.attack;
+            u.levels.defense = now.defense;
+            u.levels.tactics = now.tactics;
+            u.levels.moves = now.moves;
+            if u.kind == Kind::Cruiser {
+                u.levels.explore = now.explore;
+            }
+        } else if u.kind == Kind::ColonyShip {
+            u.levels.terraform = now.terraform;
+        }
+    }
+}
+
 fn carry_out_ledger(s: &mut State, l: &Ledger) {
     let seat = l.seat;
     s.units.retain(|u| !l.scrapped.contains(&u.label));
@@ -956,6 +1007,18 @@ fn carry_out_ledger(s: &mut State, l: &Ledger) {
     e.cp = l.carried;
     e.levels = l.levels;
     e.wrecks.extend(l.wrecks.iter().copied());
+    e.research_last = l.research;
+    e.grants_last = l.grants;
+    for r in &l.rolls {
+        e.progress.retain(|(t, _)| *t != r.tech);
+        if !r.reached {
+            e.progress.push((r.tech, r.total));
+        }
+    }
+    e.progress.sort();
+    if s.options.instant_upgrade {
+        upgrade_all(s, seat);
+    }
     for (label, n) in &l.added {
         if let Some(u) = s.units.iter_mut().find(|u| u.label == *label) {
             u.ships += n;

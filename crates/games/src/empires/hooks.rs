@@ -12,10 +12,11 @@ use orrery_engine::{GameRng, Seat};
 /// technology; a decoy stays a decoy and an armed group armed, since
 /// blockades and stops show which a counter is, as on the table), the
 /// Bases and Ship Yards they built face down (7.6.2), their
-/// CP, levels, standing orders, peeks, wreck rolls and sheets; and unless
-/// `private_only`, the fronts of the face-down markers nobody kept has
-/// looked at, and the generator. With `private_only` only what never comes
-/// out in play changes: CP, wreck rolls and sheets (a battle an order
+/// CP, levels, standing orders, peeks, wreck rolls, research spent and
+/// rolled (optional rules 18, 19) and sheets; and unless `private_only`,
+/// the fronts of the face-down markers nobody kept has looked at, and the
+/// generator. With `private_only` only what never comes out in play
+/// changes: CP, wreck rolls, research spent and rolled, and sheets (a battle an order
 /// starts shows the groups, and Bases the owner's levels; an opponent's
 /// standing orders answer in the open).
 pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut GameRng) -> Option<State> {
@@ -25,6 +26,14 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
         let e = &mut s.empires[o.index()];
         e.cp = rng.below(31);
         e.wrecks.clear();
+        e.research_last = rng.below(8) * 5;
+        e.grants_last = rng.below(6);
+        e.progress.clear();
+        for t in Tech::ALL {
+            if rng.below(3) == 0 && t.cost(e.levels.get(t) + 1).is_some() {
+                e.progress.push((t, 1 + rng.below(19)));
+            }
+        }
         if s.sheet.owes(*o) {
             let ready = s.sheet.is_ready(*o);
             let _ = s.sheet.clear(*o);

@@ -16,6 +16,10 @@ pub enum Written {
     },
     Research {
         tech: Tech,
+        /// Unpredictable research (text 19): the grants of 5 CP, a die
+        /// each. (Left out when none: lines written before it existed.)
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        grants: Option<u32>,
     },
     Buy {
         kind: Kind,
@@ -149,7 +153,10 @@ const USAGE: Usages = Usages(&[
     ("auto", "auto"),
     ("shift", "shift dir:n|ne|se|s|sw|nw"),
     ("bid", "bid cp:N [line:N]"),
-    ("research", "research tech:size|attack|defense|tactics|move|yard|terraform|explore [line:N]"),
+    (
+        "research",
+        "research tech:size|attack|defense|tactics|move|yard|terraform|explore [grants:N] [line:N]",
+    ),
     (
         "buy",
         "buy type:sc|dd|ca|bc|bb|dn|colony|miner|decoy|base|yard at:HEX [ships:N] [into:LABEL] [line:N]",
@@ -358,13 +365,14 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
             )?)
         }
         "research" => {
-            only(&["tech", "line"])?;
+            only(&["tech", "grants", "line"])?;
             let raw = text(line, "tech")?;
             let tech = Tech::parse(&raw).ok_or_else(|| {
                 let keys: Vec<&str> = Tech::ALL.iter().map(|t| t.key()).collect();
                 bad(line, format!("`tech:{raw}` is not one of {}", keys.join(", ")))
             })?;
-            Action::Sheet(SheetEdit::write(Written::Research { tech }, line, &u)?)
+            let grants = count(line, "grants")?;
+            Action::Sheet(SheetEdit::write(Written::Research { tech, grants }, line, &u)?)
         }
         "buy" => {
             only(&["type", "at", "ships", "into", "line"])?;
@@ -460,7 +468,13 @@ fn written_text(written: &Written) -> CommandLine {
     let c = CommandLine::new;
     match written {
         Written::Bid { cp } => c("bid").arg("cp", cp),
-        Written::Research { tech } => c("research").arg("tech", tech.key()),
+        Written::Research { tech, grants } => {
+            let l = c("research").arg("tech", tech.key());
+            match grants {
+                Some(n) => l.arg("grants", n),
+                None => l,
+            }
+        }
         Written::Buy { kind, at, ships, into } => {
             let mut l = c("buy").arg("type", kind.order_word()).arg("at", at);
             if let Some(n) = ships {
@@ -692,6 +706,12 @@ pub fn commands() -> Vec<CommandSpec> {
                     "size, attack, defense, tactics, move, yard, terraform or explore",
                     Text,
                     true,
+                ),
+                ParamSpec::new(
+                    "grants",
+                    "Unpredictable research: grants of 5 CP, a die each",
+                    Number,
+                    false,
                 ),
                 line.clone(),
             ],

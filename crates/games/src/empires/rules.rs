@@ -192,10 +192,20 @@ pub fn prompt(s: &State, seat: Seat) -> String {
             let f = Forecast::of(s, seat);
             let lines = s.sheet.lines_of(seat).unwrap_or(&[]);
             let totals = economy::check(s, seat, lines).unwrap_or_default();
+            let mut limits = String::new();
+            if let Some(cap) = economy::grants_cap(s, seat) {
+                limits.push_str(&format!(
+                    " Research is bought in grants of {} CP, a die each (at most {cap} grants this phase).",
+                    economy::GRANT_CP
+                ));
+            }
+            if let Some(cap) = economy::research_cap(s, seat) {
+                limits.push_str(&format!(" Research may cost at most {cap} CP this phase."));
+            }
             format!(
                 "Economic Phase: income {} (colonies) + {} (minerals) − maintenance {} → {} CP to spend \
-                 ({} carried over). This sheet spends {}; at most {} carry over. Write your bid, research \
-                 and purchases, then mark the sheet ready.",
+                 ({} carried over). This sheet spends {}; at most {} carry over.{limits} Write your bid, \
+                 research and purchases, then mark the sheet ready.",
                 f.colony_income,
                 f.mineral_income,
                 f.maintenance,

@@ -11,9 +11,9 @@ use orrery_engine::{options_of, GameConfig, GameRng, OptionValues, Seat, SetupEr
 
 pub const ROUNDS_RANGE: std::ops::RangeInclusive<u32> = 3..=40;
 
-/// Option keys of the advanced and optional rules: declared so that a game
-/// created now has a definite value, and accepted only as `false` until
-/// their rules are built.
+/// Option keys of the advanced and optional rules not built yet: declared
+/// so that a game created now has a definite value, and accepted only as
+/// `false` until their rules are built.
 pub const FUTURE_KEYS: &[&str] = &[
     "pipelines",
     "carriers",
@@ -21,12 +21,9 @@ pub const FUTURE_KEYS: &[&str] = &[
     "raiders",
     "mines",
     "aliens",
-    "instant_upgrade",
     "slingshot",
     "warp_points",
     "doomsday",
-    "research_gearing",
-    "unpredictable_research",
 ];
 
 /// A reserved option: the key of rules not built yet.
@@ -39,8 +36,8 @@ const fn reserved(key: &'static str) -> SetupOption {
 }
 
 /// The options of `/game new` (rules page, *Options*): the round limit,
-/// standing orders on fire at will, the rules (only `basic` is built), and
-/// the keys of the advanced and optional rules, reserved.
+/// standing orders on fire at will, the rules (only `basic` is built), the
+/// optional rules built, and the keys of the rest, reserved.
 pub const OPTIONS: [SetupOption; 15] = [
     SetupOption {
         key: "rounds",
@@ -70,12 +67,24 @@ pub const OPTIONS: [SetupOption; 15] = [
     reserved(FUTURE_KEYS[3]),
     reserved(FUTURE_KEYS[4]),
     reserved(FUTURE_KEYS[5]),
+    SetupOption {
+        key: "instant_upgrade",
+        description: "true: every ship gets each new technology level at once (optional rule 15.1)",
+        values: OptionValues::Flag { default: false },
+    },
     reserved(FUTURE_KEYS[6]),
     reserved(FUTURE_KEYS[7]),
     reserved(FUTURE_KEYS[8]),
-    reserved(FUTURE_KEYS[9]),
-    reserved(FUTURE_KEYS[10]),
-    reserved(FUTURE_KEYS[11]),
+    SetupOption {
+        key: "research_gearing",
+        description: "true: at most 10 CP more on research than the phase before (optional rule 18)",
+        values: OptionValues::Flag { default: false },
+    },
+    SetupOption {
+        key: "unpredictable_research",
+        description: "true: research in 5 CP grants, a die each, towards the next level (optional rule 19)",
+        values: OptionValues::Flag { default: false },
+    },
 ];
 
 /// The set-up: the map with its markers dealt face down, the starting
@@ -92,6 +101,9 @@ pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
     let options = Options {
         rounds: read.whole("rounds"),
         auto_combat: read.flag("auto_combat"),
+        instant_upgrade: read.flag("instant_upgrade"),
+        research_gearing: read.flag("research_gearing"),
+        unpredictable_research: read.flag("unpredictable_research"),
     };
     let board = Board::new(config.players).ok_or_else(|| {
         SetupError(format!(
@@ -156,6 +168,9 @@ pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
             peeked: Vec::new(),
             peeked_now: Vec::new(),
             resigned: false,
+            research_last: 0,
+            grants_last: 0,
+            progress: Vec::new(),
         });
     }
     colonies.sort_by_key(|c| Board::name_key(c.hex));

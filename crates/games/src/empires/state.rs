@@ -24,6 +24,18 @@ pub struct Options {
     pub rounds: u32,
     /// Every player's standing orders start on fire at will.
     pub auto_combat: bool,
+    /// 15.1 Instant technology upgrade: every ship gets each new level at
+    /// once (rules page, *Optional rules*).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub instant_upgrade: bool,
+    /// 18 Research gearing limits: at most 10 CP more on research than in
+    /// the previous Economic Phase.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub research_gearing: bool,
+    /// 19 Unpredictable research: research is bought in grants of 5 CP,
+    /// a die each, the sum carried towards the next level.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unpredictable_research: bool,
 }
 
 pub const ROUNDS_DEFAULT: u32 = 12;
@@ -33,6 +45,9 @@ impl Default for Options {
         Options {
             rounds: ROUNDS_DEFAULT,
             auto_combat: false,
+            instant_upgrade: false,
+            research_gearing: false,
+            unpredictable_research: false,
         }
     }
 }
@@ -223,6 +238,26 @@ pub struct Empire {
     /// *Resigning*).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub resigned: bool,
+    /// CP spent on research in the last Economic Phase (text 18; private).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub research_last: u32,
+    /// Research grants bought in the last Economic Phase (text 19.3;
+    /// private).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub grants_last: u32,
+    /// Unpredictable research: the dice rolled so far towards the next
+    /// level of each category (text 19.2; private). A category reaching its
+    /// next level's cost leaves the list (the surplus is wasted).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub progress: Vec<(Tech, u32)>,
+}
+
+impl Empire {
+    /// Unpredictable research: the dice rolled so far towards the next
+    /// level of `tech` (text 19.2).
+    pub fn progress_of(&self, tech: Tech) -> u32 {
+        self.progress.iter().find(|(t, _)| *t == tech).map_or(0, |(_, n)| *n)
+    }
 }
 
 /// What the game waits on.
@@ -257,6 +292,12 @@ pub enum Line {
     },
     Research {
         tech: Tech,
+    },
+    /// Unpredictable research (text 19.1): `grants` grants of 5 CP towards
+    /// the next level of `tech`, a die each.
+    Grants {
+        tech: Tech,
+        grants: u32,
     },
     /// `ships` ships of a warship type in one new group (or `into` a group
     /// of the same type and technology there); `ships` separate Colony

@@ -92,6 +92,15 @@ pub struct Own {
     pub yards: Vec<(Hex, u32)>,
     /// Free counters per warship type and decoys.
     pub free: Vec<(Kind, usize)>,
+    /// Research gearing: the most CP research may cost this phase (text 18).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub research_cap: Option<u32>,
+    /// Unpredictable research: the most grants this phase (text 19.3) …
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grants_cap: Option<u32>,
+    /// … and the dice rolled so far towards each category's next level.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub progress: Vec<(Tech, u32)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -269,6 +278,9 @@ fn own(s: &State, seat: Seat) -> Own {
             .chain([Kind::Decoy])
             .map(|k| (k, COUNTERS_PER_TYPE.saturating_sub(s.counters_of(seat, k))))
             .collect(),
+        research_cap: economy::research_cap(s, seat),
+        grants_cap: economy::grants_cap(s, seat),
+        progress: e.progress.clone(),
     }
 }
 
@@ -334,6 +346,11 @@ pub fn line_text(b: &Board, l: &Line) -> String {
     match l {
         Line::Bid { cp } => format!("bid {cp} CP"),
         Line::Research { tech } => format!("research {}", tech.name()),
+        Line::Grants { tech, grants } => format!(
+            "{grants} research grant{} towards {}",
+            if *grants == 1 { "" } else { "s" },
+            tech.name()
+        ),
         Line::Buy {
             kind,
             at,
@@ -677,6 +694,34 @@ fn ledger_words(b: &Board, l: &Ledger, mine: bool, who: &str) -> String {
     if !new_at.is_empty() {
         let items: Vec<String> = new_at.iter().map(|(h, k)| format!("{k} at {}", b.name(*h))).collect();
         parts.push(format!("{who}: new counters {}.", items.join(", ")));
+    }
+    // Unpredictable research's dice (text 19.2): the owner's alone.
+    if mine {
+        for r in &l.rolls {
+            let dice: Vec<String> = r.dice.iter().map(u32::to_string).collect();
+            let next = l.levels.get(r.tech) + u32::from(!r.reached);
+            parts.push(if r.reached {
+                format!(
+                    "You: research {} rolled {}: {} of {} needed, {} {} reached.",
+                    r.tech.name(),
+                    dice.join(", "),
+                    r.total,
+                    r.needed,
+                    r.tech.name(),
+                    next
+                )
+            } else {
+                format!(
+                    "You: research {} rolled {}: {} of {} needed for {} {}, carried to the next phase.",
+                    r.tech.name(),
+                    dice.join(", "),
+                    r.total,
+                    r.needed,
+                    r.tech.name(),
+                    next
+                )
+            });
+        }
     }
     // Bases and Ship Yards are placed face down (text 7.6.2): only their
     // owner reads of them until combat occurs in their hex.

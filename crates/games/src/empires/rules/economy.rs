@@ -14,10 +14,10 @@
 use super::super::basics::{
     yard_capacity, Kind, Label, Levels, Marker, Tech, CARRY_OVER_CAP, COUNTERS_PER_TYPE, GROUP_MAX,
 };
-use super::super::events::{push, Event, Ledger};
+use super::super::events::{push, Event, Ledger, Rolled};
 use super::super::orders::{Action, ScrapWhat, Written};
 use super::super::state::{draw_label, new_unit, Colony, Line, State, Unit};
-use super::{game_over_on_score, hex, illegal, own_unit};
+use super::{d10, game_over_on_score, hex, illegal, own_unit};
 use orrery_engine::{GameRng, Hex, Rejection, Seat, SheetEdit, SheetEvent};
 use std::collections::BTreeMap;
 
@@ -66,6 +66,35 @@ impl Forecast {
     }
 }
 
+/// The CP of one research grant (text 19.1).
+pub const GRANT_CP: u32 = 5;
+
+/// Research gearing: CP on research beyond the last Economic Phase's
+/// (text 18).
+pub const GEARING_STEP: u32 = 10;
+
+/// Unpredictable research: grants beyond the last Economic Phase's (text
+/// 19.3).
+pub const GRANTS_STEP: u32 = 2;
+
+/// The most CP `seat` may spend on research this Economic Phase under
+/// research gearing (text 18); `None` when the option is off.
+pub fn research_cap(state: &State, seat: Seat) -> Option<u32> {
+    state
+        .options
+        .research_gearing
+        .then(|| state.empire(seat).research_last + GEARING_STEP)
+}
+
+/// The most research grants `seat` may buy this Economic Phase (text
+/// 19.3); `None` without unpredictable research.
+pub fn grants_cap(state: &State, seat: Seat) -> Option<u32> {
+    state
+        .options
+        .unpredictable_research
+        .then(|| state.empire(seat).grants_last + GRANTS_STEP)
+}
+
 /// A sheet's totals, once it keeps every rule.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Totals {
@@ -87,6 +116,7 @@ pub fn cost(line: &Line, levels_before: &Levels) -> u32 {
     match line {
         Line::Bid { cp } => *cp,
         Line::Research { tech } => tech.cost(levels_before.get(*tech) + 1).unwrap_or(0),
+        Line::Grants { grants, .. } => GRANT_CP * grants,
         Line::Buy { kind, ships, .. } => kind.chart().cost * ships,
         Line::Scrap { .. } | Line::ScrapAt { .. } => 0,
     }
@@ -143,9 +173,26 @@ pub fn check(state: &State, seat: Seat, lines: &[Line]) -> Result<Totals, String
     // Research: one level per category, in order (text 9.1).
     let mut researched: Vec<Tech> = Vec::new();
     let mut spent = 0;
+    let mut research = 0;
+    let mut grants = 0;
     let mut bid = None;
     for line in lines {
         match line {
+            Line::Grants { tech, grants: n } => {
+                if researched.contains(tech) {
+                    return Err(format!(
+                        "one line of grants for {} per sheet: replace that line instead (text 9.1)",
+                        tech.name()
+                    ));
+                }
+                if tech.cost(before.get(*tech) + 1).is_none() {
+                    return Err(format!("{} is at its highest level, {}", tech.name(), tech.top()));
+                }
+                researched.push(*tech);
+                grants += n;
+                research += GRANT_CP * n;
+                spent += GRANT_CP * n;
+            }
             Line::Research { tech } => {
                 if researched.contains(tech) {
                     return Err(format!(
@@ -160,6 +207,7 @@ pub fn check(state: &State, seat: Seat, lines: &[Line]) -> Result<Totals, String
                 researched.push(*tech);
                 after.set(*tech, next);
                 spent += c;
+                research += c;
             }
             Line::Bid { cp } => {
                 if bid.is_some() {
@@ -170,6 +218,21 @@ pub fn check(state: &State, seat: Seat, lines: &[Line]) -> Result<Totals, String
             }
             _ => {}
         }
+    }
+
+    if let Some(cap) = grants_cap(state, seat).filter(|cap| grants > *cap) {
+        return Err(format!(
+            "at most {cap} research grants this phase: two more than the {} of your last Economic Phase \
+             (text 19.3); this sheet buys {grants}",
+            state.empire(seat).grants_last
+        ));
+    }
+    if let Some(cap) = research_cap(state, seat).filter(|cap| research > *cap) {
+        return Err(format!(
+            "at most {cap} CP on research this phase: 10 more than the {} of your last Economic Phase \
+             (research gearing, text 18); this sheet's research costs {research}",
+            state.empire(seat).research_last
+        ));
     }
 
     // Purchases, with the levels after research (text 9.4, 9.10.5).
@@ -320,8 +383,12 @@ pub(super) fn sheet_options(s: &State, seat: Seat) -> Vec<Action> {
         out.push(add(Written::Bid { cp: 1 }));
     }
     for tech in Tech::ALL {
-        if fits(Line::Research { tech }) {
-            out.push(add(Written::Research { tech }));
+        if s.options.unpredictable_research {
+            if fits(Line::Grants { tech, grants: 1 }) {
+                out.push(add(Written::Research { tech, grants: Some(1) }));
+            }
+        } else if fits(Line::Research { tech }) {
+            out.push(add(Written::Research { tech, grants: None }));
         }
     }
     let colonies: Vec<&Colony> = s.colonies_of(seat).collect();
@@ -370,7 +437,27 @@ pub(super) fn sheet_edit(s: &State, seat: Seat, action: &Action) -> Result<Sheet
 fn resolve_line(s: &State, seat: Seat, w: &Written) -> Result<Line, String> {
     Ok(match w {
         Written::Bid { cp } => Line::Bid { cp: *cp },
-        Written::Research { tech } => Line::Research { tech: *tech },
+        Written::Research { tech, grants } => match (grants, s.options.unpredictable_research) {
+            (None, false) => Line::Research { tech: *tech },
+            (Some(n), true) => Line::Grants {
+                tech: *tech,
+                grants: *n,
+            },
+            (None, true) => {
+                return Err(format!(
+                    "this game uses unpredictable research (text 19): research is bought in grants of \
+                     {GRANT_CP} CP, a die each: `research tech:{} grants:N`",
+                    tech.key()
+                ))
+            }
+            (Some(_), false) => {
+                return Err(format!(
+                    "grants are for unpredictable research, which this game does not use: a level is bought \
+                     whole with `research tech:{}`",
+                    tech.key()
+                ))
+            }
+        },
         Written::Buy { kind, at, ships, into } => {
             let at = hex(s, at)?;
             let into = match into {
@@ -469,6 +556,9 @@ fn ledger(s: &State, seat: Seat, lines: &[Line], rng: &mut GameRng, taken: &mut 
         bought: Vec::new(),
         added: Vec::new(),
         built: Vec::new(),
+        research: 0,
+        grants: 0,
+        rolls: Vec::new(),
     };
     let mut saved = 0;
     for line in lines {
@@ -480,7 +570,27 @@ fn ledger(s: &State, seat: Seat, lines: &[Line], rng: &mut GameRng, taken: &mut 
             Line::ScrapAt { at, what } => l.scrapped_at.push((*at, *what)),
             Line::Research { tech } => {
                 l.spent += cost(line, &before);
+                l.research += cost(line, &before);
                 levels.set(*tech, before.get(*tech) + 1);
+            }
+            Line::Grants { tech, grants } => {
+                l.spent += GRANT_CP * grants;
+                l.research += GRANT_CP * grants;
+                l.grants += grants;
+                let dice: Vec<u32> = (0..*grants).map(|_| d10(rng)).collect();
+                let total = s.empire(seat).progress_of(*tech) + dice.iter().sum::<u32>();
+                let needed = tech.cost(before.get(*tech) + 1).unwrap_or(u32::MAX);
+                let reached = total >= needed;
+                if reached {
+                    levels.set(*tech, before.get(*tech) + 1);
+                }
+                l.rolls.push(Rolled {
+                    tech: *tech,
+                    dice,
+                    total,
+                    needed,
+                    reached,
+                });
             }
             Line::Bid { cp } => {
                 l.bid = *cp;
