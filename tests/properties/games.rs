@@ -165,18 +165,31 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
         serde_json::json!({"instant_upgrade": true}),
         serde_json::json!({"research_gearing": true}),
         serde_json::json!({"unpredictable_research": true}),
-        serde_json::json!({"instant_upgrade": true, "research_gearing": true, "unpredictable_research": true}),
+        serde_json::json!({"slingshot": true}),
+        serde_json::json!({"instant_upgrade": true, "research_gearing": true, "unpredictable_research": true, "slingshot": true}),
     ];
     for options in sets {
-        let mut total = 0;
+        let (mut total, mut rolled, mut slung) = (0, 0, 0);
         for seed in 0..games {
             let mut config = GameConfig::new(2 + (seed % 3) as u8, seed);
             config.options = options.clone();
             let played = play_config(GameKind::Empires, &config, |_| true, |_, _| None);
             total += played.decisions;
             assert_replays(GameKind::Empires, seed, &played);
+            let log = serde_json::to_string(&played.events).expect("serialize");
+            rolled += log.matches("\"rolls\":[{").count();
+            slung += log.matches("\"slingshot\":true").count();
         }
-        eprintln!("empires {options}: {games} random games ended, {total} decisions in all");
+        eprintln!(
+            "empires {options}: {games} random games ended, {total} decisions in all; \
+             {rolled} sheets with research dice, {slung} sling shots"
+        );
+        if options.get("unpredictable_research").is_some() {
+            assert!(rolled > 0, "{options}: random play never rolled research grants");
+        }
+        if options.get("slingshot").is_some() {
+            assert!(slung > 0, "{options}: random play never made a sling shot");
+        }
     }
 }
 

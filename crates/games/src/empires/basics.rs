@@ -531,8 +531,9 @@ impl Marker {
 }
 
 /// Black Hole (text 6.3): a d10 of 1–6 survives.
-pub fn black_hole_survives(d10: u32) -> bool {
-    d10 <= 6
+pub fn black_hole_survives(d10: u32, slingshot: bool) -> bool {
+    // The sling shot modifies the roll by +2 (text 15.2).
+    d10 + if slingshot { 2 } else { 0 } <= 6
 }
 
 /// The Space Wreck table (text, back page): the free level of a d10.
@@ -756,8 +757,11 @@ mod tests {
             t,
             vec![Size, Size, Attack, Attack, Defense, Defense, Tactics, Move, Move, Yard]
         );
-        assert!((1..=6).all(black_hole_survives));
-        assert!(!(7..=10).any(black_hole_survives));
+        assert!((1..=6).all(|d| black_hole_survives(d, false)));
+        assert!(!(7..=10).any(|d| black_hole_survives(d, false)));
+        // A sling shot: +2 to the roll, "20% more likely to be destroyed".
+        assert!((1..=4).all(|d| black_hole_survives(d, true)));
+        assert!(!(5..=10).any(|d| black_hole_survives(d, true)));
     }
 
     #[test]

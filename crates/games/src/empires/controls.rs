@@ -59,7 +59,7 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
     actions
         .iter()
         .map(|a| match a {
-            Action::Move { units, path } => control(
+            Action::Move { units, path, .. } => control(
                 format!("{} → {}", own(units), path.join(", ")),
                 format!("Move {}", units.join(", ")),
                 main,

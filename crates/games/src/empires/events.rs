@@ -140,6 +140,10 @@ pub enum Event {
         at: Hex,
         rolls: Vec<(Label, Vec<u32>)>,
         rng: Box<GameRng>,
+        /// With a sling shot (optional rule 15.2): +2 to each die, and the
+        /// survivors may move one hex more this turn.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        slingshot: bool,
     },
     /// `ships` ships left group `from` as a new counter `new`.
     Split {
@@ -416,6 +420,7 @@ pub fn apply(s: &mut State, event: &Event) {
             s.empires[seat.index()].peeked_now.clear();
             for u in s.units.iter_mut().filter(|u| u.owner() == *seat) {
                 u.moved = 0;
+                u.slung = false;
                 u.stopped = false;
                 u.came_from = None;
                 u.began_at = None;
@@ -459,11 +464,17 @@ pub fn apply(s: &mut State, event: &Event) {
             leave_battle(s, units);
             s.units.retain(|u| !units.contains(&u.label));
         }
-        Event::BlackHoleRolled { rolls, rng, .. } => {
+        Event::BlackHoleRolled {
+            rolls, rng, slingshot, ..
+        } => {
             for (label, dice) in rolls {
-                let lost = dice.iter().filter(|d| !super::basics::black_hole_survives(**d)).count() as u32;
+                let lost = dice
+                    .iter()
+                    .filter(|d| !super::basics::black_hole_survives(**d, *slingshot))
+                    .count() as u32;
                 if let Some(u) = s.unit_mut(*label) {
                     u.ships = u.ships.saturating_sub(lost);
+                    u.slung |= *slingshot;
                 }
             }
             s.units.retain(|u| u.ships > 0);

@@ -55,6 +55,9 @@ pub enum Action {
     Move {
         units: Vec<String>,
         path: Vec<String>,
+        /// Black Hole sling shot declared (optional rule 15.2).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        slingshot: bool,
     },
     Split {
         unit: String,
@@ -133,7 +136,7 @@ pub enum Action {
 }
 
 const USAGE: Usages = Usages(&[
-    ("move", "move unit:LABEL[,LABEL…] path:HEX[,HEX…]"),
+    ("move", "move unit:LABEL[,LABEL…] path:HEX[,HEX…] [slingshot:yes]"),
     ("split", "split unit:LABEL ships:N"),
     ("merge", "merge unit:LABEL into:LABEL"),
     ("colonize", "colonize unit:LABEL"),
@@ -230,10 +233,11 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
     let only = |keys: &[&str]| line.only(keys, &u);
     Ok(match line.name.as_str() {
         "move" => {
-            only(&["unit", "path"])?;
+            only(&["unit", "path", "slingshot"])?;
             Action::Move {
                 units: list(line, "unit")?,
                 path: list(line, "path")?,
+                slingshot: choice(line, "slingshot", &[("yes", true), ("no", false)])?.unwrap_or(false),
             }
         }
         "split" => {
@@ -498,7 +502,14 @@ pub fn unparse(action: &Action) -> CommandLine {
         None => l,
     };
     match action {
-        Action::Move { units, path } => c("move").arg("unit", units.join(",")).arg("path", path.join(",")),
+        Action::Move { units, path, slingshot } => {
+            let l = c("move").arg("unit", units.join(",")).arg("path", path.join(","));
+            if *slingshot {
+                l.arg("slingshot", "yes")
+            } else {
+                l
+            }
+        }
         Action::Split { unit, ships } => c("split").arg("unit", unit).arg("ships", ships),
         Action::Merge { unit, into } => c("merge").arg("unit", unit).arg("into", into),
         Action::Colonize { unit } => c("colonize").arg("unit", unit),
@@ -596,6 +607,12 @@ pub fn commands() -> Vec<CommandSpec> {
             vec![
                 ParamSpec::new("unit", "Your counters, e.g. A17 or A17,A3", Text, true),
                 ParamSpec::new("path", "Hexes in order, e.g. F5,G5", Text, true),
+                ParamSpec::new(
+                    "slingshot",
+                    "yes: sling shot round the first revealed Black Hole on the path (+1 hex, greater risk)",
+                    Text,
+                    false,
+                ),
             ],
         ),
         spec(

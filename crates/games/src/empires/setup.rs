@@ -21,7 +21,6 @@ pub const FUTURE_KEYS: &[&str] = &[
     "raiders",
     "mines",
     "aliens",
-    "slingshot",
     "warp_points",
     "doomsday",
 ];
@@ -72,9 +71,13 @@ pub const OPTIONS: [SetupOption; 15] = [
         description: "true: every ship gets each new technology level at once (optional rule 15.1)",
         values: OptionValues::Flag { default: false },
     },
+    SetupOption {
+        key: "slingshot",
+        description: "true: ships may sling shot round a revealed Black Hole, +1 hex at +2 risk (optional rule 15.2)",
+        values: OptionValues::Flag { default: false },
+    },
     reserved(FUTURE_KEYS[6]),
     reserved(FUTURE_KEYS[7]),
-    reserved(FUTURE_KEYS[8]),
     SetupOption {
         key: "research_gearing",
         description: "true: at most 10 CP more on research than the phase before (optional rule 18)",
@@ -103,6 +106,7 @@ pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
         auto_combat: read.flag("auto_combat"),
         instant_upgrade: read.flag("instant_upgrade"),
         research_gearing: read.flag("research_gearing"),
+        slingshot: read.flag("slingshot"),
         unpredictable_research: read.flag("unpredictable_research"),
     };
     let board = Board::new(config.players).ok_or_else(|| {

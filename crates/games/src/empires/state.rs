@@ -32,6 +32,9 @@ pub struct Options {
     /// the previous Economic Phase.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub research_gearing: bool,
+    /// 15.2 Black Hole sling shot.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub slingshot: bool,
     /// 19 Unpredictable research: research is bought in grants of 5 CP,
     /// a die each, the sum carried towards the next level.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -47,6 +50,7 @@ impl Default for Options {
             auto_combat: false,
             instant_upgrade: false,
             research_gearing: false,
+            slingshot: false,
             unpredictable_research: false,
         }
     }
@@ -186,6 +190,10 @@ pub struct Unit {
     pub upgrading: bool,
     /// Peeks used this movement phase (a Cruiser group: one per ship).
     pub peeks: u32,
+    /// Survived a Black Hole sling shot this movement phase: one hex more
+    /// (optional rule 15.2).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub slung: bool,
 }
 
 impl Unit {
@@ -576,6 +584,7 @@ pub fn new_unit(label: Label, kind: Kind, ships: u32, levels: Levels, hex: Hex) 
         tow: None,
         upgrading: false,
         peeks: 0,
+        slung: false,
     }
 }
 

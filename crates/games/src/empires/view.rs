@@ -454,11 +454,13 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             };
             format!("At {}: {} destroyed ({why}).", b.name(*at), and_list(&what))
         }
-        Event::BlackHoleRolled { at, rolls, .. } => {
+        Event::BlackHoleRolled {
+            at, rolls, slingshot, ..
+        } => {
             let parts: Vec<String> = rolls
                 .iter()
                 .map(|(l, d)| {
-                    let lost = super::rules::movement::black_hole_losses(d);
+                    let lost = super::rules::movement::black_hole_losses(d, *slingshot);
                     format!(
                         "{l} rolls {} ({} lost)",
                         d.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
@@ -466,11 +468,19 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
                     )
                 })
                 .collect();
-            format!(
-                "The Black Hole at {} (7-10 destroys a ship): {}.",
-                b.name(*at),
-                parts.join("; ")
-            )
+            if *slingshot {
+                format!(
+                    "Sling shot round the Black Hole at {} (5-10 destroys a ship; survivors may move one hex more): {}.",
+                    b.name(*at),
+                    parts.join("; ")
+                )
+            } else {
+                format!(
+                    "The Black Hole at {} (7-10 destroys a ship): {}.",
+                    b.name(*at),
+                    parts.join("; ")
+                )
+            }
         }
         Event::Split { from, new, ships, .. } => {
             if me(from.owner) {

@@ -514,7 +514,7 @@ fn retreat(s: &State, b: &Battle, i: usize, ships: u32, to: Hex) -> Vec<Event> {
         _ => None,
     };
     if let (Some(label), Some(Marker::BlackHole)) = (moved, s.terrain(to)) {
-        out.push(movement::black_hole(&scratch, &[label], to, &mut rng));
+        out.push(movement::black_hole(&scratch, &[label], to, &mut rng, false));
     }
     out
 }

@@ -32,8 +32,7 @@ fn needs_escort(s: &State, seat: Seat, to: Hex) -> bool {
 
 /// Hexes `unit` may still move this turn.
 pub fn left(s: &State, u: &Unit) -> u32 {
-    u.allowance(s.turn, s.empire(u.owner()).levels.moves)
-        .saturating_sub(u.moved)
+    (u.allowance(s.turn, s.empire(u.owner()).levels.moves) + u32::from(u.slung)).saturating_sub(u.moved)
 }
 
 /// Whether the unit may be moved by an order now (not counting where).
@@ -49,16 +48,53 @@ pub fn movable(s: &State, u: &Unit) -> Result<(), String> {
     }
     if left(s, u) == 0 {
         return Err(format!(
-            "{} has moved all it may this turn ({} hexes)",
+            "{} has moved all it may this turn ({} hexes{})",
             u.label,
-            u.allowance(s.turn, s.empire(u.owner()).levels.moves)
+            u.allowance(s.turn, s.empire(u.owner()).levels.moves),
+            if u.slung { " and one after its sling shot" } else { "" }
         ));
     }
     Ok(())
 }
 
+/// The events of `move unit:… path:… slingshot:yes` (optional rule 15.2),
+/// or why it is illegal: the move, the first revealed Black Hole on the
+/// path rolled for with the sling shot (its survivors may then move one hex
+/// more this turn).
+pub fn sling_shot(s: &State, seat: Seat, units: &[Label], path: &[Hex]) -> Result<Vec<Event>, String> {
+    if !s.options.slingshot {
+        return Err("this game does not use the Black Hole sling shot (optional rule 15.2)".into());
+    }
+    let Some(at) = path.iter().position(|h| s.terrain(*h) == Some(Marker::BlackHole)) else {
+        return Err(
+            "a sling shot is declared for a system with a revealed Black Hole: this path enters none (text 15.2)"
+                .into(),
+        );
+    };
+    for l in units {
+        let u = s.unit(*l).ok_or_else(|| format!("you have no counter {l}"))?;
+        if u.slung {
+            return Err(format!("{l} has used a sling shot this turn already"));
+        }
+        if at as u32 + 1 > left(s, u) {
+            return Err(format!(
+                "{l} may move {} more hex(es) this turn: the Black Hole must be reached with them; \
+                 the sling shot's extra hex comes after it",
+                left(s, u)
+            ));
+        }
+    }
+    walk(s, seat, units, path, Some(at))
+}
+
 /// The events of `move unit:… path:…`, or why it is illegal.
 pub fn move_units(s: &State, seat: Seat, units: &[Label], path: &[Hex]) -> Result<Vec<Event>, String> {
+    walk(s, seat, units, path, None)
+}
+
+/// A move along `path`, with a sling shot at the path's hex `sling` (an
+/// index into it) when given.
+fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usize>) -> Result<Vec<Event>, String> {
     let Some(first) = units.first().and_then(|l| s.unit(*l)) else {
         return Err("name at least one counter".into());
     };
@@ -78,11 +114,17 @@ pub fn move_units(s: &State, seat: Seat, units: &[Label], path: &[Hex]) -> Resul
             ));
         }
         movable(s, u)?;
-        if path.len() as u32 > left(s, u) {
+        let reach = left(s, u) + u32::from(sling.is_some());
+        if path.len() as u32 > reach {
             return Err(format!(
-                "{l} may move {} more hex(es) this turn (turn {}), not {}",
+                "{l} may move {} more hex(es) this turn (turn {}){}, not {}",
                 left(s, u),
                 s.turn,
+                if sling.is_some() {
+                    ", one more after a sling shot"
+                } else {
+                    ""
+                },
                 path.len()
             ));
         }
@@ -189,7 +231,7 @@ pub fn move_units(s: &State, seat: Seat, units: &[Label], path: &[Hex]) -> Resul
         // A revealed Black Hole: each ship rolls as it enters (text 6.3).
         if terrain == Some(Marker::BlackHole) {
             flush(&mut scratch, &mut out, &mut segment, &alive, false);
-            let e = black_hole(&scratch, &alive, to, &mut rng);
+            let e = black_hole(&scratch, &alive, to, &mut rng, sling == Some(i));
             apply(&mut scratch, &e);
             out.push(e);
             alive.retain(|l| scratch.unit(*l).is_some());
@@ -234,7 +276,7 @@ fn own_warships_at(s: &State, seat: Seat, hex: Hex) -> bool {
 }
 
 /// Every ship of `units` at `at` rolls a d10 (decoys: one per ship shown).
-pub fn black_hole(s: &State, units: &[Label], at: Hex, rng: &mut GameRng) -> Event {
+pub fn black_hole(s: &State, units: &[Label], at: Hex, rng: &mut GameRng, slingshot: bool) -> Event {
     let rolls = units
         .iter()
         .filter_map(|l| s.unit(*l))
@@ -245,12 +287,13 @@ pub fn black_hole(s: &State, units: &[Label], at: Hex, rng: &mut GameRng) -> Eve
         at,
         rolls,
         rng: Box::new(rng.clone()),
+        slingshot,
     }
 }
 
 /// Ships a Black Hole roll destroys.
-pub fn black_hole_losses(dice: &[u32]) -> u32 {
-    dice.iter().filter(|d| !black_hole_survives(**d)).count() as u32
+pub fn black_hole_losses(dice: &[u32], slingshot: bool) -> u32 {
+    dice.iter().filter(|d| !black_hole_survives(**d, slingshot)).count() as u32
 }
 
 /// `split unit:L ships:N`.
@@ -510,6 +553,14 @@ pub(super) fn movement_options(s: &State, seat: Seat) -> Vec<Action> {
                     out.push(Action::Move {
                         units: vec![label_text(u.label)],
                         path: vec![s.board.name(to)],
+                        slingshot: false,
+                    });
+                }
+                if s.options.slingshot && sling_shot(s, seat, &[u.label], &[to]).is_ok() {
+                    out.push(Action::Move {
+                        units: vec![label_text(u.label)],
+                        path: vec![s.board.name(to)],
+                        slingshot: true,
                     });
                 }
             }
@@ -564,10 +615,14 @@ pub(super) fn movement_options(s: &State, seat: Seat) -> Vec<Action> {
 pub(super) fn movement_order(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, String> {
     let unit = |t: &str| own_unit(s, seat, t);
     match action {
-        Action::Move { units, path } => {
+        Action::Move { units, path, slingshot } => {
             let units: Vec<Label> = units.iter().map(|u| unit(u)).collect::<Result<_, _>>()?;
             let path: Vec<Hex> = path.iter().map(|h| hex(s, h)).collect::<Result<_, _>>()?;
-            move_units(s, seat, &units, &path)
+            if *slingshot {
+                sling_shot(s, seat, &units, &path)
+            } else {
+                move_units(s, seat, &units, &path)
+            }
         }
         Action::Split { unit: u, ships } => split(s, seat, unit(u)?, *ships),
         Action::Merge { unit: u, into } => {
@@ -623,7 +678,7 @@ pub(super) fn explore(s: &State, seat: Seat, h: Hex) -> Vec<Event> {
         Marker::BlackHole => {
             let mut rng = (*s.rng).clone();
             let mine: Vec<Label> = s.units_at(h).filter(|u| u.owner() == seat).map(|u| u.label).collect();
-            out.push(black_hole(s, &mine, h, &mut rng));
+            out.push(black_hole(s, &mine, h, &mut rng, false));
         }
         Marker::SuperNova => {
             let moves = s
@@ -710,7 +765,7 @@ pub(super) fn shift(s: &State, at: Hex, dir: Option<Dir>) -> Result<Vec<Event>, 
             .filter(|u| u.owner() == seat)
             .map(|u| u.label)
             .collect();
-        let e = black_hole(&scratch, &mine, to, &mut rng);
+        let e = black_hole(&scratch, &mine, to, &mut rng, false);
         push(&mut scratch, &mut out, e);
     }
     if !scratch.enemies_at(seat, to).is_empty() {
