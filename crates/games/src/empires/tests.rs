@@ -313,3 +313,55 @@ fn games_with_a_resignation_end_and_replay() {
         assert!(phases.contains(kind), "{kind}: {phases:?}");
     }
 }
+
+/// Unpredictable research (text 19.2): the owner reads its dice and what
+/// they reached; another player reads nothing of them.
+#[test]
+fn research_dice_are_told_to_their_owner_only() {
+    use super::events::{Event, Ledger, Rolled};
+    use super::view::narrate;
+    use orrery_engine::Viewer;
+    let st = start(2, 1);
+    let ledger = Ledger {
+        seat: Seat(0),
+        colony_income: 20,
+        mineral_income: 0,
+        maintenance: 3,
+        bid: 0,
+        spent: 25,
+        carried: 0,
+        lost: 0,
+        levels: st.empire(Seat(0)).levels,
+        wrecks: Vec::new(),
+        scrapped: Vec::new(),
+        scrapped_at: Vec::new(),
+        bought: Vec::new(),
+        added: Vec::new(),
+        built: Vec::new(),
+        research: 25,
+        grants: 5,
+        rolls: vec![Rolled {
+            tech: super::basics::Tech::Attack,
+            dice: vec![7, 5, 6, 1],
+            total: 19,
+            needed: 20,
+            reached: false,
+        }],
+    };
+    let e = Event::EconomyCarriedOut {
+        ledgers: vec![ledger],
+        rng: st.rng.clone(),
+    };
+    let names = ["Ann".to_string(), "Bo".to_string()];
+    let own = narrate(&e, Viewer::Seat(Seat(0)), &names).unwrap_or_default();
+    assert!(
+        own.contains(
+            "research Attack rolled 7, 5, 6, 1: 19 of 20 needed, short of Attack 1, carried to the next phase."
+        ),
+        "{own}"
+    );
+    let other = narrate(&e, Viewer::Seat(Seat(1)), &names).unwrap_or_default();
+    assert!(!other.contains("rolled"), "{other}");
+    let public = narrate(&e, Viewer::Public, &names).unwrap_or_default();
+    assert!(!public.contains("rolled"), "{public}");
+}

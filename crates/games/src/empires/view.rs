@@ -710,27 +710,19 @@ fn ledger_words(b: &Board, l: &Ledger, mine: bool, who: &str) -> String {
         for r in &l.rolls {
             let dice: Vec<String> = r.dice.iter().map(u32::to_string).collect();
             let next = l.levels.get(r.tech) + u32::from(!r.reached);
-            parts.push(if r.reached {
-                format!(
-                    "You: research {} rolled {}: {} of {} needed, {} {} reached.",
-                    r.tech.name(),
-                    dice.join(", "),
-                    r.total,
-                    r.needed,
-                    r.tech.name(),
-                    next
-                )
+            let level = format!("{} {next}", r.tech.name());
+            let result = if r.reached {
+                format!("{level} reached")
             } else {
-                format!(
-                    "You: research {} rolled {}: {} of {} needed for {} {}, carried to the next phase.",
-                    r.tech.name(),
-                    dice.join(", "),
-                    r.total,
-                    r.needed,
-                    r.tech.name(),
-                    next
-                )
-            });
+                format!("short of {level}, carried to the next phase")
+            };
+            parts.push(format!(
+                "You: research {} rolled {}: {} of {} needed, {result}.",
+                r.tech.name(),
+                dice.join(", "),
+                r.total,
+                r.needed
+            ));
         }
     }
     // Bases and Ship Yards are placed face down (text 7.6.2): only their
