@@ -19,7 +19,7 @@ enum Command {
     Bot,
     /// Play a game in the terminal, through the same service as the bot.
     Play {
-        /// Game system: hyperspace
+        /// Game system: starlanes, spectrum, solar, hyperspace or empires
         game: String,
         #[arg(long, default_value_t = 3)]
         players: u8,
@@ -40,6 +40,11 @@ enum Command {
         /// With --auto: stop after this many orders.
         #[arg(long)]
         max_orders: Option<u64>,
+        /// The game's set-up options as `/game new … options:` takes them,
+        /// e.g. "rounds:8 slingshot:true" (each game's rules page lists its
+        /// options).
+        #[arg(long)]
+        options: Option<String>,
     },
     /// Run rules scenario files (or directories of .scn files).
     Scenario {
@@ -93,6 +98,7 @@ fn run(args: Args) -> anyhow::Result<bool> {
             out,
             db,
             max_orders,
+            options,
         } => {
             let kind = GameKind::from_key(&game).with_context(|| {
                 format!(
@@ -109,6 +115,7 @@ fn run(args: Args) -> anyhow::Result<bool> {
                 out,
                 db,
                 max_orders,
+                options,
             };
             runtime.block_on(cli::play::run(opts)).map(|()| true)
         }

@@ -32,6 +32,8 @@ pub struct PlayOptions {
     pub db: String,
     /// Stop after this many orders (auto mode), for tests.
     pub max_orders: Option<u64>,
+    /// The set-up options, as `/game new … options:` takes them.
+    pub options: Option<String>,
 }
 
 /// Users are named; their ids are stable numbers derived from the name.
@@ -443,7 +445,8 @@ async fn auto(service: &Service, terminal: &Terminal, opts: &PlayOptions) -> any
             .map(|s| s.name.clone())
             .context("seat without player")?;
         let dm = if p.secret { "dm " } else { "" };
-        let line = format!("@{name} {dm}/{} {choice}", opts.kind.key());
+        // Under the command that holds the order (`/empires-economy buy`).
+        let line = format!("@{name} {dm}/{} {choice}", opts.kind.command_of(&choice.name));
         println!("> {line}");
         if !say(service, terminal, &line).await? {
             bail!("a legal order was refused: {line}");
@@ -463,7 +466,13 @@ async fn set_up(service: &Service, terminal: &Terminal, opts: &PlayOptions) -> a
         );
     }
     let host = NAMES[0];
-    let line = format!("@{host} /game new game:{} seed:{}", opts.kind.key(), opts.seed);
+    let mut line = format!("@{host} /game new game:{} seed:{}", opts.kind.key(), opts.seed);
+    if let Some(options) = &opts.options {
+        if options.contains('"') {
+            bail!("--options takes `key:value` pairs separated by spaces, without quotes");
+        }
+        line.push_str(&format!(" options:\"{options}\""));
+    }
     println!("> {line}");
     if !say(service, terminal, &line).await? {
         bail!("could not open a game");

@@ -447,3 +447,45 @@ fn replay_reports_every_damaged_game_and_goes_on() {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }
 }
+
+/// `orrery play --options` sets the game up as `/game new … options:` does:
+/// a short Space Empires game with its optional rules plays to the end, and
+/// options a game does not take are refused with the reason.
+#[test]
+fn play_takes_the_games_set_up_options() {
+    let out = orrery()
+        .args([
+            "play",
+            "empires",
+            "--players",
+            "2",
+            "--seed",
+            "3",
+            "--auto",
+            "--options",
+        ])
+        .arg("rounds:3 slingshot:true research_gearing:true unpredictable_research:true instant_upgrade:true")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        stdout.contains("options:\"rounds:3 slingshot:true"),
+        "the options were not passed to /game new"
+    );
+    assert!(stdout.contains("Result: 🏆 Game over"), "no result line");
+    assert!(stdout.contains("round 3"), "a 3-round game should reach round 3");
+    assert!(!stdout.contains("round 4"), "a 3-round game went on to round 4");
+
+    let out = orrery()
+        .args(["play", "empires", "--players", "2", "--auto", "--options", "mines:true"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "unbuilt option accepted");
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(all.contains("mines"), "the refusal does not name the option: {all}");
+}
