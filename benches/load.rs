@@ -21,23 +21,20 @@
 
 #[path = "../tests/pgdb/mod.rs"]
 mod pgdb;
+mod support;
 
 use orrery::engine::{CommandLine, GameId, GameRng, Seat, UserId};
 use orrery::games::GameKind;
-use orrery::service::{Actor, Delivery, ManualClock, OutMessage, Place, Posted, Request, Service, Transport};
+use orrery::service::{Actor, ManualClock, Place, Request, Service};
 use orrery::store::Store;
 use pgdb::PgDatabase;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use support::{env_or, rss_mib, Sink};
 use tokio_util::sync::CancellationToken;
 
 const PLAYERS: u64 = 4;
 const SUBMITTERS: usize = 8;
-
-fn env_or<T: std::str::FromStr>(key: &str, default: T) -> T {
-    std::env::var(key).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
-}
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
@@ -46,51 +43,6 @@ fn ms(d: Duration) -> f64 {
 /// The `q`-quantile (0..=1) of sorted samples.
 fn quantile(sorted: &[Duration], q: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * q).round() as usize]
-}
-
-/// `VmRSS` and `VmHWM` (peak) of this process, in MiB.
-fn rss_mib() -> (f64, f64) {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
-            .map_or(f64::NAN, |kib| kib / 1024.0)
-    };
-    (field("VmRSS:"), field("VmHWM:"))
-}
-
-/// Drops every message, after the service drew its board; counts them.
-#[derive(Default)]
-struct Sink {
-    messages: AtomicU64,
-    boards: AtomicU64,
-    board_bytes: AtomicU64,
-    next: AtomicU64,
-}
-
-impl Sink {
-    fn take(&self, png: Option<&[u8]>) -> Delivery {
-        self.messages.fetch_add(1, Ordering::Relaxed);
-        if let Some(png) = png {
-            assert!(png.starts_with(b"\x89PNG"), "a board that is not a PNG");
-            self.boards.fetch_add(1, Ordering::Relaxed);
-            self.board_bytes.fetch_add(png.len() as u64, Ordering::Relaxed);
-        }
-        let message = self.next.fetch_add(1, Ordering::Relaxed) + 1;
-        Delivery::Sent(Some(Posted { channel: 1, message }))
-    }
-}
-
-impl Transport for Sink {
-    async fn send(&self, _id: i64, _message: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<Delivery> {
-        Ok(self.take(png))
-    }
-
-    async fn edit(&self, _id: i64, _at: &Posted, _m: &OutMessage, png: Option<&[u8]>) -> anyhow::Result<Delivery> {
-        Ok(self.take(png))
-    }
 }
 
 /// One active game: its id, channel and first user id (seat s is user
@@ -295,7 +247,7 @@ async fn run_level(level: usize, orders: usize, deliver_secs: u64, at: Level<'_>
     );
 
     // Deliver what those orders queued.
-    let sink = Sink::default();
+    let sink = Sink::new(true, 0);
     let stop = CancellationToken::new();
     let timer = {
         let stop = stop.clone();
