@@ -973,23 +973,12 @@ fn destroy_colony(s: &mut State, at: Hex) {
 
 /// One player's Economic Phase, as carried out.
 /// Instant technology upgrade (text 15.1): every ship of `seat` gets its
-/// current levels, as an upgrade at a yard would give them (text
-/// 9.10.4): warship groups their Attack, Defense, Tactics and Move (and a
-/// Cruiser its Exploration), Colony Ships Terraforming.
+/// current levels, as an upgrade at a yard would give them
+/// ([`Unit::upgraded`]).
 fn upgrade_all(s: &mut State, seat: Seat) {
     let now = s.empire(seat).levels;
     for u in s.units.iter_mut().filter(|u| u.owner() == seat) {
-        if u.kind.is_warship() {
-            u.levels.attack = now.attack;
-            u.levels.defense = now.defense;
-            u.levels.tactics = now.tactics;
-            u.levels.moves = now.moves;
-            if u.kind == Kind::Cruiser {
-                u.levels.explore = now.explore;
-            }
-        } else if u.kind == Kind::ColonyShip {
-            u.levels.terraform = now.terraform;
-        }
+        u.levels = u.upgraded(now);
     }
 }
 

@@ -14,7 +14,7 @@
 use self::combat::{combat_options, combat_order, combat_prompt, combat_step, standing, turn_order_in_combat};
 use self::economy::{carry_out_economy, sheet_edit, sheet_options, Forecast};
 use self::movement::{movement_options, movement_order, shift, shift_target};
-use super::basics::{Dir, Kind, Label, Marker};
+use super::basics::{Dir, Label, Marker};
 use super::events::{apply, push, Event};
 use super::map::Board;
 use super::orders::Action;
@@ -543,12 +543,7 @@ fn next_player(scratch: &mut State, out: &mut Vec<Event>, next: usize) {
             .colony(u.hex)
             .is_some_and(|c| c.owner == u.owner() && c.yards > 0);
         if at_yard && u.moved == 0 {
-            let mut levels = scratch.empire(u.owner()).levels;
-            if u.kind != Kind::Cruiser {
-                levels.explore = u.levels.explore;
-            }
-            levels.terraform = u.levels.terraform;
-            done.push((u.label, levels));
+            done.push((u.label, u.upgraded(scratch.empire(u.owner()).levels)));
         } else {
             lost.push(u.label);
         }

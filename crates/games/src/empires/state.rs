@@ -218,6 +218,24 @@ impl Unit {
         }
     }
 
+    /// Its levels once upgraded to its owner's levels `now` (text 9.10.4):
+    /// a warship group gets Attack, Defense, Tactics and Move (a Cruiser
+    /// also Exploration), a Colony Ship Terraforming; each keeps what it
+    /// had of the rest.
+    pub fn upgraded(&self, now: Levels) -> Levels {
+        let mut levels = self.levels;
+        if self.kind.is_warship() {
+            levels = now;
+            if self.kind != Kind::Cruiser {
+                levels.explore = self.levels.explore;
+            }
+            levels.terraform = self.levels.terraform;
+        } else if self.kind == Kind::ColonyShip {
+            levels.terraform = now.terraform;
+        }
+        levels
+    }
+
     /// Maintenance a phase (text 7.3.1): hull × ships for warships.
     pub fn maintenance(&self) -> u32 {
         self.kind.chart().maintenance * self.ships
