@@ -65,7 +65,7 @@ fn fold_checking(
     kind: crate::games::GameKind,
     events: &[(i64, crate::games::AnyEvent)],
     snapshots: &[(i64, Option<crate::games::AnyState>)],
-) -> Result<(crate::games::AnyState, Vec<i64>), crate::games::WrongGame> {
+) -> Result<(crate::games::AnyState, Vec<i64>), crate::games::FoldError> {
     let mut replay = crate::games::Replay::new(kind);
     let mut wrong = Vec::new();
     let mut next = snapshots.iter().peekable();
@@ -99,7 +99,10 @@ pub async fn replay(db: &str) -> anyhow::Result<bool> {
         };
         if let Some(entry) = g.damaged {
             bad += 1;
-            damaged(entry, "that entry does not decode, nor does the cached state");
+            damaged(
+                entry,
+                "that entry does not decode or apply, and the cached state is unreadable",
+            );
             continue;
         }
         let events = match store.events(g.id).await {
@@ -173,7 +176,7 @@ pub async fn replay(db: &str) -> anyhow::Result<bool> {
             }
             Err(e) => {
                 bad += 1;
-                println!("game {} ({}): INCONSISTENT — {e}", g.id, g.kind.key());
+                damaged(e.entry, &format!("that entry decodes but does not apply: {}", e.why));
             }
         }
     }

@@ -9,12 +9,34 @@ use crate::common::{at, in_dm, next_order, ok, order, refused, started, state, A
 
 const NAMES: [&str; 2] = ["alice", "bob"];
 
+/// How the test damages entry 2 of a game's log.
+#[derive(Clone, Copy, Debug)]
+enum Damage {
+    /// Text that does not decode.
+    Garbage,
+    /// An entry of another game's log: it decodes, but does not apply.
+    OtherGames,
+}
+
 #[tokio::test]
 async fn a_damaged_log_is_refused_clearly_and_touches_no_other_game() {
-    let (svc, _clock) = crate::common::service("damaged").await;
+    damaged_log("damaged", Damage::Garbage).await;
+}
+
+/// A log entry that decodes but cannot be applied (it was failing before:
+/// the fold's error named no entry and every read of the game failed with
+/// a generic error).
+#[tokio::test]
+async fn a_log_that_decodes_but_does_not_fold_is_damaged_too() {
+    damaged_log("damaged-fold", Damage::OtherGames).await;
+}
+
+async fn damaged_log(tag: &str, damage: Damage) {
+    let (svc, _clock) = crate::common::service(tag).await;
     let store = svc.store().clone();
     let bad = started(&svc, 910, GameKind::Hyperspace, 3, &NAMES).await;
     let good = started(&svc, 911, GameKind::Hyperspace, 4, &NAMES).await;
+    let other = started(&svc, 912, GameKind::Starlanes, 5, &NAMES).await;
     for _ in 0..3 {
         let s = state(&svc, bad).await;
         let (seat, line) = next_order(&s, |_| 0).expect("the game goes on");
@@ -26,12 +48,23 @@ async fn a_damaged_log_is_refused_clearly_and_touches_no_other_game() {
         .await;
     }
     let entry: i64 = 2;
-    sqlx::query("UPDATE events SET event = 'garbage' WHERE game_id = $1 AND seq = $2")
+    let sql = match damage {
+        Damage::Garbage => "UPDATE events SET event = 'garbage' WHERE game_id = $1 AND seq = $2 AND $3 > 0",
+        Damage::OtherGames => {
+            "UPDATE events SET event = (SELECT o.event FROM events o WHERE o.game_id = $3 AND o.seq = $2),
+             version = (SELECT o.version FROM events o WHERE o.game_id = $3 AND o.seq = $2)
+             WHERE game_id = $1 AND seq = $2"
+        }
+    };
+    let changed = sqlx::query(sql)
         .bind(bad.0)
         .bind(entry)
+        .bind(other.0)
         .execute(store.pool())
         .await
-        .unwrap();
+        .unwrap()
+        .rows_affected();
+    assert_eq!(changed, 1);
     let damaged = format!("Game {bad}'s log is damaged from entry {entry}; ask the host.");
     let alice = at(910, 1, "alice");
 

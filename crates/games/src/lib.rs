@@ -9,7 +9,7 @@ mod replay;
 pub mod scenario;
 pub mod shared;
 
-pub use replay::{PlatformEvent, Replay, Rewind};
+pub use replay::{FoldError, PlatformEvent, Replay, Rewind};
 
 use orrery_engine::{
     CommandGroup, CommandLine, CommandSpec, Control, GameConfig, GameRng, Outcome, ParseError, Pending, PhaseInfo,

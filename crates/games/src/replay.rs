@@ -10,7 +10,7 @@
 //! The restored state is the earlier state exactly, random generator
 //! included: replaying an undone battle rolls the same dice.
 
-use super::{AnyEvent, AnyState, GameKind, WrongGame};
+use super::{AnyEvent, AnyState, GameKind};
 use orrery_engine::Seat;
 use serde::{Deserialize, Serialize};
 
@@ -69,6 +69,43 @@ impl PlatformEvent {
     }
 }
 
+/// A log that does not fold: entry `entry` (which decoded) cannot be
+/// applied to the state before it: an event of another game, or one the
+/// ruleset's `apply` cannot take (it panicked: a log damaged in a way
+/// that still decodes). The game cannot be loaded from that entry on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("entry {entry} does not apply: {why}")]
+pub struct FoldError {
+    /// The log entry.
+    pub entry: i64,
+    /// What went wrong.
+    pub why: String,
+}
+
+/// Apply entry `seq` to `state`, a panic of the ruleset's `apply` caught
+/// and told as a [`FoldError`] (the state is then not to be used).
+fn apply_entry(state: &mut AnyState, seq: i64, event: &AnyEvent) -> Result<(), FoldError> {
+    let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| state.apply(event)));
+    match applied {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(FoldError {
+            entry: seq,
+            why: e.to_string(),
+        }),
+        Err(panic) => Err(FoldError {
+            entry: seq,
+            why: format!(
+                "the rules cannot apply it ({})",
+                panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "panicked".into())
+            ),
+        }),
+    }
+}
+
 /// Folds a log in order, platform entries included.
 #[derive(Clone, Debug)]
 pub struct Replay {
@@ -102,7 +139,7 @@ impl Replay {
         seq: i64,
         state: AnyState,
         tail: impl IntoIterator<Item = &'a (i64, AnyEvent)> + Clone,
-    ) -> Result<Option<AnyState>, WrongGame> {
+    ) -> Result<Option<AnyState>, FoldError> {
         let reaches_back = tail
             .clone()
             .into_iter()
@@ -123,7 +160,7 @@ impl Replay {
     }
 
     /// Fold a whole log of `(seq, entry)`.
-    pub fn of<'a>(kind: GameKind, log: impl IntoIterator<Item = &'a (i64, AnyEvent)>) -> Result<Self, WrongGame> {
+    pub fn of<'a>(kind: GameKind, log: impl IntoIterator<Item = &'a (i64, AnyEvent)>) -> Result<Self, FoldError> {
         let mut r = Replay::new(kind);
         for (seq, e) in log {
             r.push(*seq, e)?;
@@ -132,7 +169,9 @@ impl Replay {
     }
 
     /// Apply the log entry numbered `seq` (entries come in increasing order).
-    pub fn push(&mut self, seq: i64, event: &AnyEvent) -> Result<(), WrongGame> {
+    /// An entry that does not apply is a [`FoldError`] naming it; the
+    /// replay is not to be used after one.
+    pub fn push(&mut self, seq: i64, event: &AnyEvent) -> Result<(), FoldError> {
         match event {
             AnyEvent::Platform(PlatformEvent::RolledBack { to_seq, .. }) => {
                 let keep = self.counting.partition_point(|(s, _)| s <= to_seq);
@@ -143,14 +182,14 @@ impl Replay {
                         Some((_, base)) => base.clone(),
                         None => self.kind.empty(),
                     };
-                    for (_, e) in &self.counting {
-                        state.apply(e)?;
+                    for (s, e) in &self.counting {
+                        apply_entry(&mut state, *s, e)?;
                     }
                     self.state = state;
                 }
             }
             _ => {
-                self.state.apply(event)?;
+                apply_entry(&mut self.state, seq, event)?;
                 self.counting.push((seq, event.clone()));
             }
         }

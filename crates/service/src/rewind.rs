@@ -16,7 +16,12 @@ use orrery_store::{DeadlineChange, GameRow, LogEntry};
 pub(super) fn replay_log(row: &GameRow, log: &[LogEntry]) -> Result<Replay, ServiceError> {
     let mut r = Replay::new(row.kind);
     for e in log {
-        r.push(e.seq, &e.event).map_err(anyhow::Error::from)?;
+        // An entry that decodes but does not apply: the log is damaged
+        // from it, and the asker is told so.
+        r.push(e.seq, &e.event).map_err(|e| ServiceError::Damaged {
+            game: row.id,
+            entry: e.entry,
+        })?;
     }
     Ok(r)
 }

@@ -54,7 +54,7 @@ impl Store {
             }) => Err(StoreError::Damaged {
                 game: id,
                 entry,
-                why: "the entry does not decode, nor does the cached state".into(),
+                why: "the entry does not decode or apply, and the cached state is unreadable".into(),
             }),
             row => Ok(row),
         }
@@ -129,10 +129,13 @@ impl Store {
 
     /// How many games are in play (status active), for operators.
     pub async fn active_games(&self) -> StoreResult<i64> {
-        Ok(sqlx::query("SELECT COUNT(*) FROM games WHERE status = 'active'")
-            .fetch_one(&self.pool)
-            .await?
-            .try_get(0)?)
+        self.seen(async {
+            Ok(sqlx::query("SELECT COUNT(*) FROM games WHERE status = 'active'")
+                .fetch_one(&self.pool)
+                .await?
+                .try_get(0)?)
+        })
+        .await
     }
 
     /// Seat a user at a lobby, in the next free seat (seats stay 0..n-1).
@@ -354,20 +357,25 @@ impl Store {
     /// of the game stores a fresh state.
     pub(crate) async fn refold_if_stale(&self, mut row: GameRow) -> StoreResult<GameRow> {
         if row.state.is_none() && row.seq > 0 {
-            let log = match self.events_upto(row.id, row.seq).await {
-                Ok(log) => log,
+            let folded = match self.events_upto(row.id, row.seq).await {
+                Ok(log) => Replay::of(row.kind, &log).map_err(|e| StoreError::Damaged {
+                    game: row.id,
+                    entry: e.entry,
+                    why: e.why,
+                }),
+                Err(e) => Err(e),
+            };
+            match folded {
+                Ok(replay) => row.state = Some(replay.into_state()),
                 Err(StoreError::Damaged { game, entry, why }) => {
                     // One damaged game must not spoil a list of games: the
                     // row says so, and `Store::game` refuses it.
-                    tracing::warn!(%game, entry, %why, "a game's cached state and log do not decode");
+                    tracing::warn!(%game, entry, %why, "a game's cached state is unreadable and its log does not fold");
                     row.damaged = Some(entry);
                     return Ok(row);
                 }
                 Err(e) => return Err(e),
-            };
-            let replay = Replay::of(row.kind, &log)
-                .map_err(|e| StoreError::Corrupt(format!("the log of game {} does not fold: {e}", row.id)))?;
-            row.state = Some(replay.into_state());
+            }
         }
         Ok(row)
     }

@@ -30,7 +30,11 @@ impl Store {
                 .bind(seq)
                 .fetch_all(&self.pool)
                 .await?;
-        let corrupt = |e| StoreError::Corrupt(format!("the log of game {game} does not fold: {e}"));
+        let corrupt = |e: orrery_games::FoldError| StoreError::Damaged {
+            game,
+            entry: e.entry,
+            why: e.why,
+        };
         for row in &rows {
             let at: i64 = row.try_get(0)?;
             let text: String = row.try_get(1)?;
