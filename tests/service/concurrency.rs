@@ -66,7 +66,10 @@ fn expected_refusal(e: &ServiceError) -> bool {
     match e {
         ServiceError::User(text) => text.to_plain().contains("Nothing is asked of you right now"),
         ServiceError::Busy(_) => true,
-        ServiceError::StorageFull | ServiceError::Damaged { .. } | ServiceError::Internal(_) => false,
+        ServiceError::StorageFull
+        | ServiceError::StorageUnavailable
+        | ServiceError::Damaged { .. }
+        | ServiceError::Internal(_) => false,
     }
 }
 

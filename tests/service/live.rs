@@ -9,7 +9,8 @@ use orrery::service::{
 };
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use tokio::sync::Notify;
 
 const CHANNEL: u64 = 700;
 
@@ -41,6 +42,9 @@ struct Recorder {
     gone: Mutex<HashSet<u64>>,
     /// Act like a transport that cannot say where it posted.
     no_location: AtomicBool,
+    /// The next edit stalls: it says so on the first, waits for the
+    /// second, then lands (as a request held up in the network would).
+    stall: Mutex<Option<(Arc<Notify>, Arc<Notify>)>>,
 }
 
 impl Transport for Recorder {
@@ -71,6 +75,11 @@ impl Transport for Recorder {
         {
             anyhow::bail!("503 Service Unavailable");
         }
+        let stall = self.stall.lock().unwrap().take();
+        if let Some((reached, release)) = stall {
+            reached.notify_one();
+            release.notified().await;
+        }
         if self.gone.lock().unwrap().contains(&at.message) {
             return Ok(Delivery::Undeliverable("Unknown Message".into()));
         }
@@ -96,6 +105,13 @@ impl Recorder {
     }
     fn now(&self, message: u64) -> OutMessage {
         self.shown.lock().unwrap()[&message].clone()
+    }
+    /// Stall the next edit: notified when it is reached, it lands when
+    /// released.
+    fn stall_next_edit(&self) -> (Arc<Notify>, Arc<Notify>) {
+        let (reached, release) = (Arc::new(Notify::new()), Arc::new(Notify::new()));
+        *self.stall.lock().unwrap() = Some((reached.clone(), release.clone()));
+        (reached, release)
     }
 }
 
@@ -713,4 +729,65 @@ async fn picture_is_current_in(kind: GameKind) -> usize {
     }
     eprintln!("{kind}: {turns} turns within a phase checked");
     turns
+}
+
+/// Fencing (issue #29 §3): a delivery pass stalls in the middle of editing
+/// the phase post, past its claim's lease; another pass takes the row over
+/// and applies it and the next one. When the stalled edit lands late, the
+/// stalled pass's writes are refused (the stored live message stays the
+/// newest) and its edit is undone, so the post never goes back to an
+/// older version and the next append builds on the newest.
+#[tokio::test]
+async fn a_stalled_pass_never_turns_a_live_message_back() {
+    let (svc, game) = with_game("fence").await;
+    let svc = svc.with_send_timeout(std::time::Duration::from_secs(600));
+    let t = Recorder::default();
+    queue(&svc, game, &[phase(game, "v0", Op::Post)]).await;
+    svc.deliver(&t).await.unwrap();
+    let (_, at, _) = sent(&t.take()[0]);
+    let ids = queue(
+        &svc,
+        game,
+        &[phase(game, "one", Op::Append), phase(game, "two", Op::Append)],
+    )
+    .await;
+
+    let (reached, release) = t.stall_next_edit();
+    let (stalled, other) = tokio::join!(svc.deliver(&t), async {
+        reached.notified().await;
+        // The stalled pass's lease runs out (as if 60 s went by).
+        sqlx::query("UPDATE outbox SET claimed_until = 0 WHERE delivered_at IS NULL")
+            .execute(svc.store().pool())
+            .await
+            .unwrap();
+        let other = svc.deliver(&t).await.unwrap();
+        assert_eq!(full(&t.now(at.message)), "v0\none\ntwo");
+        release.notify_one();
+        other
+    });
+    assert_eq!(other, 2, "the second pass applies both rows");
+    assert_eq!(stalled.unwrap(), 0, "the stalled pass's send is superseded");
+    assert_eq!(full(&t.now(at.message)), "v0\none\ntwo", "the message never stays back");
+    let live = live_at(&svc, Slot::Phase { game }).await.unwrap();
+    assert_eq!((live.0, full(&live.1)), (at.message, "v0\none\ntwo".to_string()));
+    let calls = t.take();
+    // The late edit landed (it was in flight) and was undone at once.
+    let late = calls
+        .iter()
+        .rposition(|c| matches!(c, Call::Edit { id, msg, .. } if *id == ids[0] && full(msg) == "v0\none"))
+        .expect("the stalled edit landed");
+    assert!(
+        matches!(&calls[late + 1..], [Call::Edit { msg, .. }] if full(msg) == "v0\none\ntwo"),
+        "{calls:#?}"
+    );
+
+    // The next append builds on the newest version, in the same message.
+    queue(&svc, game, &[phase(game, "three", Op::Append)]).await;
+    assert_eq!(svc.deliver(&t).await.unwrap(), 1);
+    assert_eq!(full(&t.now(at.message)), "v0\none\ntwo\nthree");
+    assert!(
+        t.take().iter().all(|c| matches!(c, Call::Edit { .. })),
+        "nothing was posted anew"
+    );
+    assert_eq!(t.shown.lock().unwrap().len(), 1);
 }

@@ -20,3 +20,4 @@ mod requests;
 mod sheets;
 mod stale;
 mod storage;
+mod unavailable;

@@ -125,6 +125,7 @@ on_both_backends!(
     seat_threads_and_private_places,
     outbox_claims_take_the_head_of_each_lane,
     the_only_process_takes_over_a_dead_ones_claims,
+    leases_run_on_the_databases_clock,
     concurrent_claimers_share_the_outbox,
 );
 
@@ -1004,10 +1005,11 @@ async fn outbox_claims_take_the_head_of_each_lane(db: Db) {
 }
 
 /// A process killed while its claim was on its way may have that claim
-/// land after its successor took every claim back at start. The successor,
-/// the only process, treats any claim not its own as a dead process's and
-/// takes such rows at once, lease or no lease; processes sharing the
-/// database wait the lease out.
+/// land after its successor started. The successor, the only process,
+/// treats any claim not its own as a dead process's and takes such rows at
+/// once, lease or no lease; processes sharing the database wait the lease
+/// out. Should the holder be alive after all (stalled past its lease),
+/// every write of its delivery is fenced: refused as superseded.
 async fn the_only_process_takes_over_a_dead_ones_claims(db: Db) {
     let store = &db.store;
     let game = store.create_game(new_game(16, 1, 2)).await.unwrap();
@@ -1022,17 +1024,6 @@ async fn the_only_process_takes_over_a_dead_ones_claims(db: Db) {
         claimed(
             store
                 .claim_outbox("dead/7", NOW, lease, 10, Claims::Honoured)
-                .await
-                .unwrap()
-        ),
-        ids
-    );
-    assert_eq!(store.release_all_claims().await.unwrap(), 2);
-    // The dead process's last claim lands after the take-back.
-    assert_eq!(
-        claimed(
-            store
-                .claim_outbox("dead/8", NOW, lease, 10, Claims::Honoured)
                 .await
                 .unwrap()
         ),
@@ -1064,6 +1055,93 @@ async fn the_only_process_takes_over_a_dead_ones_claims(db: Db) {
             .is_empty(),
         "its own claims it honours"
     );
+
+    // The old holder wakes: none of its writes lands.
+    let superseded = |r: Result<(), StoreError>| matches!(r, Err(StoreError::Superseded { .. }));
+    assert!(superseded(store.mark_delivered_by(ids[0], "dead/7", NOW + 3).await));
+    assert!(superseded(
+        store.mark_failed_by(ids[0], "dead/7", "late", NOW + 3).await
+    ));
+    let live = LiveRow {
+        game_id: game,
+        slot: "phase".into(),
+        channel_id: 1,
+        message_id: 50,
+        payload: json!({"v": "old"}),
+        outbox_id: Some(ids[0]),
+        updated_at: NOW,
+    };
+    assert!(superseded(store.put_live_message_by(&live, "dead/7").await));
+    assert_eq!(store.live_message(game, "phase").await.unwrap(), None);
+    // The new holder's do.
+    let newer = LiveRow {
+        payload: json!({"v": "new"}),
+        ..live.clone()
+    };
+    store.put_live_message_by(&newer, "me/1").await.unwrap();
+    assert!(matches!(
+        store.remove_live_message_by(game, "phase", ids[0], "dead/7").await,
+        Err(StoreError::Superseded { .. })
+    ));
+    store.mark_delivered_by(ids[0], "me/1", NOW + 3).await.unwrap();
+    assert_eq!(
+        store.live_message(game, "phase").await.unwrap().map(|r| r.payload),
+        Some(json!({"v": "new"}))
+    );
+    // Delivered, the row is nobody's to mark again.
+    assert!(superseded(store.mark_delivered_by(ids[0], "me/1", NOW + 4).await));
+    let row = store.undelivered(10).await.unwrap();
+    assert_eq!(claimed(row), vec![ids[1]]);
+}
+
+/// Leases on the database's clock ([`Store::claim_outbox_for`]): a claim
+/// runs from the database's now, which is this machine's clock here, and
+/// is honoured by other claimers until it runs out.
+async fn leases_run_on_the_databases_clock(db: Db) {
+    let store = &db.store;
+    let game = store.create_game(new_game(17, 1, 2)).await.unwrap();
+    let ids = store
+        .enqueue(Some(game), &[json!({"target": {"Channel": 1}, "text": "a"})], NOW)
+        .await
+        .unwrap();
+    let before = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let rows = store
+        .claim_outbox_for("p/1", 60_000, 10, Claims::Honoured)
+        .await
+        .unwrap();
+    assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), ids);
+    let until = rows[0].claimed_until.expect("claimed");
+    assert!(
+        (until - (before + 60_000)).abs() < 5_000,
+        "the lease ends {} ms from where this machine's clock says",
+        until - (before + 60_000)
+    );
+    assert!(store
+        .claim_outbox_for("p/2", 60_000, 10, Claims::Honoured)
+        .await
+        .unwrap()
+        .is_empty());
+    // Ran out (as if 60 s passed): another claimer takes it.
+    sqlx::query("UPDATE outbox SET claimed_until = 0")
+        .execute(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(
+        store
+            .claim_outbox_for("p/2", 60_000, 10, Claims::Honoured)
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
+    assert!(matches!(
+        store.mark_delivered_by(ids[0], "p/1", NOW).await,
+        Err(StoreError::Superseded { .. })
+    ));
+    store.mark_delivered_by(ids[0], "p/2", NOW).await.unwrap();
 }
 
 /// Four claimers drain one outbox at once: every row is taken exactly once,

@@ -298,15 +298,6 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let store = Store::connect(&config.database_url)
         .await
         .with_context(|| format!("opening the database {}", redact_url(&config.database_url)))?;
-    if config.shards.is_none() {
-        // The only process: claims left in the outbox are a dead process's
-        // (killed mid-delivery); take them back now rather than waiting out
-        // their lease. (With DISCORD_SHARDS other processes may be alive.)
-        let n = store.release_all_claims().await.context("releasing outbox claims")?;
-        if n > 0 {
-            tracing::info!(rows = n, "took back outbox claims left by a stopped process");
-        }
-    }
     let clock: Arc<dyn orrery_service::Clock> = match &config.clock_file {
         Some(path) => {
             tracing::warn!(file = %path.display(), "the clock is read from a file (ORRERY_CLOCK_FILE)");
@@ -315,8 +306,14 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         None => Arc::new(SystemClock),
     };
     let service = Service::new(store.clone(), clock);
-    // Without shards this is the only process: claims of any other are a
-    // dead one's, even one that lands after the take-back above.
+    // Without shards this is meant to be the only process: claims of any
+    // other are taken for a dead one's and taken over as the pass meets
+    // them. Nothing is released in bulk at start-up, and every write of a
+    // delivery is fenced by its claim: should the other process be alive
+    // after all (an overlapping deploy, a stall), its late writes are
+    // refused and a late edit of a live message is undone, so no message
+    // goes back to an older version. With DISCORD_SHARDS claims are
+    // honoured until their lease (on the database's clock) runs out.
     let service = Arc::new(if config.shards.is_none() {
         service.sole_process()
     } else {
@@ -486,6 +483,7 @@ pub fn error_text(error: &Error) -> String {
         Some(ServiceError::User(text)) => text::markup(text),
         Some(e @ (ServiceError::Busy(_) | ServiceError::Damaged { .. })) => e.to_string(),
         _ if orrery_service::storage_full_in(error) => orrery_service::STORAGE_FULL.to_string(),
+        _ if orrery_service::storage_unavailable_in(error) => orrery_service::STORAGE_UNAVAILABLE.to_string(),
         _ => {
             tracing::error!("request failed: {error:#}");
             GENERIC_ERROR.to_string()
@@ -714,5 +712,14 @@ mod tests {
         let inner: Error = anyhow::Error::from(orrery_store::StoreError::Full(sqlite_full)).context("loading the game");
         assert_eq!(error_text(&inner), orrery_service::STORAGE_FULL);
         assert!(!error_text(&full).contains('*') && !error_text(&full).contains('`'));
+    }
+
+    #[test]
+    fn error_text_says_the_storage_is_unavailable() {
+        let down: Error = ServiceError::StorageUnavailable.into();
+        assert_eq!(error_text(&down), orrery_service::STORAGE_UNAVAILABLE);
+        let inner: Error = anyhow::Error::from(orrery_store::StoreError::Unavailable(sqlx::Error::PoolTimedOut))
+            .context("loading the game");
+        assert_eq!(error_text(&inner), orrery_service::STORAGE_UNAVAILABLE);
     }
 }

@@ -4,14 +4,15 @@
 
 use super::private::Route;
 use super::transport::{Delivery, Posted, Transport};
-use super::{Op, OutMessage, Service, Slot, SystemClock, Target};
-use crate::Clock as _;
+use super::{Op, OutMessage, Service, Slot, Target};
 use orrery_store::{Claims, LiveRow, OutboxRow};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
-/// How long a delivery pass holds the rows it claims (wall clock): past
-/// it, another process may take them (the holder is taken for dead).
+/// How long a delivery pass holds the rows it claims, on the database's
+/// clock: past it, another pass may take them (the holder is taken for
+/// dead; if it was only stalled, its later writes are refused and its
+/// late edit undone).
 pub const CLAIM_LEASE: Duration = Duration::from_secs(60);
 
 /// A claimed row is only sent while at least this much of its lease is
@@ -28,10 +29,21 @@ pub const SEND_TIMEOUT: Duration = CLAIM_MARGIN;
 /// How many rows a pass claims at a time.
 const CLAIM_BATCH: i64 = 16;
 
-/// The wall clock, for claims: leases are about processes being alive,
-/// not game time (which tests move with the injected clock).
-fn lease_now() -> i64 {
-    SystemClock.now_ms()
+/// One outbox row in the hands of a delivery pass: its id (the
+/// transport's nonce) and the pass's claim name, which fences every write
+/// the delivery makes ([`orrery_store::StoreError::Superseded`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Claimed<'a> {
+    pub id: i64,
+    pub by: &'a str,
+}
+
+/// Did a write fail because another delivery pass took the row over?
+fn superseded_in(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<orrery_store::StoreError>()
+            .is_some_and(|e| e.is_superseded())
+    })
 }
 
 impl Service {
@@ -74,23 +86,24 @@ impl Service {
         stop: &CancellationToken,
         by: &str,
     ) -> anyhow::Result<usize> {
-        let lease = CLAIM_LEASE.as_millis() as i64;
-        let margin = CLAIM_MARGIN.as_millis() as i64;
         let mut sent = 0;
         loop {
             if stop.is_cancelled() {
                 return Ok(sent);
             }
-            let now = lease_now();
             let own = format!("{}/", self.worker);
             let claims = if self.sole {
                 Claims::OnlyOwn(&own)
             } else {
                 Claims::Honoured
             };
+            // Leases run on the database's clock; this pass measures what
+            // is left of them on its own monotonic clock, from before the
+            // claim (so never more than the database granted).
+            let claimed_at = Instant::now();
             let batch = self
                 .store
-                .claim_outbox(by, now, now + lease, CLAIM_BATCH, claims)
+                .claim_outbox_for(by, CLAIM_LEASE.as_millis() as i64, CLAIM_BATCH, claims)
                 .await?;
             if batch.is_empty() {
                 return Ok(sent);
@@ -99,30 +112,41 @@ impl Service {
                 if stop.is_cancelled() {
                     return Ok(sent);
                 }
-                if row.claimed_until.is_some_and(|until| lease_now() > until - margin) {
+                if claimed_at.elapsed() + CLAIM_MARGIN > CLAIM_LEASE {
                     // Too little of the lease is left to send safely: given
                     // back at the end of the pass, claimed afresh by the next.
                     return Ok(sent);
                 }
-                if self.deliver_row(transport, &row).await? {
-                    sent += 1;
+                let claim = Claimed { id: row.id, by };
+                match self.deliver_row(transport, &row, claim).await {
+                    Ok(true) => sent += 1,
+                    Ok(false) => {}
+                    Err(e) if superseded_in(&e) => {
+                        // This pass stalled past its lease and another took
+                        // the row over: what it sent is superseded, nothing
+                        // of it was recorded, and its edit was undone.
+                        tracing::info!(outbox = row.id, "delivery superseded by another pass: {e:#}");
+                    }
+                    Err(e) => return Err(e),
                 }
             }
         }
     }
 
     /// Deliver one claimed row and mark it. Returns whether it was sent; a
-    /// passing failure is recorded and leaves the row undelivered.
-    async fn deliver_row<T: Transport>(&self, transport: &T, row: &OutboxRow) -> anyhow::Result<bool> {
+    /// passing failure is recorded and leaves the row undelivered. Every
+    /// write is fenced by the claim: [`orrery_store::StoreError::Superseded`]
+    /// once another pass holds the row.
+    async fn deliver_row<T: Transport>(&self, transport: &T, row: &OutboxRow, c: Claimed<'_>) -> anyhow::Result<bool> {
         let now = self.now_ms();
         let msg: OutMessage = match serde_json::from_value(row.payload.clone()) {
             Ok(m) => m,
             Err(e) => {
                 self.failed_send();
                 self.store
-                    .mark_failed(row.id, &format!("unreadable payload: {e}"), now)
+                    .mark_failed_by(row.id, c.by, &format!("unreadable payload: {e}"), now)
                     .await?;
-                self.store.mark_delivered(row.id, now).await?;
+                self.store.mark_delivered_by(row.id, c.by, now).await?;
                 return Ok(false);
             }
         };
@@ -130,7 +154,7 @@ impl Service {
             Ok(route) => route,
             Err(e) if super::damaged_in(&e).is_some() => {
                 self.failed_send();
-                return self.give_up_damaged(row, &e).await;
+                return self.give_up_damaged(c, &e).await;
             }
             Err(e) => return Err(e),
         };
@@ -139,8 +163,8 @@ impl Service {
             match &route {
                 // Kept, not sent: the player reads it with /game board.
                 Route::Held => Ok(Delivery::Refused("held: the player's DMs are closed".into())),
-                Route::Direct => self.deliver_one(transport, row.id, &msg).await,
-                Route::Thread(place) => self.deliver_in_thread(transport, row.id, place, &msg).await,
+                Route::Direct => self.deliver_one(transport, c, &msg).await,
+                Route::Thread(place) => self.deliver_in_thread(transport, c, place, &msg).await,
             }
         };
         let outcome = tokio::time::timeout(self.send_timeout, send)
@@ -151,19 +175,21 @@ impl Service {
         }
         match outcome {
             Ok(Delivery::Sent(_)) => {
-                self.store.mark_delivered(row.id, self.now_ms()).await?;
+                self.store.mark_delivered_by(row.id, c.by, self.now_ms()).await?;
                 Ok(true)
             }
             Ok(Delivery::Undeliverable(why)) => {
                 self.store
-                    .mark_failed(row.id, &format!("undeliverable: {why}"), now)
+                    .mark_failed_by(row.id, c.by, &format!("undeliverable: {why}"), now)
                     .await?;
-                self.store.mark_delivered(row.id, self.now_ms()).await?;
+                self.store.mark_delivered_by(row.id, c.by, self.now_ms()).await?;
                 Ok(false)
             }
             Ok(Delivery::Refused(why)) => {
-                self.store.mark_failed(row.id, &format!("refused: {why}"), now).await?;
-                self.store.mark_delivered(row.id, self.now_ms()).await?;
+                self.store
+                    .mark_failed_by(row.id, c.by, &format!("refused: {why}"), now)
+                    .await?;
+                self.store.mark_delivered_by(row.id, c.by, self.now_ms()).await?;
                 if !refused {
                     if let (Some(game), Target::Dm(user)) = (row.game_id, &msg.target) {
                         self.refuse_dms(game, *user).await?;
@@ -171,10 +197,11 @@ impl Service {
                 }
                 Ok(false)
             }
-            Err(e) if super::damaged_in(&e).is_some() => self.give_up_damaged(row, &e).await,
+            Err(e) if superseded_in(&e) => Err(e),
+            Err(e) if super::damaged_in(&e).is_some() => self.give_up_damaged(c, &e).await,
             Err(e) => {
                 // Still claimed by this pass: its target waits for the next.
-                self.store.mark_failed(row.id, &format!("{e:#}"), now).await?;
+                self.store.mark_failed_by(row.id, c.by, &format!("{e:#}"), now).await?;
                 Ok(false)
             }
         }
@@ -184,13 +211,53 @@ impl Service {
     /// route and board need the game): it is given up, as undeliverable,
     /// so that it holds up no other message to its target (a player's DMs
     /// of their other games share its lane). Counted as a failed send.
-    async fn give_up_damaged(&self, row: &OutboxRow, e: &anyhow::Error) -> anyhow::Result<bool> {
+    async fn give_up_damaged(&self, c: Claimed<'_>, e: &anyhow::Error) -> anyhow::Result<bool> {
         let now = self.now_ms();
         self.store
-            .mark_failed(row.id, &format!("undeliverable: {e:#}"), now)
+            .mark_failed_by(c.id, c.by, &format!("undeliverable: {e:#}"), now)
             .await?;
-        self.store.mark_delivered(row.id, now).await?;
+        self.store.mark_delivered_by(c.id, c.by, now).await?;
         Ok(false)
+    }
+
+    /// This pass edited the live message at `at` for row `c` but had lost
+    /// the row's claim meanwhile (it stalled past its lease, and another
+    /// pass applied the row and maybe newer ones): its late edit may have
+    /// put back an older version. Show the slot's live message as the
+    /// store has it again; tried again while newer rows keep landing.
+    async fn undo_superseded_edit<T: Transport>(
+        &self,
+        transport: &T,
+        c: Claimed<'_>,
+        slot: Slot,
+        at: Posted,
+    ) -> anyhow::Result<()> {
+        let mut repaired = None;
+        for _ in 0..3 {
+            let Some(row) = self.store.live_message(slot.game(), &slot.key()).await? else {
+                return Ok(());
+            };
+            if (row.channel_id, row.message_id) != (at.channel, at.message) || row.outbox_id == repaired {
+                // The slot moved to another message (this one was retired
+                // and refuses its old controls), or it is repaired.
+                return Ok(());
+            }
+            let Ok(Shown { msg, .. }) = serde_json::from_value::<Shown>(row.payload) else {
+                return Ok(());
+            };
+            let png = match &msg.board {
+                Some(b) => self.redraw(b, None).await.ok().flatten().map(|(png, _)| png),
+                None => None,
+            };
+            tracing::info!(
+                outbox = c.id,
+                slot = slot.key(),
+                "undoing a superseded edit: the live message shows its newest version again"
+            );
+            transport.edit(c.id, &at, &msg, png.as_deref()).await?;
+            repaired = row.outbox_id;
+        }
+        Ok(())
     }
 
     /// One message to where its target says: a slot's live message acted
@@ -198,26 +265,26 @@ impl Service {
     pub(super) async fn deliver_one<T: Transport>(
         &self,
         transport: &T,
-        id: i64,
+        c: Claimed<'_>,
         msg: &OutMessage,
     ) -> anyhow::Result<Delivery> {
         match msg.slot {
-            Some(slot) => self.deliver_live(transport, id, slot, msg).await,
-            None => self.post(transport, id, msg).await,
+            Some(slot) => self.deliver_live(transport, c, slot, msg).await,
+            None => self.post(transport, c, msg).await,
         }
     }
 
     /// Post `msg`, its board drawn. A board that cannot be drawn must not
     /// hold the message back.
-    async fn post<T: Transport>(&self, transport: &T, id: i64, msg: &OutMessage) -> anyhow::Result<Delivery> {
-        Ok(self.post_drawn(transport, id, msg).await?.0)
+    async fn post<T: Transport>(&self, transport: &T, c: Claimed<'_>, msg: &OutMessage) -> anyhow::Result<Delivery> {
+        Ok(self.post_drawn(transport, c, msg).await?.0)
     }
 
     /// Post `msg`, with the digest of the picture it carries.
     async fn post_drawn<T: Transport>(
         &self,
         transport: &T,
-        id: i64,
+        c: Claimed<'_>,
         msg: &OutMessage,
     ) -> anyhow::Result<(Delivery, Option<u64>)> {
         let drawn = match &msg.board {
@@ -225,14 +292,14 @@ impl Service {
             Some(b) => match self.redraw(b, None).await {
                 Ok(drawn) => drawn,
                 Err(e) => {
-                    tracing::error!(outbox = id, "board could not be rendered: {e:#}");
+                    tracing::error!(outbox = c.id, "board could not be rendered: {e:#}");
                     None
                 }
             },
             None => None,
         };
         let delivery = transport
-            .send(id, msg, drawn.as_ref().map(|(png, _)| png.as_slice()))
+            .send(c.id, msg, drawn.as_ref().map(|(png, _)| png.as_slice()))
             .await?;
         Ok((delivery, drawn.map(|(_, digest)| digest)))
     }
@@ -253,13 +320,13 @@ impl Service {
     async fn post_live<T: Transport>(
         &self,
         transport: &T,
-        id: i64,
+        c: Claimed<'_>,
         slot: Slot,
         msg: &OutMessage,
     ) -> anyhow::Result<Delivery> {
-        let (delivery, digest) = self.post_drawn(transport, id, msg).await?;
+        let (delivery, digest) = self.post_drawn(transport, c, msg).await?;
         if let Delivery::Sent(Some(at)) = delivery {
-            self.record(slot, at, msg, digest, id).await?;
+            self.record(slot, at, msg, digest, c).await?;
         }
         Ok(delivery)
     }
@@ -270,22 +337,25 @@ impl Service {
         at: Posted,
         shown: &OutMessage,
         board_digest: Option<u64>,
-        id: i64,
+        c: Claimed<'_>,
     ) -> anyhow::Result<()> {
         let shown = Shown {
             msg: shown.clone(),
             board_digest: board_digest.filter(|_| shown.board.is_some()),
         };
         self.store
-            .put_live_message(&LiveRow {
-                game_id: slot.game(),
-                slot: slot.key(),
-                channel_id: at.channel,
-                message_id: at.message,
-                payload: serde_json::to_value(&shown)?,
-                outbox_id: Some(id),
-                updated_at: self.now_ms(),
-            })
+            .put_live_message_by(
+                &LiveRow {
+                    game_id: slot.game(),
+                    slot: slot.key(),
+                    channel_id: at.channel,
+                    message_id: at.message,
+                    payload: serde_json::to_value(&shown)?,
+                    outbox_id: Some(c.id),
+                    updated_at: self.now_ms(),
+                },
+                c.by,
+            )
             .await?;
         Ok(())
     }
@@ -294,7 +364,7 @@ impl Service {
     async fn deliver_live<T: Transport>(
         &self,
         transport: &T,
-        id: i64,
+        c: Claimed<'_>,
         slot: Slot,
         msg: &OutMessage,
     ) -> anyhow::Result<Delivery> {
@@ -308,7 +378,7 @@ impl Service {
                         slot = key,
                         "forgetting an unreadable live message: {e}"
                     );
-                    self.store.remove_live_message(slot.game(), &key).await?;
+                    self.store.remove_live_message_by(slot.game(), &key, c.id, c.by).await?;
                     None
                 }
             },
@@ -317,27 +387,27 @@ impl Service {
         let Some((row, shown, shown_digest)) = live else {
             return match msg.op {
                 Op::Close => Ok(Delivery::Sent(None)),
-                Op::Post | Op::Update | Op::Append => self.post_live(transport, id, slot, msg).await,
+                Op::Post | Op::Update | Op::Append => self.post_live(transport, c, slot, msg).await,
             };
         };
         let at = Posted {
             channel: row.channel_id,
             message: row.message_id,
         };
-        if row.outbox_id == Some(id) {
+        if row.outbox_id == Some(c.id) {
             // Applied already: the delivery stopped before marking it.
             return Ok(Delivery::Sent(Some(at)));
         }
         match msg.op {
             Op::Post => {
-                self.retire(transport, id, slot, &at, &shown).await?;
-                self.post_live(transport, id, slot, msg).await
+                self.retire(transport, c, slot, &at, &shown).await?;
+                self.post_live(transport, c, slot, msg).await
             }
             Op::Update | Op::Append if shown.target != msg.target => {
                 // The slot changed hands (a new player took the seat): the
                 // old message is retired where it is, the new one posted.
-                self.retire(transport, id, slot, &at, &shown).await?;
-                self.post_live(transport, id, slot, msg).await
+                self.retire(transport, c, slot, &at, &shown).await?;
+                self.post_live(transport, c, slot, msg).await
             }
             Op::Update | Op::Append => {
                 let mut now = if msg.op == Op::Update {
@@ -359,7 +429,7 @@ impl Service {
                             // The same picture: the one shown stays.
                             Ok(None) => now.board = shown.board.clone(),
                             Err(e) => {
-                                tracing::error!(outbox = id, "board could not be rendered: {e:#}");
+                                tracing::error!(outbox = c.id, "board could not be rendered: {e:#}");
                                 now.board = shown.board.clone();
                             }
                         }
@@ -367,23 +437,28 @@ impl Service {
                 }
                 if shows_the_same(&shown, &now) {
                     // Nothing its reader sees would change: no edit.
-                    self.record(slot, at, &now, digest, id).await?;
+                    self.record(slot, at, &now, digest, c).await?;
                     return Ok(Delivery::Sent(Some(at)));
                 }
-                match transport.edit(id, &at, &now, png.as_deref()).await? {
+                match transport.edit(c.id, &at, &now, png.as_deref()).await? {
                     Delivery::Sent(_) => {
-                        self.record(slot, at, &now, digest, id).await?;
+                        if let Err(e) = self.record(slot, at, &now, digest, c).await {
+                            if superseded_in(&e) {
+                                self.undo_superseded_edit(transport, c, slot, at).await?;
+                            }
+                            return Err(e);
+                        }
                         Ok(Delivery::Sent(Some(at)))
                     }
                     Delivery::Undeliverable(why) | Delivery::Refused(why) => {
                         // Gone (deleted by someone): show it anew.
                         tracing::warn!(
-                            outbox = id,
+                            outbox = c.id,
                             slot = key,
                             "live message cannot be edited, posting it anew: {why}"
                         );
-                        self.store.remove_live_message(slot.game(), &key).await?;
-                        self.post_live(transport, id, slot, &now).await
+                        self.store.remove_live_message_by(slot.game(), &key, c.id, c.by).await?;
+                        self.post_live(transport, c, slot, &now).await
                     }
                 }
             }
@@ -392,9 +467,9 @@ impl Service {
                 let delivery = if shows_the_same(&shown, &now) {
                     Delivery::Sent(Some(at))
                 } else {
-                    transport.edit(id, &at, &now, None).await?
+                    transport.edit(c.id, &at, &now, None).await?
                 };
-                self.store.remove_live_message(slot.game(), &key).await?;
+                self.store.remove_live_message_by(slot.game(), &key, c.id, c.by).await?;
                 Ok(delivery)
             }
         }
@@ -406,7 +481,7 @@ impl Service {
     async fn retire<T: Transport>(
         &self,
         transport: &T,
-        id: i64,
+        c: Claimed<'_>,
         slot: Slot,
         at: &Posted,
         shown: &OutMessage,
@@ -416,17 +491,21 @@ impl Service {
         now.op = Op::Close;
         if shows_the_same(shown, &now) {
             // It has no controls to lose.
-            self.store.remove_live_message(slot.game(), &slot.key()).await?;
+            self.store
+                .remove_live_message_by(slot.game(), &slot.key(), c.id, c.by)
+                .await?;
             return Ok(());
         }
-        if let Delivery::Undeliverable(why) | Delivery::Refused(why) = transport.edit(id, at, &now, None).await? {
+        if let Delivery::Undeliverable(why) | Delivery::Refused(why) = transport.edit(c.id, at, &now, None).await? {
             tracing::warn!(
-                outbox = id,
+                outbox = c.id,
                 slot = slot.key(),
                 "the slot's last message could not be closed: {why}"
             );
         }
-        self.store.remove_live_message(slot.game(), &slot.key()).await?;
+        self.store
+            .remove_live_message_by(slot.game(), &slot.key(), c.id, c.by)
+            .await?;
         Ok(())
     }
 }

@@ -38,9 +38,14 @@ impl Service {
             games_active,
             outbox_undelivered,
             oldest_undelivered_ms: oldest.map(|created| (now - created).max(0)),
-            failed_sends: self.failed_sends.load(Ordering::Relaxed),
+            failed_sends: self.failed_sends(),
             storage: self.store.health(),
         })
+    }
+
+    /// Sends this process tried that failed, since it started.
+    pub fn failed_sends(&self) -> u64 {
+        self.failed_sends.load(Ordering::Relaxed)
     }
 
     /// Count a send that failed, for [`Service::health`].
@@ -51,7 +56,7 @@ impl Service {
 
 /// The health line as the log shows it: `games active 3, outbox 2
 /// undelivered (oldest 41 s), failed sends 0, storage writable (full-disk
-/// refusals 0, discarded connections 0)`.
+/// refusals 0, unreachable calls 0, discarded connections 0)`.
 impl fmt::Display for Health {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -64,11 +69,32 @@ impl fmt::Display for Health {
         }
         write!(
             f,
-            ", failed sends {}, storage {} (full-disk refusals {}, discarded connections {})",
+            ", failed sends {}, {}",
             self.failed_sends,
-            if self.storage.writable { "writable" } else { "FULL" },
-            self.storage.full_errors,
-            self.storage.discarded_connections
+            StorageLine(&self.storage)
+        )
+    }
+}
+
+/// The store's part of the health line: `storage writable (full-disk
+/// refusals 0, unreachable calls 0, discarded connections 0)`, with
+/// `UNREACHABLE` or `FULL` instead of `writable` while that is so.
+pub struct StorageLine<'a>(pub &'a StorageHealth);
+
+impl fmt::Display for StorageLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.0;
+        let state = if !s.reachable {
+            "UNREACHABLE"
+        } else if !s.writable {
+            "FULL"
+        } else {
+            "writable"
+        };
+        write!(
+            f,
+            "storage {state} (full-disk refusals {}, unreachable calls {}, discarded connections {})",
+            s.full_errors, s.unavailable_errors, s.discarded_connections
         )
     }
 }

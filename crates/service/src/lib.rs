@@ -269,6 +269,11 @@ pub enum ServiceError {
     /// restart. The store logs it (once) for the operator.
     #[error("{STORAGE_FULL}")]
     StorageFull,
+    /// The database cannot be reached ([`StoreError::Unavailable`]):
+    /// nothing changed, and the same request succeeds once it is back.
+    /// The store logs it (once) for the operator.
+    #[error("{STORAGE_UNAVAILABLE}")]
+    StorageUnavailable,
     /// The game's log is damaged from `entry` ([`StoreError::Damaged`]):
     /// the game cannot be loaded; no other game is concerned. The asker
     /// is told so as a refusal ([`ServiceError::User`], by
@@ -282,10 +287,15 @@ pub enum ServiceError {
 /// What the asker is told while the database has no room to write.
 pub const STORAGE_FULL: &str = "The game's storage is full right now, so nothing was changed. Please try again later.";
 
+/// What the asker is told while the database cannot be reached.
+pub const STORAGE_UNAVAILABLE: &str =
+    "The game's storage is unavailable right now, so nothing was changed. Please try again shortly.";
+
 impl From<StoreError> for ServiceError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::Full(_) => ServiceError::StorageFull,
+            StoreError::Unavailable(_) => ServiceError::StorageUnavailable,
             StoreError::Damaged { game, entry, .. } => ServiceError::Damaged { game, entry },
             e => ServiceError::Internal(e.into()),
         }
@@ -326,6 +336,25 @@ impl ServiceError {
             _ => false,
         }
     }
+
+    /// Did the request fail because the database cannot be reached?
+    /// (Also when the store's error reached here inside an `anyhow` error.)
+    pub fn is_storage_unavailable(&self) -> bool {
+        match self {
+            ServiceError::StorageUnavailable => true,
+            ServiceError::Internal(e) => storage_unavailable_in(e),
+            _ => false,
+        }
+    }
+}
+
+/// Is a [`StoreError::Unavailable`] (or a
+/// [`ServiceError::StorageUnavailable`]) anywhere in the chain of `e`?
+pub fn storage_unavailable_in(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<StoreError>().is_some_and(StoreError::is_unavailable)
+            || matches!(c.downcast_ref::<ServiceError>(), Some(ServiceError::StorageUnavailable))
+    })
 }
 
 /// Is a [`StoreError::Full`] (or a [`ServiceError::StorageFull`]) anywhere
@@ -390,7 +419,8 @@ impl Service {
     /// The same service, as the only process delivering from its database
     /// (no shards configured): a delivery pass then takes over rows that
     /// any other process claimed, whatever their leases say, since such a
-    /// process can only be a dead one.
+    /// process is taken for a dead one (its writes are fenced should it
+    /// wake after all).
     pub fn sole_process(mut self) -> Self {
         self.sole = true;
         self
@@ -481,10 +511,12 @@ impl Service {
             Request::Prompt { game } => self.my_prompt(actor, game).await,
         };
         // However the store's error travelled, the asker hears that the
-        // storage is full.
+        // storage is full, or cannot be reached.
         result.map_err(|e| {
             if e.is_storage_full() {
                 ServiceError::StorageFull
+            } else if e.is_storage_unavailable() {
+                ServiceError::StorageUnavailable
             } else if let Some((game, entry)) = match &e {
                 // A damaged log however the store's error travelled: the
                 // asker is told which game, and from which entry.

@@ -90,7 +90,7 @@ impl Service {
     pub(super) async fn deliver_in_thread<T: Transport>(
         &self,
         transport: &T,
-        id: i64,
+        c: super::delivery::Claimed<'_>,
         place: &SeatThread,
         msg: &OutMessage,
     ) -> anyhow::Result<Delivery> {
@@ -113,7 +113,7 @@ impl Service {
                             None => return Ok(Delivery::Undeliverable("the seat changed hands".into())),
                         }
                     }
-                    Opened::Unsupported => return self.deliver_one(transport, id, msg).await,
+                    Opened::Unsupported => return self.deliver_one(transport, c, msg).await,
                     Opened::Refused(why) => {
                         return Ok(Delivery::Undeliverable(format!("no private thread: {why}")));
                     }
@@ -131,7 +131,7 @@ impl Service {
             });
             m.pings = vec![place.user];
         }
-        let delivery = self.deliver_one(transport, id, &m).await?;
+        let delivery = self.deliver_one(transport, c, &m).await?;
         if let (Delivery::Undeliverable(why), Some(old)) = (&delivery, place.thread) {
             if m.op != Op::Close {
                 self.store.forget_seat_thread(place.game, place.seat, old).await?;

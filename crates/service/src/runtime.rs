@@ -24,6 +24,9 @@ pub const DELIVERY_INTERVAL: Duration = Duration::from_secs(2);
 /// (`ORRERY_HEALTH_EVERY`, in minutes; 0 turns it off).
 pub const HEALTH_INTERVAL: Duration = Duration::from_secs(10 * 60);
 
+/// How often delivery tries again while the database cannot be reached.
+pub const UNAVAILABLE_RETRY: Duration = Duration::from_secs(5);
+
 /// The longest pause between retries after a failing delivery pass.
 const DELIVERY_MAX_BACKOFF: Duration = Duration::from_secs(60);
 
@@ -75,6 +78,12 @@ pub async fn delivery_loop<T: Transport>(
                 backoff = DELIVERY_INTERVAL;
                 DELIVERY_INTERVAL
             }
+            Err(e) if crate::storage_unavailable_in(&e) => {
+                // The store logs this itself (once); delivery keeps
+                // trying at a steady pace, to resume soon after it is back.
+                tracing::debug!("outbox delivery: the database cannot be reached: {e:#}");
+                UNAVAILABLE_RETRY
+            }
             Err(e) => {
                 tracing::warn!("outbox delivery failed: {e:#}");
                 let wait = backoff;
@@ -109,10 +118,21 @@ pub async fn health_loop(service: Arc<Service>, every: Duration, stop: Cancellat
                 failed_sends = h.failed_sends,
                 storage_writable = h.storage.writable,
                 storage_full_errors = h.storage.full_errors,
+                storage_reachable = h.storage.reachable,
+                storage_unavailable_errors = h.storage.unavailable_errors,
                 discarded_connections = h.storage.discarded_connections,
                 "health: {h}"
             ),
-            Err(e) => tracing::warn!("health: the database could not be read: {e:#}"),
+            Err(e) => {
+                let storage = service.store().health();
+                tracing::warn!(
+                    storage_reachable = storage.reachable,
+                    storage_unavailable_errors = storage.unavailable_errors,
+                    "health: the database could not be read ({e:#}), failed sends {}, {}",
+                    service.failed_sends(),
+                    crate::health::StorageLine(&storage)
+                )
+            }
         }
     }
     tracing::debug!("health line stopped");

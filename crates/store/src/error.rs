@@ -55,6 +55,23 @@ pub enum StoreError {
     /// no restart.
     #[error("the database is full: {0}")]
     Full(sqlx::Error),
+    /// A delivery pass's claim on outbox row `id` is no longer held:
+    /// another pass took the row over (this one's lease ran out, it was
+    /// taken for dead), and may have delivered it and the ones after it.
+    /// Nothing was written; whatever this pass sent for the row is
+    /// superseded.
+    #[error("outbox message {id} is no longer claimed by this delivery pass")]
+    Superseded {
+        /// The outbox row.
+        id: i64,
+    },
+    /// The database cannot be reached: no connection came within the
+    /// pool's acquire timeout ([`crate::ACQUIRE_TIMEOUT`] on PostgreSQL),
+    /// the connection broke, or the server is shutting down or starting.
+    /// Nothing was written; the same call succeeds once the database is
+    /// back, with no restart.
+    #[error("the database cannot be reached: {0}")]
+    Unavailable(sqlx::Error),
     /// The database failed.
     #[error("database error: {0}")]
     Db(sqlx::Error),
@@ -94,17 +111,46 @@ impl StoreError {
     pub fn is_full(&self) -> bool {
         matches!(self, StoreError::Full(_))
     }
+
+    /// Was a delivery pass's claim taken over ([`StoreError::Superseded`])?
+    pub fn is_superseded(&self) -> bool {
+        matches!(self, StoreError::Superseded { .. })
+    }
+
+    /// Could the database not be reached?
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, StoreError::Unavailable(_))
+    }
 }
 
-/// A database error is [`StoreError::Full`] when the disk is full, and
+/// A database error is [`StoreError::Full`] when the disk is full,
+/// [`StoreError::Unavailable`] when the database cannot be reached, and
 /// [`StoreError::Db`] otherwise.
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> Self {
         if is_storage_full(&e) {
             StoreError::Full(e)
+        } else if is_unreachable(&e) {
+            StoreError::Unavailable(e)
         } else {
             StoreError::Db(e)
         }
+    }
+}
+
+/// Did the call fail because the database cannot be reached: no
+/// connection in time, a broken connection (an I/O or TLS error that is
+/// not a full disk), or PostgreSQL's connection exceptions (SQLSTATE class
+/// `08`) and its `admin_shutdown`, `crash_shutdown` and
+/// `cannot_connect_now` (`57P01`-`57P03`)?
+pub(crate) fn is_unreachable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::PoolTimedOut | sqlx::Error::Tls(_) => true,
+        sqlx::Error::Io(io) => io.kind() != std::io::ErrorKind::StorageFull,
+        sqlx::Error::Database(d) if d.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_none() => d
+            .code()
+            .is_some_and(|c| c.starts_with("08") || matches!(c.as_ref(), "57P01" | "57P02" | "57P03")),
+        _ => false,
     }
 }
 

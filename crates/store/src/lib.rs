@@ -50,6 +50,16 @@
 //! when writes start failing for want of room and one line when they
 //! succeed again, and counts both for operators ([`Store::health`]).
 //!
+//! # A database that cannot be reached
+//!
+//! On PostgreSQL a call waits at most [`ACQUIRE_TIMEOUT`] for a
+//! connection (sqlx's default is 30 s, and Discord gives an interaction
+//! 3 s): while the server is down or unreachable, calls fail quickly with
+//! [`StoreError::Unavailable`], nothing written, and succeed again by
+//! themselves once it is back. The store logs one error when calls start
+//! failing so and one line when they succeed again, and counts them for
+//! operators ([`Store::health`]).
+//!
 //! # One process per SQLite file
 //!
 //! SQLite serves one process: [`Store::connect`] takes an exclusive lock
@@ -109,9 +119,14 @@ const SQLITE_AUTOCHECKPOINT_PAGES: u32 = 20_000;
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/postgres");
 
-/// While writes keep failing for want of room, the error is logged again
-/// at most this often.
+/// While writes keep failing for want of room (or the database cannot be
+/// reached), the error is logged again at most this often.
 const FULL_LOG_EVERY: Duration = Duration::from_secs(600);
+
+/// How long a PostgreSQL call waits for a connection before it fails
+/// with [`StoreError::Unavailable`]: short enough that a player hears
+/// "storage unavailable" within Discord's 3 s interaction window.
+pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The persistence layer. Cheap to clone: clones share one connection pool.
 #[derive(Clone, Debug)]
@@ -152,6 +167,11 @@ pub struct StorageHealth {
     /// Connections discarded because their transaction could not be
     /// closed (the database had rolled it back by itself).
     pub discarded_connections: u64,
+    /// False from a call that could not reach the database
+    /// ([`StoreError::Unavailable`]) until one succeeds again.
+    pub reachable: bool,
+    /// Calls that failed because the database could not be reached.
+    pub unavailable_errors: u64,
 }
 
 #[derive(Debug, Default)]
@@ -161,6 +181,10 @@ struct Health {
     discarded: AtomicU64,
     /// When the full disk was last logged, while it still is.
     logged: Mutex<Option<Instant>>,
+    unreachable: AtomicBool,
+    unavailable_errors: AtomicU64,
+    /// When the unreachable database was last logged, while it still is.
+    logged_unreachable: Mutex<Option<Instant>>,
 }
 
 impl Health {
@@ -168,6 +192,12 @@ impl Health {
     /// (and again every [`FULL_LOG_EVERY`] while they go on), and the
     /// first success after them.
     fn record<T>(&self, backend: Backend, result: &StoreResult<T>) {
+        if !matches!(result, Err(StoreError::Unavailable(_))) && self.unreachable.swap(false, Ordering::Relaxed) {
+            let mut logged = self.logged_unreachable.lock().unwrap_or_else(|e| e.into_inner());
+            if logged.take().is_some() {
+                tracing::info!(%backend, "the database can be reached again");
+            }
+        }
         match result {
             Ok(_) => {
                 if self.full.swap(false, Ordering::Relaxed) {
@@ -188,6 +218,20 @@ impl Health {
                         refused = n,
                         "the database is full ({e}): nothing can be written until its disk has room; \
                          players are told the game's storage is full, and writes succeed again by themselves"
+                    );
+                }
+            }
+            Err(StoreError::Unavailable(e)) => {
+                self.unreachable.store(true, Ordering::Relaxed);
+                let n = self.unavailable_errors.fetch_add(1, Ordering::Relaxed) + 1;
+                let mut logged = self.logged_unreachable.lock().unwrap_or_else(|e| e.into_inner());
+                if logged.is_none_or(|at| at.elapsed() >= FULL_LOG_EVERY) {
+                    *logged = Some(Instant::now());
+                    tracing::error!(
+                        %backend,
+                        failed = n,
+                        "the database cannot be reached ({e}): players are told the storage is unavailable, \
+                         delivery keeps retrying, and calls succeed again by themselves once it is back"
                     );
                 }
             }
@@ -405,10 +449,13 @@ impl Store {
             }
             Backend::Postgres => {
                 let health = health.clone();
-                let pool = AnyPoolOptions::new().max_connections(8).after_release(move |conn, _| {
-                    let health = health.clone();
-                    Box::pin(async move { release(conn, &health, false).await })
-                });
+                let pool = AnyPoolOptions::new()
+                    .max_connections(8)
+                    .acquire_timeout(ACQUIRE_TIMEOUT)
+                    .after_release(move |conn, _| {
+                        let health = health.clone();
+                        Box::pin(async move { release(conn, &health, false).await })
+                    });
                 (url.to_string(), pool)
             }
         };
@@ -461,11 +508,14 @@ impl Store {
             writable: !self.health.full.load(Ordering::Relaxed),
             full_errors: self.health.full_errors.load(Ordering::Relaxed),
             discarded_connections: self.health.discarded.load(Ordering::Relaxed),
+            reachable: !self.health.unreachable.load(Ordering::Relaxed),
+            unavailable_errors: self.health.unavailable_errors.load(Ordering::Relaxed),
         }
     }
 
-    /// Count a write's outcome in [`Store::health`] (and log a full disk).
-    /// Every write method passes its result through here.
+    /// Count a call's outcome in [`Store::health`] (and log a full disk or
+    /// an unreachable database). Every write method passes its result
+    /// through here, and so do the health reads.
     async fn seen<T>(&self, write: impl std::future::Future<Output = StoreResult<T>>) -> StoreResult<T> {
         let result = write.await;
         self.health.record(self.backend, &result);
@@ -643,6 +693,35 @@ mod tests {
         assert!(full.is_full());
         let other: StoreError = sqlx::Error::RowNotFound.into();
         assert!(matches!(other, StoreError::Db(_)));
+    }
+
+    #[test]
+    fn unreachable_databases_are_told_apart() {
+        let timed_out: StoreError = sqlx::Error::PoolTimedOut.into();
+        assert!(timed_out.is_unavailable());
+        let refused: StoreError = sqlx::Error::Io(std::io::ErrorKind::ConnectionRefused.into()).into();
+        assert!(refused.is_unavailable());
+        // A full disk is full, not unreachable.
+        let full: StoreError = sqlx::Error::Io(std::io::ErrorKind::StorageFull.into()).into();
+        assert!(full.is_full() && !full.is_unavailable());
+        let other: StoreError = sqlx::Error::RowNotFound.into();
+        assert!(!other.is_unavailable());
+    }
+
+    #[test]
+    fn health_follows_unreachable_calls() {
+        let health = Health::default();
+        let down = || -> StoreResult<()> { Err(StoreError::Unavailable(sqlx::Error::PoolTimedOut)) };
+        health.record(Backend::Postgres, &down());
+        health.record(Backend::Postgres, &down());
+        assert!(health.unreachable.load(Ordering::Relaxed));
+        assert_eq!(health.unavailable_errors.load(Ordering::Relaxed), 2);
+        assert!(health.logged_unreachable.lock().unwrap().is_some());
+        // Any answer from the database, even a refusal, means it is back.
+        health.record::<()>(Backend::Postgres, &Err(StoreError::NotFound("x".into())));
+        assert!(!health.unreachable.load(Ordering::Relaxed));
+        assert!(health.logged_unreachable.lock().unwrap().is_none());
+        assert_eq!(health.unavailable_errors.load(Ordering::Relaxed), 2);
     }
 
     #[test]

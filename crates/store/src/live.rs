@@ -6,10 +6,10 @@
 //! `OutMessage` as last shown); the store keeps them as text and JSON.
 
 use super::codec::{from_json, to_json};
-use super::error::StoreResult;
+use super::error::{StoreError, StoreResult};
 use super::games::not_found;
 use super::types::{id_from_db, id_to_db};
-use super::Store;
+use super::{Backend, Store};
 use orrery_engine::GameId;
 use sqlx::any::AnyRow;
 use sqlx::Row;
@@ -80,6 +80,48 @@ impl Store {
     pub async fn put_live_message(&self, row: &LiveRow) -> StoreResult<()> {
         self.seen(async {
             let _turn = self.write_turn().await;
+            let mut conn = self.pool.acquire().await?;
+            self.put_live_in(&mut conn, row).await
+        })
+        .await
+    }
+
+    /// [`Store::put_live_message`] by the delivery pass `by` for outbox
+    /// row `row.outbox_id`, only while the pass still holds that row's
+    /// claim, checked in the same transaction: [`StoreError::Superseded`]
+    /// (nothing written) once another pass took the row over, so that a
+    /// stalled pass waking late can never put back an older version.
+    pub async fn put_live_message_by(&self, row: &LiveRow, by: &str) -> StoreResult<()> {
+        self.seen(async {
+            let id = row
+                .outbox_id
+                .ok_or_else(|| StoreError::NotFound("the live message's outbox row".into()))?;
+            let mut tx = self.begin_write().await?;
+            self.hold_claim(&mut tx, id, by).await?;
+            self.put_live_in(&mut tx, row).await?;
+            tx.commit().await?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Is outbox row `id` still claimed by `by` and undelivered? (On
+    /// PostgreSQL the row stays locked until the transaction ends.)
+    async fn hold_claim(&self, conn: &mut sqlx::AnyConnection, id: i64, by: &str) -> StoreResult<()> {
+        let sql = match self.backend {
+            Backend::Postgres => {
+                "SELECT id FROM outbox WHERE id = $1 AND claimed_by = $2 AND delivered_at IS NULL FOR UPDATE"
+            }
+            Backend::Sqlite => "SELECT id FROM outbox WHERE id = $1 AND claimed_by = $2 AND delivered_at IS NULL",
+        };
+        match sqlx::query(sql).bind(id).bind(by).fetch_optional(&mut *conn).await? {
+            Some(_) => Ok(()),
+            None => Err(StoreError::Superseded { id }),
+        }
+    }
+
+    async fn put_live_in(&self, conn: &mut sqlx::AnyConnection, row: &LiveRow) -> StoreResult<()> {
+        {
             let payload = to_json("live message payload", &row.payload)?;
             let result = sqlx::query(&format!(
                 "INSERT INTO live_messages ({LIVE_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -94,15 +136,14 @@ impl Store {
             .bind(payload)
             .bind(row.outbox_id)
             .bind(row.updated_at)
-            .execute(&self.pool)
+            .execute(&mut *conn)
             .await;
             match result {
                 Ok(_) => Ok(()),
                 Err(sqlx::Error::Database(d)) if d.is_foreign_key_violation() => Err(not_found(row.game_id)),
                 Err(e) => Err(e.into()),
             }
-        })
-        .await
+        }
     }
 
     /// Forget the live message of `game` in `slot`. Returns false if there
@@ -116,6 +157,25 @@ impl Store {
                 .execute(&self.pool)
                 .await?
                 .rows_affected();
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    /// [`Store::remove_live_message`] by the delivery pass `by` for outbox
+    /// row `id`, only while it still holds that row's claim
+    /// ([`StoreError::Superseded`] otherwise).
+    pub async fn remove_live_message_by(&self, game: GameId, slot: &str, id: i64, by: &str) -> StoreResult<bool> {
+        self.seen(async {
+            let mut tx = self.begin_write().await?;
+            self.hold_claim(&mut tx, id, by).await?;
+            let n = sqlx::query("DELETE FROM live_messages WHERE game_id = $1 AND slot = $2")
+                .bind(game.0)
+                .bind(slot)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            tx.commit().await?;
             Ok(n == 1)
         })
         .await

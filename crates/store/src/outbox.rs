@@ -150,10 +150,13 @@ impl Store {
     /// delivered yet, and when the oldest of them was queued (none when
     /// there are none).
     pub async fn outbox_backlog(&self) -> StoreResult<(i64, Option<i64>)> {
-        let row = sqlx::query("SELECT COUNT(*), MIN(created_at) FROM outbox WHERE delivered_at IS NULL")
-            .fetch_one(&self.pool)
-            .await?;
-        Ok((row.try_get(0)?, row.try_get(1)?))
+        self.seen(async {
+            let row = sqlx::query("SELECT COUNT(*), MIN(created_at) FROM outbox WHERE delivered_at IS NULL")
+                .fetch_one(&self.pool)
+                .await?;
+            Ok((row.try_get(0)?, row.try_get(1)?))
+        })
+        .await
     }
 
     /// Like [`Store::undelivered`], but only rows with an id above
@@ -186,6 +189,50 @@ impl Store {
         claims: Claims<'_>,
     ) -> StoreResult<Vec<OutboxRow>> {
         self.seen(async {
+            let mut tx = self.begin_write().await?;
+            let rows = self.claim_in(&mut tx, by, now_ms, until_ms, limit, claims).await?;
+            tx.commit().await?;
+            Ok(rows)
+        })
+        .await
+    }
+
+    /// [`Store::claim_outbox`] on the database's clock: rows whose lease
+    /// ran out by the database's now are taken, and the new claims run
+    /// for `lease_ms` from it. Every process sharing the database then
+    /// measures leases on one clock, whatever its own says.
+    pub async fn claim_outbox_for(
+        &self,
+        by: &str,
+        lease_ms: i64,
+        limit: i64,
+        claims: Claims<'_>,
+    ) -> StoreResult<Vec<OutboxRow>> {
+        self.seen(async {
+            let now_sql = match self.backend {
+                Backend::Postgres => "SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)",
+                Backend::Sqlite => "SELECT CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
+            };
+            let mut tx = self.begin_write().await?;
+            let now: i64 = sqlx::query(now_sql).fetch_one(&mut *tx).await?.try_get(0)?;
+            let rows = self.claim_in(&mut tx, by, now, now + lease_ms, limit, claims).await?;
+            tx.commit().await?;
+            Ok(rows)
+        })
+        .await
+    }
+
+    /// The claim statement of [`Store::claim_outbox`], in `tx`.
+    async fn claim_in(
+        &self,
+        tx: &mut crate::WriteTx,
+        by: &str,
+        now_ms: i64,
+        until_ms: i64,
+        limit: i64,
+        claims: Claims<'_>,
+    ) -> StoreResult<Vec<OutboxRow>> {
+        {
             // The lane rule is the two NOT EXISTS: an older undelivered row in
             // the same target lane or the same slot lane, held by anyone or by
             // nobody, keeps this row back.
@@ -222,21 +269,18 @@ impl Store {
                 "UPDATE outbox SET claimed_by = $1, claimed_until = $2 WHERE id IN ({pick}) RETURNING {OUTBOX_COLS}"
             ),
             };
-            let mut tx = self.begin_write().await?;
             let rows = sqlx::query(&sql)
                 .bind(by)
                 .bind(until_ms)
                 .bind(now_ms)
                 .bind(limit)
                 .bind(claims.live_pattern())
-                .fetch_all(&mut *tx)
+                .fetch_all(&mut **tx)
                 .await?;
-            tx.commit().await?;
             let mut rows = rows.iter().map(outbox_from_row).collect::<StoreResult<Vec<_>>>()?;
             rows.sort_by_key(|r| r.id);
             Ok(rows)
-        })
-        .await
+        }
     }
 
     /// Give up every claim `by` holds on undelivered rows, so that anyone
@@ -257,41 +301,33 @@ impl Store {
         .await
     }
 
-    /// Give up every claim on undelivered rows, whoever holds it. For a
-    /// process starting as the only one (no shards configured): claims left
-    /// are those of a process that died, whose leases need not be waited
-    /// out. Returns how many.
-    pub async fn release_all_claims(&self) -> StoreResult<u64> {
-        self.seen(async {
-            let _turn = self.write_turn().await;
-            let n = sqlx::query(
-                "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
-             WHERE delivered_at IS NULL AND claimed_until IS NOT NULL",
-            )
-            .execute(&self.pool)
-            .await?
-            .rows_affected();
-            Ok(n)
-        })
-        .await
-    }
-
     /// Record a successful delivery (counts as an attempt). The row is no
     /// longer [`Store::undelivered`], and its claim ends (`claimed_by` stays,
     /// saying who delivered it).
     pub async fn mark_delivered(&self, id: i64, now_ms: i64) -> StoreResult<()> {
+        self.mark_delivered_fenced(id, None, now_ms).await
+    }
+
+    /// [`Store::mark_delivered`] by the delivery pass `by`, only while it
+    /// still holds the row's claim: [`StoreError::Superseded`] (nothing
+    /// written) once another pass took it over.
+    pub async fn mark_delivered_by(&self, id: i64, by: &str, now_ms: i64) -> StoreResult<()> {
+        self.mark_delivered_fenced(id, Some(by), now_ms).await
+    }
+
+    async fn mark_delivered_fenced(&self, id: i64, by: Option<&str>, now_ms: i64) -> StoreResult<()> {
         self.seen(async {
             let _turn = self.write_turn().await;
-            let n = sqlx::query(
-                "UPDATE outbox SET delivered_at = $2, last_attempt_at = $2, attempts = attempts + 1,
-             claimed_until = NULL WHERE id = $1",
-            )
-            .bind(id)
-            .bind(now_ms)
+            let set = "UPDATE outbox SET delivered_at = $2, last_attempt_at = $2, attempts = attempts + 1,
+             claimed_until = NULL WHERE id = $1";
+            let n = match by {
+                None => sqlx::query(set).bind(id).bind(now_ms),
+                Some(by) => sqlx::query(FENCED_DELIVERED).bind(id).bind(now_ms).bind(by),
+            }
             .execute(&self.pool)
             .await?
             .rows_affected();
-            found(n, id)
+            fenced(n, id, by)
         })
         .await
     }
@@ -299,20 +335,46 @@ impl Store {
     /// Record a failed delivery attempt and its error. The row stays
     /// undelivered (and claimed, if it was), with `attempts` one higher.
     pub async fn mark_failed(&self, id: i64, error: &str, now_ms: i64) -> StoreResult<()> {
+        self.mark_failed_fenced(id, None, error, now_ms).await
+    }
+
+    /// [`Store::mark_failed`] by the delivery pass `by`, only while it
+    /// still holds the row's claim ([`StoreError::Superseded`] otherwise).
+    pub async fn mark_failed_by(&self, id: i64, by: &str, error: &str, now_ms: i64) -> StoreResult<()> {
+        self.mark_failed_fenced(id, Some(by), error, now_ms).await
+    }
+
+    async fn mark_failed_fenced(&self, id: i64, by: Option<&str>, error: &str, now_ms: i64) -> StoreResult<()> {
         self.seen(async {
             let _turn = self.write_turn().await;
-            let n = sqlx::query(
-                "UPDATE outbox SET attempts = attempts + 1, last_error = $2, last_attempt_at = $3 WHERE id = $1",
-            )
-            .bind(id)
-            .bind(error)
-            .bind(now_ms)
+            let set = "UPDATE outbox SET attempts = attempts + 1, last_error = $2, last_attempt_at = $3 WHERE id = $1";
+            let n = match by {
+                None => sqlx::query(set).bind(id).bind(error).bind(now_ms),
+                Some(by) => sqlx::query(FENCED_FAILED).bind(id).bind(error).bind(now_ms).bind(by),
+            }
             .execute(&self.pool)
             .await?
             .rows_affected();
-            found(n, id)
+            fenced(n, id, by)
         })
         .await
+    }
+}
+
+/// [`Store::mark_delivered_by`]: the claim is checked in the statement
+/// that marks the row.
+const FENCED_DELIVERED: &str = "UPDATE outbox SET delivered_at = $2, last_attempt_at = $2, attempts = attempts + 1,
+ claimed_until = NULL WHERE id = $1 AND claimed_by = $3 AND delivered_at IS NULL";
+
+/// [`Store::mark_failed_by`], likewise.
+const FENCED_FAILED: &str = "UPDATE outbox SET attempts = attempts + 1, last_error = $2, last_attempt_at = $3
+ WHERE id = $1 AND claimed_by = $4 AND delivered_at IS NULL";
+
+/// No row changed: not found, or (fenced by `by`) no longer held.
+fn fenced(rows_affected: u64, id: i64, by: Option<&str>) -> StoreResult<()> {
+    match (rows_affected, by) {
+        (0, Some(_)) => Err(StoreError::Superseded { id }),
+        (n, _) => found(n, id),
     }
 }
 
