@@ -14,6 +14,11 @@
 //! during the pass (`VmHWM`, reset when the pass starts where the kernel
 //! allows it), with the RSS every `ORRERY_BACKLOG_EVERY` (default 1000)
 //! messages. `cargo test --benches` (no `--bench`) runs a small version.
+//!
+//! `ORRERY_BACKLOG_FAILING=K` first runs K delivery passes through a
+//! transport that fails every send and edit (after the service drew its
+//! board), as the bot retrying while Discord is down would, and prints the
+//! RSS and peak after them; then the pass that delivers everything.
 
 #[path = "../tests/pgdb/mod.rs"]
 mod pgdb;
@@ -134,6 +139,25 @@ fn main() {
             t.elapsed().as_secs_f64()
         );
 
+        let failing: u64 = env_or("ORRERY_BACKLOG_FAILING", 0);
+        if failing > 0 {
+            let reset = reset_peak();
+            let down = Down::default();
+            let t = Instant::now();
+            for _ in 0..failing {
+                let sent = svc.deliver(&down).await.expect("a failing pass");
+                assert_eq!(sent, 0);
+            }
+            let (rss, peak) = rss_mib();
+            println!(
+                "  {failing} failing passes: {} sends tried ({} boards drawn) in {:.1} s; RSS {rss:.0} MiB, peak {peak:.0} MiB{}",
+                down.tried.load(std::sync::atomic::Ordering::Relaxed),
+                down.boards.load(std::sync::atomic::Ordering::Relaxed),
+                t.elapsed().as_secs_f64(),
+                if reset { " (during them)" } else { " (whole run)" }
+            );
+        }
+
         let reset = reset_peak();
         let (before, _) = rss_mib();
         let sink = Sink::new(std::env::var("ORRERY_BACKLOG_UNPLACED").is_err(), every);
@@ -165,4 +189,43 @@ fn main() {
             let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
         }
     });
+}
+
+/// A transport that fails every send and edit (Discord down), counting them.
+#[derive(Default)]
+struct Down {
+    tried: std::sync::atomic::AtomicU64,
+    boards: std::sync::atomic::AtomicU64,
+}
+
+impl Down {
+    fn fail(&self, png: Option<&[u8]>) -> anyhow::Result<orrery::service::Delivery> {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.tried.fetch_add(1, Relaxed);
+        if png.is_some() {
+            self.boards.fetch_add(1, Relaxed);
+        }
+        anyhow::bail!("503 Service Unavailable")
+    }
+}
+
+impl orrery::service::Transport for Down {
+    async fn send(
+        &self,
+        _: i64,
+        _: &orrery::service::OutMessage,
+        png: Option<&[u8]>,
+    ) -> anyhow::Result<orrery::service::Delivery> {
+        self.fail(png)
+    }
+
+    async fn edit(
+        &self,
+        _: i64,
+        _: &orrery::service::Posted,
+        _: &orrery::service::OutMessage,
+        png: Option<&[u8]>,
+    ) -> anyhow::Result<orrery::service::Delivery> {
+        self.fail(png)
+    }
 }

@@ -20,7 +20,8 @@ enum Damage {
 
 #[tokio::test]
 async fn a_damaged_log_is_refused_clearly_and_touches_no_other_game() {
-    damaged_log("damaged", Damage::Garbage).await;
+    let (svc, _clock) = crate::common::service("damaged").await;
+    damaged_log(svc, Damage::Garbage).await;
 }
 
 /// A log entry that decodes but cannot be applied (it was failing before:
@@ -28,11 +29,26 @@ async fn a_damaged_log_is_refused_clearly_and_touches_no_other_game() {
 /// a generic error).
 #[tokio::test]
 async fn a_log_that_decodes_but_does_not_fold_is_damaged_too() {
-    damaged_log("damaged-fold", Damage::OtherGames).await;
+    let (svc, _clock) = crate::common::service("damaged-fold").await;
+    damaged_log(svc, Damage::OtherGames).await;
 }
 
-async fn damaged_log(tag: &str, damage: Damage) {
-    let (svc, _clock) = crate::common::service(tag).await;
+/// Both damages on PostgreSQL.
+#[tokio::test]
+async fn a_damaged_log_on_postgres() {
+    for damage in [Damage::Garbage, Damage::OtherGames] {
+        let Some(db) = crate::pgdb::PgDatabase::create("damaged", "the PostgreSQL damaged-log test").await else {
+            return;
+        };
+        let store = orrery::store::Store::connect(&db.url).await.expect("store");
+        let clock = std::sync::Arc::new(orrery::service::ManualClock::new(crate::common::T0));
+        damaged_log(orrery::service::Service::new(store.clone(), clock), damage).await;
+        store.close().await;
+        db.drop().await;
+    }
+}
+
+async fn damaged_log(svc: orrery::service::Service, damage: Damage) {
     let store = svc.store().clone();
     let bad = started(&svc, 910, GameKind::Hyperspace, 3, &NAMES).await;
     let good = started(&svc, 911, GameKind::Hyperspace, 4, &NAMES).await;

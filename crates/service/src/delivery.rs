@@ -3,7 +3,7 @@
 //! a phase's post: see [`Slot`]) edited in place as [`Op`] says.
 
 use super::private::Route;
-use super::transport::{Delivery, Posted, Transport};
+use super::transport::{Claimed, Delivery, Posted, Transport};
 use super::{Op, OutMessage, Service, Slot, Target};
 use orrery_store::{Claims, LiveRow, OutboxRow};
 use std::time::{Duration, Instant};
@@ -28,15 +28,6 @@ pub const SEND_TIMEOUT: Duration = CLAIM_MARGIN;
 
 /// How many rows a pass claims at a time.
 const CLAIM_BATCH: i64 = 16;
-
-/// One outbox row in the hands of a delivery pass: its id (the
-/// transport's nonce) and the pass's claim name, which fences every write
-/// the delivery makes ([`orrery_store::StoreError::Superseded`]).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Claimed<'a> {
-    pub id: i64,
-    pub by: &'a str,
-}
 
 /// Did a write fail because another delivery pass took the row over?
 fn superseded_in(e: &anyhow::Error) -> bool {

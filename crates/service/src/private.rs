@@ -90,7 +90,7 @@ impl Service {
     pub(super) async fn deliver_in_thread<T: Transport>(
         &self,
         transport: &T,
-        c: super::delivery::Claimed<'_>,
+        c: super::transport::Claimed<'_>,
         place: &SeatThread,
         msg: &OutMessage,
     ) -> anyhow::Result<Delivery> {

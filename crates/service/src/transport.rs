@@ -91,3 +91,12 @@ pub trait Transport: Sync {
         std::future::ready(Ok(Opened::Unsupported))
     }
 }
+
+/// One outbox row in the hands of a delivery pass: its id (the
+/// transport's nonce) and the pass's claim name, which fences every write
+/// the delivery makes (`StoreError::Superseded`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Claimed<'a> {
+    pub id: i64,
+    pub by: &'a str,
+}
