@@ -208,11 +208,8 @@ impl Health {
                 }
             }
             Err(StoreError::Full(e)) => {
-                self.full.store(true, Ordering::Relaxed);
-                let n = self.full_errors.fetch_add(1, Ordering::Relaxed) + 1;
-                let mut logged = self.logged.lock().unwrap_or_else(|e| e.into_inner());
-                if logged.is_none_or(|at| at.elapsed() >= FULL_LOG_EVERY) {
-                    *logged = Some(Instant::now());
+                let n = failing(&self.full, &self.full_errors, &self.logged);
+                if let Some(n) = n {
                     tracing::error!(
                         %backend,
                         refused = n,
@@ -222,11 +219,8 @@ impl Health {
                 }
             }
             Err(StoreError::Unavailable(e)) => {
-                self.unreachable.store(true, Ordering::Relaxed);
-                let n = self.unavailable_errors.fetch_add(1, Ordering::Relaxed) + 1;
-                let mut logged = self.logged_unreachable.lock().unwrap_or_else(|e| e.into_inner());
-                if logged.is_none_or(|at| at.elapsed() >= FULL_LOG_EVERY) {
-                    *logged = Some(Instant::now());
+                let n = failing(&self.unreachable, &self.unavailable_errors, &self.logged_unreachable);
+                if let Some(n) = n {
                     tracing::error!(
                         %backend,
                         failed = n,
@@ -237,6 +231,21 @@ impl Health {
             }
             Err(_) => {}
         }
+    }
+}
+
+/// One more failure of a kind: raise its `flag`, count it, and say
+/// whether to log it (the first, then at most every [`FULL_LOG_EVERY`]):
+/// `Some(count)` then.
+fn failing(flag: &AtomicBool, count: &AtomicU64, logged: &Mutex<Option<Instant>>) -> Option<u64> {
+    flag.store(true, Ordering::Relaxed);
+    let n = count.fetch_add(1, Ordering::Relaxed) + 1;
+    let mut logged = logged.lock().unwrap_or_else(|e| e.into_inner());
+    if logged.is_none_or(|at| at.elapsed() >= FULL_LOG_EVERY) {
+        *logged = Some(Instant::now());
+        Some(n)
+    } else {
+        None
     }
 }
 

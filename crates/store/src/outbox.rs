@@ -92,6 +92,16 @@ fn lane(payload: &serde_json::Value, field: &str) -> Option<String> {
     }
 }
 
+/// When a claim's lease starts and ends ([`Store::claim_outbox`],
+/// [`Store::claim_outbox_for`]).
+#[derive(Clone, Copy, Debug)]
+enum Lease {
+    /// Given by the caller, in unix milliseconds.
+    Fixed { now_ms: i64, until_ms: i64 },
+    /// `lease_ms` from the database's now.
+    DatabaseClock { lease_ms: i64 },
+}
+
 /// Whose live claims a delivery pass leaves alone ([`Store::claim_outbox`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Claims<'a> {
@@ -188,13 +198,7 @@ impl Store {
         limit: i64,
         claims: Claims<'_>,
     ) -> StoreResult<Vec<OutboxRow>> {
-        self.seen(async {
-            let mut tx = self.begin_write().await?;
-            let rows = self.claim_in(&mut tx, by, now_ms, until_ms, limit, claims).await?;
-            tx.commit().await?;
-            Ok(rows)
-        })
-        .await
+        self.claim(by, Lease::Fixed { now_ms, until_ms }, limit, claims).await
     }
 
     /// [`Store::claim_outbox`] on the database's clock: rows whose lease
@@ -208,14 +212,25 @@ impl Store {
         limit: i64,
         claims: Claims<'_>,
     ) -> StoreResult<Vec<OutboxRow>> {
+        self.claim(by, Lease::DatabaseClock { lease_ms }, limit, claims).await
+    }
+
+    /// Claim in one transaction, the lease as `lease` says.
+    async fn claim(&self, by: &str, lease: Lease, limit: i64, claims: Claims<'_>) -> StoreResult<Vec<OutboxRow>> {
         self.seen(async {
-            let now_sql = match self.backend {
-                Backend::Postgres => "SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)",
-                Backend::Sqlite => "SELECT CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
-            };
             let mut tx = self.begin_write().await?;
-            let now: i64 = sqlx::query(now_sql).fetch_one(&mut *tx).await?.try_get(0)?;
-            let rows = self.claim_in(&mut tx, by, now, now + lease_ms, limit, claims).await?;
+            let (now_ms, until_ms) = match lease {
+                Lease::Fixed { now_ms, until_ms } => (now_ms, until_ms),
+                Lease::DatabaseClock { lease_ms } => {
+                    let now_sql = match self.backend {
+                        Backend::Postgres => "SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)",
+                        Backend::Sqlite => "SELECT CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
+                    };
+                    let now: i64 = sqlx::query(now_sql).fetch_one(&mut *tx).await?.try_get(0)?;
+                    (now, now + lease_ms)
+                }
+            };
+            let rows = self.claim_in(&mut tx, by, now_ms, until_ms, limit, claims).await?;
             tx.commit().await?;
             Ok(rows)
         })
