@@ -166,10 +166,12 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
         serde_json::json!({"research_gearing": true}),
         serde_json::json!({"unpredictable_research": true}),
         serde_json::json!({"slingshot": true}),
-        serde_json::json!({"instant_upgrade": true, "research_gearing": true, "unpredictable_research": true, "slingshot": true}),
+        serde_json::json!({"pipelines": true}),
+        serde_json::json!({"instant_upgrade": true, "research_gearing": true, "unpredictable_research": true, "slingshot": true, "pipelines": true}),
     ];
     for options in sets {
         let (mut total, mut rolled, mut slung) = (0, 0, 0);
+        let (mut pipelines, mut traded, mut held) = (0, 0, 0);
         for seed in 0..games {
             let mut config = GameConfig::new(2 + (seed % 3) as u8, seed);
             config.options = options.clone();
@@ -179,11 +181,29 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
             let log = serde_json::to_string(&played.events).expect("serialize");
             rolled += log.matches("\"rolls\":[{").count();
             slung += log.matches("\"slingshot\":true").count();
+            pipelines += log.matches("\"kind\":\"Pipeline\"").count();
+            traded += log.matches("\"trade_income\":").count();
+            held += log.matches("\"PipelinesHeld\"").count();
         }
         eprintln!(
             "empires {options}: {games} random games ended, {total} decisions in all; \
-             {rolled} sheets with research dice, {slung} sling shots"
+             {rolled} sheets with research dice, {slung} sling shots, {pipelines} pipelines bought, \
+             {traded} ledgers with trade, {held} chains used for the extra hex"
         );
+        if options.get("pipelines").is_some() {
+            assert!(pipelines > 0, "{options}: random play never bought a pipeline");
+            assert!(traded > 0, "{options}: random play never earned trade income");
+            assert!(
+                held > 0,
+                "{options}: random play never moved a unit along a chain's extra hex"
+            );
+        } else {
+            assert_eq!(
+                pipelines + traded + held,
+                0,
+                "{options}: pipelines in a game without them"
+            );
+        }
         if options.get("unpredictable_research").is_some() {
             assert!(rolled > 0, "{options}: random play never rolled research grants");
         }

@@ -49,6 +49,8 @@ pub enum Kind {
     ColonyShip,
     Miner,
     Decoy,
+    /// A Merchant Ship Pipeline (advanced rule 10).
+    Pipeline,
 }
 
 /// A unit type's line of the ship chart.
@@ -86,7 +88,7 @@ impl Kind {
     ];
 
     /// Every kind, in chart order.
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 12] = [
         Kind::Scout,
         Kind::Destroyer,
         Kind::Cruiser,
@@ -98,6 +100,7 @@ impl Kind {
         Kind::ColonyShip,
         Kind::Miner,
         Kind::Decoy,
+        Kind::Pipeline,
     ];
 
     /// The ship chart (brief, except where marked on the rules page: Ship
@@ -144,6 +147,7 @@ impl Kind {
             Kind::ColonyShip => c("CO", "Colony Ship", 8, None, 0, 0, 0, 1, Some(1), 0),
             Kind::Miner => c("MI", "Miner", 5, None, 0, 0, 0, 1, Some(1), 0),
             Kind::Decoy => c("DC", "Decoy", 1, None, 0, 0, 0, 1, None, 0),
+            Kind::Pipeline => c("MS", "MS Pipeline", 3, None, 0, 0, 0, 1, Some(1), 0),
         }
     }
 
@@ -165,14 +169,23 @@ impl Kind {
         Kind::WARSHIPS.contains(&self)
     }
 
+    /// The option key of the advanced rule that brings this type into the
+    /// game (`None`: the basic game's).
+    pub fn advanced(self) -> Option<&'static str> {
+        match self {
+            Kind::Pipeline => Some("pipelines"),
+            _ => None,
+        }
+    }
+
     /// Never moves (Bases and Ship Yards).
     pub fn fixed(self) -> bool {
         matches!(self, Kind::Base | Kind::ShipYard)
     }
 
-    /// Always 1 hex a turn whatever the Move level (text 4.1).
+    /// Always 1 hex a turn whatever the Move level (text 4.1, 10.1.1).
     pub fn slow(self) -> bool {
-        matches!(self, Kind::ColonyShip | Kind::Miner)
+        matches!(self, Kind::ColonyShip | Kind::Miner | Kind::Pipeline)
     }
 
     /// The type an order names: `sc dd ca bc bb dn colony miner decoy base
@@ -191,6 +204,7 @@ impl Kind {
             "colony" | "co" | "colonyship" => Kind::ColonyShip,
             "miner" | "mi" => Kind::Miner,
             "decoy" | "dc" => Kind::Decoy,
+            "pipeline" | "ms" | "merchant" => Kind::Pipeline,
             _ => return None,
         })
     }
@@ -209,6 +223,7 @@ impl Kind {
             Kind::ColonyShip => "colony",
             Kind::Miner => "miner",
             Kind::Decoy => "decoy",
+            Kind::Pipeline => "pipeline",
         }
     }
 }
@@ -783,7 +798,10 @@ mod tests {
         for k in Kind::ALL {
             assert_eq!(Kind::parse(k.order_word()), Some(k));
         }
-        let size1: Vec<Kind> = Kind::ALL.into_iter().filter(|k| k.chart().size <= 1).collect();
+        let size1: Vec<Kind> = Kind::ALL
+            .into_iter()
+            .filter(|k| k.chart().size <= 1 && k.advanced().is_none())
+            .collect();
         // Text 7.5.2: at the start only Scouts, Colony Ships, Miners, Decoys and Ship Yards.
         assert_eq!(
             size1,

@@ -18,6 +18,10 @@ pub struct Ledger {
     pub seat: Seat,
     pub colony_income: u32,
     pub mineral_income: u32,
+    /// Colonies joined to the homeworld by MS Pipelines (advanced rule
+    /// 10.1.2).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub trade_income: u32,
     pub maintenance: u32,
     pub bid: u32,
     /// Research, equipment and purchases.
@@ -125,6 +129,16 @@ pub enum Event {
         path: Vec<Hex>,
         stopped: bool,
         shown: Vec<(Label, u32)>,
+        /// Of `units`, those that began this movement phase on a chain of
+        /// their owner's MS Pipelines and have moved only along it (advanced
+        /// rule 10.1.2): one hex more along it.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        piped: Vec<Label>,
+    },
+    /// A unit took the extra hex of a chain of MS Pipelines: the chain's
+    /// pipelines may not move this turn (advanced rule 10.1.2).
+    PipelinesHeld {
+        pipelines: Vec<Label>,
     },
     /// Units destroyed outside a battle (`kinds`: what each was, told to
     /// others only when the rules show it: an overrun).
@@ -370,7 +384,7 @@ impl Event {
     pub fn quiet(&self) -> bool {
         match self {
             Event::Moved { stopped, shown, .. } => !stopped && shown.is_empty(),
-            Event::Merged { .. } | Event::Split { .. } => true,
+            Event::Merged { .. } | Event::Split { .. } | Event::PipelinesHeld { .. } => true,
             _ => false,
         }
     }
@@ -421,6 +435,7 @@ pub fn apply(s: &mut State, event: &Event) {
             for u in s.units.iter_mut().filter(|u| u.owner() == *seat) {
                 u.moved = 0;
                 u.slung = false;
+                u.piped = false;
                 u.stopped = false;
                 u.came_from = None;
                 u.began_at = None;
@@ -438,9 +453,11 @@ pub fn apply(s: &mut State, event: &Event) {
             path,
             stopped,
             shown,
+            piped,
         } => {
             for label in units {
                 if let Some(u) = s.unit_mut(*label) {
+                    u.piped = piped.contains(label);
                     if u.moved == 0 && u.began_at.is_none() {
                         u.began_at = Some(u.hex);
                     }
@@ -457,6 +474,13 @@ pub fn apply(s: &mut State, event: &Event) {
             for (label, level) in shown {
                 if let Some(u) = s.unit_mut(*label) {
                     u.move_shown = Some(*level);
+                }
+            }
+        }
+        Event::PipelinesHeld { pipelines } => {
+            for label in pipelines {
+                if let Some(u) = s.unit_mut(*label) {
+                    u.stopped = true;
                 }
             }
         }
@@ -576,6 +600,7 @@ pub fn apply(s: &mut State, event: &Event) {
         Event::MovementEnded { .. } => {
             for u in &mut s.units {
                 u.began_at = None;
+                u.piped = false;
             }
         }
         Event::CombatBegan { hexes, .. } => {

@@ -162,7 +162,7 @@ const USAGE: Usages = Usages(&[
     ),
     (
         "buy",
-        "buy type:sc|dd|ca|bc|bb|dn|colony|miner|decoy|base|yard at:HEX [ships:N] [into:LABEL] [line:N]",
+        "buy type:sc|dd|ca|bc|bb|dn|colony|miner|decoy|base|yard|pipeline at:HEX [ships:N] [into:LABEL] [line:N]",
     ),
     ("first", "first player:NAME"),
     (
@@ -384,7 +384,9 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
             let kind = Kind::parse(&raw).ok_or_else(|| {
                 bad(
                     line,
-                    format!("`type:{raw}` is not one of sc, dd, ca, bc, bb, dn, colony, miner, decoy, base, yard"),
+                    format!(
+                        "`type:{raw}` is not one of sc, dd, ca, bc, bb, dn, colony, miner, decoy, base, yard, pipeline"
+                    ),
                 )
             })?;
             Action::Sheet(SheetEdit::write(
@@ -739,7 +741,7 @@ pub fn commands() -> Vec<CommandSpec> {
             vec![
                 ParamSpec::new(
                     "type",
-                    "sc, dd, ca, bc, bb, dn, colony, miner, decoy, base, yard",
+                    "sc, dd, ca, bc, bb, dn, colony, miner, decoy, base, yard, pipeline (advanced)",
                     Text,
                     true,
                 ),

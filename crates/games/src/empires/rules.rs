@@ -202,8 +202,13 @@ pub fn prompt(s: &State, seat: Seat) -> String {
             if let Some(cap) = economy::research_cap(s, seat) {
                 limits.push_str(&format!(" Research may cost at most {cap} CP this phase."));
             }
+            let trade = if f.trade_income > 0 {
+                format!(" + {} (pipelines)", f.trade_income)
+            } else {
+                String::new()
+            };
             format!(
-                "Economic Phase: income {} (colonies) + {} (minerals) − maintenance {} → {} CP to spend \
+                "Economic Phase: income {} (colonies) + {} (minerals){trade} − maintenance {} → {} CP to spend \
                  ({} carried over). This sheet spends {}; at most {} carry over.{limits} Write your bid, \
                  research and purchases, then mark the sheet ready.",
                 f.colony_income,

@@ -295,6 +295,23 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
             stroke: Some(Stroke::new(seat_colour(seat), 4.0)),
         });
     }
+    // MS Pipeline chains (advanced rule 10): a line in the owner's colour
+    // from hex to adjacent hex where both hold one of its pipelines.
+    let pipes: std::collections::BTreeSet<(Seat, Hex)> = view
+        .counters
+        .iter()
+        .filter(|c| c.kind == Some(Kind::Pipeline))
+        .map(|c| (c.label.owner, c.hex))
+        .collect();
+    for (owner, a) in &pipes {
+        for (_, b) in pipes.iter().filter(|(o, b)| o == owner && a < b && a.distance(*b) == 1) {
+            sc.push(Item::Line {
+                points: vec![lay.hex_to_pixel(*a), lay.hex_to_pixel(*b)],
+                stroke: Stroke::new(seat_colour(*owner), 0.12 * s),
+                dashed: true,
+            });
+        }
+    }
     // Colonies: the planet (a star for a homeworld) with its CP, yard pips
     // above it, a base's shield at its right.
     for c in &view.colonies {
@@ -998,8 +1015,13 @@ fn own(sc: &mut Scene, flow: &mut Flow, view: &View) {
     if !flow.heading(sc, &format!("Your CP: {}", own.cp), GOLD, 0.0) {
         return;
     }
+    let trade = if own.trade_income > 0 {
+        format!(" · + pipelines {}", own.trade_income)
+    } else {
+        String::new()
+    };
     let income = format!(
-        "income {} · + minerals {} · − upkeep {}",
+        "income {} · + minerals {}{trade} · − upkeep {}",
         own.colony_income, own.mineral_income, own.maintenance
     );
     flow.para(sc, None, &income, TEXT);

@@ -15,7 +15,6 @@ pub const ROUNDS_RANGE: std::ops::RangeInclusive<u32> = 3..=40;
 /// so that a game created now has a definite value, and accepted only as
 /// `false` until their rules are built.
 pub const FUTURE_KEYS: &[&str] = &[
-    "pipelines",
     "carriers",
     "point_defense",
     "raiders",
@@ -60,12 +59,16 @@ pub const OPTIONS: [SetupOption; 15] = [
             default: "basic",
         },
     },
+    SetupOption {
+        key: "pipelines",
+        description: "true: Merchant Ship Pipelines, +1 hex along a chain and +1 CP a connected colony (rule 10)",
+        values: OptionValues::Flag { default: false },
+    },
     reserved(FUTURE_KEYS[0]),
     reserved(FUTURE_KEYS[1]),
     reserved(FUTURE_KEYS[2]),
     reserved(FUTURE_KEYS[3]),
     reserved(FUTURE_KEYS[4]),
-    reserved(FUTURE_KEYS[5]),
     SetupOption {
         key: "instant_upgrade",
         description: "true: every ship gets each new technology level at once (optional rule 15.1)",
@@ -76,8 +79,8 @@ pub const OPTIONS: [SetupOption; 15] = [
         description: "true: ships may sling shot round a revealed Black Hole, +1 hex at +2 risk (optional rule 15.2)",
         values: OptionValues::Flag { default: false },
     },
+    reserved(FUTURE_KEYS[5]),
     reserved(FUTURE_KEYS[6]),
-    reserved(FUTURE_KEYS[7]),
     SetupOption {
         key: "research_gearing",
         description: "true: at most 10 CP more on research than the phase before (optional rule 18)",
@@ -108,6 +111,7 @@ pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
         research_gearing: read.flag("research_gearing"),
         slingshot: read.flag("slingshot"),
         unpredictable_research: read.flag("unpredictable_research"),
+        pipelines: read.flag("pipelines"),
     };
     let board = Board::new(config.players).ok_or_else(|| {
         SetupError(format!(

@@ -13,6 +13,7 @@
 use super::basics::{Kind, Label, Levels, Marker, Tech, TurnNo, Worth, HOMEWORLD_CP};
 use orrery_engine::{GameRng, Hex, Outcome, Seat};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 
 pub mod battle;
 
@@ -39,6 +40,20 @@ pub struct Options {
     /// a die each, the sum carried towards the next level.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unpredictable_research: bool,
+    /// 10 Merchant Ship Pipelines (advanced rule).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pipelines: bool,
+}
+
+impl Options {
+    /// Whether the advanced rule or optional rule of option `key` is in
+    /// play (the keys of types that need one, `Kind::advanced`).
+    pub fn allows(&self, key: &str) -> bool {
+        match key {
+            "pipelines" => self.pipelines,
+            _ => false,
+        }
+    }
 }
 
 pub const ROUNDS_DEFAULT: u32 = 12;
@@ -52,6 +67,7 @@ impl Default for Options {
             research_gearing: false,
             slingshot: false,
             unpredictable_research: false,
+            pipelines: false,
         }
     }
 }
@@ -194,6 +210,11 @@ pub struct Unit {
     /// (optional rule 15.2).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub slung: bool,
+    /// Began this movement phase on a chain of its owner's MS Pipelines and
+    /// has moved only along it: one hex more, along the chain (advanced
+    /// rule 10.1.2).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub piped: bool,
 }
 
 impl Unit {
@@ -541,6 +562,55 @@ impl State {
             .sum()
     }
 
+    /// Hexes holding one of `seat`'s MS Pipelines, those of `except` not
+    /// counted; `active`: only pipelines that have not moved this turn
+    /// (their "Active" side, advanced rule 10.1.2).
+    pub fn pipeline_hexes(&self, seat: Seat, except: &[Label], active: bool) -> BTreeSet<Hex> {
+        self.units_of(seat)
+            .filter(|u| u.kind == Kind::Pipeline && !except.contains(&u.label) && (!active || u.moved == 0))
+            .map(|u| u.hex)
+            .collect()
+    }
+
+    /// The chain through `from` (advanced rule 10.1.2): the hexes of
+    /// `pipes` joined to it hex by adjacent hex; empty unless two or more
+    /// ("two or more MS Pipelines adjacent to one another").
+    pub fn chain(pipes: &BTreeSet<Hex>, from: Hex) -> BTreeSet<Hex> {
+        let mut seen = BTreeSet::new();
+        if !pipes.contains(&from) {
+            return seen;
+        }
+        let mut todo = vec![from];
+        seen.insert(from);
+        while let Some(h) = todo.pop() {
+            for n in pipes.iter().filter(|n| n.distance(h) == 1) {
+                if seen.insert(*n) {
+                    todo.push(*n);
+                }
+            }
+        }
+        if seen.len() < 2 {
+            seen.clear();
+        }
+        seen
+    }
+
+    /// Trade income a phase of `seat` (advanced rule 10.1.2): 1 CP for each
+    /// colony (not the homeworld, not blockaded) joined to the homeworld by
+    /// a chain of `seat`'s pipelines, moved this turn or not.
+    pub fn trade_income(&self, seat: Seat) -> u32 {
+        let Some(home) = self.colonies_of(seat).find(|c| c.is_home()) else {
+            return 0;
+        };
+        if !self.options.pipelines {
+            return 0;
+        }
+        let chain = State::chain(&self.pipeline_hexes(seat, &[], false), home.hex);
+        self.colonies_of(seat)
+            .filter(|c| !c.is_home() && chain.contains(&c.hex) && !self.blockaded(c))
+            .count() as u32
+    }
+
     /// Maintenance a phase of `seat` (text 7.3.1).
     pub fn maintenance(&self, seat: Seat) -> u32 {
         self.units_of(seat).map(Unit::maintenance).sum()
@@ -603,6 +673,7 @@ pub fn new_unit(label: Label, kind: Kind, ships: u32, levels: Levels, hex: Hex) 
         upgrading: false,
         peeks: 0,
         slung: false,
+        piped: false,
     }
 }
 

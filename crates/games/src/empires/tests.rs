@@ -326,6 +326,7 @@ fn research_dice_are_told_to_their_owner_only() {
         seat: Seat(0),
         colony_income: 20,
         mineral_income: 0,
+        trade_income: 0,
         maintenance: 3,
         bid: 0,
         spent: 25,
@@ -364,4 +365,40 @@ fn research_dice_are_told_to_their_owner_only() {
     assert!(!other.contains("rolled"), "{other}");
     let public = narrate(&e, Viewer::Public, &names).unwrap_or_default();
     assert!(!public.contains("rolled"), "{public}");
+}
+
+/// MS Pipelines (advanced rule 10) are drawn as a chain: a dashed line in
+/// the owner's colour between adjacent hexes that hold one, on every
+/// board (pipelines are face up); a lone pipeline draws none.
+#[test]
+fn pipeline_chains_are_drawn() {
+    use super::basics::Levels;
+    use super::state::new_unit;
+    use orrery_engine::{Hex, Viewer};
+    use orrery_render::Item;
+    let mut st = start(2, 1);
+    let pipes = [
+        (20, Hex { q: -6, r: 3 }),
+        (21, Hex { q: -5, r: 3 }),
+        (22, Hex { q: -4, r: 3 }),
+        (23, Hex { q: -4, r: 1 }),
+    ];
+    for (n, hex) in pipes {
+        let label = super::basics::Label {
+            owner: Seat(0),
+            number: n,
+        };
+        st.units
+            .push(new_unit(label, Kind::Pipeline, 1, Levels::default(), hex));
+    }
+    let colour = super::scene::seat_colour(Seat(0));
+    for viewer in [Viewer::Public, Viewer::Seat(Seat(0)), Viewer::Seat(Seat(1))] {
+        let scene = super::scene::scene(&Empires::view(&st, viewer), &["a".into(), "b".into()]);
+        let chain_lines = scene
+            .items
+            .iter()
+            .filter(|i| matches!(i, Item::Line { stroke, dashed: true, .. } if stroke.color == colour))
+            .count();
+        assert_eq!(chain_lines, 2, "{viewer:?}: A4-B4 and B4-C5, none to the lone C2");
+    }
 }

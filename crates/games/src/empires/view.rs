@@ -82,6 +82,8 @@ pub struct Own {
     pub standing: Standing,
     pub colony_income: u32,
     pub mineral_income: u32,
+    /// Colonies joined to the homeworld by MS Pipelines (rule 10.1.2).
+    pub trade_income: u32,
     pub maintenance: u32,
     /// Its economic sheet while it owes one, and what it spends.
     pub sheet: Vec<Line>,
@@ -259,6 +261,7 @@ fn own(s: &State, seat: Seat) -> Own {
         standing: e.standing,
         colony_income: f.colony_income,
         mineral_income: f.mineral_income,
+        trade_income: f.trade_income,
         maintenance: f.maintenance,
         available: if s.phase == Phase::Economic {
             totals.available
@@ -411,11 +414,16 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             }
             t
         }
+        Event::PipelinesHeld { pipelines } => format!(
+            "A unit took the extra hex of a chain of MS Pipelines: {} may not move this turn.",
+            labels(pipelines)
+        ),
         Event::Moved {
             units,
             path,
             stopped,
             shown,
+            ..
         } => {
             let mut t = format!("{} moved to {}", labels(units), b.list(path));
             if *stopped {
@@ -680,9 +688,14 @@ fn ledger_words(b: &Board, l: &Ledger, mine: bool, who: &str) -> String {
     let mut parts = Vec::new();
     if mine {
         parts.push(format!(
-            "You: income {} + minerals {} − maintenance {}, bid {}, spent {} in all; {} CP carried over{}.",
+            "You: income {} + minerals {}{} − maintenance {}, bid {}, spent {} in all; {} CP carried over{}.",
             l.colony_income,
             l.mineral_income,
+            if l.trade_income > 0 {
+                format!(" + pipelines {}", l.trade_income)
+            } else {
+                String::new()
+            },
             l.maintenance,
             l.bid,
             l.spent,

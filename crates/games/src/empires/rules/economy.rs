@@ -31,6 +31,9 @@ pub struct Forecast {
     pub colony_income: u32,
     /// Minerals deposited at colonies not blockaded (text 7.2).
     pub mineral_income: u32,
+    /// Colonies joined to the homeworld by MS Pipelines (advanced rule
+    /// 10.1.2).
+    pub trade_income: u32,
     /// Hull sizes of every ship (text 7.3.1), before any scrap line.
     pub maintenance: u32,
 }
@@ -50,6 +53,7 @@ impl Forecast {
             carried: state.empire(seat).cp,
             colony_income: state.colony_income(seat),
             mineral_income,
+            trade_income: state.trade_income(seat),
             maintenance: state.maintenance(seat),
         }
     }
@@ -57,7 +61,8 @@ impl Forecast {
     /// Net income with `saved` maintenance less (scrapped units): never
     /// below 0, and CP carried over are never reduced (text 7.3.1).
     pub fn net(&self, saved: u32) -> u32 {
-        (self.colony_income + self.mineral_income).saturating_sub(self.maintenance.saturating_sub(saved))
+        (self.colony_income + self.mineral_income + self.trade_income)
+            .saturating_sub(self.maintenance.saturating_sub(saved))
     }
 
     /// CP to spend this phase.
@@ -247,6 +252,12 @@ pub fn check(state: &State, seat: Seat, lines: &[Line]) -> Result<Totals, String
         let (kind, at, ships) = (*kind, *at, *ships);
         if ships == 0 {
             return Err("buy at least one".into());
+        }
+        if let Some(key) = kind.advanced().filter(|key| !state.options.allows(key)) {
+            return Err(format!(
+                "this game is played without {} (the advanced rule of option `{key}`)",
+                kind.name()
+            ));
         }
         let chart = kind.chart();
         if chart.size > after.size {
@@ -544,6 +555,7 @@ fn ledger(s: &State, seat: Seat, lines: &[Line], rng: &mut GameRng, taken: &mut 
         seat,
         colony_income: f.colony_income,
         mineral_income: f.mineral_income,
+        trade_income: f.trade_income,
         maintenance: f.maintenance,
         bid: 0,
         spent: 0,
@@ -607,7 +619,7 @@ fn ledger(s: &State, seat: Seat, lines: &[Line], rng: &mut GameRng, taken: &mut 
         l.spent += kind.chart().cost * ships;
         match kind {
             Kind::Base | Kind::ShipYard => l.built.push((*at, *kind)),
-            Kind::ColonyShip | Kind::Miner => {
+            Kind::ColonyShip | Kind::Miner | Kind::Pipeline => {
                 for _ in 0..*ships {
                     let label = draw_label(seat, taken, rng);
                     taken.push(label);

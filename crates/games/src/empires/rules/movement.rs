@@ -30,9 +30,41 @@ fn needs_escort(s: &State, seat: Seat, to: Hex) -> bool {
     s.unexplored(to) || !s.enemies_at(seat, to).is_empty() || s.colony(to).is_some_and(|c| c.owner != seat)
 }
 
-/// Hexes `unit` may still move this turn.
+/// Hexes `unit` may still move this turn (one of them only along a chain
+/// of MS Pipelines, if it has moved along one so far).
 pub fn left(s: &State, u: &Unit) -> u32 {
-    (u.allowance(s.turn, s.empire(u.owner()).levels.moves) + u32::from(u.slung)).saturating_sub(u.moved)
+    (allowed(s, u) + u32::from(u.piped)).saturating_sub(u.moved)
+}
+
+/// Hexes `unit` may move this turn by the movement chart, a sling shot's
+/// hex included and a pipeline's extra hex not.
+fn allowed(s: &State, u: &Unit) -> u32 {
+    u.allowance(s.turn, s.empire(u.owner()).levels.moves) + u32::from(u.slung)
+}
+
+/// Of those, the hexes not moved yet.
+fn base_left(s: &State, u: &Unit) -> u32 {
+    allowed(s, u).saturating_sub(u.moved)
+}
+
+/// The chain of `seat`'s MS Pipelines a move from `start` may be helped
+/// along (advanced rule 10.1.2): the pipelines that have not moved this
+/// turn, those moving with it not counted. Empty without the rule.
+fn active_chain(s: &State, seat: Seat, movers: &[Label], start: Hex) -> std::collections::BTreeSet<Hex> {
+    if !s.options.pipelines {
+        return Default::default();
+    }
+    State::chain(&s.pipeline_hexes(seat, movers, true), start)
+}
+
+/// Whether a step from `from` to `to` goes along `seat`'s pipelines (both
+/// hexes hold one, not counting those moving): such a step enters a Black
+/// Hole without a roll and ignores Nebulae and Asteroids (text 10.1.2).
+fn along_pipelines(s: &State, seat: Seat, movers: &[Label], from: Hex, to: Hex) -> bool {
+    s.options.pipelines && {
+        let pipes = s.pipeline_hexes(seat, movers, false);
+        pipes.contains(&from) && pipes.contains(&to)
+    }
 }
 
 /// Whether the unit may be moved by an order now (not counting where).
@@ -42,6 +74,12 @@ pub fn movable(s: &State, u: &Unit) -> Result<(), String> {
     }
     if u.upgrading {
         return Err(format!("{} is upgrading and may not move this turn", u.label));
+    }
+    if u.stopped && u.kind == Kind::Pipeline && u.moved == 0 {
+        return Err(format!(
+            "{} is part of a chain a unit moved along this turn: its pipelines may not move this turn (text 10.1.2)",
+            u.label
+        ));
     }
     if u.stopped {
         return Err(format!("{}'s move has ended this phase", u.label));
@@ -99,6 +137,10 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
         return Err("name at least one counter".into());
     };
     let start = first.hex;
+    let chain = active_chain(s, seat, units, start);
+    let on_chain = !chain.is_empty() && path.iter().all(|h| chain.contains(h));
+    let mut piped: Vec<Label> = Vec::new();
+    let mut extra_used = false;
     for (i, l) in units.iter().enumerate() {
         if units[..i].contains(l) {
             return Err(format!("{l} is named twice"));
@@ -114,20 +156,31 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
             ));
         }
         movable(s, u)?;
-        let reach = left(s, u) + u32::from(sling.is_some());
+        // The pipeline's extra hex: for a unit that began the movement phase
+        // on the chain and stays on it (text 10.1.2).
+        // Not combined with a Black Hole sling shot (text 15.2).
+        let along = on_chain && (u.piped || u.moved == 0) && !u.slung && sling.is_none();
+        if along {
+            piped.push(*l);
+        }
+        let base = base_left(s, u) + u32::from(sling.is_some());
+        let reach = base + u32::from(along);
         if path.len() as u32 > reach {
             return Err(format!(
                 "{l} may move {} more hex(es) this turn (turn {}){}, not {}",
-                left(s, u),
+                reach,
                 s.turn,
                 if sling.is_some() {
                     ", one more after a sling shot"
+                } else if u.piped || (u.moved == 0 && !chain.is_empty()) {
+                    ", one more only along the chain of your MS Pipelines it began on (text 10.1.2)"
                 } else {
                     ""
                 },
                 path.len()
             ));
         }
+        extra_used |= along && path.len() as u32 > base;
     }
     if path.is_empty() {
         return Err("give at least one hex to move to".into());
@@ -139,6 +192,16 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
     let mut segment: Vec<Hex> = Vec::new();
     let mut at = start;
     let mut alive: Vec<Label> = units.to_vec();
+    if extra_used {
+        let pipelines: Vec<Label> = s
+            .units_of(seat)
+            .filter(|u| u.kind == Kind::Pipeline && u.moved == 0 && chain.contains(&u.hex) && !units.contains(&u.label))
+            .map(|u| u.label)
+            .collect();
+        let e = Event::PipelinesHeld { pipelines };
+        apply(&mut scratch, &e);
+        out.push(e);
+    }
     let flush = |scratch: &mut State, out: &mut Vec<Event>, segment: &mut Vec<Hex>, alive: &[Label], stopped: bool| {
         if segment.is_empty() && !stopped {
             return;
@@ -148,12 +211,14 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
             path: std::mem::take(segment),
             stopped,
             shown: Vec::new(),
+            piped: piped.iter().filter(|l| alive.contains(l)).copied().collect(),
         };
         apply(scratch, &e);
         out.push(e);
     };
     for (i, &to) in path.iter().enumerate() {
         let name = s.board.name(to);
+        let from = at;
         if !s.board.contains(to) || at.distance(to) != 1 {
             return Err(format!(
                 "{name} is not next to {}: a path goes one adjacent hex at a time (next to it: {})",
@@ -170,7 +235,8 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
         if terrain == Some(Marker::SuperNova) {
             return Err(format!("{name} is a Super Nova: no unit may enter it"));
         }
-        let slows = scratch.unexplored(to) || terrain.is_some_and(Marker::slows);
+        let piped_step = along_pipelines(&scratch, seat, units, from, to);
+        let slows = scratch.unexplored(to) || (terrain.is_some_and(Marker::slows) && !piped_step);
         if slows {
             let what = if scratch.unexplored(to) {
                 "an unexplored hex".to_string()
@@ -229,7 +295,8 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
             out.push(e);
         }
         // A revealed Black Hole: each ship rolls as it enters (text 6.3).
-        if terrain == Some(Marker::BlackHole) {
+        // A sling shot declared here is rolled for, chain or not (15.2).
+        if terrain == Some(Marker::BlackHole) && (!piped_step || sling == Some(i)) {
             flush(&mut scratch, &mut out, &mut segment, &alive, false);
             let e = black_hole(&scratch, &alive, to, &mut rng, sling == Some(i));
             apply(&mut scratch, &e);
@@ -254,7 +321,12 @@ fn with_shown(after: &State, mut out: Vec<Event>, alive: &[Label]) -> Vec<Event>
     let shown: Vec<(Label, u32)> = alive
         .iter()
         .filter_map(|l| after.unit(*l))
-        .filter(|u| !u.kind.slow() && u.moved > moves(1, after.turn))
+        // The hexes a sling shot or a pipeline gave are not the Move
+        // level's (text 15.2, 10.1.2).
+        .filter(|u| {
+            let extra = u32::from(u.slung) + u32::from(u.piped && u.moved > allowed(after, u));
+            !u.kind.slow() && u.moved.saturating_sub(extra) > moves(1, after.turn)
+        })
         .map(|u| {
             let level = if u.kind == Kind::Decoy {
                 after.empire(u.owner()).levels.moves
