@@ -155,6 +155,25 @@ fn random_games_end_and_replay_exactly() {
     }
 }
 
+/// Moves of a Space Empires log between hexes that are not next to each
+/// other on the map: through a pair of Warp Points (optional rule 16).
+fn warp_jumps(events: &[AnyEvent]) -> usize {
+    use orrery::games::empires::Event;
+    let mut state = GameKind::Empires.empty();
+    let mut jumps = 0;
+    for e in events {
+        if let (AnyState::Empires(st), AnyEvent::Empires(Event::Moved { units, path, .. })) = (&state, e) {
+            let mut at = units.first().and_then(|l| st.unit(*l)).map(|u| u.hex);
+            for h in path {
+                jumps += usize::from(at.is_some_and(|a| a.distance(*h) != 1));
+                at = Some(*h);
+            }
+        }
+        state.apply(e).expect("an Empires event");
+    }
+    jumps
+}
+
 /// Space Empires with each optional rule built, alone and all together:
 /// random games end and replay exactly (the options are in the set-up
 /// event, so the replay plays by the same rules).
@@ -167,11 +186,12 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
         serde_json::json!({"unpredictable_research": true}),
         serde_json::json!({"slingshot": true}),
         serde_json::json!({"pipelines": true}),
-        serde_json::json!({"instant_upgrade": true, "research_gearing": true, "unpredictable_research": true, "slingshot": true, "pipelines": true}),
+        serde_json::json!({"warp_points": true}),
+        serde_json::json!({"instant_upgrade": true, "research_gearing": true, "unpredictable_research": true, "slingshot": true, "pipelines": true, "warp_points": true}),
     ];
     for options in sets {
         let (mut total, mut rolled, mut slung) = (0, 0, 0);
-        let (mut pipelines, mut traded, mut held) = (0, 0, 0);
+        let (mut pipelines, mut traded, mut held, mut warps) = (0, 0, 0, 0);
         for seed in 0..games {
             let mut config = GameConfig::new(2 + (seed % 3) as u8, seed);
             config.options = options.clone();
@@ -184,12 +204,18 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
             pipelines += log.matches("\"kind\":\"Pipeline\"").count();
             traded += log.matches("\"trade_income\":").count();
             held += log.matches("\"PipelinesHeld\"").count();
+            warps += warp_jumps(&played.events);
         }
         eprintln!(
             "empires {options}: {games} random games ended, {total} decisions in all; \
              {rolled} sheets with research dice, {slung} sling shots, {pipelines} pipelines bought, \
-             {traded} ledgers with trade, {held} chains used for the extra hex"
+             {traded} ledgers with trade, {held} chains used for the extra hex, {warps} moves through Warp Points"
         );
+        if options.get("warp_points").is_some() {
+            assert!(warps > 0, "{options}: random play never moved through a Warp Point");
+        } else {
+            assert_eq!(warps, 0, "{options}: a move between hexes that are not adjacent");
+        }
         if options.get("pipelines").is_some() {
             assert!(pipelines > 0, "{options}: random play never bought a pipeline");
             assert!(traded > 0, "{options}: random play never earned trade income");

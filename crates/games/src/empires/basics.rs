@@ -511,6 +511,8 @@ pub enum Marker {
     /// Worth this many CP once, collected at a colony.
     Minerals(u32),
     SpaceWreck,
+    /// A Warp Point, numbered 1 or 2 (optional rule 16).
+    WarpPoint(u8),
 }
 
 impl Marker {
@@ -526,6 +528,7 @@ impl Marker {
             Marker::LostInSpace => "Lost in Space".into(),
             Marker::Minerals(v) => format!("Minerals ({v})"),
             Marker::SpaceWreck => "Space Wreck".into(),
+            Marker::WarpPoint(n) => format!("Warp Point {n}"),
         }
     }
 

@@ -305,6 +305,35 @@ pub fn home_mix() -> Vec<Marker> {
 /// hex), in a fixed order; empty for any other count (there is no such
 /// map).
 pub fn deep_mix(players: u8) -> Vec<Marker> {
+    deep_mix_with(players, false)
+}
+
+/// The deep mix, with the six Warp Points of optional rule 16 when `warp`
+/// (rules page, *Optional rules*): three numbered 1, three numbered 2, in
+/// place of one Planet, one Barren Planet, one 10-CP Minerals, one Space
+/// Wreck, one Nebula and one Asteroids, so that every deep hex still gets
+/// one marker.
+pub fn deep_mix_with(players: u8, warp: bool) -> Vec<Marker> {
+    let mut mix = basic_deep_mix(players);
+    if warp && !mix.is_empty() {
+        let out = [
+            Marker::Planet,
+            Marker::Barren,
+            Marker::Minerals(10),
+            Marker::SpaceWreck,
+            Marker::Nebula,
+            Marker::Asteroids,
+        ];
+        for (i, m) in out.into_iter().enumerate() {
+            if let Some(at) = mix.iter().position(|x| *x == m) {
+                mix[at] = Marker::WarpPoint(1 + (i % 2) as u8);
+            }
+        }
+    }
+    mix
+}
+
+fn basic_deep_mix(players: u8) -> Vec<Marker> {
     // Planets, Barren Planets, Minerals (10, 15, 20), then Space Wrecks,
     // Nebulae, Asteroids, and the hazards: Black Holes, Super Novas,
     // Danger! and Lost in Space.
@@ -337,6 +366,12 @@ pub fn deep_mix(players: u8) -> Vec<Marker> {
 /// each shuffled mix is laid on its hexes in hex-name order. The result is
 /// in hex-name order, so the same seed always deals the same map.
 pub fn deal(board: &Board, rng: &mut GameRng) -> Vec<(Hex, Marker)> {
+    deal_with(board, rng, false)
+}
+
+/// [`deal`], with the Warp Points of optional rule 16 in the deep mix when
+/// `warp`.
+pub fn deal_with(board: &Board, rng: &mut GameRng, warp: bool) -> Vec<(Hex, Marker)> {
     let mut dealt = Vec::with_capacity(board.cells.len());
     let mut lay = |hexes: Vec<Hex>, mut mix: Vec<Marker>| {
         debug_assert_eq!(hexes.len(), mix.len(), "one marker per hex");
@@ -348,7 +383,7 @@ pub fn deal(board: &Board, rng: &mut GameRng) -> Vec<(Hex, Marker)> {
         let hexes = board.hexes_in(Area::Home(seat)).filter(|&h| h != home).collect();
         lay(hexes, home_mix());
     }
-    lay(board.hexes_in(Area::Deep).collect(), deep_mix(board.players));
+    lay(board.hexes_in(Area::Deep).collect(), deep_mix_with(board.players, warp));
     dealt.sort_by_key(|&(h, _)| h);
     dealt
 }
@@ -823,6 +858,34 @@ mod tests {
         }
         assert_eq!(deep_mix(1), []);
         assert_eq!(deep_mix(5), []);
+    }
+
+    /// With optional rule 16 the deep mix holds the six Warp Points (three
+    /// of each number) in place of one Planet, Barren Planet, 10-CP
+    /// Minerals, Space Wreck, Nebula and Asteroids (the page's *Optional
+    /// rules*); the hazards are untouched and every deep hex still gets one
+    /// marker. A deal without the option is the basic game's, draw for draw.
+    #[test]
+    fn warp_points_replace_six_deep_markers() {
+        use Marker::*;
+        for players in 2..=4 {
+            let basic = tally(deep_mix(players));
+            let warp = tally(deep_mix_with(players, true));
+            assert_eq!(warp.get(&WarpPoint(1)), Some(&3));
+            assert_eq!(warp.get(&WarpPoint(2)), Some(&3));
+            for m in [Planet, Barren, Minerals(10), SpaceWreck, Nebula, Asteroids] {
+                assert_eq!(warp[&m] + 1, basic[&m], "{players} players: {m:?}");
+            }
+            for m in [Minerals(15), Minerals(20), BlackHole, SuperNova, Danger, LostInSpace] {
+                assert_eq!(warp[&m], basic[&m], "{players} players: {m:?}");
+            }
+            assert_eq!(deep_mix_with(players, true).len(), deep_mix(players).len());
+            let b = board(players);
+            assert_eq!(
+                deal_with(&b, &mut GameRng::seeded(3), false),
+                deal(&b, &mut GameRng::seeded(3))
+            );
+        }
     }
 
     /// Every seat's home hexes but the homeworld hold exactly the home mix,

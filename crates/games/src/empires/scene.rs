@@ -567,6 +567,21 @@ fn terrain(sc: &mut Scene, lay: &Layout, h: Hex, m: Marker, dim: bool) {
                     .halo(HALO),
             );
         }
+        Marker::WarpPoint(n) => {
+            // A violet ring with its number.
+            sc.push(Item::Circle {
+                cx,
+                cy,
+                r: 0.3 * s,
+                fill: Some(Color::rgb(40, 20, 70)),
+                stroke: Some(Stroke::new(k(Color::rgb(190, 120, 255)), 4.0)),
+            });
+            sc.text(
+                txt(cx, cy, n.to_string(), t, k(Color::rgb(230, 200, 255)))
+                    .anchor(Anchor::Center)
+                    .bold(),
+            );
+        }
         Marker::LostInSpace => {
             // A spiral, winding out from the centre.
             let points = (0..=36)

@@ -4,7 +4,7 @@
 
 use super::basics::{Kind, Label, Levels};
 use super::events::{push, Event};
-use super::map::{deal, Area, Board};
+use super::map::{deal_with, Area, Board};
 use super::state::battle::Standing;
 use super::state::{draw_label, new_unit, Colony, Empire, Options, Spot, State, Unit, ROUNDS_DEFAULT};
 use orrery_engine::{options_of, GameConfig, GameRng, OptionValues, Seat, SetupError, SetupOption};
@@ -14,15 +14,7 @@ pub const ROUNDS_RANGE: std::ops::RangeInclusive<u32> = 3..=40;
 /// Option keys of the advanced and optional rules not built yet: declared
 /// so that a game created now has a definite value, and accepted only as
 /// `false` until their rules are built.
-pub const FUTURE_KEYS: &[&str] = &[
-    "carriers",
-    "point_defense",
-    "raiders",
-    "mines",
-    "aliens",
-    "warp_points",
-    "doomsday",
-];
+pub const FUTURE_KEYS: &[&str] = &["carriers", "point_defense", "raiders", "mines", "aliens", "doomsday"];
 
 /// A reserved option: the key of rules not built yet.
 const fn reserved(key: &'static str) -> SetupOption {
@@ -79,8 +71,12 @@ pub const OPTIONS: [SetupOption; 15] = [
         description: "true: ships may sling shot round a revealed Black Hole, +1 hex at +2 risk (optional rule 15.2)",
         values: OptionValues::Flag { default: false },
     },
+    SetupOption {
+        key: "warp_points",
+        description: "true: six Warp Points in deep space; a found pair joins two hexes (optional rule 16)",
+        values: OptionValues::Flag { default: false },
+    },
     reserved(FUTURE_KEYS[5]),
-    reserved(FUTURE_KEYS[6]),
     SetupOption {
         key: "research_gearing",
         description: "true: at most 10 CP more on research than the phase before (optional rule 18)",
@@ -112,6 +108,7 @@ pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
         slingshot: read.flag("slingshot"),
         unpredictable_research: read.flag("unpredictable_research"),
         pipelines: read.flag("pipelines"),
+        warp_points: read.flag("warp_points"),
     };
     let board = Board::new(config.players).ok_or_else(|| {
         SetupError(format!(
@@ -120,7 +117,7 @@ pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
         ))
     })?;
     let mut rng = GameRng::seeded(config.seed);
-    let mut spots: Vec<Spot> = deal(&board, &mut rng)
+    let mut spots: Vec<Spot> = deal_with(&board, &mut rng, options.warp_points)
         .into_iter()
         .map(|(hex, marker)| Spot {
             hex,

@@ -43,6 +43,9 @@ pub struct Options {
     /// 10 Merchant Ship Pipelines (advanced rule).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pipelines: bool,
+    /// 16 Warp Points (optional rule).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub warp_points: bool,
 }
 
 impl Options {
@@ -51,6 +54,7 @@ impl Options {
     pub fn allows(&self, key: &str) -> bool {
         match key {
             "pipelines" => self.pipelines,
+            "warp_points" => self.warp_points,
             _ => false,
         }
     }
@@ -68,6 +72,7 @@ impl Default for Options {
             slingshot: false,
             unpredictable_research: false,
             pipelines: false,
+            warp_points: false,
         }
     }
 }
@@ -572,10 +577,39 @@ impl State {
             .collect()
     }
 
+    /// The hex a Warp Point at `hex` leads to (optional rule 16): the other
+    /// face-up Warp Point of the same number, once both are found. Only
+    /// two of a number are ever face up: a third found is discarded.
+    pub fn warp_exit(&self, hex: Hex) -> Option<Hex> {
+        let Some(Marker::WarpPoint(n)) = self.terrain(hex) else {
+            return None;
+        };
+        self.spots
+            .iter()
+            .find(|p| p.face_up && p.hex != hex && p.marker == Marker::WarpPoint(n))
+            .map(|p| p.hex)
+    }
+
+    /// Whether `a` and `b` are adjacent: next to each other on the map, or
+    /// a connected pair of Warp Points ("considered adjacent in all ways",
+    /// 16.4).
+    pub fn adjacent(&self, a: Hex, b: Hex) -> bool {
+        a.distance(b) == 1 || self.warp_exit(a) == Some(b)
+    }
+
+    /// The hexes adjacent to `hex`: its neighbours on the map, then the far
+    /// end of its Warp Point, if any.
+    pub fn neighbours(&self, hex: Hex) -> Vec<Hex> {
+        let mut out = self.board.neighbours(hex);
+        out.extend(self.warp_exit(hex));
+        out
+    }
+
     /// The chain through `from` (advanced rule 10.1.2): the hexes of
-    /// `pipes` joined to it hex by adjacent hex; empty unless two or more
-    /// ("two or more MS Pipelines adjacent to one another").
-    pub fn chain(pipes: &BTreeSet<Hex>, from: Hex) -> BTreeSet<Hex> {
+    /// `pipes` joined to it hex by adjacent hex (through a connected pair of
+    /// Warp Points too, 16.4); empty unless two or more ("two or more MS
+    /// Pipelines adjacent to one another").
+    pub fn chain(&self, pipes: &BTreeSet<Hex>, from: Hex) -> BTreeSet<Hex> {
         let mut seen = BTreeSet::new();
         if !pipes.contains(&from) {
             return seen;
@@ -583,7 +617,7 @@ impl State {
         let mut todo = vec![from];
         seen.insert(from);
         while let Some(h) = todo.pop() {
-            for n in pipes.iter().filter(|n| n.distance(h) == 1) {
+            for n in pipes.iter().filter(|n| self.adjacent(h, **n)) {
                 if seen.insert(*n) {
                     todo.push(*n);
                 }
@@ -605,7 +639,7 @@ impl State {
         if !self.options.pipelines {
             return 0;
         }
-        let chain = State::chain(&self.pipeline_hexes(seat, &[], false), home.hex);
+        let chain = self.chain(&self.pipeline_hexes(seat, &[], false), home.hex);
         self.colonies_of(seat)
             .filter(|c| !c.is_home() && chain.contains(&c.hex) && !self.blockaded(c))
             .count() as u32

@@ -604,6 +604,15 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             dice.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
             worth.map_or("destroyed".to_string(), worth_words)
         ),
+        Event::Explored {
+            at,
+            marker: marker @ Marker::WarpPoint(_),
+            removed: true,
+        } => format!(
+            "{} explored: a {}, discarded: that number's pair is found already (text 16.2).",
+            b.name(*at),
+            marker.name()
+        ),
         Event::Explored { at, marker, .. } => format!("{} explored: {}.", b.name(*at), marker.name()),
         Event::SentBack { moves } => {
             let parts: Vec<String> = moves.iter().map(|(l, h)| format!("{l} to {}", b.name(*h))).collect();

@@ -181,6 +181,9 @@ pub fn retreat_hexes(s: &State, seat: Seat, from: Hex) -> Vec<Hex> {
         .into_iter()
         .enumerate()
         .map(|(i, d)| (i, from.add(d.step())))
+        // The far end of a Warp Point, adjacent "in every way, including
+        // retreats" (optional rule 16.5).
+        .chain(s.warp_exit(from).map(|h| (Dir::ALL.len(), h)))
         .filter(|(_, h)| {
             s.board.contains(*h)
                 && !s.unexplored(*h)

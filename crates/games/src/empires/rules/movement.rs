@@ -54,7 +54,7 @@ fn active_chain(s: &State, seat: Seat, movers: &[Label], start: Hex) -> std::col
     if !s.options.pipelines {
         return Default::default();
     }
-    State::chain(&s.pipeline_hexes(seat, movers, true), start)
+    s.chain(&s.pipeline_hexes(seat, movers, true), start)
 }
 
 /// Whether a step from `from` to `to` goes along `seat`'s pipelines (both
@@ -219,11 +219,11 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
     for (i, &to) in path.iter().enumerate() {
         let name = s.board.name(to);
         let from = at;
-        if !s.board.contains(to) || at.distance(to) != 1 {
+        if !s.board.contains(to) || !scratch.adjacent(at, to) {
             return Err(format!(
                 "{name} is not next to {}: a path goes one adjacent hex at a time (next to it: {})",
                 s.board.name(at),
-                s.board
+                scratch
                     .neighbours(at)
                     .iter()
                     .map(|h| s.board.name(*h))
@@ -526,8 +526,17 @@ pub fn reveal(s: &State, seat: Seat, at: Hex) -> Result<Vec<Event>, String> {
     Ok(vec![Event::Explored {
         at,
         marker,
-        removed: marker.one_time(),
+        removed: removed_when_found(s, marker),
     }])
+}
+
+/// Whether `marker`, turned face up now, leaves the map: Danger! and Lost
+/// in Space (text 6.4, 6.6), and a third Warp Point of a number whose pair
+/// is found already (16.2).
+fn removed_when_found(s: &State, marker: Marker) -> bool {
+    marker.one_time()
+        || (matches!(marker, Marker::WarpPoint(_))
+            && s.spots.iter().filter(|p| p.face_up && p.marker == marker).count() >= 2)
 }
 
 /// `upgrade unit:L` (text 9.10.4).
@@ -620,7 +629,7 @@ pub(super) fn movement_options(s: &State, seat: Seat) -> Vec<Action> {
     let mine: Vec<&Unit> = s.units_of(seat).collect();
     for u in &mine {
         if movable(s, u).is_ok() {
-            for to in s.board.neighbours(u.hex) {
+            for to in s.neighbours(u.hex) {
                 if move_units(s, seat, &[u.label], &[to]).is_ok() {
                     out.push(Action::Move {
                         units: vec![label_text(u.label)],
@@ -743,7 +752,7 @@ pub(super) fn explore(s: &State, seat: Seat, h: Hex) -> Vec<Event> {
     let mut out = vec![Event::Explored {
         at: h,
         marker,
-        removed: marker.one_time(),
+        removed: removed_when_found(s, marker),
     }];
     let here: Vec<Label> = s.units_at(h).map(|u| u.label).collect();
     match marker {
