@@ -606,151 +606,165 @@ fn hidden_state_does_not_leak_in(kind: GameKind, games: u64) {
             let mut rng = GameRng::seeded(seed ^ 0x5ec2e7);
             let mut step = 0u32;
             let mut sampled = 0u32;
-            play(kind, players, 5000 + seed, |state| {
-                step += 1;
-                // Order sheets take many small edits per decision: look at
-                // fewer of their states.
-                let stride = if state.pending().iter().any(|p| p.sheet) { 31 } else { 7 };
-                if step % stride != 0 {
-                    return true;
-                }
-                sampled += 1;
-                // Views: the public one, and each seat's.
-                let viewers = std::iter::once(Viewer::Public).chain(Seat::all(players as usize).map(Viewer::Seat));
-                for viewer in viewers {
-                    let keep: Vec<Seat> = viewer.seat().into_iter().collect();
-                    let Some(other) = state.scramble(&keep, false, &mut rng) else {
-                        return false;
-                    };
-                    assert_eq!(
-                        state.view_json(viewer),
-                        other.view_json(viewer),
-                        "{kind} seed {seed}: {viewer:?}'s view depends on hidden state"
-                    );
-                    // Whom the game is shown waiting on (footers, pings,
-                    // deadline posts) is public: the same in both worlds
-                    // (who owes a combat sheet, say, is not).
-                    let shown = |s: &AnyState| -> Vec<(Seat, String, bool)> {
-                        Pending::disclosed(&s.pending())
-                            .into_iter()
-                            .map(|p| (p.seat, p.kind, p.submitted))
-                            .collect()
-                    };
-                    assert_eq!(
-                        shown(state),
-                        shown(&other),
-                        "{kind} seed {seed}: whom the game is shown waiting on depends on hidden state"
-                    );
-                    let unnamed = |s: &AnyState| -> Vec<String> {
-                        let mut k: Vec<String> = s
-                            .pending()
-                            .into_iter()
-                            .filter(|p| p.undisclosed)
-                            .map(|p| p.kind)
-                            .collect();
-                        k.dedup();
-                        k
-                    };
-                    assert_eq!(
-                        unnamed(state),
-                        unnamed(&other),
-                        "{kind} seed {seed}: unnamed decisions differ"
-                    );
-                    // A seat's prompt lists its legal orders: they are its
-                    // DMs too.
-                    if let Some(seat) = viewer.seat() {
-                        assert_eq!(
-                            state.legal_commands(seat),
-                            other.legal_commands(seat),
-                            "{kind} seed {seed}: {seat}'s legal orders depend on hidden state"
-                        );
-                        checked.4 += provoked_texts_agree(kind, seed, state, &other, seat, &names, &mut rng);
+            // Every other Space Empires game with every advanced and
+            // optional rule built so far: what they add is covered too.
+            let mut config = GameConfig::new(players, 5000 + seed);
+            if kind == GameKind::Empires && seed % 2 == 1 {
+                config.options = serde_json::json!({
+                    "pipelines": true, "warp_points": true, "slingshot": true, "instant_upgrade": true,
+                    "research_gearing": true, "unpredictable_research": true
+                });
+            }
+            play_config(
+                kind,
+                &config,
+                |state| {
+                    step += 1;
+                    // Order sheets take many small edits per decision: look at
+                    // fewer of their states.
+                    let stride = if state.pending().iter().any(|p| p.sheet) { 31 } else { 7 };
+                    if step % stride != 0 {
+                        return true;
                     }
-                    checked.0 += 1;
-                    if viewer == Viewer::Public && sampled % 10 == 0 {
-                        // Its pixels: the PNG is a function of them.
-                        let png = |s: &AnyState| {
-                            orrery_render::render_rgba(&s.scene(Viewer::Public, &names))
-                                .expect("render")
-                                .data()
-                                .to_vec()
+                    sampled += 1;
+                    // Views: the public one, and each seat's.
+                    let viewers = std::iter::once(Viewer::Public).chain(Seat::all(players as usize).map(Viewer::Seat));
+                    for viewer in viewers {
+                        let keep: Vec<Seat> = viewer.seat().into_iter().collect();
+                        let Some(other) = state.scramble(&keep, false, &mut rng) else {
+                            return false;
                         };
-                        assert!(
-                            png(state) == png(&other),
-                            "{kind} seed {seed}: public board depends on hidden state"
+                        assert_eq!(
+                            state.view_json(viewer),
+                            other.view_json(viewer),
+                            "{kind} seed {seed}: {viewer:?}'s view depends on hidden state"
                         );
-                        checked.1 += 1;
-                    }
-                }
-                // A seat writing an order sheet: each edit that does not
-                // complete the section reads the same to that seat (its
-                // DMs) and in the channel, whatever else is hidden.
-                if let Some(p) = state.pending().into_iter().find(|p| p.sheet && !p.submitted) {
-                    let Some(line) = rng.pick(&state.legal_commands(p.seat)).cloned() else {
-                        return true;
-                    };
-                    let Some(other) = state.scramble(&[p.seat], false, &mut rng) else {
-                        return true;
-                    };
-                    let a = state.decide(p.seat, &line).expect("a legal sheet edit");
-                    let b = other.decide(p.seat, &line).unwrap_or_else(|e| {
-                        panic!("{kind} seed {seed}: `{line}` is refused with other hidden state: {e}")
-                    });
-                    let mut after = state.clone();
-                    for e in &a {
-                        after.apply(e).expect("apply");
-                    }
-                    let mut after_b = other.clone();
-                    for e in &b {
-                        after_b.apply(e).expect("apply");
-                    }
-                    // An edit that completed the section (the last ready)
-                    // carries it out, rightly told from the hidden state: a
-                    // new phase, or the war's end. (Who else owes a sheet may
-                    // be hidden too, so the other world may complete it.)
-                    let open = |s: &AnyState| s.phase() == state.phase() && s.outcome().is_none();
-                    if open(&after) && open(&after_b) {
-                        for viewer in [Viewer::Public, Viewer::Seat(p.seat)] {
-                            let tell = |events: &[AnyEvent]| -> Vec<Option<String>> {
-                                events.iter().map(|e| e.narrate(viewer, &names)).collect()
-                            };
+                        // Whom the game is shown waiting on (footers, pings,
+                        // deadline posts) is public: the same in both worlds
+                        // (who owes a combat sheet, say, is not).
+                        let shown = |s: &AnyState| -> Vec<(Seat, String, bool)> {
+                            Pending::disclosed(&s.pending())
+                                .into_iter()
+                                .map(|p| (p.seat, p.kind, p.submitted))
+                                .collect()
+                        };
+                        assert_eq!(
+                            shown(state),
+                            shown(&other),
+                            "{kind} seed {seed}: whom the game is shown waiting on depends on hidden state"
+                        );
+                        let unnamed = |s: &AnyState| -> Vec<String> {
+                            let mut k: Vec<String> = s
+                                .pending()
+                                .into_iter()
+                                .filter(|p| p.undisclosed)
+                                .map(|p| p.kind)
+                                .collect();
+                            k.dedup();
+                            k
+                        };
+                        assert_eq!(
+                            unnamed(state),
+                            unnamed(&other),
+                            "{kind} seed {seed}: unnamed decisions differ"
+                        );
+                        // A seat's prompt lists its legal orders: they are its
+                        // DMs too.
+                        if let Some(seat) = viewer.seat() {
                             assert_eq!(
+                                state.legal_commands(seat),
+                                other.legal_commands(seat),
+                                "{kind} seed {seed}: {seat}'s legal orders depend on hidden state"
+                            );
+                            checked.4 += provoked_texts_agree(kind, seed, state, &other, seat, &names, &mut rng);
+                        }
+                        checked.0 += 1;
+                        if viewer == Viewer::Public && sampled % 10 == 0 {
+                            // Its pixels: the PNG is a function of them.
+                            let png = |s: &AnyState| {
+                                orrery_render::render_rgba(&s.scene(Viewer::Public, &names))
+                                    .expect("render")
+                                    .data()
+                                    .to_vec()
+                            };
+                            assert!(
+                                png(state) == png(&other),
+                                "{kind} seed {seed}: public board depends on hidden state"
+                            );
+                            checked.1 += 1;
+                        }
+                    }
+                    // A seat writing an order sheet: each edit that does not
+                    // complete the section reads the same to that seat (its
+                    // DMs) and in the channel, whatever else is hidden.
+                    if let Some(p) = state.pending().into_iter().find(|p| p.sheet && !p.submitted) {
+                        let Some(line) = rng.pick(&state.legal_commands(p.seat)).cloned() else {
+                            return true;
+                        };
+                        let Some(other) = state.scramble(&[p.seat], false, &mut rng) else {
+                            return true;
+                        };
+                        let a = state.decide(p.seat, &line).expect("a legal sheet edit");
+                        let b = other.decide(p.seat, &line).unwrap_or_else(|e| {
+                            panic!("{kind} seed {seed}: `{line}` is refused with other hidden state: {e}")
+                        });
+                        let mut after = state.clone();
+                        for e in &a {
+                            after.apply(e).expect("apply");
+                        }
+                        let mut after_b = other.clone();
+                        for e in &b {
+                            after_b.apply(e).expect("apply");
+                        }
+                        // An edit that completed the section (the last ready)
+                        // carries it out, rightly told from the hidden state: a
+                        // new phase, or the war's end. (Who else owes a sheet may
+                        // be hidden too, so the other world may complete it.)
+                        let open = |s: &AnyState| s.phase() == state.phase() && s.outcome().is_none();
+                        if open(&after) && open(&after_b) {
+                            for viewer in [Viewer::Public, Viewer::Seat(p.seat)] {
+                                let tell = |events: &[AnyEvent]| -> Vec<Option<String>> {
+                                    events.iter().map(|e| e.narrate(viewer, &names)).collect()
+                                };
+                                assert_eq!(
                                 tell(&a),
                                 tell(&b),
                                 "{kind} seed {seed}: `{line}` reads differently to {viewer:?} with other hidden state"
                             );
+                            }
+                            checked.3 += 1;
                         }
-                        checked.3 += 1;
+                        return true;
                     }
-                    return true;
-                }
-                // Narration: the owing seat's order, in both worlds, where
-                // only what is drawn into a hand differs (a tile or a die
-                // drawn from the changed bag or generator is public).
-                let Some(p) = state.pending().into_iter().find(|p| !p.secret && !p.submitted) else {
-                    return true;
-                };
-                let Some(line) = rng.pick(&state.legal_commands(p.seat)).cloned() else {
-                    return true;
-                };
-                let Some(other) = state.scramble(&[p.seat], true, &mut rng) else {
-                    return true;
-                };
-                let (Ok(a), Ok(b)) = (state.decide(p.seat, &line), other.decide(p.seat, &line)) else {
-                    // An order on a hand that changed (Espionage's pick).
-                    return true;
-                };
-                let tell = |events: &[AnyEvent]| -> Vec<Option<String>> {
-                    events.iter().map(|e| e.narrate(Viewer::Public, &names)).collect()
-                };
-                assert_eq!(
-                    tell(&a),
-                    tell(&b),
-                    "{kind} seed {seed}: `{line}` reads differently in the channel with other hidden state"
-                );
-                checked.2 += 1;
-                true
-            });
+                    // Narration: the owing seat's order, in both worlds, where
+                    // only what is drawn into a hand differs (a tile or a die
+                    // drawn from the changed bag or generator is public).
+                    let Some(p) = state.pending().into_iter().find(|p| !p.secret && !p.submitted) else {
+                        return true;
+                    };
+                    let Some(line) = rng.pick(&state.legal_commands(p.seat)).cloned() else {
+                        return true;
+                    };
+                    let Some(other) = state.scramble(&[p.seat], true, &mut rng) else {
+                        return true;
+                    };
+                    let (Ok(a), Ok(b)) = (state.decide(p.seat, &line), other.decide(p.seat, &line)) else {
+                        // An order on a hand that changed (Espionage's pick).
+                        return true;
+                    };
+                    let tell = |events: &[AnyEvent]| -> Vec<Option<String>> {
+                        events.iter().map(|e| e.narrate(Viewer::Public, &names)).collect()
+                    };
+                    assert_eq!(
+                        tell(&a),
+                        tell(&b),
+                        "{kind} seed {seed}: `{line}` reads differently in the channel with other hidden state"
+                    );
+                    checked.2 += 1;
+                    true
+                },
+                |_, _| None,
+            );
         }
         eprintln!(
             "{kind}: {} views and legal orders, {} public boards, {} orders' and {} sheet edits' narration, {} refusals, autocompletes and controls compared under changed hidden state ({:.1} s)",
