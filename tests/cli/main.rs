@@ -464,7 +464,7 @@ fn play_takes_the_games_set_up_options() {
             "--auto",
             "--options",
         ])
-        .arg("rounds:3 slingshot:true research_gearing:true unpredictable_research:true instant_upgrade:true pipelines:true warp_points:true")
+        .arg("rounds:3 slingshot:true research_gearing:true unpredictable_research:true instant_upgrade:true pipelines:true warp_points:true mines:true")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -478,7 +478,15 @@ fn play_takes_the_games_set_up_options() {
     assert!(!stdout.contains("round 4"), "a 3-round game went on to round 4");
 
     let out = orrery()
-        .args(["play", "empires", "--players", "2", "--auto", "--options", "mines:true"])
+        .args([
+            "play",
+            "empires",
+            "--players",
+            "2",
+            "--auto",
+            "--options",
+            "aliens:true",
+        ])
         .output()
         .unwrap();
     assert!(!out.status.success(), "unbuilt option accepted");
@@ -487,5 +495,5 @@ fn play_takes_the_games_set_up_options() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(all.contains("mines"), "the refusal does not name the option: {all}");
+    assert!(all.contains("aliens"), "the refusal does not name the option: {all}");
 }

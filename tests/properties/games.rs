@@ -187,11 +187,13 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
         serde_json::json!({"slingshot": true}),
         serde_json::json!({"pipelines": true}),
         serde_json::json!({"warp_points": true}),
-        serde_json::json!({"instant_upgrade": true, "research_gearing": true, "unpredictable_research": true, "slingshot": true, "pipelines": true, "warp_points": true}),
+        serde_json::json!({"mines": true}),
+        serde_json::json!({"instant_upgrade": true, "research_gearing": true, "unpredictable_research": true, "slingshot": true, "pipelines": true, "warp_points": true, "mines": true}),
     ];
     for options in sets {
         let (mut total, mut rolled, mut slung) = (0, 0, 0);
         let (mut pipelines, mut traded, mut held, mut warps) = (0, 0, 0, 0);
+        let (mut laid, mut detonated, mut chosen, mut swept) = (0, 0, 0, 0);
         for seed in 0..games {
             let mut config = GameConfig::new(2 + (seed % 3) as u8, seed);
             config.options = options.clone();
@@ -205,12 +207,28 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
             traded += log.matches("\"trade_income\":").count();
             held += log.matches("\"PipelinesHeld\"").count();
             warps += warp_jumps(&played.events);
+            laid += log.matches("\"kind\":\"Mines\"").count();
+            detonated += log.matches("\"MineDetonated\"").count();
+            chosen += log.matches("\"MinefieldEntered\"").count();
+            swept += log.matches("\"MinesSwept\"").count();
         }
         eprintln!(
             "empires {options}: {games} random games ended, {total} decisions in all; \
              {rolled} sheets with research dice, {slung} sling shots, {pipelines} pipelines bought, \
-             {traded} ledgers with trade, {held} chains used for the extra hex, {warps} moves through Warp Points"
+             {traded} ledgers with trade, {held} chains used for the extra hex, {warps} moves through Warp Points, \
+             {laid} Mines counters in the log, {detonated} mines detonated, {chosen} minefields asking \
+             their owner, {swept} sweeps"
         );
+        if options.get("mines").is_some() {
+            // Uniform random play buys mines (not under research gearing,
+            // which holds Mine Technology's 30 CP back) but seldom walks
+            // into them: the detonations are the scenarios' (164-170).
+            if options.get("research_gearing").is_none() {
+                assert!(laid > 0, "{options}: random play never bought mines");
+            }
+        } else {
+            assert_eq!(laid + detonated, 0, "{options}: mines in a game without them");
+        }
         if options.get("warp_points").is_some() {
             assert!(warps > 0, "{options}: random play never moved through a Warp Point");
         } else {
@@ -611,7 +629,7 @@ fn hidden_state_does_not_leak_in(kind: GameKind, games: u64) {
             let mut config = GameConfig::new(players, 5000 + seed);
             if kind == GameKind::Empires && seed % 2 == 1 {
                 config.options = serde_json::json!({
-                    "pipelines": true, "warp_points": true, "slingshot": true, "instant_upgrade": true,
+                    "pipelines": true, "warp_points": true, "mines": true, "slingshot": true, "instant_upgrade": true,
                     "research_gearing": true, "unpredictable_research": true
                 });
             }

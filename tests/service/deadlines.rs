@@ -1202,7 +1202,22 @@ fn decision_kinds_cover_every_pending_kind() {
                 }
             }
         }
-        assert_eq!(seen, listed, "{kind}: kinds asked in play vs. listed");
+        // Kinds asked only under a set-up option random play does not
+        // reach: Space Empires' minefields (`mines`, advanced rule 13;
+        // scenario empires/165 shows the decision asked).
+        let option_only: std::collections::BTreeSet<String> = match kind {
+            GameKind::Empires => ["mines".to_string()].into(),
+            _ => Default::default(),
+        };
+        assert!(
+            seen.is_subset(&listed),
+            "{kind}: kinds asked in play but not listed: {seen:?} vs {listed:?}"
+        );
+        let unseen: std::collections::BTreeSet<String> = listed.difference(&seen).cloned().collect();
+        assert!(
+            unseen.is_subset(&option_only),
+            "{kind}: kinds listed but never asked in play: {unseen:?}"
+        );
     }
 }
 

@@ -51,6 +51,10 @@ pub enum Kind {
     Decoy,
     /// A Merchant Ship Pipeline (advanced rule 10).
     Pipeline,
+    /// A Mines counter: `ships` mines (advanced rule 13.1).
+    Mines,
+    /// A Minesweeper group (advanced rule 13.2).
+    Sweeper,
 }
 
 /// A unit type's line of the ship chart.
@@ -88,7 +92,7 @@ impl Kind {
     ];
 
     /// Every kind, in chart order.
-    pub const ALL: [Kind; 12] = [
+    pub const ALL: [Kind; 14] = [
         Kind::Scout,
         Kind::Destroyer,
         Kind::Cruiser,
@@ -101,6 +105,8 @@ impl Kind {
         Kind::Miner,
         Kind::Decoy,
         Kind::Pipeline,
+        Kind::Mines,
+        Kind::Sweeper,
     ];
 
     /// The ship chart (brief, except where marked on the rules page: Ship
@@ -148,6 +154,8 @@ impl Kind {
             Kind::Miner => c("MI", "Miner", 5, None, 0, 0, 0, 1, Some(1), 0),
             Kind::Decoy => c("DC", "Decoy", 1, None, 0, 0, 0, 1, None, 0),
             Kind::Pipeline => c("MS", "MS Pipeline", 3, None, 0, 0, 0, 1, Some(1), 0),
+            Kind::Mines => c("MN", "Mines", 5, None, 0, 0, 0, 1, Some(1), 0),
+            Kind::Sweeper => c("SW", "Minesweeper", 6, Some(E), 1, 0, 1, 1, Some(1), 1),
         }
     }
 
@@ -164,9 +172,9 @@ impl Kind {
         self.chart().class.is_some()
     }
 
-    /// A ship that moves and may group (warships).
+    /// A ship that moves and may group (warships, Minesweepers too).
     pub fn is_warship(self) -> bool {
-        Kind::WARSHIPS.contains(&self)
+        Kind::WARSHIPS.contains(&self) || self == Kind::Sweeper
     }
 
     /// The option key of the advanced rule that brings this type into the
@@ -174,8 +182,25 @@ impl Kind {
     pub fn advanced(self) -> Option<&'static str> {
         match self {
             Kind::Pipeline => Some("pipelines"),
+            Kind::Mines | Kind::Sweeper => Some("mines"),
             _ => None,
         }
+    }
+
+    /// The technology level needed to buy it besides Ship Size (text
+    /// 13.1.1, 13.2).
+    pub fn needs(self) -> Option<(Tech, u32)> {
+        match self {
+            Kind::Mines => Some((Tech::Mines, 1)),
+            Kind::Sweeper => Some((Tech::Sweep, 1)),
+            _ => None,
+        }
+    }
+
+    /// A counter of several ships (a numeral marker under it): warship
+    /// groups, and Mines (13.1.1: "operates like any other group").
+    pub fn grouped(self) -> bool {
+        self.is_warship() || self == Kind::Mines
     }
 
     /// Never moves (Bases and Ship Yards).
@@ -183,9 +208,15 @@ impl Kind {
         matches!(self, Kind::Base | Kind::ShipYard)
     }
 
+    /// Never face down: Colony Ships, Miners and MS Pipelines (ours: the
+    /// text hides only groups, decoys and mines).
+    pub fn always_face_up(self) -> bool {
+        matches!(self, Kind::ColonyShip | Kind::Miner | Kind::Pipeline)
+    }
+
     /// Always 1 hex a turn whatever the Move level (text 4.1, 10.1.1).
     pub fn slow(self) -> bool {
-        matches!(self, Kind::ColonyShip | Kind::Miner | Kind::Pipeline)
+        matches!(self, Kind::ColonyShip | Kind::Miner | Kind::Pipeline | Kind::Mines)
     }
 
     /// The type an order names: `sc dd ca bc bb dn colony miner decoy base
@@ -205,6 +236,8 @@ impl Kind {
             "miner" | "mi" => Kind::Miner,
             "decoy" | "dc" => Kind::Decoy,
             "pipeline" | "ms" | "merchant" => Kind::Pipeline,
+            "mines" | "mine" | "mn" => Kind::Mines,
+            "sweeper" | "sw" | "minesweeper" => Kind::Sweeper,
             _ => return None,
         })
     }
@@ -224,6 +257,8 @@ impl Kind {
             Kind::Miner => "miner",
             Kind::Decoy => "decoy",
             Kind::Pipeline => "pipeline",
+            Kind::Mines => "mines",
+            Kind::Sweeper => "sweeper",
         }
     }
 }
@@ -252,10 +287,14 @@ pub enum Tech {
     Yard,
     Terraform,
     Explore,
+    /// Mine Technology (advanced rule 13.1).
+    Mines,
+    /// Minesweeper Technology (advanced rule 13.2).
+    Sweep,
 }
 
 impl Tech {
-    pub const ALL: [Tech; 8] = [
+    pub const ALL: [Tech; 10] = [
         Tech::Size,
         Tech::Attack,
         Tech::Defense,
@@ -264,7 +303,18 @@ impl Tech {
         Tech::Yard,
         Tech::Terraform,
         Tech::Explore,
+        Tech::Mines,
+        Tech::Sweep,
     ];
+
+    /// The option key of the advanced rule that brings this category into
+    /// the game (`None`: the basic game's).
+    pub fn advanced(self) -> Option<&'static str> {
+        match self {
+            Tech::Mines | Tech::Sweep => Some("mines"),
+            _ => None,
+        }
+    }
 
     /// The order key (`research tech:size`).
     pub fn key(self) -> &'static str {
@@ -277,6 +327,8 @@ impl Tech {
             Tech::Yard => "yard",
             Tech::Terraform => "terraform",
             Tech::Explore => "explore",
+            Tech::Mines => "mines",
+            Tech::Sweep => "sweep",
         }
     }
 
@@ -290,6 +342,8 @@ impl Tech {
             Tech::Yard => "Ship Yard",
             Tech::Terraform => "Terraforming",
             Tech::Explore => "Exploration",
+            Tech::Mines => "Mines",
+            Tech::Sweep => "Mine Sweeping",
         }
     }
 
@@ -315,7 +369,8 @@ impl Tech {
             Tech::Attack | Tech::Defense | Tech::Tactics => 3,
             Tech::Move => 7,
             Tech::Yard => 3,
-            Tech::Terraform | Tech::Explore => 1,
+            Tech::Terraform | Tech::Explore | Tech::Mines => 1,
+            Tech::Sweep => 2,
         }
     }
 
@@ -334,6 +389,8 @@ impl Tech {
             Tech::Yard => &[20, 25],
             Tech::Terraform => &[20],
             Tech::Explore => &[15],
+            Tech::Mines => &[30],
+            Tech::Sweep => &[10, 15],
         };
         costs.get((level - self.start() - 1) as usize).copied()
     }
@@ -365,6 +422,14 @@ pub struct Levels {
     pub yard: u32,
     pub terraform: u32,
     pub explore: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub mines: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sweep: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Default for Levels {
@@ -379,6 +444,8 @@ impl Default for Levels {
             yard: Tech::Yard.start(),
             terraform: Tech::Terraform.start(),
             explore: Tech::Explore.start(),
+            mines: Tech::Mines.start(),
+            sweep: Tech::Sweep.start(),
         }
     }
 }
@@ -394,6 +461,8 @@ impl Levels {
             Tech::Yard => self.yard,
             Tech::Terraform => self.terraform,
             Tech::Explore => self.explore,
+            Tech::Mines => self.mines,
+            Tech::Sweep => self.sweep,
         }
     }
 
@@ -407,6 +476,8 @@ impl Levels {
             Tech::Yard => &mut self.yard,
             Tech::Terraform => &mut self.terraform,
             Tech::Explore => &mut self.explore,
+            Tech::Mines => &mut self.mines,
+            Tech::Sweep => &mut self.sweep,
         };
         *slot = level.min(tech.top());
     }

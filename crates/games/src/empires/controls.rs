@@ -171,6 +171,17 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
                 main,
                 None,
             ),
+            Action::Detonate { at } => control(
+                {
+                    let kind = super::basics::Label::parse(at, seat)
+                        .and_then(|l| state.unit(l))
+                        .map_or(String::new(), |u| format!(" ({})", u.kind.name()));
+                    format!("A mine destroys a ship of {at}{kind}")
+                },
+                "Mines",
+                main,
+                None,
+            ),
             Action::First { player } => control(
                 format!("{} plays first", name(names, *player)),
                 "First player",

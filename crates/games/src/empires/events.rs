@@ -140,6 +140,33 @@ pub enum Event {
     PipelinesHeld {
         pipelines: Vec<Label>,
     },
+    /// The active player's Minesweepers at `at` removed mines before they
+    /// could detonate: per Mines counter, the mines removed (advanced rule
+    /// 13.2). Every counter there is face up (technology is revealed).
+    MinesSwept {
+        at: Hex,
+        swept: Vec<(Label, u32)>,
+    },
+    /// The active player's ships are in `owner`'s minefield at `at`, and
+    /// `owner` chooses what the mines destroy (advanced rule 13.1.4). Every
+    /// counter there is face up.
+    MinefieldEntered {
+        at: Hex,
+        owner: Seat,
+    },
+    /// One mine of `mine` detonated and destroyed one ship of `target` (a
+    /// `kind`) (advanced rule 13.1.4).
+    MineDetonated {
+        at: Hex,
+        mine: Label,
+        target: Label,
+        kind: Kind,
+    },
+    /// The mines at `at` have done what they must; the battle there, if
+    /// any, follows.
+    MinefieldCleared {
+        at: Hex,
+    },
     /// Units destroyed outside a battle (`kinds`: what each was, told to
     /// others only when the rules show it: an overrun).
     Destroyed {
@@ -477,6 +504,36 @@ pub fn apply(s: &mut State, event: &Event) {
                 }
             }
         }
+        Event::MinesSwept { at, swept } => {
+            for (label, n) in swept {
+                if let Some(u) = s.unit_mut(*label) {
+                    u.ships = u.ships.saturating_sub(*n);
+                }
+            }
+            s.units.retain(|u| u.ships > 0);
+            for u in s.units.iter_mut().filter(|u| u.hex == *at) {
+                u.face_up = true;
+            }
+        }
+        Event::MinefieldEntered { at, owner } => {
+            s.phase = Phase::Mines {
+                owner: *owner,
+                hex: *at,
+            };
+            for u in s.units.iter_mut().filter(|u| u.hex == *at) {
+                u.face_up = true;
+            }
+        }
+        Event::MineDetonated { mine, target, .. } => {
+            for label in [mine, target] {
+                if let Some(u) = s.unit_mut(*label) {
+                    u.ships = u.ships.saturating_sub(1);
+                    u.face_up = true;
+                }
+            }
+            s.units.retain(|u| u.ships > 0);
+        }
+        Event::MinefieldCleared { .. } => s.phase = Phase::Combat,
         Event::PipelinesHeld { pipelines } => {
             for label in pipelines {
                 if let Some(u) = s.unit_mut(*label) {

@@ -22,6 +22,12 @@ use orrery_engine::{GameRng, Seat};
 pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut GameRng) -> Option<State> {
     let mut s = state.clone();
     let others: Vec<Seat> = (0..s.players).map(Seat).filter(|x| !keep.contains(x)).collect();
+    // The technology categories of the game's rules (an advanced rule's
+    // only with its option).
+    let techs: Vec<Tech> = Tech::ALL
+        .into_iter()
+        .filter(|t| t.advanced().is_none_or(|k| s.options.allows(k)))
+        .collect();
     for o in &others {
         let e = &mut s.empires[o.index()];
         e.cp = rng.below(31);
@@ -29,7 +35,7 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
         e.research_last = rng.below(8) * 5;
         e.grants_last = rng.below(6);
         e.progress.clear();
-        for t in Tech::ALL {
+        for &t in &techs {
             if rng.below(3) == 0 && t.cost(e.levels.get(t) + 1).is_some() {
                 e.progress.push((t, 1 + rng.below(19)));
             }
@@ -43,7 +49,7 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
             continue;
         }
         let e = &mut s.empires[o.index()];
-        for tech in Tech::ALL {
+        for &tech in &techs {
             let level = tech.start() + rng.below(tech.top() - tech.start() + 1);
             e.levels.set(tech, level);
         }
@@ -56,8 +62,12 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
     if private_only {
         return Some(s);
     }
+    // A face-down group may be any warship group; Mines stay Mines (what
+    // is armed shows: it blockades, 7.1), of any number.
     for u in s.units.iter_mut().filter(|u| !u.face_up && others.contains(&u.owner())) {
-        if u.kind.is_warship() {
+        if u.kind == Kind::Mines {
+            u.ships = 1 + rng.below(6);
+        } else if u.kind.is_warship() {
             u.kind = Kind::WARSHIPS[rng.below(6) as usize];
             u.ships = 1 + rng.below(6);
             u.levels.attack = rng.below(4);

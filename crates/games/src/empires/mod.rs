@@ -57,11 +57,12 @@ pub struct Empires;
 impl Ruleset for Empires {
     const KEY: &'static str = "empires";
     const NAME: &'static str = "Space Empires 4X";
-    const DECISION_KINDS: &'static [&'static str] = &["move", "combat", "lost", "economic", "first"];
+    const DECISION_KINDS: &'static [&'static str] = &["move", "combat", "lost", "mines", "economic", "first"];
     const DECISION_NAMES: &'static [(&'static str, &'static str)] = &[
         ("move", "movement"),
         ("combat", "combat"),
         ("lost", "a Lost in Space move"),
+        ("mines", "your mines' targets"),
         ("economic", "economic phase"),
         ("first", "choosing who moves first"),
     ];
@@ -149,7 +150,9 @@ impl Ruleset for Empires {
         CommandGroup {
             name: "combat",
             description: "orders of a battle",
-            orders: &["battle", "fire", "retreat", "screen", "done", "hold", "auto"],
+            orders: &[
+                "battle", "fire", "retreat", "screen", "done", "hold", "auto", "detonate",
+            ],
         },
         CommandGroup {
             name: "economy",

@@ -125,6 +125,10 @@ pub enum Action {
     Shift {
         dir: Option<Dir>,
     },
+    // A minefield's owner: one mine destroys a ship of this counter.
+    Detonate {
+        at: String,
+    },
     // The economic sheet: an edit (the engine's one sheet protocol).
     Sheet(SheetEdit<Written>),
     // After the bids.
@@ -155,14 +159,15 @@ const USAGE: Usages = Usages(&[
     ("hold", "hold unit:LABEL"),
     ("auto", "auto"),
     ("shift", "shift dir:n|ne|se|s|sw|nw"),
+    ("detonate", "detonate at:LABEL"),
     ("bid", "bid cp:N [line:N]"),
     (
         "research",
-        "research tech:size|attack|defense|tactics|move|yard|terraform|explore [grants:N] [line:N]",
+        "research tech:size|attack|defense|tactics|move|yard|terraform|explore|mines|sweep [grants:N] [line:N]",
     ),
     (
         "buy",
-        "buy type:sc|dd|ca|bc|bb|dn|colony|miner|decoy|base|yard|pipeline at:HEX [ships:N] [into:LABEL] [line:N]",
+        "buy type:sc|dd|ca|bc|bb|dn|colony|miner|decoy|base|yard|pipeline|mines|sweeper at:HEX [ships:N] [into:LABEL] [line:N]",
     ),
     ("first", "first player:NAME"),
     (
@@ -345,6 +350,10 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
                 ships: count(line, "ships")?,
             }
         }
+        "detonate" => {
+            only(&["at"])?;
+            Action::Detonate { at: text(line, "at")? }
+        }
         "shift" => {
             only(&["dir"])?;
             let raw = text(line, "dir")?;
@@ -385,7 +394,7 @@ pub fn parse(line: &CommandLine) -> Result<Action, ParseError> {
                 bad(
                     line,
                     format!(
-                        "`type:{raw}` is not one of sc, dd, ca, bc, bb, dn, colony, miner, decoy, base, yard, pipeline"
+                        "`type:{raw}` is not one of sc, dd, ca, bc, bb, dn, colony, miner, decoy, base, yard, pipeline, mines, sweeper"
                     ),
                 )
             })?;
@@ -559,6 +568,7 @@ pub fn unparse(action: &Action) -> CommandLine {
         Action::Hold { unit } => c("hold").arg("unit", unit),
         Action::Auto => c("auto"),
         Action::Shift { dir } => c("shift").arg("dir", dir.map_or("random", Dir::key)),
+        Action::Detonate { at } => c("detonate").arg("at", at),
         Action::Sheet(edit) => edit.unparse(written_text),
         Action::First { player } => c("first").arg("player", player.0 + 1),
         Action::Standing(e) => {
@@ -707,6 +717,11 @@ pub fn commands() -> Vec<CommandSpec> {
             vec![],
         ),
         spec(
+            "detonate",
+            "Your mines: one mine destroys one ship of this enemy counter",
+            vec![ParamSpec::new("at", "An enemy counter in your minefield", Text, true)],
+        ),
+        spec(
             "shift",
             "Lost in Space: move the lost stack one hex",
             vec![ParamSpec::new("dir", "n, ne, se, s, sw or nw", Text, true)],
@@ -741,7 +756,7 @@ pub fn commands() -> Vec<CommandSpec> {
             vec![
                 ParamSpec::new(
                     "type",
-                    "sc, dd, ca, bc, bb, dn, colony, miner, decoy, base, yard, pipeline (advanced)",
+                    "sc, dd, ca, bc, bb, dn, colony, miner, decoy, base, yard; advanced: pipeline, mines, sweeper",
                     Text,
                     true,
                 ),

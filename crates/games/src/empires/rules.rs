@@ -25,6 +25,7 @@ use orrery_engine::{GameConfig, GameRng, Hex, Outcome, Pending, Rejection, Seat,
 
 pub mod combat;
 pub mod economy;
+pub mod mines;
 pub mod movement;
 
 // ---------------------------------------------------------------- set-up
@@ -117,6 +118,7 @@ pub fn pending(s: &State) -> Vec<Pending> {
         Phase::Movement => s.active_seat().map_or_else(Vec::new, |seat| one(seat, "move")),
         Phase::Combat => combat_seat(s).map_or_else(Vec::new, |seat| one(seat, "combat")),
         Phase::Lost { shifter, .. } => one(shifter, "lost"),
+        Phase::Mines { owner, .. } => one(owner, "mines"),
         Phase::First { chooser } => one(chooser, "first"),
         Phase::Economic => s
             .sheet
@@ -151,6 +153,7 @@ pub fn phase_words(s: &State) -> String {
         Phase::Movement => format!("the active player's movement (round {}, turn {})", s.round, s.turn),
         Phase::Combat => format!("the active player's combat (round {}, turn {})", s.round, s.turn),
         Phase::Lost { .. } => "Lost in Space: a stack waits to be shifted".into(),
+        Phase::Mines { .. } => "a minefield: its owner chooses what the mines destroy".into(),
         Phase::Economic => format!("the Economic Phase of round {}", s.round),
         Phase::First { .. } => "the choice of the next round's first player".into(),
         Phase::Over => "the end of the game".into(),
@@ -188,6 +191,24 @@ pub fn prompt(s: &State, seat: Seat) -> String {
             "A stack is Lost in Space at {}: choose the hex it shifts to.",
             s.board.name(*hex)
         ),
+        Phase::Mines { hex, owner } => {
+            let mines: u32 = s
+                .units_at(*hex)
+                .filter(|u| u.owner() == *owner && u.kind == super::basics::Kind::Mines)
+                .map(|u| u.ships)
+                .sum();
+            let ships: Vec<String> = mines::targets(s, *hex)
+                .iter()
+                .map(|u| format!("{} ({} × {})", u.label, u.kind.name(), u.ships))
+                .collect();
+            format!(
+                "Enemy ships entered your minefield at {}: {} must detonate, each destroying one ship you \
+                 choose (text 13.1.4). Ships there: {}.",
+                s.board.name(*hex),
+                crate::shared::menu::counted(mines, "mine", "mines"),
+                ships.join(", ")
+            )
+        }
         Phase::Economic => {
             let f = Forecast::of(s, seat);
             let lines = s.sheet.lines_of(seat).unwrap_or(&[]);
@@ -244,6 +265,12 @@ pub fn legal_actions(s: &State, seat: Seat) -> Vec<Action> {
             .map(|d| Action::Shift { dir: Some(d) })
             .collect(),
         Phase::First { chooser } if chooser == seat => s.playing().map(|player| Action::First { player }).collect(),
+        Phase::Mines { owner, hex } if owner == seat => mines::targets(s, hex)
+            .into_iter()
+            .map(|u| Action::Detonate {
+                at: label_text(u.label),
+            })
+            .collect(),
         Phase::Economic if s.sheet.owes(seat) => sheet_options(s, seat),
         _ => Vec::new(),
     }
@@ -295,6 +322,9 @@ pub fn default_action(s: &State, seat: Seat) -> Option<Action> {
         Phase::Movement if s.active_seat() == Some(seat) => Some(Action::End),
         Phase::Combat if combat_seat(s) == Some(seat) => Some(Action::Auto),
         Phase::Lost { shifter, .. } if shifter == seat => Some(Action::Shift { dir: None }),
+        Phase::Mines { owner, hex } if owner == seat => mines::default_target(s, hex).map(|u| Action::Detonate {
+            at: label_text(u.label),
+        }),
         Phase::First { chooser } if chooser == seat => Some(Action::First { player: seat }),
         Phase::Economic => s.sheet.default_edit(seat).map(Action::Sheet),
         _ => None,
@@ -332,6 +362,7 @@ enum When {
     /// them), or on the sheet (text 7.3.2).
     TurnOrSheet,
     Lost,
+    Mines,
     First,
     AnyTime,
 }
@@ -357,6 +388,7 @@ impl When {
             | Action::Hold { .. }
             | Action::Auto => When::Combat,
             Action::Shift { .. } => When::Lost,
+            Action::Detonate { .. } => When::Mines,
             Action::Sheet(_) | Action::Scrap { line: Some(_), .. } => When::Sheet,
             Action::First { .. } => When::First,
             Action::Standing(_) => When::AnyTime,
@@ -384,6 +416,7 @@ impl When {
             When::TurnOrSheet => "an order of your own turn (movement or combat) or a line of the economic sheet",
             When::Combat => "a combat order",
             When::Lost => "the Lost in Space order",
+            When::Mines => "the order of a minefield's owner",
             When::Sheet => "a line of the economic sheet",
             When::First => "the bid winner's order",
             When::AnyTime => "standing orders",
@@ -437,6 +470,24 @@ pub fn decide(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Reje
                 return Err(not_yours(s, seat));
             }
             mine(shift(s, *hex, *dir))?
+        }
+        (Phase::Mines { owner, hex }, Action::Detonate { at }) => {
+            if *owner != seat {
+                return Err(not_yours(s, seat));
+            }
+            let target = Label::parse(at, s.active_seat().unwrap_or(seat))
+                .and_then(|l| mines::targets(s, *hex).into_iter().find(|u| u.label == l))
+                .ok_or_else(|| {
+                    illegal(
+                        s,
+                        seat,
+                        format!(
+                            "{at} is not one of the enemy counters in your minefield at {}",
+                            s.board.name(*hex)
+                        ),
+                    )
+                })?;
+            mines::detonate(s, seat, *hex, target).into_iter().collect()
         }
         (Phase::First { chooser }, Action::First { player }) => {
             if *chooser != seat {
@@ -509,6 +560,7 @@ pub fn advance(s: &mut State, out: &mut Vec<Event>) {
         }
         let step: Vec<Event> = match s.phase {
             Phase::Combat => combat_step(s),
+            Phase::Mines { owner, hex } => mines_step(s, owner, hex),
             Phase::Economic if s.sheet.all_ready() => carry_out_economy(s),
             _ => Vec::new(),
         };
@@ -519,6 +571,22 @@ pub fn advance(s: &mut State, out: &mut Vec<Event>) {
             push(s, out, e);
         }
     }
+}
+
+/// A minefield carried on: a mine that detonates with no choice left to its
+/// owner (or by its standing orders), or, once the mines are done, the
+/// battle at the hex.
+fn mines_step(s: &State, owner: Seat, hex: Hex) -> Vec<Event> {
+    if mines::done(s, owner, hex) {
+        let mut scratch = s.clone();
+        let mut out = Vec::new();
+        push(&mut scratch, &mut out, Event::MinefieldCleared { at: hex });
+        out.extend(self::combat::start_at(&scratch, hex));
+        return out;
+    }
+    mines::automatic(s, owner, hex, s.empire(owner).standing.auto)
+        .into_iter()
+        .collect()
 }
 
 /// The end of the active player's turn: the next player's movement, or the
@@ -634,7 +702,7 @@ fn movement_began(s: &State, seat: Seat) -> Event {
     let hide = s.empire(seat).standing.revealed == RevealedRule::Hide;
     let hidden: Vec<Label> = s
         .units_of(seat)
-        .filter(|u| hide && u.face_up && !u.kind.slow() && colonies.contains(&u.hex))
+        .filter(|u| hide && u.face_up && !u.kind.always_face_up() && colonies.contains(&u.hex))
         .map(|u| u.label)
         .collect();
     let mut rng = (*s.rng).clone();
@@ -645,7 +713,7 @@ fn movement_began(s: &State, seat: Seat) -> Event {
     for h in hexes {
         let mut stack: Vec<Label> = s
             .units_at(h)
-            .filter(|u| u.owner() == seat && !u.kind.slow())
+            .filter(|u| u.owner() == seat && !u.kind.always_face_up())
             .map(|u| u.label)
             .collect();
         stack.sort();

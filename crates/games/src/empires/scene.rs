@@ -391,7 +391,9 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
         }
         let w = width(cs.len());
         let y = cy + 0.44 * s - chip_h / 2.0;
-        let face_up = cs.iter().any(|c| c.face_up && !c.kind.is_some_and(Kind::slow));
+        let face_up = cs
+            .iter()
+            .any(|c| c.face_up && !c.kind.is_some_and(Kind::always_face_up));
         rounded(
             sc,
             (x, y, w, chip_h),
@@ -1107,7 +1109,7 @@ fn own(sc: &mut Scene, flow: &mut Flow, view: &View) {
             if c.upgrading {
                 note.push("upgrading".to_string());
             }
-            if c.face_up && !c.kind.is_some_and(Kind::slow) && view.outcome.is_none() {
+            if c.face_up && !c.kind.is_some_and(Kind::always_face_up) && view.outcome.is_none() {
                 note.push("face up".to_string());
             }
             Row {

@@ -14,7 +14,7 @@ pub const ROUNDS_RANGE: std::ops::RangeInclusive<u32> = 3..=40;
 /// Option keys of the advanced and optional rules not built yet: declared
 /// so that a game created now has a definite value, and accepted only as
 /// `false` until their rules are built.
-pub const FUTURE_KEYS: &[&str] = &["carriers", "point_defense", "raiders", "mines", "aliens", "doomsday"];
+pub const FUTURE_KEYS: &[&str] = &["carriers", "point_defense", "raiders", "aliens", "doomsday"];
 
 /// A reserved option: the key of rules not built yet.
 const fn reserved(key: &'static str) -> SetupOption {
@@ -59,8 +59,12 @@ pub const OPTIONS: [SetupOption; 15] = [
     reserved(FUTURE_KEYS[0]),
     reserved(FUTURE_KEYS[1]),
     reserved(FUTURE_KEYS[2]),
+    SetupOption {
+        key: "mines",
+        description: "true: Mines, detonating on entering ships, and Minesweepers (rule 13)",
+        values: OptionValues::Flag { default: false },
+    },
     reserved(FUTURE_KEYS[3]),
-    reserved(FUTURE_KEYS[4]),
     SetupOption {
         key: "instant_upgrade",
         description: "true: every ship gets each new technology level at once (optional rule 15.1)",
@@ -76,7 +80,7 @@ pub const OPTIONS: [SetupOption; 15] = [
         description: "true: six Warp Points in deep space; a found pair joins two hexes (optional rule 16)",
         values: OptionValues::Flag { default: false },
     },
-    reserved(FUTURE_KEYS[5]),
+    reserved(FUTURE_KEYS[4]),
     SetupOption {
         key: "research_gearing",
         description: "true: at most 10 CP more on research than the phase before (optional rule 18)",
@@ -109,6 +113,7 @@ pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
         unpredictable_research: read.flag("unpredictable_research"),
         pipelines: read.flag("pipelines"),
         warp_points: read.flag("warp_points"),
+        mines: read.flag("mines"),
     };
     let board = Board::new(config.players).ok_or_else(|| {
         SetupError(format!(

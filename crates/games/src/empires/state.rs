@@ -46,6 +46,9 @@ pub struct Options {
     /// 16 Warp Points (optional rule).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub warp_points: bool,
+    /// 13 Mines and Minesweepers (advanced rule).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mines: bool,
 }
 
 impl Options {
@@ -55,6 +58,7 @@ impl Options {
         match key {
             "pipelines" => self.pipelines,
             "warp_points" => self.warp_points,
+            "mines" => self.mines,
             _ => false,
         }
     }
@@ -73,6 +77,7 @@ impl Default for Options {
             unpredictable_research: false,
             pipelines: false,
             warp_points: false,
+            mines: false,
         }
     }
 }
@@ -327,6 +332,13 @@ pub enum Phase {
         shifter: Seat,
         hex: Hex,
     },
+    /// The active player's ships met `owner`'s unswept Mines at `hex`:
+    /// `owner` owes `mines`, choosing the ship each mine destroys (advanced
+    /// rule 13.1.4), one at a time.
+    Mines {
+        owner: Seat,
+        hex: Hex,
+    },
     /// Every player's secret sheet (`economic`).
     Economic,
     /// The bid's winner chooses the first player of the next round.
@@ -462,9 +474,12 @@ impl State {
     /// The player whose movement and combat it is (not in the Economic
     /// Phase).
     pub fn active_seat(&self) -> Option<Seat> {
-        matches!(self.phase, Phase::Movement | Phase::Combat | Phase::Lost { .. })
-            .then(|| self.order.get(self.active).copied())
-            .flatten()
+        matches!(
+            self.phase,
+            Phase::Movement | Phase::Combat | Phase::Lost { .. } | Phase::Mines { .. }
+        )
+        .then(|| self.order.get(self.active).copied())
+        .flatten()
     }
 
     pub fn empire(&self, seat: Seat) -> &Empire {
@@ -697,7 +712,7 @@ pub fn new_unit(label: Label, kind: Kind, ships: u32, levels: Levels, hex: Hex) 
         ships,
         levels,
         hex,
-        face_up: kind.slow(),
+        face_up: kind.always_face_up(),
         moved: 0,
         stopped: false,
         came_from: None,

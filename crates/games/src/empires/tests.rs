@@ -149,7 +149,7 @@ fn options_ranges_and_future_keys() {
     }
     let e = setup(serde_json::json!({"colour": "red"})).unwrap_err();
     assert!(e.0.contains("unknown option `colour`"), "{}", e.0);
-    let e = setup(serde_json::json!({"mines": true})).unwrap_err();
+    let e = setup(serde_json::json!({"aliens": true})).unwrap_err();
     assert!(e.0.contains("not available yet"), "{}", e.0);
     for key in super::setup::FUTURE_KEYS {
         assert!(

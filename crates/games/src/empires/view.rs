@@ -324,6 +324,7 @@ pub fn phase(s: &State) -> PhaseInfo {
             format!("{head} · Lost in Space at {}", s.board.name(*hex)),
             s.active_seat(),
         ),
+        Phase::Mines { hex, .. } => (format!("{head} · minefield at {}", s.board.name(*hex)), s.active_seat()),
         Phase::Economic => (format!("Round {} · Economic Phase", s.round), None),
         Phase::First { chooser } => (format!("Round {} · player order", s.round), Some(*chooser)),
         Phase::Over => ("Game over".into(), None),
@@ -414,6 +415,22 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             }
             t
         }
+        Event::MinesSwept { at, swept } => format!(
+            "Minesweepers at {} removed {}.",
+            b.name(*at),
+            crate::shared::menu::counted(swept.iter().map(|(_, n)| *n).sum::<u32>(), "mine", "mines")
+        ),
+        Event::MinefieldEntered { at, owner } => format!(
+            "{} is a minefield of {}'s: the mines detonate, and {} chooses the ship each destroys.",
+            b.name(*at),
+            n(*owner),
+            n(*owner)
+        ),
+        Event::MineDetonated { at, mine, target, kind } => format!(
+            "A mine of {mine} detonated at {}, destroying a {} of {target}.",
+            b.name(*at),
+            kind.name()
+        ),
         Event::PipelinesHeld { pipelines } => format!(
             "A unit took the extra hex of a chain of MS Pipelines: {} may not move this turn.",
             labels(pipelines)

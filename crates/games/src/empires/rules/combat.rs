@@ -11,6 +11,7 @@ use super::super::state::battle::{
     Terrain,
 };
 use super::super::state::State;
+use super::mines;
 use super::movement::{self, explore, next_exploration};
 use super::{combat_hexes, combat_seat, d10, end_player_turn, hex, label_text, own_unit, seat_side, side_seat};
 use orrery_engine::{GameRng, Hex, Outcome, Seat};
@@ -590,8 +591,32 @@ fn colony_fire(s: &State, unit: Label, at: Hex) -> Vec<Event> {
     out
 }
 
+/// Combat at `h` begins: the minefield there first (advanced rule 13:
+/// sweeping, then the mines that detonate with no choice left to their
+/// owner; [`mines`]), then, unless the mines' owner must choose, the
+/// battle or colony fire.
+pub(super) fn start_at(s: &State, h: Hex) -> Vec<Event> {
+    let mut scratch = s.clone();
+    let mut out = Vec::new();
+    if let Some(owner) = mines::mine_owner(s, h).filter(|_| !mines::targets(s, h).is_empty()) {
+        if let Some(e) = mines::sweep(&scratch, owner, h) {
+            push(&mut scratch, &mut out, e);
+        }
+        let auto = scratch.empire(owner).standing.auto;
+        while let Some(e) = mines::automatic(&scratch, owner, h, auto) {
+            push(&mut scratch, &mut out, e);
+        }
+        if !mines::done(&scratch, owner, h) {
+            push(&mut scratch, &mut out, Event::MinefieldEntered { at: h, owner });
+            return out;
+        }
+    }
+    out.extend(battle_at(&scratch, h));
+    out
+}
+
 /// The battle, or colony fire, at `h` begins.
-fn start_at(s: &State, h: Hex) -> Vec<Event> {
+fn battle_at(s: &State, h: Hex) -> Vec<Event> {
     let Some(attacker) = s.active_seat() else {
         return Vec::new();
     };
@@ -611,7 +636,11 @@ fn start_at(s: &State, h: Hex) -> Vec<Event> {
     let mut fighters = Vec::new();
     let mut unarmed: [Vec<Label>; 2] = [Vec::new(), Vec::new()];
     for (side, seat) in [(Side::Attacker, attacker), (Side::Defender, defender)] {
-        for u in s.units_at(h).filter(|u| u.owner() == seat && u.kind != Kind::Decoy) {
+        // Mines never fight (advanced rule 13.1.4: they detonate before).
+        for u in s
+            .units_at(h)
+            .filter(|u| u.owner() == seat && !matches!(u.kind, Kind::Decoy | Kind::Mines))
+        {
             if u.armed() {
                 fighters.push(Fighter::new(
                     side,

@@ -259,6 +259,15 @@ pub fn check(state: &State, seat: Seat, lines: &[Line]) -> Result<Totals, String
                 kind.name()
             ));
         }
+        if let Some((tech, level)) = kind.needs().filter(|(tech, level)| after.get(*tech) < *level) {
+            return Err(format!(
+                "{} need {} {level}; you have {} (research `{}` on this sheet to buy them now)",
+                kind.name(),
+                tech.name(),
+                after.get(tech),
+                tech.key()
+            ));
+        }
         let chart = kind.chart();
         if chart.size > after.size {
             return Err(format!(
@@ -322,7 +331,7 @@ pub fn check(state: &State, seat: Seat, lines: &[Line]) -> Result<Totals, String
                         after.yard, hull_at[&at]
                     ));
                 }
-                if kind.is_warship() {
+                if kind.grouped() {
                     if ships > GROUP_MAX {
                         return Err(format!("a group holds at most {GROUP_MAX} ships"));
                     }
@@ -393,7 +402,10 @@ pub(super) fn sheet_options(s: &State, seat: Seat) -> Vec<Action> {
     if !lines.iter().any(|l| matches!(l, Line::Bid { .. })) && fits(Line::Bid { cp: 1 }) {
         out.push(add(Written::Bid { cp: 1 }));
     }
-    for tech in Tech::ALL {
+    for tech in Tech::ALL
+        .into_iter()
+        .filter(|t| t.advanced().is_none_or(|k| s.options.allows(k)))
+    {
         if s.options.unpredictable_research {
             if fits(Line::Grants { tech, grants: 1 }) {
                 out.push(add(Written::Research { tech, grants: Some(1) }));
@@ -448,6 +460,13 @@ pub(super) fn sheet_edit(s: &State, seat: Seat, action: &Action) -> Result<Sheet
 fn resolve_line(s: &State, seat: Seat, w: &Written) -> Result<Line, String> {
     Ok(match w {
         Written::Bid { cp } => Line::Bid { cp: *cp },
+        Written::Research { tech, .. } if tech.advanced().is_some_and(|k| !s.options.allows(k)) => {
+            return Err(format!(
+                "this game is played without {} technology (the advanced rule of option `{}`)",
+                tech.name(),
+                tech.advanced().unwrap_or_default()
+            ))
+        }
         Written::Research { tech, grants } => match (grants, s.options.unpredictable_research) {
             (None, false) => Line::Research { tech: *tech },
             (Some(n), true) => Line::Grants {
@@ -475,8 +494,8 @@ fn resolve_line(s: &State, seat: Seat, w: &Written) -> Result<Line, String> {
                 Some(t) => Some(own_unit(s, seat, t)?),
                 None => None,
             };
-            if into.is_some() && !kind.is_warship() {
-                return Err("`into:` adds warships to a group".into());
+            if into.is_some() && !kind.grouped() {
+                return Err("`into:` adds ships (or mines) to a group".into());
             }
             Line::Buy {
                 kind: *kind,

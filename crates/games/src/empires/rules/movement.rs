@@ -261,6 +261,21 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
                 return Err(format!("{name} is {what}: entering it ends the move (text 4.2)"));
             }
         }
+        // Mines never explore nor enter an enemy-occupied hex, escorted or
+        // not (text 13.1.3).
+        if alive
+            .iter()
+            .any(|l| scratch.unit(*l).is_some_and(|u| u.kind == Kind::Mines))
+        {
+            if scratch.unexplored(to) {
+                return Err(format!("{name} is unexplored: Mines may not explore (text 13.1.3)"));
+            }
+            if !scratch.enemies_at(seat, to).is_empty() || scratch.colony(to).is_some_and(|c| c.owner != seat) {
+                return Err(format!(
+                    "{name} holds enemy units or an enemy colony: Mines may not enter it, even with other units (text 13.1.3)"
+                ));
+            }
+        }
         let unarmed_movers = alive.iter().any(|l| scratch.unit(*l).is_some_and(|u| !u.armed()));
         if unarmed_movers && !group_armed && needs_escort(&scratch, seat, to) && !own_warships_at(&scratch, seat, to) {
             return Err(format!(
@@ -269,11 +284,13 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
         }
         segment.push(to);
         at = to;
-        // Enemy units there.
+        // Enemy units there; enemy Mines stop a move as armed units do: the
+        // mines are deployed (text 13.1.3) and detonate in the combat phase.
         let enemy_armed = scratch
             .enemies_at(seat, to)
             .into_iter()
-            .any(|e| scratch.armed_at(e, to));
+            .any(|e| scratch.armed_at(e, to))
+            || scratch.units_at(to).any(|u| u.owner() != seat && u.kind == Kind::Mines);
         let lone: Vec<Label> = scratch
             .units_at(to)
             .filter(|u| u.owner() != seat && !u.armed())
@@ -371,8 +388,8 @@ pub fn black_hole_losses(dice: &[u32], slingshot: bool) -> u32 {
 /// `split unit:L ships:N`.
 pub fn split(s: &State, seat: Seat, label: Label, ships: u32) -> Result<Vec<Event>, String> {
     let u = s.unit(label).ok_or("no such counter")?;
-    if !u.kind.is_warship() {
-        return Err(format!("only groups of warships split; {label} is a {}", u.kind.name()));
+    if !u.kind.grouped() {
+        return Err(format!("only groups split; {label} is a {}", u.kind.name()));
     }
     if ships == 0 || ships >= u.ships {
         return Err(format!(
@@ -410,9 +427,9 @@ pub fn merge(s: &State, from: Label, into: Label) -> Result<Vec<Event>, String> 
     if a.hex != b.hex {
         return Err(format!("{from} and {into} are not in one hex"));
     }
-    if !a.kind.is_warship() || a.kind != b.kind {
+    if !a.kind.grouped() || a.kind != b.kind {
         return Err(format!(
-            "only groups of one warship type merge ({from}: {}, {into}: {})",
+            "only groups of one type merge ({from}: {}, {into}: {})",
             a.kind, b.kind
         ));
     }
