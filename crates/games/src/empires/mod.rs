@@ -1,6 +1,8 @@
-//! Space Empires 4X, the basic game: 2 to 4 players, a hex map of face-down
-//! System markers, face-down counters, three turns of movement, combat and
-//! exploration per player, then a simultaneous secret Economic Phase.
+//! Space Empires 4X, the basic game (with advanced rules 10 and 13 and the
+//! optional rules 15, 16, 18 and 19 as options): 2 to 4 players, a hex map
+//! of face-down System markers, face-down counters, three turns of
+//! movement, combat and exploration per player, then a simultaneous secret
+//! Economic Phase.
 //!
 //! The rules a player reads, and the specification, are in
 //! `docs/rules/empires.md`.
@@ -21,8 +23,9 @@
 //! - [`rules`]: who owes what, the legal orders, `decide`, and the game
 //!   carried on by itself between decisions; its parts `rules::combat`
 //!   (the combat phase), `rules::economy` (the Economic Phase's arithmetic
-//!   and the sheet's rules) and `rules::movement` (the movement phase's
-//!   orders, Lost in Space, exploration).
+//!   and the sheet's rules), `rules::mines` (minefields before a battle,
+//!   advanced rule 13) and `rules::movement` (the movement phase's orders,
+//!   Lost in Space, exploration, MS Pipelines' chains and Warp Points).
 //! - [`view`]: what one viewer may see, events in words.
 //! - [`controls`]: legal orders as buttons and menus.
 //! - [`scene`]: the board picture, from a view.

@@ -82,7 +82,9 @@ pub struct Own {
     pub standing: Standing,
     pub colony_income: u32,
     pub mineral_income: u32,
-    /// Colonies joined to the homeworld by MS Pipelines (rule 10.1.2).
+    /// Colonies joined to the homeworld by MS Pipelines (rule 10.1.2);
+    /// left out at 0, so a game without pipelines shows what it did.
+    #[serde(skip_serializing_if = "is_zero")]
     pub trade_income: u32,
     pub maintenance: u32,
     /// Its economic sheet while it owes one, and what it spends.
@@ -305,6 +307,10 @@ pub fn worth_words(w: Worth) -> String {
         Worth::Colony(v) => format!("a colony of {v}"),
         Worth::Home(v) => format!("a homeworld of {v}"),
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 pub fn phase(s: &State) -> PhaseInfo {
