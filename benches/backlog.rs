@@ -144,13 +144,15 @@ fn main() {
             let reset = reset_peak();
             let down = Down::default();
             let t = Instant::now();
+            // Rows that need no call to Discord (nothing left to show) are
+            // done even while every call fails.
+            let mut quiet = 0;
             for _ in 0..failing {
-                let sent = svc.deliver(&down).await.expect("a failing pass");
-                assert_eq!(sent, 0);
+                quiet += svc.deliver(&down).await.expect("a failing pass");
             }
             let (rss, peak) = rss_mib();
             println!(
-                "  {failing} failing passes: {} sends tried ({} boards drawn) in {:.1} s; RSS {rss:.0} MiB, peak {peak:.0} MiB{}",
+                "  {failing} failing passes: {quiet} rows done without a call, {} sends tried ({} boards drawn) in {:.1} s; RSS {rss:.0} MiB, peak {peak:.0} MiB{}",
                 down.tried.load(std::sync::atomic::Ordering::Relaxed),
                 down.boards.load(std::sync::atomic::Ordering::Relaxed),
                 t.elapsed().as_secs_f64(),
