@@ -121,28 +121,26 @@ impl Store {
     }
 
     async fn put_live_in(&self, conn: &mut sqlx::AnyConnection, row: &LiveRow) -> StoreResult<()> {
-        {
-            let payload = to_json("live message payload", &row.payload)?;
-            let result = sqlx::query(&format!(
-                "INSERT INTO live_messages ({LIVE_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
+        let payload = to_json("live message payload", &row.payload)?;
+        let result = sqlx::query(&format!(
+            "INSERT INTO live_messages ({LIVE_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
              ON CONFLICT (game_id, slot) DO UPDATE SET channel_id = excluded.channel_id,
              message_id = excluded.message_id, payload = excluded.payload,
              outbox_id = excluded.outbox_id, updated_at = excluded.updated_at"
-            ))
-            .bind(row.game_id.0)
-            .bind(row.slot.as_str())
-            .bind(id_to_db(row.channel_id))
-            .bind(id_to_db(row.message_id))
-            .bind(payload)
-            .bind(row.outbox_id)
-            .bind(row.updated_at)
-            .execute(&mut *conn)
-            .await;
-            match result {
-                Ok(_) => Ok(()),
-                Err(sqlx::Error::Database(d)) if d.is_foreign_key_violation() => Err(not_found(row.game_id)),
-                Err(e) => Err(e.into()),
-            }
+        ))
+        .bind(row.game_id.0)
+        .bind(row.slot.as_str())
+        .bind(id_to_db(row.channel_id))
+        .bind(id_to_db(row.message_id))
+        .bind(payload)
+        .bind(row.outbox_id)
+        .bind(row.updated_at)
+        .execute(&mut *conn)
+        .await;
+        match result {
+            Ok(_) => Ok(()),
+            Err(sqlx::Error::Database(d)) if d.is_foreign_key_violation() => Err(not_found(row.game_id)),
+            Err(e) => Err(e.into()),
         }
     }
 

@@ -247,11 +247,10 @@ impl Store {
         limit: i64,
         claims: Claims<'_>,
     ) -> StoreResult<Vec<OutboxRow>> {
-        {
-            // The lane rule is the two NOT EXISTS: an older undelivered row in
-            // the same target lane or the same slot lane, held by anyone or by
-            // nobody, keeps this row back.
-            let pick = "SELECT r.id FROM outbox r
+        // The lane rule is the two NOT EXISTS: an older undelivered row in
+        // the same target lane or the same slot lane, held by anyone or by
+        // nobody, keeps this row back.
+        let pick = "SELECT r.id FROM outbox r
              WHERE r.delivered_at IS NULL
                AND (r.claimed_until IS NULL OR r.claimed_until < $3 OR r.claimed_by NOT LIKE $5)
                AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.target_lane = r.target_lane
@@ -259,43 +258,42 @@ impl Store {
                AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.slot_lane = r.slot_lane
                                AND o.delivered_at IS NULL AND o.id < r.id)
              ORDER BY r.id LIMIT $4";
-            let sql = match self.backend {
-                // The pick is a materialized CTE, run once: as an `IN (…)`
-                // subquery PostgreSQL may run it again per row, and with SKIP
-                // LOCKED a rerun can pick other rows (more than the limit). A
-                // row changed by another claimer between this statement's
-                // snapshot and its lock is re-read and checked again.
-                Backend::Postgres => {
-                    let cols = OUTBOX_COLS
-                        .split(", ")
-                        .map(|c| format!("outbox.{c}"))
-                        .collect::<Vec<_>>()
-                        .join(", ");
-                    format!(
-                        "WITH picked AS MATERIALIZED ({pick} FOR UPDATE OF r SKIP LOCKED)
+        let sql = match self.backend {
+            // The pick is a materialized CTE, run once: as an `IN (…)`
+            // subquery PostgreSQL may run it again per row, and with SKIP
+            // LOCKED a rerun can pick other rows (more than the limit). A
+            // row changed by another claimer between this statement's
+            // snapshot and its lock is re-read and checked again.
+            Backend::Postgres => {
+                let cols = OUTBOX_COLS
+                    .split(", ")
+                    .map(|c| format!("outbox.{c}"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                format!(
+                    "WITH picked AS MATERIALIZED ({pick} FOR UPDATE OF r SKIP LOCKED)
                      UPDATE outbox SET claimed_by = $1, claimed_until = $2 FROM picked
                      WHERE outbox.id = picked.id AND outbox.delivered_at IS NULL
                      RETURNING {cols}"
-                    )
-                }
-                // One writer at a time: the transaction below holds SQLite's
-                // write lock from the start (BEGIN IMMEDIATE).
-                Backend::Sqlite => format!(
+                )
+            }
+            // One writer at a time: the transaction below holds SQLite's
+            // write lock from the start (BEGIN IMMEDIATE).
+            Backend::Sqlite => format!(
                 "UPDATE outbox SET claimed_by = $1, claimed_until = $2 WHERE id IN ({pick}) RETURNING {OUTBOX_COLS}"
             ),
-            };
-            let rows = sqlx::query(&sql)
-                .bind(by)
-                .bind(until_ms)
-                .bind(now_ms)
-                .bind(limit)
-                .bind(claims.live_pattern())
-                .fetch_all(&mut **tx)
-                .await?;
-            let mut rows = rows.iter().map(outbox_from_row).collect::<StoreResult<Vec<_>>>()?;
-            rows.sort_by_key(|r| r.id);
-            Ok(rows)
-        }
+        };
+        let rows = sqlx::query(&sql)
+            .bind(by)
+            .bind(until_ms)
+            .bind(now_ms)
+            .bind(limit)
+            .bind(claims.live_pattern())
+            .fetch_all(&mut **tx)
+            .await?;
+        let mut rows = rows.iter().map(outbox_from_row).collect::<StoreResult<Vec<_>>>()?;
+        rows.sort_by_key(|r| r.id);
+        Ok(rows)
     }
 
     /// Give up every claim `by` holds on undelivered rows, so that anyone

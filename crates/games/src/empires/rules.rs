@@ -192,11 +192,7 @@ pub fn prompt(s: &State, seat: Seat) -> String {
             s.board.name(*hex)
         ),
         Phase::Mines { hex, owner } => {
-            let mines: u32 = s
-                .units_at(*hex)
-                .filter(|u| u.owner() == *owner && u.kind == super::basics::Kind::Mines)
-                .map(|u| u.ships)
-                .sum();
+            let mines = mines::mines_left(s, *owner, *hex);
             let ships: Vec<String> = mines::targets(s, *hex)
                 .iter()
                 .map(|u| format!("{} ({} × {})", u.label, u.kind.name(), u.ships))

@@ -41,10 +41,15 @@ fn mines_of(s: &State, owner: Seat, at: Hex) -> Vec<&Unit> {
         .collect()
 }
 
+/// The mines `owner` has left at `at`.
+pub fn mines_left(s: &State, owner: Seat, at: Hex) -> u32 {
+    mines_of(s, owner, at).iter().map(|u| u.ships).sum()
+}
+
 /// Whether the owner has a choice now: mines left, fewer than the ships,
 /// and the ships in two or more counters.
 pub fn choice(s: &State, owner: Seat, at: Hex) -> bool {
-    let mines: u32 = mines_of(s, owner, at).iter().map(|u| u.ships).sum();
+    let mines = mines_left(s, owner, at);
     let targets = targets(s, at);
     let ships: u32 = targets.iter().map(|u| u.ships).sum();
     mines > 0 && mines < ships && targets.len() > 1
@@ -74,7 +79,7 @@ pub fn detonate(s: &State, owner: Seat, at: Hex, target: &Unit) -> Option<Event>
 /// owner must choose or the mines are done: one mine on the default target
 /// when there is no choice (or `auto`, the owner's standing orders).
 pub fn automatic(s: &State, owner: Seat, at: Hex, auto: bool) -> Option<Event> {
-    let mines: u32 = mines_of(s, owner, at).iter().map(|u| u.ships).sum();
+    let mines = mines_left(s, owner, at);
     if mines == 0 || (choice(s, owner, at) && !auto) {
         return None;
     }
