@@ -464,7 +464,7 @@ fn play_takes_the_games_set_up_options() {
             "--auto",
             "--options",
         ])
-        .arg("rounds:3 slingshot:true research_gearing:true unpredictable_research:true instant_upgrade:true pipelines:true warp_points:true mines:true")
+        .arg("rounds:3 slingshot:true research_gearing:true unpredictable_research:true instant_upgrade:true pipelines:true warp_points:true mines:true carriers:true point_defense:true")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -174,6 +174,24 @@ fn warp_jumps(events: &[AnyEvent]) -> usize {
     jumps
 }
 
+/// Moves of Space Empires counters that took Fighter Squadrons along.
+fn carrier_moves(events: &[AnyEvent]) -> usize {
+    use orrery::games::empires::{Event, Kind};
+    let mut state = GameKind::Empires.empty();
+    let mut n = 0;
+    for e in events {
+        if let (AnyState::Empires(st), AnyEvent::Empires(Event::Moved { units, .. })) = (&state, e) {
+            n += usize::from(
+                units
+                    .iter()
+                    .any(|l| st.unit(*l).is_some_and(|u| u.kind == Kind::Fighters)),
+            );
+        }
+        state.apply(e).expect("an Empires event");
+    }
+    n
+}
+
 /// Space Empires with each optional rule built, alone and all together:
 /// random games end and replay exactly (the options are in the set-up
 /// event, so the replay plays by the same rules).
@@ -188,12 +206,14 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
         serde_json::json!({"pipelines": true}),
         serde_json::json!({"warp_points": true}),
         serde_json::json!({"mines": true}),
-        serde_json::json!({"instant_upgrade": true, "research_gearing": true, "unpredictable_research": true, "slingshot": true, "pipelines": true, "warp_points": true, "mines": true}),
+        serde_json::json!({"carriers": true, "point_defense": true}),
+        serde_json::json!({"instant_upgrade": true, "research_gearing": true, "unpredictable_research": true, "slingshot": true, "pipelines": true, "warp_points": true, "mines": true, "carriers": true, "point_defense": true}),
     ];
     for options in sets {
         let (mut total, mut rolled, mut slung) = (0, 0, 0);
         let (mut pipelines, mut traded, mut held, mut warps) = (0, 0, 0, 0);
         let (mut laid, mut detonated, mut chosen, mut swept) = (0, 0, 0, 0);
+        let (mut squadrons, mut carried, mut covered) = (0, 0, 0);
         for seed in 0..games {
             let mut config = GameConfig::new(2 + (seed % 3) as u8, seed);
             config.options = options.clone();
@@ -211,14 +231,26 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
             detonated += log.matches("\"MineDetonated\"").count();
             chosen += log.matches("\"MinefieldEntered\"").count();
             swept += log.matches("\"MinesSwept\"").count();
+            squadrons += log.matches("\"kind\":\"Fighters\"").count();
+            carried += carrier_moves(&played.events);
+            covered += usize::from(log.contains("\"kind\":\"Fighters\""));
         }
         eprintln!(
             "empires {options}: {games} random games ended, {total} decisions in all; \
              {rolled} sheets with research dice, {slung} sling shots, {pipelines} pipelines bought, \
              {traded} ledgers with trade, {held} chains used for the extra hex, {warps} moves through Warp Points, \
              {laid} Mines counters in the log, {detonated} mines detonated, {chosen} minefields asking \
-             their owner, {swept} sweeps"
+             their owner, {swept} sweeps, {squadrons} Fighter Squadron counters in the log, {carried} moves \
+             carrying squadrons, {covered} games with squadrons"
         );
+        if options.get("carriers").is_some() {
+            if options.get("research_gearing").is_none() {
+                assert!(squadrons > 0, "{options}: random play never bought Fighter Squadrons");
+                assert!(carried > 0, "{options}: random play never carried squadrons");
+            }
+        } else {
+            assert_eq!(squadrons + carried, 0, "{options}: squadrons in a game without them");
+        }
         if options.get("mines").is_some() {
             // Uniform random play buys mines (not under research gearing,
             // which holds Mine Technology's 30 CP back) but seldom walks
@@ -630,7 +662,7 @@ fn hidden_state_does_not_leak_in(kind: GameKind, games: u64) {
             if kind == GameKind::Empires && seed % 2 == 1 {
                 config.options = serde_json::json!({
                     "pipelines": true, "warp_points": true, "mines": true, "slingshot": true, "instant_upgrade": true,
-                    "research_gearing": true, "unpredictable_research": true
+                    "research_gearing": true, "unpredictable_research": true, "carriers": true, "point_defense": true
                 });
             }
             play_config(

@@ -55,6 +55,12 @@ pub enum Kind {
     Mines,
     /// A Minesweeper group (advanced rule 13.2).
     Sweeper,
+    /// A Carrier group (advanced rule 11.1): carries 3 Fighter Squadrons a
+    /// ship.
+    Carrier,
+    /// A counter of Fighter Squadrons (advanced rule 11.2): `ships`
+    /// squadrons, each a combat-capable ship of hull 1.
+    Fighters,
 }
 
 /// A unit type's line of the ship chart.
@@ -92,7 +98,7 @@ impl Kind {
     ];
 
     /// Every kind, in chart order.
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 16] = [
         Kind::Scout,
         Kind::Destroyer,
         Kind::Cruiser,
@@ -107,6 +113,8 @@ impl Kind {
         Kind::Pipeline,
         Kind::Mines,
         Kind::Sweeper,
+        Kind::Carrier,
+        Kind::Fighters,
     ];
 
     /// The ship chart (brief, except where marked on the rules page: Ship
@@ -156,6 +164,9 @@ impl Kind {
             Kind::Pipeline => c("MS", "MS Pipeline", 3, None, 0, 0, 0, 1, Some(1), 0),
             Kind::Mines => c("MN", "Mines", 5, None, 0, 0, 0, 1, Some(1), 0),
             Kind::Sweeper => c("SW", "Minesweeper", 6, Some(E), 1, 0, 1, 1, Some(1), 1),
+            Kind::Carrier => c("CV", "Carrier", 12, Some(E), 3, 0, 1, 1, Some(1), 1),
+            // At Fighters 1; see `fighter_attack` and `fighter_defense`.
+            Kind::Fighters => c("F", "Fighters", 5, Some(B), 5, 0, 1, 1, Some(1), 1),
         }
     }
 
@@ -172,9 +183,29 @@ impl Kind {
         self.chart().class.is_some()
     }
 
-    /// A ship that moves and may group (warships, Minesweepers too).
+    /// A ship that moves and may group (warships, Minesweepers, Carriers
+    /// and Fighter Squadrons too).
     pub fn is_warship(self) -> bool {
-        Kind::WARSHIPS.contains(&self) || self == Kind::Sweeper
+        Kind::WARSHIPS.contains(&self) || matches!(self, Kind::Sweeper | Kind::Carrier | Kind::Fighters)
+    }
+
+    /// Attack and Defense Strength of a ship of this type built with
+    /// `fighters`, its Fighter Technology level: a Fighter Squadron's grow
+    /// with it (text 11.2.6; F1 B5-0, F2 B6-0, F3 B7-1, rules page); every
+    /// other type's are its chart's.
+    pub fn strength(self, fighters: u32) -> (u32, u32) {
+        let chart = self.chart();
+        if self == Kind::Fighters {
+            let level = fighters.max(1);
+            (chart.attack + level - 1, u32::from(level >= 3))
+        } else {
+            (chart.attack, chart.defense)
+        }
+    }
+
+    /// Moves only when carried (Fighter Squadrons, text 11.2.2).
+    pub fn carried(self) -> bool {
+        self == Kind::Fighters
     }
 
     /// The option key of the advanced rule that brings this type into the
@@ -183,16 +214,18 @@ impl Kind {
         match self {
             Kind::Pipeline => Some("pipelines"),
             Kind::Mines | Kind::Sweeper => Some("mines"),
+            Kind::Carrier | Kind::Fighters => Some("carriers"),
             _ => None,
         }
     }
 
     /// The technology level needed to buy it besides Ship Size (text
-    /// 13.1.1, 13.2).
+    /// 11.0, 13.1.1, 13.2).
     pub fn needs(self) -> Option<(Tech, u32)> {
         match self {
             Kind::Mines => Some((Tech::Mines, 1)),
             Kind::Sweeper => Some((Tech::Sweep, 1)),
+            Kind::Carrier | Kind::Fighters => Some((Tech::Fighters, 1)),
             _ => None,
         }
     }
@@ -238,6 +271,8 @@ impl Kind {
             "pipeline" | "ms" | "merchant" => Kind::Pipeline,
             "mines" | "mine" | "mn" => Kind::Mines,
             "sweeper" | "sw" | "minesweeper" => Kind::Sweeper,
+            "carrier" | "cv" => Kind::Carrier,
+            "fighters" | "fighter" | "f" | "squadron" => Kind::Fighters,
             _ => return None,
         })
     }
@@ -259,6 +294,8 @@ impl Kind {
             Kind::Pipeline => "pipeline",
             Kind::Mines => "mines",
             Kind::Sweeper => "sweeper",
+            Kind::Carrier => "carrier",
+            Kind::Fighters => "fighters",
         }
     }
 }
@@ -291,10 +328,14 @@ pub enum Tech {
     Mines,
     /// Minesweeper Technology (advanced rule 13.2).
     Sweep,
+    /// Fighter Technology (advanced rule 11.0).
+    Fighters,
+    /// Point Defense Technology (advanced rule 11.3).
+    PointDefense,
 }
 
 impl Tech {
-    pub const ALL: [Tech; 10] = [
+    pub const ALL: [Tech; 12] = [
         Tech::Size,
         Tech::Attack,
         Tech::Defense,
@@ -305,6 +346,8 @@ impl Tech {
         Tech::Explore,
         Tech::Mines,
         Tech::Sweep,
+        Tech::Fighters,
+        Tech::PointDefense,
     ];
 
     /// The option key of the advanced rule that brings this category into
@@ -312,6 +355,8 @@ impl Tech {
     pub fn advanced(self) -> Option<&'static str> {
         match self {
             Tech::Mines | Tech::Sweep => Some("mines"),
+            Tech::Fighters => Some("carriers"),
+            Tech::PointDefense => Some("point_defense"),
             _ => None,
         }
     }
@@ -329,6 +374,8 @@ impl Tech {
             Tech::Explore => "explore",
             Tech::Mines => "mines",
             Tech::Sweep => "sweep",
+            Tech::Fighters => "fighters",
+            Tech::PointDefense => "pd",
         }
     }
 
@@ -344,14 +391,16 @@ impl Tech {
             Tech::Explore => "Exploration",
             Tech::Mines => "Mines",
             Tech::Sweep => "Mine Sweeping",
+            Tech::Fighters => "Fighters",
+            Tech::PointDefense => "Point Defense",
         }
     }
 
     pub fn parse(text: &str) -> Option<Tech> {
         let t = text.trim().to_ascii_lowercase();
-        Tech::ALL
-            .into_iter()
-            .find(|k| k.key() == t || k.name().to_ascii_lowercase() == t)
+        Tech::ALL.into_iter().find(|k| {
+            k.key() == t || k.name().to_ascii_lowercase() == t || k.name().to_ascii_lowercase().replace(' ', "_") == t
+        })
     }
 
     /// The level every player starts with (brief).
@@ -366,7 +415,7 @@ impl Tech {
     pub fn top(self) -> u32 {
         match self {
             Tech::Size => 6,
-            Tech::Attack | Tech::Defense | Tech::Tactics => 3,
+            Tech::Attack | Tech::Defense | Tech::Tactics | Tech::Fighters | Tech::PointDefense => 3,
             Tech::Move => 7,
             Tech::Yard => 3,
             Tech::Terraform | Tech::Explore | Tech::Mines => 1,
@@ -391,6 +440,8 @@ impl Tech {
             Tech::Explore => &[15],
             Tech::Mines => &[30],
             Tech::Sweep => &[10, 15],
+            Tech::Fighters => &[25, 25, 25],
+            Tech::PointDefense => &[20, 20, 20],
         };
         costs.get((level - self.start() - 1) as usize).copied()
     }
@@ -426,6 +477,10 @@ pub struct Levels {
     pub mines: u32,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub sweep: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fighters: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pd: u32,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -446,6 +501,8 @@ impl Default for Levels {
             explore: Tech::Explore.start(),
             mines: Tech::Mines.start(),
             sweep: Tech::Sweep.start(),
+            fighters: Tech::Fighters.start(),
+            pd: Tech::PointDefense.start(),
         }
     }
 }
@@ -463,6 +520,8 @@ impl Levels {
             Tech::Explore => self.explore,
             Tech::Mines => self.mines,
             Tech::Sweep => self.sweep,
+            Tech::Fighters => self.fighters,
+            Tech::PointDefense => self.pd,
         }
     }
 
@@ -478,6 +537,8 @@ impl Levels {
             Tech::Explore => &mut self.explore,
             Tech::Mines => &mut self.mines,
             Tech::Sweep => &mut self.sweep,
+            Tech::Fighters => &mut self.fighters,
+            Tech::PointDefense => &mut self.pd,
         };
         *slot = level.min(tech.top());
     }

@@ -161,6 +161,11 @@ pub enum Event {
         mine: Label,
         target: Label,
         kind: Kind,
+        /// A Carrier destroyed: Fighter Squadrons the other Carriers there
+        /// have no room for, lost with it, as (counter, squadrons) (text
+        /// 13.1.4).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        lost: Vec<(Label, u32)>,
     },
     /// The mines at `at` have done what they must; the battle there, if
     /// any, follows.
@@ -303,6 +308,10 @@ pub enum Event {
         new: Option<Label>,
         said: String,
         rng: Box<GameRng>,
+        /// Fighter Squadrons that left on the retreating Carriers (advanced
+        /// rule 11.1.2).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        carried: Vec<Carried>,
     },
     /// The battle at `at` ended; `winner`'s units hold the hex; the loser's
     /// Colony Ships and Miners there were destroyed (`lost`).
@@ -524,11 +533,16 @@ pub fn apply(s: &mut State, event: &Event) {
                 u.face_up = true;
             }
         }
-        Event::MineDetonated { mine, target, .. } => {
+        Event::MineDetonated { mine, target, lost, .. } => {
             for label in [mine, target] {
                 if let Some(u) = s.unit_mut(*label) {
                     u.ships = u.ships.saturating_sub(1);
                     u.face_up = true;
+                }
+            }
+            for (label, n) in lost {
+                if let Some(u) = s.unit_mut(*label) {
+                    u.ships = u.ships.saturating_sub(*n);
                 }
             }
             s.units.retain(|u| u.ships > 0);
@@ -716,8 +730,22 @@ pub fn apply(s: &mut State, event: &Event) {
             to,
             new,
             rng,
+            carried,
             ..
         } => {
+            for c in carried {
+                let mut label = None;
+                if let Some(b) = s.battle.as_mut() {
+                    let f = b.fighter(c.fighter);
+                    if let Target::Group(l) = f.id {
+                        label = Some((l, f.ships == c.ships));
+                    }
+                    let _ = b.carry_off(c.fighter, c.ships);
+                }
+                if let Some((l, whole)) = label {
+                    move_off(s, l, whole, c.ships, c.new, *to);
+                }
+            }
             let mut moved = None;
             if let Some(b) = s.battle.as_mut() {
                 let f = b.fighter(*fighter);
@@ -727,20 +755,7 @@ pub fn apply(s: &mut State, event: &Event) {
                 let _ = b.retreat(*fighter, *ships);
             }
             if let Some((label, whole)) = moved {
-                if let Some(u) = s.unit_mut(label) {
-                    if whole {
-                        u.came_from = Some(u.hex);
-                        u.hex = *to;
-                    } else if let Some(new) = new {
-                        let mut part = u.clone();
-                        u.ships -= ships;
-                        part.label = *new;
-                        part.ships = *ships;
-                        part.came_from = Some(part.hex);
-                        part.hex = *to;
-                        s.units.push(part);
-                    }
-                }
+                move_off(s, label, whole, *ships, *new, *to);
             }
             s.rng = rng.clone();
             sync_battle(s);
@@ -954,6 +969,36 @@ fn scuttle_installation(s: &mut State, at: Hex, what: Kind) {
 /// Write a battle's ship counts back onto the units and colonies in its
 /// hex (groups reduced to 0 ships are gone; a colony's Base and Ship Yards
 /// follow their fighters).
+/// Ships of `label` that left a battle for `to`: the whole counter, or
+/// `ships` of it as the new counter `new`.
+fn move_off(s: &mut State, label: Label, whole: bool, ships: u32, new: Option<Label>, to: Hex) {
+    if let Some(u) = s.unit_mut(label) {
+        if whole {
+            u.came_from = Some(u.hex);
+            u.hex = to;
+        } else if let Some(new) = new {
+            let mut part = u.clone();
+            u.ships -= ships;
+            part.label = new;
+            part.ships = ships;
+            part.came_from = Some(part.hex);
+            part.hex = to;
+            s.units.push(part);
+        }
+    }
+}
+
+/// Fighter Squadrons that left a battle on retreating Carriers: `ships`
+/// of battle fighter `fighter`, as the new counter `new` when only part of
+/// its counter left.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Carried {
+    pub fighter: usize,
+    pub ships: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new: Option<Label>,
+}
+
 fn sync_battle(s: &mut State) {
     let Some(b) = s.battle.clone() else { return };
     let hex = b.hex();

@@ -43,6 +43,7 @@ pub mod setup;
 pub mod state;
 pub mod view;
 
+pub use basics::Kind;
 pub use events::Event;
 pub use orders::Action;
 pub use state::State;

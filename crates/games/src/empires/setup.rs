@@ -14,7 +14,7 @@ pub const ROUNDS_RANGE: std::ops::RangeInclusive<u32> = 3..=40;
 /// Option keys of the advanced and optional rules not built yet: declared
 /// so that a game created now has a definite value, and accepted only as
 /// `false` until their rules are built.
-pub const FUTURE_KEYS: &[&str] = &["carriers", "point_defense", "raiders", "aliens", "doomsday"];
+pub const FUTURE_KEYS: &[&str] = &["raiders", "aliens", "doomsday"];
 
 /// A reserved option: the key of rules not built yet.
 const fn reserved(key: &'static str) -> SetupOption {
@@ -56,15 +56,23 @@ pub const OPTIONS: [SetupOption; 15] = [
         description: "true: Merchant Ship Pipelines, +1 hex along a chain and +1 CP a connected colony (rule 10)",
         values: OptionValues::Flag { default: false },
     },
+    SetupOption {
+        key: "carriers",
+        description: "true: Carriers and Fighter Squadrons, Fighter technology (rule 11.1-11.2)",
+        values: OptionValues::Flag { default: false },
+    },
+    SetupOption {
+        key: "point_defense",
+        description: "true: Point Defense technology, Scouts firing at Fighters as class A (rule 11.3)",
+        values: OptionValues::Flag { default: false },
+    },
     reserved(FUTURE_KEYS[0]),
-    reserved(FUTURE_KEYS[1]),
-    reserved(FUTURE_KEYS[2]),
     SetupOption {
         key: "mines",
         description: "true: Mines, detonating on entering ships, and Minesweepers (rule 13)",
         values: OptionValues::Flag { default: false },
     },
-    reserved(FUTURE_KEYS[3]),
+    reserved(FUTURE_KEYS[1]),
     SetupOption {
         key: "instant_upgrade",
         description: "true: every ship gets each new technology level at once (optional rule 15.1)",
@@ -80,7 +88,7 @@ pub const OPTIONS: [SetupOption; 15] = [
         description: "true: six Warp Points in deep space; a found pair joins two hexes (optional rule 16)",
         values: OptionValues::Flag { default: false },
     },
-    reserved(FUTURE_KEYS[4]),
+    reserved(FUTURE_KEYS[2]),
     SetupOption {
         key: "research_gearing",
         description: "true: at most 10 CP more on research than the phase before (optional rule 18)",
@@ -114,6 +122,8 @@ pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
         pipelines: read.flag("pipelines"),
         warp_points: read.flag("warp_points"),
         mines: read.flag("mines"),
+        carriers: read.flag("carriers"),
+        point_defense: read.flag("point_defense"),
     };
     let board = Board::new(config.players).ok_or_else(|| {
         SetupError(format!(

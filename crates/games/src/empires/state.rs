@@ -49,6 +49,12 @@ pub struct Options {
     /// 13 Mines and Minesweepers (advanced rule).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub mines: bool,
+    /// 11.1–11.2 Carriers and Fighters (advanced rule).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub carriers: bool,
+    /// 11.3 Point Defense (advanced rule).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub point_defense: bool,
 }
 
 impl Options {
@@ -59,6 +65,8 @@ impl Options {
             "pipelines" => self.pipelines,
             "warp_points" => self.warp_points,
             "mines" => self.mines,
+            "carriers" => self.carriers,
+            "point_defense" => self.point_defense,
             _ => false,
         }
     }
@@ -78,6 +86,8 @@ impl Default for Options {
             pipelines: false,
             warp_points: false,
             mines: false,
+            carriers: false,
+            point_defense: false,
         }
     }
 }

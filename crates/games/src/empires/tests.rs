@@ -142,7 +142,7 @@ fn options_ranges_and_future_keys() {
         serde_json::json!({"rounds": 41}),
         serde_json::json!({"rounds": "ten"}),
         serde_json::json!({"rules": "advanced"}),
-        serde_json::json!({"carriers": true}),
+        serde_json::json!({"raiders": true}),
         serde_json::json!({"colour": "red"}),
     ] {
         assert!(setup(bad.clone()).is_err(), "{bad} was accepted");

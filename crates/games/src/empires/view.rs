@@ -432,11 +432,27 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             n(*owner),
             n(*owner)
         ),
-        Event::MineDetonated { at, mine, target, kind } => format!(
-            "A mine of {mine} detonated at {}, destroying a {} of {target}.",
-            b.name(*at),
-            kind.name()
-        ),
+        Event::MineDetonated {
+            at,
+            mine,
+            target,
+            kind,
+            lost,
+        } => {
+            let mut t = format!(
+                "A mine of {mine} detonated at {}, destroying a {} of {target}.",
+                b.name(*at),
+                kind.name()
+            );
+            if !lost.is_empty() {
+                let parts: Vec<String> = lost.iter().map(|(l, n)| format!("{} of {l}", ships_word(*n))).collect();
+                t.push_str(&format!(
+                    " Fighter Squadrons with no Carrier left to hold them are lost: {}.",
+                    parts.join(", ")
+                ));
+            }
+            t
+        }
         Event::PipelinesHeld { pipelines } => format!(
             "A unit took the extra hex of a chain of MS Pipelines: {} may not move this turn.",
             labels(pipelines)

@@ -4,7 +4,7 @@
 
 use super::super::basics::ships_word;
 use super::super::basics::{Dir, Kind, Label, Marker, COUNTERS_PER_TYPE};
-use super::super::events::{push, Event};
+use super::super::events::{push, Carried, Event};
 use super::super::orders::{Action, ScrapWhat, StandingEdit};
 use super::super::state::battle::{
     self, choose_screen, colony_fire_to_hit, colony_volley, Action as BattleAction, Ask, Battle, Fighter, Side, Target,
@@ -393,9 +393,11 @@ fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Ve
                 .filter(|ti| b.targets(i).contains(ti))
                 .ok_or_else(|| {
                     let legal: Vec<String> = b.targets(i).iter().map(|t| b.fighter(*t).id.to_string()).collect();
+                    let why = b.find(side.other(), &t).and_then(|ti| b.why_not_target(i, ti));
                     format!(
-                        "{at} is not an enemy {} may fire at; it may fire at {}",
+                        "{at} is not an enemy {} may fire at{}; it may fire at {}",
                         b.fighter(i).id,
+                        why.map(|w| format!(" ({w})")).unwrap_or_default(),
                         legal.join(", ")
                     )
                 })?;
@@ -409,6 +411,17 @@ fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Ve
         }
         Action::Retreat { unit, to, ships } => {
             let i = own_fighter(s, seat, &b, unit)?;
+            if b.would_orphan(i) {
+                let (squadrons, room) = b.squadrons_and_room(b.fighter(i).side);
+                return Err(format!(
+                    "{} may not retreat: your {squadrons} Fighter Squadrons here need Carriers (room for {room}) \
+                     or a colony of yours to stay with (text 11.1.2)",
+                    b.fighter(i).id
+                ));
+            }
+            if b.fighter(i).kind.carried() {
+                return Err("Fighter Squadrons leave a battle only on retreating Carriers (text 11.2.4)".into());
+            }
             if !b.may_retreat(i) {
                 return Err(format!(
                     "{} may not retreat now: from firing round 2, at its place in the order, warship groups only",
@@ -489,6 +502,40 @@ fn retreat(s: &State, b: &Battle, i: usize, ships: u32, to: Hex) -> Vec<Event> {
         Target::Group(l) if ships < f.ships => Some(s.fresh_label(l.owner, &mut rng)),
         _ => None,
     };
+    // Fighter Squadrons go with retreating Carriers (text 11.1.2, 11.2.4);
+    // a part of a counter becomes a new counter.
+    let mut taken: Vec<Label> = new.into_iter().collect();
+    let carried: Vec<Carried> = b
+        .carried_by(i, ships)
+        .into_iter()
+        .map(|(fighter, n)| {
+            let g = b.fighter(fighter);
+            let new = match g.id {
+                Target::Group(l) if n < g.ships => {
+                    let mut label = s.fresh_label(l.owner, &mut rng);
+                    while taken.contains(&label) {
+                        label = s.fresh_label(l.owner, &mut rng);
+                    }
+                    taken.push(label);
+                    Some(label)
+                }
+                _ => None,
+            };
+            Carried { fighter, ships: n, new }
+        })
+        .collect();
+    let with = if carried.is_empty() {
+        String::new()
+    } else {
+        let parts: Vec<String> = carried
+            .iter()
+            .map(|c| match c.new {
+                Some(n) => format!("{} of {} as {n}", ships_word(c.ships), b.fighter(c.fighter).id),
+                None => b.fighter(c.fighter).id.to_string(),
+            })
+            .collect();
+        format!(" Fighter Squadrons go with it: {}.", parts.join(", "))
+    };
     let said = match new {
         Some(n) => format!(
             "{} of {} {} to {} as {n}.",
@@ -498,7 +545,7 @@ fn retreat(s: &State, b: &Battle, i: usize, ships: u32, to: Hex) -> Vec<Event> {
             s.board.name(to)
         ),
         None => format!("{} retreats to {}.", f.id, s.board.name(to)),
-    };
+    } + &with;
     let mut scratch = s.clone();
     let mut out = Vec::new();
     push(
@@ -511,14 +558,21 @@ fn retreat(s: &State, b: &Battle, i: usize, ships: u32, to: Hex) -> Vec<Event> {
             new,
             said,
             rng: Box::new(rng.clone()),
+            carried: carried.clone(),
         },
     );
-    let moved = match f.id {
+    let moved: Vec<Label> = match f.id {
         Target::Group(l) => new.or(Some(l)),
         _ => None,
-    };
-    if let (Some(label), Some(Marker::BlackHole)) = (moved, s.terrain(to)) {
-        out.push(movement::black_hole(&scratch, &[label], to, &mut rng, false));
+    }
+    .into_iter()
+    .chain(carried.iter().filter_map(|c| match b.fighter(c.fighter).id {
+        Target::Group(l) => Some(c.new.unwrap_or(l)),
+        _ => None,
+    }))
+    .collect();
+    if !moved.is_empty() && s.terrain(to) == Some(Marker::BlackHole) {
+        out.push(movement::black_hole(&scratch, &moved, to, &mut rng, false));
     }
     out
 }
@@ -557,7 +611,7 @@ fn colony_fire(s: &State, unit: Label, at: Hex) -> Vec<Event> {
         return Vec::new();
     };
     let chart = u.kind.chart();
-    let to_hit = colony_fire_to_hit(chart.attack, u.levels.attack, chart.hull);
+    let to_hit = colony_fire_to_hit(u.kind.strength(u.levels.fighters).0, u.levels.attack, chart.hull);
     let mut rng = (*s.rng).clone();
     let shots: Vec<(i32, u32)> = (0..u.ships).map(|_| (to_hit, d10(&mut rng))).collect();
     let volley = colony_volley(c.worth, &shots);
@@ -642,15 +696,23 @@ fn battle_at(s: &State, h: Hex) -> Vec<Event> {
             .filter(|u| u.owner() == seat && !matches!(u.kind, Kind::Decoy | Kind::Mines))
         {
             if u.armed() {
-                fighters.push(Fighter::new(
-                    side,
-                    Target::Group(u.label),
-                    u.kind,
-                    u.ships,
-                    u.levels.attack,
-                    u.levels.defense,
-                    u.levels.tactics,
-                ));
+                let craft = match u.kind {
+                    Kind::Fighters => u.levels.fighters,
+                    Kind::Scout => u.levels.pd,
+                    _ => 0,
+                };
+                fighters.push(
+                    Fighter::new(
+                        side,
+                        Target::Group(u.label),
+                        u.kind,
+                        u.ships,
+                        u.levels.attack,
+                        u.levels.defense,
+                        u.levels.tactics,
+                    )
+                    .with_craft(craft),
+                );
             } else {
                 unarmed[side.index()].push(u.label);
             }
@@ -681,7 +743,8 @@ fn battle_at(s: &State, h: Hex) -> Vec<Event> {
             }
         }
     }
-    match Battle::new(h, terrain, fighters, unarmed) {
+    let colonies = [attacker, defender].map(|seat| s.colony(h).is_some_and(|c| c.owner == seat));
+    match Battle::new(h, terrain, fighters, unarmed).map(|b| b.with_colonies(colonies)) {
         Ok(battle) => vec![Event::BattleBegan {
             at: h,
             defender,

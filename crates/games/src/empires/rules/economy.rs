@@ -388,6 +388,8 @@ pub fn same_tech(levels: &Levels, now: &Levels, kind: Kind) -> bool {
         && levels.tactics == now.tactics
         && levels.moves == now.moves
         && (kind != Kind::Cruiser || levels.explore == now.explore)
+        && (kind != Kind::Fighters || levels.fighters == now.fighters)
+        && (kind != Kind::Scout || levels.pd == now.pd)
 }
 
 pub(super) fn sheet_options(s: &State, seat: Seat) -> Vec<Action> {

@@ -67,11 +67,33 @@ pub fn default_target(s: &State, at: Hex) -> Option<&Unit> {
 /// One mine of `owner` at `at` detonates against `target`.
 pub fn detonate(s: &State, owner: Seat, at: Hex, target: &Unit) -> Option<Event> {
     let mine = mines_of(s, owner, at).first()?.label;
+    // A Carrier lost: the squadrons the other Carriers cannot hold are lost
+    // too, unless a colony of theirs is there (text 13.1.4, 11.1.2).
+    let mut lost = Vec::new();
+    if target.kind == Kind::Carrier && s.colony(at).is_none_or(|c| c.owner != target.owner()) {
+        let mine_of = |kind: Kind| -> Vec<&Unit> {
+            s.units_at(at)
+                .filter(|u| u.owner() == target.owner() && u.kind == kind)
+                .collect()
+        };
+        let room = 3 * (mine_of(Kind::Carrier).iter().map(|u| u.ships).sum::<u32>() - 1);
+        let squadrons = mine_of(Kind::Fighters);
+        let mut excess = squadrons.iter().map(|u| u.ships).sum::<u32>().saturating_sub(room);
+        for f in squadrons.iter().rev() {
+            if excess == 0 {
+                break;
+            }
+            let n = excess.min(f.ships);
+            lost.push((f.label, n));
+            excess -= n;
+        }
+    }
     Some(Event::MineDetonated {
         at,
         mine,
         target: target.label,
         kind: target.kind,
+        lost,
     })
 }
 

@@ -15,7 +15,7 @@
 //! Lost in Space's shift, and exploration at the end of the combat phase.
 
 use super::super::basics::ships_word;
-use super::super::basics::{black_hole_survives, moves, Dir, Kind, Label, Marker, GROUP_MAX};
+use super::super::basics::{black_hole_survives, moves, Dir, Kind, Label, Marker, Tech, GROUP_MAX};
 use super::super::events::{apply, push, Doom, Event};
 use super::super::map::Board;
 use super::super::orders::{Action, ScrapWhat};
@@ -38,7 +38,12 @@ pub fn left(s: &State, u: &Unit) -> u32 {
 
 /// Hexes `unit` may move this turn by the movement chart, a sling shot's
 /// hex included and a pipeline's extra hex not.
+/// Fighter Squadrons: as far as any Carrier could take them (the Carriers
+/// of each order limit them, text 11.2.3).
 fn allowed(s: &State, u: &Unit) -> u32 {
+    if u.kind.carried() {
+        return moves(Tech::Move.top(), s.turn) + u32::from(u.slung);
+    }
     u.allowance(s.turn, s.empire(u.owner()).levels.moves) + u32::from(u.slung)
 }
 
@@ -137,6 +142,32 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
         return Err("name at least one counter".into());
     };
     let start = first.hex;
+    // Fighter Squadrons move only on Carriers moving with them, 3 a
+    // Carrier, no farther than the fastest Carrier moves this turn (text
+    // 11.2.2, 11.2.3).
+    let of_kind = |kind: Kind| -> Vec<&Unit> {
+        units
+            .iter()
+            .filter_map(|l| s.unit(*l))
+            .filter(|u| u.kind == kind)
+            .collect()
+    };
+    let squadrons: u32 = of_kind(Kind::Fighters).iter().map(|u| u.ships).sum();
+    let carriers = of_kind(Kind::Carrier);
+    let room = 3 * carriers.iter().map(|u| u.ships).sum::<u32>();
+    let carrier_reach = carriers.iter().map(|u| allowed(s, u)).max().unwrap_or(0);
+    if squadrons > 0 && room == 0 {
+        return Err(
+            "Fighter Squadrons never move on their own: name a Carrier in the same hex in the order (text 11.2.2)"
+                .into(),
+        );
+    }
+    if squadrons > room {
+        return Err(format!(
+            "{squadrons} Fighter Squadrons need {} Carriers; the Carriers named hold {room} (3 a Carrier, text 11.1.1)",
+            squadrons.div_ceil(3)
+        ));
+    }
     let chain = active_chain(s, seat, units, start);
     let on_chain = !chain.is_empty() && path.iter().all(|h| chain.contains(h));
     let mut piped: Vec<Label> = Vec::new();
@@ -163,14 +194,20 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
         if along {
             piped.push(*l);
         }
-        let base = base_left(s, u) + u32::from(sling.is_some());
+        let base = if u.kind.carried() {
+            carrier_reach.saturating_sub(u.moved)
+        } else {
+            base_left(s, u)
+        } + u32::from(sling.is_some());
         let reach = base + u32::from(along);
         if path.len() as u32 > reach {
             return Err(format!(
                 "{l} may move {} more hex(es) this turn (turn {}){}, not {}",
                 reach,
                 s.turn,
-                if sling.is_some() {
+                if u.kind.carried() {
+                    ", no farther than the fastest Carrier named could move this turn (text 11.2.3)"
+                } else if sling.is_some() {
                     ", one more after a sling shot"
                 } else if u.piped || (u.moved == 0 && !chain.is_empty()) {
                     ", one more only along the chain of your MS Pipelines it began on (text 10.1.2)"
@@ -661,6 +698,29 @@ pub(super) fn movement_options(s: &State, seat: Seat) -> Vec<Action> {
                         slingshot: true,
                     });
                 }
+            }
+        }
+    }
+    // A Carrier with the squadrons it can take along (text 11.2.3).
+    for u in mine.iter().filter(|u| u.kind == Kind::Carrier && movable(s, u).is_ok()) {
+        let mut room = 3 * u.ships;
+        let mut units = vec![u.label];
+        for f in mine.iter().filter(|f| f.kind == Kind::Fighters && f.hex == u.hex) {
+            if f.ships <= room && !f.stopped && !f.upgrading {
+                room -= f.ships;
+                units.push(f.label);
+            }
+        }
+        if units.len() < 2 {
+            continue;
+        }
+        for to in s.neighbours(u.hex) {
+            if move_units(s, seat, &units, &[to]).is_ok() {
+                out.push(Action::Move {
+                    units: units.iter().map(|l| label_text(*l)).collect(),
+                    path: vec![s.board.name(to)],
+                    slingshot: false,
+                });
             }
         }
     }

@@ -25,10 +25,10 @@
 //! `combat` decision*, *Standing orders*). Where the page leaves a choice
 //! open, the reading taken is written at the item it concerns.
 
-use super::super::basics::{hits, to_hit, Class, Kind, Label, Worth, GROUP_MAX};
+use super::super::basics::{hits, to_hit, Class, Kind, Label, GROUP_MAX};
 use orrery_engine::{Hex, Seat};
 use serde::{Deserialize, Serialize};
-use std::cmp::{Ordering, Reverse};
+use std::cmp::Reverse;
 use std::fmt;
 
 /// The two sides of a battle: the active player is the attacker.
@@ -161,6 +161,14 @@ pub struct Fighter {
     /// This firing round: its place in the order is over although ships
     /// that could only retreat stayed ([`Battle::hold`]).
     pub held: bool,
+    /// Fighter Squadrons: their Fighter Technology level; Scouts: their
+    /// Point Defense level (advanced rule 11); 0 otherwise.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub craft: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Fighter {
@@ -187,7 +195,35 @@ impl Fighter {
             fired: 0,
             screened: 0,
             held: false,
+            craft: 0,
         }
+    }
+
+    /// With its Fighter Technology (Fighter Squadrons) or Point Defense
+    /// (Scouts) level.
+    pub fn with_craft(self, craft: u32) -> Fighter {
+        Fighter { craft, ..self }
+    }
+
+    /// A Scout with Point Defense Technology (advanced rule 11.3).
+    pub fn point_defense(&self) -> bool {
+        self.kind == Kind::Scout && self.craft > 0
+    }
+
+    /// Attack Strength against a unit of `target` type, before technology:
+    /// a Point Defense Scout fires at Fighter Squadrons with 5 + its level
+    /// (A6 at level 1, text 11.3.2; A7, A8 brief).
+    pub fn base_attack(&self, target: Kind) -> u32 {
+        if self.point_defense() && target == Kind::Fighters {
+            5 + self.craft
+        } else {
+            self.kind.strength(self.craft).0
+        }
+    }
+
+    /// Defense Strength, before technology.
+    pub fn base_defense(&self) -> u32 {
+        self.kind.strength(self.craft).1
     }
 
     pub fn hull(&self) -> u32 {
@@ -214,7 +250,7 @@ impl Fighter {
     /// the hull), without the fleet-size bonus.
     pub fn attack(&self, terrain: Terrain) -> u32 {
         let chart = self.kind.chart();
-        chart.attack + terrain.attack_tech(self.attack_tech).min(chart.hull)
+        self.base_attack(self.kind) + terrain.attack_tech(self.attack_tech).min(chart.hull)
     }
 
     /// One hit on the group's unscreened ships; `true` if it destroyed one.
@@ -360,6 +396,14 @@ pub struct Battle {
     /// The side with the fleet-size bonus this firing round.
     bonus: Option<Side>,
     step: Step,
+    /// Each side (attacker, defender) has a colony in the hex, where
+    /// Fighter Squadrons left behind are based (text 11.1.2).
+    #[serde(default, skip_serializing_if = "is_default")]
+    colonies: [bool; 2],
+}
+
+fn is_default<T: Default + PartialEq>(t: &T) -> bool {
+    *t == T::default()
 }
 
 impl Battle {
@@ -410,10 +454,25 @@ impl Battle {
             brought: [0, 0],
             bonus: None,
             step: Step::Fire,
+            colonies: [false, false],
         };
         battle.brought = Side::BOTH.map(|s| battle.count(s));
         battle.settle();
         Ok(battle)
+    }
+
+    /// With the sides' colonies in the hex noted (`[attacker, defender]`).
+    pub fn with_colonies(self, colonies: [bool; 2]) -> Battle {
+        Battle { colonies, ..self }
+    }
+
+    /// Carriers of `fighter`'s side would leave Fighter Squadrons behind
+    /// with no Carrier and no colony to take them (text 11.1.2): its side
+    /// has more squadrons than its Carriers hold and no colony here.
+    pub fn would_orphan(&self, fighter: usize) -> bool {
+        let f = &self.fighters[fighter];
+        let (squadrons, room) = self.squadrons_and_room(f.side);
+        f.kind == Kind::Carrier && squadrons > room && !self.colonies[f.side.index()]
     }
 
     pub fn hex(&self) -> Hex {
@@ -533,12 +592,7 @@ impl Battle {
             .collect();
         order.sort_by_key(|&i| {
             let f = &self.fighters[i];
-            (
-                self.terrain.class(f.kind),
-                Reverse(f.tactics),
-                f.side == Side::Attacker,
-                i,
-            )
+            (self.class(i), Reverse(f.tactics), f.side == Side::Attacker, i)
         });
         order
     }
@@ -559,11 +613,77 @@ impl Battle {
             .collect()
     }
 
-    /// The enemy fighters `fighter` may fire at now: the unscreened ones.
+    /// The firing class of `fighter` now: its chart's (E for all in a
+    /// Nebula or Asteroids), but A for a Point Defense Scout while enemy
+    /// Fighter Squadrons may be fired upon in open space (text 11.3.1).
+    pub fn class(&self, fighter: usize) -> Class {
+        if self.terrain == Terrain::Open && self.point_defense_on(fighter) {
+            Class::A
+        } else {
+            self.terrain.class(self.fighters[fighter].kind)
+        }
+    }
+
+    /// A Point Defense Scout facing unscreened enemy Fighter Squadrons: it
+    /// fires at them (only), as class A in open space (rules page: a PD
+    /// Scout's place in the order is the squadrons').
+    fn point_defense_on(&self, fighter: usize) -> bool {
+        let f = &self.fighters[fighter];
+        f.point_defense() && !self.squadrons_in_sight(f.side.other()).is_empty()
+    }
+
+    /// `side`'s unscreened Fighter Squadrons.
+    fn squadrons_in_sight(&self, side: Side) -> Vec<usize> {
+        (0..self.fighters.len())
+            .filter(|&i| {
+                let t = &self.fighters[i];
+                t.side == side && t.kind == Kind::Fighters && t.unscreened() > 0
+            })
+            .collect()
+    }
+
+    /// Carriers of `side` may not be fired upon while it has Fighter
+    /// Squadrons in the battle, unless it screened any this round (text
+    /// 11.1.1).
+    fn carriers_covered(&self, side: Side) -> bool {
+        let squadrons = self.of(side).filter(|f| f.kind == Kind::Fighters);
+        let mut any = false;
+        for f in squadrons {
+            if f.screened > 0 {
+                return false;
+            }
+            any = true;
+        }
+        any
+    }
+
+    /// Why `target`, an enemy still in the battle, may not be fired upon
+    /// by `fighter` now, when a rule of advanced rule 11 is the reason.
+    pub fn why_not_target(&self, fighter: usize, target: usize) -> Option<&'static str> {
+        let t = &self.fighters[target];
+        if self.point_defense_on(fighter) && t.kind != Kind::Fighters {
+            Some("a Scout with Point Defense fires at Fighter Squadrons while any may be fired upon, text 11.3.1")
+        } else if t.kind == Kind::Carrier && t.unscreened() > 0 && self.carriers_covered(t.side) {
+            Some("Carriers may not be fired upon while their side has Fighter Squadrons in the battle, text 11.1.1")
+        } else {
+            None
+        }
+    }
+
+    /// The enemy fighters `fighter` may fire at now: the unscreened ones
+    /// (not Carriers covered by their Fighter Squadrons; only the squadrons
+    /// for a Point Defense Scout facing them).
     pub fn targets(&self, fighter: usize) -> Vec<usize> {
         let side = self.fighters[fighter].side.other();
+        if self.point_defense_on(fighter) {
+            return self.squadrons_in_sight(side);
+        }
+        let covered = self.carriers_covered(side);
         (0..self.fighters.len())
-            .filter(|&i| self.fighters[i].side == side && self.fighters[i].unscreened() > 0)
+            .filter(|&i| {
+                let t = &self.fighters[i];
+                t.side == side && t.unscreened() > 0 && !(covered && t.kind == Kind::Carrier)
+            })
             .collect()
     }
 
@@ -575,11 +695,11 @@ impl Battle {
         let (f, t) = (&self.fighters[fighter], &self.fighters[target]);
         let (a, d) = (f.kind.chart(), t.kind.chart());
         to_hit(
-            a.attack,
+            f.base_attack(t.kind),
             self.terrain.attack_tech(f.attack_tech),
             a.hull,
             self.bonus == Some(f.side),
-            d.defense,
+            t.base_defense(),
             self.terrain.defense_tech(t.defense_tech),
             d.hull,
         )
@@ -606,6 +726,8 @@ impl Battle {
         self.step == Step::Fire
             && self.round >= 2
             && f.kind.is_warship()
+            && !f.kind.carried()
+            && !self.would_orphan(i)
             && f.ships > f.fired
             && self.count(f.side.other()) > 0
     }
@@ -768,6 +890,9 @@ impl Battle {
         if !f.kind.is_warship() {
             return Err(format!("a {} never retreats", f.kind));
         }
+        if f.kind.carried() {
+            return Err("Fighter Squadrons leave a battle only on retreating Carriers (text 11.2.4)".into());
+        }
         if self.round < 2 {
             return Err("retreat only from firing round 2".into());
         }
@@ -796,6 +921,50 @@ impl Battle {
         };
         self.settle();
         Ok(left)
+    }
+
+    /// The Fighter Squadrons that `ships` Carriers of `fighter` take with
+    /// them when they retreat: 3 a Carrier (text 11.1.1), from the side's
+    /// squadron counters in the order they were listed, as (fighter,
+    /// squadrons). Empty for any other retreat.
+    pub fn carried_by(&self, fighter: usize, ships: u32) -> Vec<(usize, u32)> {
+        let f = &self.fighters[fighter];
+        if f.kind != Kind::Carrier {
+            return Vec::new();
+        }
+        let mut room = 3 * ships;
+        let mut out = Vec::new();
+        for (i, g) in self.fighters.iter().enumerate() {
+            if room == 0 {
+                break;
+            }
+            if g.side == f.side && g.kind == Kind::Fighters && g.ships > 0 {
+                let n = room.min(g.ships);
+                out.push((i, n));
+                room -= n;
+            }
+        }
+        out
+    }
+
+    /// Squadrons of `side` still in the battle, and the Carriers' room for
+    /// them (3 a Carrier).
+    pub fn squadrons_and_room(&self, side: Side) -> (u32, u32) {
+        let sum = |kind: Kind| self.of(side).filter(|f| f.kind == kind).map(|f| f.ships).sum::<u32>();
+        (sum(Kind::Fighters), 3 * sum(Kind::Carrier))
+    }
+
+    /// `ships` Fighter Squadrons of `fighter` leave on retreating Carriers
+    /// (see [`Battle::carried_by`]); the retreat itself follows.
+    pub fn carry_off(&mut self, fighter: usize, ships: u32) -> Result<(), String> {
+        let f = self.fighters.get_mut(fighter).ok_or("no such fighter")?;
+        if !f.kind.carried() || ships > f.ships {
+            return Err(format!("{} cannot be carried off", f.id));
+        }
+        f.ships -= ships;
+        f.screened = f.screened.min(f.ships);
+        f.fired = f.fired.min(f.unscreened());
+        Ok(())
     }
 
     /// `fighter`'s ships that could only retreat stay: its place in the
@@ -931,267 +1100,13 @@ impl Battle {
     }
 }
 
-// ---------------------------------------------------------------------
-// Standing orders
-// ---------------------------------------------------------------------
-
-/// `target`: which enemy each ship fires at, chosen again before every die.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum TargetRule {
-    /// A group with a damaged ship (the one needing the fewest more hits),
-    /// else the highest to-hit, then one that has not fired yet this round,
-    /// then the larger hull; last tie: label order.
-    #[default]
-    Focus,
-    /// The largest hull, then as focus.
-    Big,
-    /// The smallest hull, then as focus.
-    Small,
-}
-
-/// `retreat`: when a group retreats, from firing round 2, at its place.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum RetreatRule {
-    #[default]
-    Never,
-    /// When the enemy has the fleet-size bonus this round.
-    Outgunned,
-    /// When the side has half or fewer of the combat-capable units it
-    /// brought into the battle.
-    Half,
-}
-
-/// `screen`: what the side screens when it may.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ScreenRule {
-    #[default]
-    None,
-    /// As many ships as allowed, lowest attack (with tech) first, damaged
-    /// first among equals, never losing a fleet-size bonus the side has
-    /// unscreened.
-    Weak,
-}
-
-/// `colonies`: colony fire after a battle and in hexes without one.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ColonyRule {
-    /// Every armed ship fires at the enemy colony.
-    #[default]
-    Fire,
-    Hold,
-}
-
-/// The order words of the standing-order values (`target:focus`, …).
-macro_rules! keys {
-    ($ty:ty { $($variant:ident => $key:literal),+ $(,)? }) => {
-        impl $ty {
-            pub const ALL: &'static [$ty] = &[$(<$ty>::$variant),+];
-
-            /// The value's order word.
-            pub fn key(self) -> &'static str {
-                match self {
-                    $(<$ty>::$variant => $key),+
-                }
-            }
-
-            /// Read an order word.
-            pub fn parse(text: &str) -> Option<$ty> {
-                let t = text.trim().to_ascii_lowercase();
-                Self::ALL.iter().copied().find(|v| v.key() == t)
-            }
-        }
-    };
-}
-
-keys!(TargetRule { Focus => "focus", Big => "big", Small => "small" });
-keys!(RetreatRule { Never => "never", Outgunned => "outgunned", Half => "half" });
-keys!(ScreenRule { None => "none", Weak => "weak" });
-keys!(ColonyRule { Fire => "fire", Hold => "hold" });
-
-/// `revealed`: whether groups revealed in combat that start a turn at one
-/// of the player's colonies are flipped face down (text 5.11: "they may be
-/// flipped face down ... before being moved").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum RevealedRule {
-    /// Flip them face down (with new numeral markers).
-    #[default]
-    Hide,
-    /// Leave them face up, for all to see.
-    Keep,
-}
-
-impl RevealedRule {
-    fn is_hide(&self) -> bool {
-        *self == RevealedRule::Hide
-    }
-}
-
-keys!(RevealedRule { Hide => "hide", Keep => "keep" });
-
-/// A player's standing orders (rules page, *Standing orders*); the default
-/// is the page's: asked (not fire at will), focus, never retreat, no
-/// screening, fire at colonies, hide revealed groups at colonies.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Standing {
-    /// Fire at will: every combat choice made at once by these settings.
-    pub auto: bool,
-    pub target: TargetRule,
-    pub retreat: RetreatRule,
-    pub screen: ScreenRule,
-    pub colonies: ColonyRule,
-    /// Not written when `hide`, so states stored before it read the same.
-    #[serde(default, skip_serializing_if = "RevealedRule::is_hide")]
-    pub revealed: RevealedRule,
-}
-
-impl Standing {
-    /// The answer to `ask` by these orders. A `Fire` answer fires one ship
-    /// (the target is chosen again before every die). `retreat_hex`: the
-    /// caller found a legal retreat hex for the fighter asked (without one
-    /// it fires).
-    pub fn answer(&self, battle: &Battle, ask: &Ask, retreat_hex: bool) -> Action {
-        match *ask {
-            Ask::Screen { side, .. } => Action::Screen(choose_screen(battle, side, self.screen)),
-            Ask::Fire {
-                fighter,
-                ships,
-                may_retreat,
-                ..
-            } => {
-                let f = battle.fighter(fighter);
-                if may_retreat && retreat_hex && choose_retreat(battle, fighter, self.retreat) {
-                    return Action::Retreat {
-                        fighter,
-                        ships: f.ships - f.fired,
-                    };
-                }
-                match choose_target(battle, fighter, self.target) {
-                    Some(t) if ships > 0 => Action::Fire {
-                        fighter,
-                        target: battle.fighter(t).id,
-                        ships: 1,
-                    },
-                    _ => Action::Hold { fighter },
-                }
-            }
-        }
-    }
-}
-
-/// The target of `fighter`'s next die by `rule`, among its legal targets.
-pub fn choose_target(battle: &Battle, fighter: usize, rule: TargetRule) -> Option<usize> {
-    let focus = |x: usize, y: usize| -> Ordering {
-        let (a, b) = (battle.fighter(x), battle.fighter(y));
-        let key = |f: &Fighter, i: usize| {
-            (
-                // A group with a damaged ship first, the fewest more hits.
-                f.damage == 0,
-                if f.damage > 0 { f.hits_to_kill() } else { 0 },
-                Reverse(battle.to_hit(fighter, i)),
-                // One that has not fired yet this round.
-                f.fired > 0,
-                Reverse(f.hull()),
-                f.id,
-            )
-        };
-        key(a, x).cmp(&key(b, y))
-    };
-    let hull = |i: usize| battle.fighter(i).hull();
-    battle.targets(fighter).into_iter().min_by(|&x, &y| match rule {
-        TargetRule::Focus => focus(x, y),
-        TargetRule::Big => hull(y).cmp(&hull(x)).then_with(|| focus(x, y)),
-        TargetRule::Small => hull(x).cmp(&hull(y)).then_with(|| focus(x, y)),
-    })
-}
-
-/// Whether `fighter` retreats now by `rule` (if it may; the caller checks
-/// that a legal hex exists).
-pub fn choose_retreat(battle: &Battle, fighter: usize, rule: RetreatRule) -> bool {
-    let side = battle.fighter(fighter).side;
-    battle.may_retreat(fighter)
-        && match rule {
-            RetreatRule::Never => false,
-            RetreatRule::Outgunned => battle.bonus() == Some(side.other()),
-            RetreatRule::Half => 2 * battle.count(side) <= battle.brought(side),
-        }
-}
-
-/// The screening of `side` by `rule`, when the battle asks it to screen.
-/// Weak: the lowest attack (with the tech it uses here) first, groups
-/// with a damaged ship first among equals, then label order; whole groups
-/// while they fit, then part of the next; at most the number allowed, and
-/// never so many that a fleet-size bonus the side has unscreened is lost.
-pub fn choose_screen(battle: &Battle, side: Side, rule: ScreenRule) -> Vec<(Target, u32)> {
-    let Some(Ask::Screen { side: asked, max_ships }) = battle.ask() else {
-        return Vec::new();
-    };
-    if rule == ScreenRule::None || asked != side {
-        return Vec::new();
-    }
-    let (mine, theirs) = (battle.count(side), battle.count(side.other()));
-    let mut left = if mine >= 2 * theirs {
-        max_ships.min(mine - 2 * theirs)
-    } else {
-        max_ships
-    };
-    let mut groups: Vec<&Fighter> = battle
-        .fighters()
-        .iter()
-        .filter(|f| f.side == side && f.ships > 0 && f.kind.is_warship())
-        .collect();
-    groups.sort_by_key(|f| (f.attack(battle.terrain()), f.damage == 0, f.id));
-    let mut out = Vec::new();
-    for f in groups {
-        if left == 0 {
-            break;
-        }
-        let n = left.min(f.ships);
-        out.push((f.id, n));
-        left -= n;
-    }
-    out
-}
-
-// ---------------------------------------------------------------------
-// Colony fire
-// ---------------------------------------------------------------------
-
-/// To-hit of one ship firing at a colony (text 5.10): attack + Attack tech
-/// (at most its hull), no fleet-size bonus, colony defense 0. The page
-/// names no terrain effect here, so none is applied.
-pub fn colony_fire_to_hit(attack: u32, attack_tech: u32, hull: u32) -> i32 {
-    to_hit(attack, attack_tech, hull, false, 0, 0, 0)
-}
-
-/// Ships firing at a colony, once each.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ColonyFire {
-    /// `(die, hit)` per ship that fired, in order.
-    pub shots: Vec<(u32, bool)>,
-    /// The colony after the hits; `None`: destroyed.
-    pub after: Option<Worth>,
-}
-
-/// Fire `(to_hit, die)` shots at a colony worth `worth`, in order: each hit
-/// takes it down one step (text 5.10.2); once it is destroyed the rest do
-/// not fire.
-pub fn colony_volley(worth: Worth, shots: &[(i32, u32)]) -> ColonyFire {
-    let mut after = Some(worth);
-    let mut out = Vec::new();
-    for &(to_hit, die) in shots {
-        let Some(w) = after else { break };
-        let hit = hits(die, to_hit);
-        if hit {
-            after = w.hit();
-        }
-        out.push((die, hit));
-    }
-    ColonyFire { shots: out, after }
-}
+mod standing;
+pub use standing::*;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use super::super::super::basics::Worth;
     use Kind::*;
 
     const A: Side = Side::Attacker;
@@ -1215,6 +1130,84 @@ mod tests {
 
     fn base(side: Side) -> Fighter {
         Fighter::new(side, Target::Base, Base, 1, 0, 0, 0)
+    }
+
+    #[test]
+    fn carriers_are_covered_by_squadrons_unless_one_is_screened() {
+        // Text 11.1.1: not targeted until every friendly squadron is gone.
+        let b = battle(vec![
+            group(A, 1, Scout, 1),
+            group(D, 2, Carrier, 1),
+            group(D, 3, Fighters, 2).with_craft(1),
+        ]);
+        assert_eq!(b.targets(0), vec![2]);
+        assert!(b.why_not_target(0, 1).is_some());
+        // The defender (3 against 1) screens a squadron: the Carrier may be
+        // fired upon this round.
+        let mut b = b;
+        assert!(matches!(b.ask(), Some(Ask::Screen { side: D, .. })));
+        b.screen(D, &[(id(D, 3), 1)]).unwrap();
+        assert_eq!(b.targets(0), vec![1, 2]);
+    }
+
+    #[test]
+    fn point_defense_scouts_fire_first_and_at_squadrons() {
+        // Text 11.3.2's example: PD 1 and Attack 1: A7 at squadrons, E4 else.
+        let pd = Fighter::new(A, id(A, 1), Scout, 1, 1, 0, 0).with_craft(1);
+        let b = battle(vec![
+            pd.clone(),
+            group(D, 2, Carrier, 1),
+            group(D, 3, Fighters, 1).with_craft(1),
+        ]);
+        assert_eq!(b.class(0), Class::A);
+        assert_eq!(b.order()[0], 0, "the PD Scout fires before the squadron (class B)");
+        assert_eq!(b.targets(0), vec![2]);
+        assert_eq!(b.to_hit(0, 2), 7);
+        assert_eq!(b.to_hit(0, 1), 4);
+        // In Asteroids it fires as class E (its attack at squadrons stays).
+        let b = battle_in(
+            Terrain::Asteroids,
+            vec![pd, group(D, 2, Carrier, 1), group(D, 3, Fighters, 1).with_craft(1)],
+        );
+        assert_eq!(b.class(0), Class::E);
+        assert_eq!(b.to_hit(0, 2), 6);
+    }
+
+    #[test]
+    fn squadron_strength_grows_with_fighter_technology() {
+        let target = group(D, 9, Scout, 1);
+        for (level, attack, defense) in [(1, 5, 0), (2, 6, 0), (3, 7, 1)] {
+            let f = group(A, 1, Fighters, 1).with_craft(level);
+            assert_eq!(f.base_attack(target.kind), attack);
+            assert_eq!(f.base_defense(), defense);
+        }
+    }
+
+    #[test]
+    fn retreating_carriers_take_three_squadrons_each_and_never_orphan() {
+        let b = battle(vec![
+            group(A, 1, Carrier, 2),
+            group(A, 2, Fighters, 2),
+            group(A, 3, Fighters, 3),
+            group(D, 4, Dreadnaught, 1),
+        ]);
+        assert_eq!(b.carried_by(0, 1), vec![(1, 2), (2, 1)]);
+        assert_eq!(b.carried_by(0, 2), vec![(1, 2), (2, 3)]);
+        assert!(b.carried_by(3, 1).is_empty());
+        assert!(!b.would_orphan(0));
+        // Seven squadrons, room for six: no colony, no retreat.
+        let b = battle(vec![
+            group(A, 1, Carrier, 2),
+            group(A, 2, Fighters, 6),
+            group(A, 3, Fighters, 1),
+            group(D, 4, Dreadnaught, 1),
+        ]);
+        assert!(b.would_orphan(0));
+        assert!(!b.clone().with_colonies([true, false]).would_orphan(0));
+        let mut b = b;
+        assert!(b.carry_off(0, 1).is_err(), "a Carrier is not carried");
+        b.carry_off(1, 4).unwrap();
+        assert_eq!(b.fighter(1).ships, 2);
     }
 
     fn yards(side: Side, n: u32) -> Fighter {
