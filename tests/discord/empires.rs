@@ -197,3 +197,169 @@ async fn a_whole_space_empires_game_through_discord() {
          {first_hour:?}"
     );
 }
+
+/// The advanced-rules player's sheet: Mine Technology first, then Fighter
+/// technology, then Mines, squadrons and a Carrier at home (at most four
+/// lines), then ready.
+fn advanced_sheet(s: &orrery::games::empires::State, seat: Seat, legal: &[CommandLine]) -> Option<CommandLine> {
+    let lines = s.sheet.lines_of(seat).map_or(0, <[_]>::len);
+    if lines >= 4 {
+        return None;
+    }
+    let home = s.board.name(s.board.homeworld(seat));
+    let levels = s.empire(seat).levels;
+    let research = |tech: &str| {
+        legal
+            .iter()
+            .find(|l| l.name == "research" && l.get("tech") == Some(tech))
+            .cloned()
+    };
+    let buy = |kind: &str| {
+        legal
+            .iter()
+            .find(|l| l.name == "buy" && l.get("type") == Some(kind) && l.get("at") == Some(home.as_str()))
+            .cloned()
+    };
+    if levels.mines == 0 {
+        return research("mines");
+    }
+    if levels.fighters == 0 {
+        return research("fighters").or_else(|| buy("mines"));
+    }
+    // Squadrons for every Carrier first (3 a Carrier), then a Carrier.
+    let count = |kind: orrery::games::empires::Kind| {
+        s.units_of(seat)
+            .filter(|u| u.kind == kind)
+            .map(|u| u.ships)
+            .sum::<u32>()
+    };
+    let (carriers, squadrons) = (
+        count(orrery::games::empires::Kind::Carrier),
+        count(orrery::games::empires::Kind::Fighters),
+    );
+    if squadrons < 3 * carriers {
+        buy("fighters").or_else(|| buy("mines"))
+    } else {
+        buy("carrier").or_else(|| buy("mines"))
+    }
+}
+
+/// A Carrier's move that takes squadrons along, toward the other
+/// homeworld when one does.
+fn launch(state: &AnyState, seat: Seat, legal: &[CommandLine]) -> Option<CommandLine> {
+    let AnyState::Empires(s) = state else { return None };
+    let target = s.board.homeworld(Seat(1 - seat.0));
+    legal
+        .iter()
+        .filter(|l| l.name == "move" && l.get("unit").is_some_and(|u| u.contains(',')))
+        .filter_map(|l| Some((s.board.parse(l.get("path")?)?.distance(target), l)))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, l)| l.clone())
+}
+
+/// Space Empires with advanced rules through Discord (issue 30): both
+/// players research Mine Technology and Fighters and buy Mines, a Carrier
+/// and Fighter Squadrons at home; warships stay home until round 3, then
+/// seek the other homeworld, where the Mines wait. Carriers take their
+/// squadrons along (`/empires move unit:A20,A21 …`); a minefield
+/// detonates (alice's by her standing orders, bob's by his `detonate`
+/// orders when he has a choice). Raiders and aliens are not built yet.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_advanced_space_empires_game_through_discord() {
+    let h = Harness::start().await;
+    let chan = h.fake.add_channel("empires-advanced");
+    let players: Vec<_> = ["alice", "bob"].iter().map(|n| h.fake.add_user(n)).collect();
+    let options = json!({"rounds": 10, "mines": true, "carriers": true, "point_defense": true});
+    let t = h
+        .open_game_of(GameKind::Empires, chan, &players, Some(SEED), Some(options))
+        .await;
+    h.wait_outbox_drained(DRAIN).await;
+    let standing = CommandLine::parse("standing auto:on target:big").unwrap();
+    let ans = h.order(&t, &players[0], Place::Dm, &standing).await;
+    assert!(ans.content.contains("Sent: "), "{}", ans.content);
+    h.wait_outbox_drained(DRAIN).await;
+
+    let mut rng = GameRng::seeded(SEED);
+    let mut via: BTreeMap<String, usize> = BTreeMap::new();
+    let mut orders = 0;
+    while let Some((state, p)) = h.owed(&t).await {
+        let AnyState::Empires(s) = &state else { unreachable!() };
+        let legal = state.legal_commands(p.seat);
+        let named = |n: &str| legal.iter().find(|l| l.name == n).cloned();
+        let line = match p.kind.as_str() {
+            "economic" => advanced_sheet(s, p.seat, &legal).or_else(|| named("ready")),
+            "move" => launch(&state, p.seat, &legal)
+                .or_else(|| (s.round >= 3).then(|| seek(&state, p.seat, &legal)).flatten())
+                .filter(|_| rng.below(8) != 0)
+                .or_else(|| named("end")),
+            "mines" => named("detonate"),
+            _ => None,
+        }
+        .unwrap_or_else(|| choose(&state, p.seat, &p.kind, &mut rng));
+        let user = &t.seats[p.seat.index()];
+        if line.name == "ready" {
+            h.give_as(&t, &state, p.seat, &line).await;
+        } else {
+            let place = if p.sheet { Place::Dm } else { Place::Channel(chan) };
+            let ans = h.order(&t, user, place, &line).await;
+            assert!(ans.content.contains("Sent: "), "{line}: {}", ans.content);
+        }
+        let what = if line.name == "move" && line.get("unit").is_some_and(|u| u.contains(',')) {
+            "move together".to_string()
+        } else {
+            line.name.clone()
+        };
+        *via.entry(format!("{} {what}", user.name)).or_default() += 1;
+        orders += 1;
+        h.wait_outbox_drained(DRAIN).await;
+        assert!(orders < 4000, "the game does not end");
+    }
+    let outcome = h.finished(&t).await;
+
+    let events: Vec<AnyEvent> = h.events(t.game).await.into_iter().map(|(_, e)| e).collect();
+    let count = |f: &dyn Fn(&EmpiresEvent) -> bool| {
+        events
+            .iter()
+            .filter(|e| matches!(e, AnyEvent::Empires(x) if f(x)))
+            .count()
+    };
+    let detonated = count(&|e| matches!(e, EmpiresEvent::MineDetonated { .. }));
+    let bought = |kind: &str| {
+        events
+            .iter()
+            .filter(|e| matches!(e, AnyEvent::Empires(EmpiresEvent::EconomyCarriedOut { .. })))
+            .map(|e| {
+                serde_json::to_string(e)
+                    .unwrap()
+                    .matches(&format!("\"kind\":\"{kind}\""))
+                    .count()
+            })
+            .sum::<usize>()
+    };
+    let launched = via
+        .iter()
+        .filter(|(k, _)| k.ends_with("move together"))
+        .map(|(_, n)| n)
+        .sum::<usize>();
+    eprintln!(
+        "empires advanced seed {SEED} through Discord: {outcome:?}; {orders} orders {via:?}; \
+         Mines counters bought {}, Carriers {}, squadron counters {}, moves carrying squadrons {launched}, \
+         mines detonated {detonated}",
+        bought("Mines"),
+        bought("Carrier"),
+        bought("Fighters"),
+    );
+    assert!(
+        bought("Mines") > 0 && bought("Carrier") > 0 && bought("Fighters") > 0,
+        "{via:?}"
+    );
+    assert!(launched > 0, "no Carrier took squadrons along: {via:?}");
+    assert!(detonated > 0, "no minefield detonated: {via:?}");
+    let posts = h.posts(chan);
+    crate::support::result_post(&t, &posts, &outcome);
+    let everything = h.public_text(chan);
+    for secret in ["Line added", "Your sheet", "carried over", "research"] {
+        assert!(!everything.contains(secret), "the channel reads `{secret}`");
+    }
+    h.assert_outbox_delivered_once().await;
+}

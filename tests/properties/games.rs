@@ -7,7 +7,7 @@
 //! - a seat's hidden choice changes nothing any other viewer can see:
 //!   their view, their narration of the events, and the rendered board.
 
-use orrery::engine::{GameConfig, GameRng, Pending, Seat, SheetVerb, Viewer};
+use orrery::engine::{CommandLine, GameConfig, GameRng, Pending, Seat, SheetVerb, Viewer};
 use orrery::games::{AnyEvent, AnyState, GameKind};
 use proptest::prelude::*;
 
@@ -43,8 +43,52 @@ fn play_resigning(
 fn play_config(
     kind: GameKind,
     config: &GameConfig,
+    visit: impl FnMut(&AnyState) -> bool,
+    resign: impl FnMut(&AnyState, usize) -> Option<Seat>,
+) -> Played {
+    play_biased(kind, config, visit, resign, |_, _, _, _| None)
+}
+
+/// A test policy for Space Empires games with Mines: three times in four a
+/// seat may move a counter one hex nearer another player's Mines, it does
+/// (uniform play seldom walks into a minefield; this one does, so the
+/// properties see mines detonate). It reads the whole state: it is a test
+/// policy, not a player.
+fn toward_mines(state: &AnyState, seat: Seat, legal: &[CommandLine], rng: &mut GameRng) -> Option<CommandLine> {
+    use orrery::games::empires::{basics::Label, Kind};
+    let AnyState::Empires(s) = state else { return None };
+    let mines: Vec<_> = s
+        .units
+        .iter()
+        .filter(|u| u.kind == Kind::Mines && u.owner() != seat)
+        .map(|u| u.hex)
+        .collect();
+    if mines.is_empty() || rng.below(4) == 0 {
+        return None;
+    }
+    let near = |h: orrery::engine::Hex| mines.iter().map(|m| m.distance(h)).min().unwrap_or(i32::MAX);
+    legal
+        .iter()
+        .filter(|l| l.name == "move")
+        .filter_map(|l| {
+            let from = Label::parse(l.get("unit")?.split(',').next()?, seat)
+                .and_then(|u| s.unit(u))?
+                .hex;
+            let to = s.board.parse(l.get("path")?)?;
+            (near(to) < near(from)).then(|| (near(to), l))
+        })
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, l)| l.clone())
+}
+
+/// [`play_config`] with `bias`, a test policy that may choose instead of
+/// uniform random play.
+fn play_biased(
+    kind: GameKind,
+    config: &GameConfig,
     mut visit: impl FnMut(&AnyState) -> bool,
     mut resign: impl FnMut(&AnyState, usize) -> Option<Seat>,
+    mut bias: impl FnMut(&AnyState, Seat, &[CommandLine], &mut GameRng) -> Option<CommandLine>,
 ) -> Played {
     let seed = config.seed;
     let mut events = kind.setup(config).expect("set-up");
@@ -87,7 +131,10 @@ fn play_config(
         // so that sheets end; otherwise any legal edit, uniformly.
         let choice = match kind.sheet_command(SheetVerb::Ready) {
             Some(ready) if p.sheet && legal.contains(&ready) && rng.below(4) == 0 => ready,
-            _ => rng.pick(&legal).expect("non-empty").clone(),
+            _ => match bias(&state, p.seat, &legal, &mut rng) {
+                Some(line) => line,
+                None => rng.pick(&legal).expect("non-empty").clone(),
+            },
         };
         let new = state
             .decide(p.seat, &choice)
@@ -217,7 +264,7 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
         for seed in 0..games {
             let mut config = GameConfig::new(2 + (seed % 3) as u8, seed);
             config.options = options.clone();
-            let played = play_config(GameKind::Empires, &config, |_| true, |_, _| None);
+            let played = play_biased(GameKind::Empires, &config, |_| true, |_, _| None, toward_mines);
             total += played.decisions;
             assert_replays(GameKind::Empires, seed, &played);
             let log = serde_json::to_string(&played.events).expect("serialize");
@@ -252,11 +299,12 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
             assert_eq!(squadrons + carried, 0, "{options}: squadrons in a game without them");
         }
         if options.get("mines").is_some() {
-            // Uniform random play buys mines (not under research gearing,
-            // which holds Mine Technology's 30 CP back) but seldom walks
-            // into them: the detonations are the scenarios' (164-170).
+            // Random play buys mines (not under research gearing, which
+            // holds Mine Technology's 30 CP back); the test policy walks
+            // into them.
             if options.get("research_gearing").is_none() {
                 assert!(laid > 0, "{options}: random play never bought mines");
+                assert!(detonated > 0, "{options}: no mine detonated");
             }
         } else {
             assert_eq!(laid + detonated, 0, "{options}: mines in a game without them");
