@@ -80,27 +80,35 @@ fn choose(state: &AnyState, seat: Seat, kind: &str, rng: &mut GameRng) -> Comman
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_whole_space_empires_game_through_discord() {
-    let h = Harness::start().await;
-    let chan = h.fake.add_channel("empires");
+/// A 2-player game (alice, bob) opened in a new channel `name` with
+/// `options`; alice puts her standing orders on fire at will, privately by
+/// DM.
+async fn open_with_alice_at_will(
+    h: &Harness,
+    name: &str,
+    options: serde_json::Value,
+) -> (
+    crate::support::fake_discord::Id,
+    Vec<crate::support::fake_discord::User>,
+    crate::support::Table,
+) {
+    let chan = h.fake.add_channel(name);
     let players: Vec<_> = ["alice", "bob"].iter().map(|n| h.fake.add_user(n)).collect();
     let t = h
-        .open_game_of(
-            GameKind::Empires,
-            chan,
-            &players,
-            Some(SEED),
-            Some(json!({"rounds": 5})),
-        )
+        .open_game_of(GameKind::Empires, chan, &players, Some(SEED), Some(options))
         .await;
     h.wait_outbox_drained(DRAIN).await;
-
-    // alice: fire at will, set privately by DM.
     let standing = CommandLine::parse("standing auto:on target:big").unwrap();
     let ans = h.order(&t, &players[0], Place::Dm, &standing).await;
     assert!(ans.content.contains("Sent: "), "{}", ans.content);
     h.wait_outbox_drained(DRAIN).await;
+    (chan, players, t)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_space_empires_game_through_discord() {
+    let h = Harness::start().await;
+    let (chan, players, t) = open_with_alice_at_will(&h, "empires", json!({"rounds": 5})).await;
 
     let mut rng = GameRng::seeded(SEED);
     let mut via: BTreeMap<String, usize> = BTreeMap::new();
@@ -267,17 +275,8 @@ fn launch(state: &AnyState, seat: Seat, legal: &[CommandLine]) -> Option<Command
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_advanced_space_empires_game_through_discord() {
     let h = Harness::start().await;
-    let chan = h.fake.add_channel("empires-advanced");
-    let players: Vec<_> = ["alice", "bob"].iter().map(|n| h.fake.add_user(n)).collect();
     let options = json!({"rounds": 10, "mines": true, "carriers": true, "point_defense": true});
-    let t = h
-        .open_game_of(GameKind::Empires, chan, &players, Some(SEED), Some(options))
-        .await;
-    h.wait_outbox_drained(DRAIN).await;
-    let standing = CommandLine::parse("standing auto:on target:big").unwrap();
-    let ans = h.order(&t, &players[0], Place::Dm, &standing).await;
-    assert!(ans.content.contains("Sent: "), "{}", ans.content);
-    h.wait_outbox_drained(DRAIN).await;
+    let (chan, _players, t) = open_with_alice_at_will(&h, "empires-advanced", options).await;
 
     let mut rng = GameRng::seeded(SEED);
     let mut via: BTreeMap<String, usize> = BTreeMap::new();

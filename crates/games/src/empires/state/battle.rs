@@ -1105,8 +1105,8 @@ pub use standing::*;
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::super::basics::Worth;
+    use super::*;
     use Kind::*;
 
     const A: Side = Side::Attacker;
