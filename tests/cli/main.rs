@@ -464,7 +464,7 @@ fn play_takes_the_games_set_up_options() {
             "--auto",
             "--options",
         ])
-        .arg("rounds:3 slingshot:true research_gearing:true unpredictable_research:true instant_upgrade:true pipelines:true warp_points:true mines:true carriers:true point_defense:true")
+        .arg("rounds:3 slingshot:true research_gearing:true unpredictable_research:true instant_upgrade:true pipelines:true warp_points:true mines:true carriers:true point_defense:true aliens:true")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -485,7 +485,7 @@ fn play_takes_the_games_set_up_options() {
             "2",
             "--auto",
             "--options",
-            "aliens:true",
+            "raiders:true",
         ])
         .output()
         .unwrap();
@@ -495,5 +495,5 @@ fn play_takes_the_games_set_up_options() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(all.contains("aliens"), "the refusal does not name the option: {all}");
+    assert!(all.contains("raiders"), "the refusal does not name the option: {all}");
 }

@@ -265,17 +265,72 @@ fn launch(state: &AnyState, seat: Seat, legal: &[CommandLine]) -> Option<Command
         .map(|(_, l)| l.clone())
 }
 
+/// alice's scouting until the first deep-space Barren Planet is found: the
+/// move of an armed counter that brings it nearer the nearest unexplored
+/// one (the test driver reads the whole state to find them: it plays to
+/// reach the aliens, not to win).
+fn toward_aliens(state: &AnyState, seat: Seat, legal: &[CommandLine]) -> Option<CommandLine> {
+    use orrery::games::empires::basics::{Label, Marker};
+    let AnyState::Empires(s) = state else { return None };
+    // Once aliens have been met, back to the usual seeking.
+    if s.spots
+        .iter()
+        .any(|p| p.face_up && p.home.is_none() && p.marker == Marker::Barren)
+    {
+        return None;
+    }
+    let barren: Vec<_> = s
+        .spots
+        .iter()
+        .filter(|p| !p.face_up && p.home.is_none() && p.marker == Marker::Barren)
+        .map(|p| p.hex)
+        .collect();
+    let near = |h: orrery::engine::Hex| barren.iter().map(|b| b.distance(h)).min().unwrap_or(i32::MAX);
+    legal
+        .iter()
+        .filter(|l| l.name == "move")
+        .filter_map(|l| {
+            let u = Label::parse(l.get("unit")?, seat).and_then(|u| s.unit(u))?;
+            let to = s.board.parse(l.get("path")?)?;
+            (u.armed() && near(to) < near(u.hex)).then(|| (near(to), l))
+        })
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, l)| l.clone())
+}
+
+/// The legal orders but moves into a hex where aliens are or may be found
+/// (a face-down deep-space Barren Planet; the test driver reads the state):
+/// seekers go round them, to reach the other homeworld and its mines.
+fn around_aliens(s: &orrery::games::empires::State, legal: &[CommandLine]) -> Vec<CommandLine> {
+    legal
+        .iter()
+        .filter(|l| {
+            l.name != "move"
+                || l.get("path").and_then(|p| s.board.parse(p)).is_none_or(|h| {
+                    let barren = s.spot(h).is_some_and(|p| {
+                        !p.face_up && p.home.is_none() && p.marker == orrery::games::empires::basics::Marker::Barren
+                    });
+                    s.aliens_at(h).is_empty() && !barren
+                })
+        })
+        .cloned()
+        .collect()
+}
+
 /// Space Empires with advanced rules through Discord (issue 30): both
 /// players research Mine Technology and Fighters and buy Mines, a Carrier
 /// and Fighter Squadrons at home; warships stay home until round 3, then
 /// seek the other homeworld, where the Mines wait. Carriers take their
 /// squadrons along (`/empires move unit:A20,A21 …`); a minefield
 /// detonates (alice's by her standing orders, bob's by his `detonate`
-/// orders when he has a choice). Raiders and aliens are not built yet.
+/// orders when he has a choice); alice's scouts go for deep-space Barren
+/// Planets, and in her battles against their aliens bob, the player to her
+/// left, fires for them by hand. Raiders are not built
+/// yet.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_advanced_space_empires_game_through_discord() {
     let h = Harness::start().await;
-    let options = json!({"rounds": 10, "mines": true, "carriers": true, "point_defense": true});
+    let options = json!({"rounds": 10, "mines": true, "carriers": true, "point_defense": true, "aliens": true});
     let (chan, _players, t) = open_with_alice_at_will(&h, "empires-advanced", options).await;
 
     let mut rng = GameRng::seeded(SEED);
@@ -288,7 +343,16 @@ async fn an_advanced_space_empires_game_through_discord() {
         let line = match p.kind.as_str() {
             "economic" => advanced_sheet(s, p.seat, &legal).or_else(|| named("ready")),
             "move" => launch(&state, p.seat, &legal)
-                .or_else(|| (s.round >= 3).then(|| seek(&state, p.seat, &legal)).flatten())
+                .or_else(|| {
+                    (p.seat == Seat(0))
+                        .then(|| toward_aliens(&state, p.seat, &legal))
+                        .flatten()
+                })
+                .or_else(|| {
+                    (s.round >= 3)
+                        .then(|| seek(&state, p.seat, &around_aliens(s, &legal)))
+                        .flatten()
+                })
                 .filter(|_| rng.below(8) != 0)
                 .or_else(|| named("end")),
             "mines" => named("detonate"),
@@ -305,6 +369,8 @@ async fn an_advanced_space_empires_game_through_discord() {
         }
         let what = if line.name == "move" && line.get("unit").is_some_and(|u| u.contains(',')) {
             "move together".to_string()
+        } else if line.name == "fire" && line.get("unit").is_some_and(|u| u.starts_with("alien")) {
+            "fire for the aliens".to_string()
         } else {
             line.name.clone()
         };
@@ -354,6 +420,8 @@ async fn an_advanced_space_empires_game_through_discord() {
     );
     assert!(launched > 0, "no Carrier took squadrons along: {via:?}");
     assert!(detonated > 0, "no minefield detonated: {via:?}");
+    // bob chose the aliens' targets in alice's battles, by the prompt.
+    assert!(via.get("bob fire for the aliens").is_some_and(|n| *n > 0), "{via:?}");
     let posts = h.posts(chan);
     crate::support::result_post(&t, &posts, &outcome);
     let everything = h.public_text(chan);

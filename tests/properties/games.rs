@@ -221,6 +221,22 @@ fn warp_jumps(events: &[AnyEvent]) -> usize {
     jumps
 }
 
+/// Planets where aliens were found and none are left at the end: subdued
+/// (14.3).
+fn subdued_planets(played: &Played) -> usize {
+    use orrery::games::empires::Event;
+    let AnyState::Empires(s) = &played.state else { return 0 };
+    played
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            AnyEvent::Empires(Event::AliensFound { at, .. }) => Some(*at),
+            _ => None,
+        })
+        .filter(|at| s.aliens_at(*at).is_empty())
+        .count()
+}
+
 /// Moves of Space Empires counters that took Fighter Squadrons along.
 fn carrier_moves(events: &[AnyEvent]) -> usize {
     use orrery::games::empires::{Event, Kind};
@@ -254,13 +270,15 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
         serde_json::json!({"warp_points": true}),
         serde_json::json!({"mines": true}),
         serde_json::json!({"carriers": true, "point_defense": true}),
-        serde_json::json!({"instant_upgrade": true, "research_gearing": true, "unpredictable_research": true, "slingshot": true, "pipelines": true, "warp_points": true, "mines": true, "carriers": true, "point_defense": true}),
+        serde_json::json!({"aliens": true}),
+        serde_json::json!({"instant_upgrade": true, "research_gearing": true, "unpredictable_research": true, "slingshot": true, "pipelines": true, "warp_points": true, "mines": true, "carriers": true, "point_defense": true, "aliens": true}),
     ];
     for options in sets {
         let (mut total, mut rolled, mut slung) = (0, 0, 0);
         let (mut pipelines, mut traded, mut held, mut warps) = (0, 0, 0, 0);
         let (mut laid, mut detonated, mut chosen, mut swept) = (0, 0, 0, 0);
         let (mut squadrons, mut carried, mut covered) = (0, 0, 0);
+        let (mut found, mut alien_battles, mut subdued) = (0, 0, 0);
         for seed in 0..games {
             let mut config = GameConfig::new(2 + (seed % 3) as u8, seed);
             config.options = options.clone();
@@ -281,6 +299,15 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
             squadrons += log.matches("\"kind\":\"Fighters\"").count();
             carried += carrier_moves(&played.events);
             covered += usize::from(log.contains("\"kind\":\"Fighters\""));
+            found += log.matches("\"AliensFound\"").count();
+            alien_battles += played
+                .events
+                .iter()
+                .filter(|e| {
+                    matches!(e, AnyEvent::Empires(orrery::games::empires::Event::BattleBegan { battle, .. }) if battle.aliens())
+                })
+                .count();
+            subdued += subdued_planets(&played);
         }
         eprintln!(
             "empires {options}: {games} random games ended, {total} decisions in all; \
@@ -288,8 +315,15 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
              {traded} ledgers with trade, {held} chains used for the extra hex, {warps} moves through Warp Points, \
              {laid} Mines counters in the log, {detonated} mines detonated, {chosen} minefields asking \
              their owner, {swept} sweeps, {squadrons} Fighter Squadron counters in the log, {carried} moves \
-             carrying squadrons, {covered} games with squadrons"
+             carrying squadrons, {covered} games with squadrons, {found} alien planets found, \
+             {alien_battles} battles against aliens, {subdued} alien planets subdued"
         );
+        if options.get("aliens").is_some() {
+            assert!(found > 0, "{options}: random play never found aliens");
+            assert!(alien_battles > 0, "{options}: random play never fought aliens");
+        } else {
+            assert_eq!(found + alien_battles, 0, "{options}: aliens in a game without them");
+        }
         if options.get("carriers").is_some() {
             if options.get("research_gearing").is_none() {
                 assert!(squadrons > 0, "{options}: random play never bought Fighter Squadrons");
@@ -710,7 +744,8 @@ fn hidden_state_does_not_leak_in(kind: GameKind, games: u64) {
             if kind == GameKind::Empires && seed % 2 == 1 {
                 config.options = serde_json::json!({
                     "pipelines": true, "warp_points": true, "mines": true, "slingshot": true, "instant_upgrade": true,
-                    "research_gearing": true, "unpredictable_research": true, "carriers": true, "point_defense": true
+                    "research_gearing": true, "unpredictable_research": true, "carriers": true, "point_defense": true,
+                    "aliens": true
                 });
             }
             play_config(

@@ -6,7 +6,7 @@
 
 use super::basics::{Dir, Kind, Label, Levels, Marker, Tech, TurnNo, Worth};
 use super::map::Board;
-use super::state::battle::{Action as BattleAction, Battle, Side, Standing, Target};
+use super::state::battle::{Action as BattleAction, Battle, Carried, Side, Standing, Target};
 use super::state::{Colony, Empire, Line, Options, Phase, Spot, State, Unit};
 use orrery_engine::{GameRng, Hex, OrderSheet, Outcome, Seat, SheetEvent};
 use serde::{Deserialize, Serialize};
@@ -319,6 +319,19 @@ pub enum Event {
         at: Hex,
         winner: Seat,
         lost: Vec<Label>,
+        /// The aliens won it (`winner` is then the player who chose their
+        /// targets): they hold the hex (advanced rule 14).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        aliens: bool,
+    },
+    /// A deep-space Barren Planet turned face up at `at` with aliens on it
+    /// (advanced rule 14.1): `aliens`, the markers drawn; `hidden`: placed
+    /// face down (found by a Cruiser's look).
+    AliensFound {
+        at: Hex,
+        aliens: Vec<Kind>,
+        hidden: bool,
+        rng: Box<GameRng>,
     },
     /// An armed group fired at the enemy colony of `at` (`dice` one per
     /// ship); the colony is now `worth` (`None`: destroyed).
@@ -691,6 +704,9 @@ pub fn apply(s: &mut State, event: &Event) {
             if let Some(c) = s.colony_mut(*at) {
                 c.reveal();
             }
+            if let Some(p) = s.spot_mut(*at) {
+                p.aliens_hidden = false;
+            }
             s.battle = Some(battle.clone());
             s.defender = Some(*defender);
             s.fighting = Some(*at);
@@ -760,7 +776,24 @@ pub fn apply(s: &mut State, event: &Event) {
             s.rng = rng.clone();
             sync_battle(s);
         }
-        Event::BattleEnded { at, winner, lost } => {
+        Event::AliensFound {
+            at,
+            aliens,
+            hidden,
+            rng,
+        } => {
+            if let Some(p) = s.spot_mut(*at) {
+                p.aliens = aliens.clone();
+                p.aliens_hidden = *hidden;
+            }
+            s.rng = rng.clone();
+            // They attack any ship there, the exploring ship too (14.1).
+            let attacker = s.active_seat();
+            if s.units_at(*at).any(|u| Some(u.owner()) == attacker) && !s.combat_due.contains(at) {
+                s.combat_due.push(*at);
+            }
+        }
+        Event::BattleEnded { at, winner, lost, .. } => {
             sync_battle(s);
             s.units.retain(|u| !lost.contains(&u.label));
             s.battle = None;
@@ -988,17 +1021,6 @@ fn move_off(s: &mut State, label: Label, whole: bool, ships: u32, new: Option<La
     }
 }
 
-/// Fighter Squadrons that left a battle on retreating Carriers: `ships`
-/// of battle fighter `fighter`, as the new counter `new` when only part of
-/// its counter left.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Carried {
-    pub fighter: usize,
-    pub ships: u32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub new: Option<Label>,
-}
-
 fn sync_battle(s: &mut State) {
     let Some(b) = s.battle.clone() else { return };
     let hex = b.hex();
@@ -1021,6 +1043,18 @@ fn sync_battle(s: &mut State) {
                     c.hidden_yards = c.hidden_yards.min(c.yards);
                 }
             }
+            Target::Alien(_) => {}
+        }
+    }
+    // The aliens left: subdued once the last is gone (14.3).
+    if b.aliens() {
+        if let Some(p) = s.spot_mut(hex) {
+            p.aliens = b
+                .fighters()
+                .iter()
+                .filter(|f| f.is_alien() && f.ships > 0)
+                .map(|f| f.kind)
+                .collect();
         }
     }
     s.units.retain(|u| u.ships > 0);
@@ -1091,6 +1125,8 @@ fn destroy_colony(s: &mut State, at: Hex) {
                     marker,
                     face_up: true,
                     home: None,
+                    aliens: Vec::new(),
+                    aliens_hidden: false,
                 });
                 s.spots.sort_by_key(|p| Board::name_key(p.hex));
             }

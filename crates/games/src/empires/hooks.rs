@@ -78,6 +78,13 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
             u.ships = 1 + rng.below(6);
         }
     }
+    // Face-down aliens (found by a Cruiser's look, 14.1): nobody knows
+    // their types.
+    for p in s.spots.iter_mut().filter(|p| p.aliens_hidden) {
+        for k in &mut p.aliens {
+            *k = Kind::WARSHIPS[rng.below(6) as usize];
+        }
+    }
     // Bases and Ship Yards built face down since combat last occurred in
     // their hex (text 7.6.2): none, one or two yards, and maybe a Base.
     // Not where others' units are: a Base or yard there would have fought.

@@ -536,6 +536,7 @@ pub fn combat_hexes(s: &State, seat: Seat) -> Vec<Hex> {
         .map(|u| u.hex)
         .filter(|h| {
             !s.enemies_at(seat, *h).is_empty()
+                || !s.aliens_at(*h).is_empty()
                 || (s.colony(*h).is_some_and(|c| c.owner != seat)
                     && s.units_at(*h).any(|u| u.owner() == seat && u.armed()))
         })
@@ -663,6 +664,7 @@ pub fn resign(s: &State, seat: Seat) -> Result<Vec<Event>, Rejection> {
                 at,
                 winner,
                 lost: Vec::new(),
+                aliens: false,
             },
         );
     }

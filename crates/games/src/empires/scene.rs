@@ -285,6 +285,22 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
                 sc.text(txt(cx, cy, "?", t, DIM).anchor(Anchor::Center).bold());
             }
         }
+        // Aliens (advanced rule 14): a green badge with how many are left.
+        if !p.aliens.is_empty() {
+            let (ax, ay) = (cx - 0.5 * s, cy - 0.5 * s);
+            sc.push(Item::Circle {
+                cx: ax,
+                cy: ay,
+                r: 0.2 * s,
+                fill: Some(Color::rgb(40, 150, 60)),
+                stroke: Some(Stroke::new(Color::rgb(190, 255, 170), 2.0)),
+            });
+            sc.text(
+                txt(ax, ay, p.aliens.len().to_string(), t, Color::WHITE)
+                    .anchor(Anchor::Center)
+                    .bold(),
+            );
+        }
     }
     // Homeworld rings.
     for seat in view.order.iter().copied() {

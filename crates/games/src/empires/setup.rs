@@ -14,7 +14,7 @@ pub const ROUNDS_RANGE: std::ops::RangeInclusive<u32> = 3..=40;
 /// Option keys of the advanced and optional rules not built yet: declared
 /// so that a game created now has a definite value, and accepted only as
 /// `false` until their rules are built.
-pub const FUTURE_KEYS: &[&str] = &["raiders", "aliens", "doomsday"];
+pub const FUTURE_KEYS: &[&str] = &["raiders", "doomsday"];
 
 /// A reserved option: the key of rules not built yet.
 const fn reserved(key: &'static str) -> SetupOption {
@@ -72,7 +72,11 @@ pub const OPTIONS: [SetupOption; 15] = [
         description: "true: Mines, detonating on entering ships, and Minesweepers (rule 13)",
         values: OptionValues::Flag { default: false },
     },
-    reserved(FUTURE_KEYS[1]),
+    SetupOption {
+        key: "aliens",
+        description: "true: aliens on deep-space Barren Planets fight every ship that enters (rule 14)",
+        values: OptionValues::Flag { default: false },
+    },
     SetupOption {
         key: "instant_upgrade",
         description: "true: every ship gets each new technology level at once (optional rule 15.1)",
@@ -88,7 +92,7 @@ pub const OPTIONS: [SetupOption; 15] = [
         description: "true: six Warp Points in deep space; a found pair joins two hexes (optional rule 16)",
         values: OptionValues::Flag { default: false },
     },
-    reserved(FUTURE_KEYS[2]),
+    reserved(FUTURE_KEYS[1]),
     SetupOption {
         key: "research_gearing",
         description: "true: at most 10 CP more on research than the phase before (optional rule 18)",
@@ -124,6 +128,7 @@ pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
         mines: read.flag("mines"),
         carriers: read.flag("carriers"),
         point_defense: read.flag("point_defense"),
+        aliens: read.flag("aliens"),
     };
     let board = Board::new(config.players).ok_or_else(|| {
         SetupError(format!(
@@ -142,6 +147,8 @@ pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
                 Some(Area::Home(seat)) => Some(seat),
                 _ => None,
             },
+            aliens: Vec::new(),
+            aliens_hidden: false,
         })
         .collect();
     spots.sort_by_key(|p| Board::name_key(p.hex));

@@ -55,6 +55,9 @@ pub struct Options {
     /// 11.3 Point Defense (advanced rule).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub point_defense: bool,
+    /// 14 Aliens (advanced rule).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aliens: bool,
 }
 
 impl Options {
@@ -67,6 +70,7 @@ impl Options {
             "mines" => self.mines,
             "carriers" => self.carriers,
             "point_defense" => self.point_defense,
+            "aliens" => self.aliens,
             _ => false,
         }
     }
@@ -88,12 +92,13 @@ impl Default for Options {
             mines: false,
             carriers: false,
             point_defense: false,
+            aliens: false,
         }
     }
 }
 
 /// A System marker on the map.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Spot {
     pub hex: Hex,
     pub marker: Marker,
@@ -101,6 +106,14 @@ pub struct Spot {
     pub face_up: bool,
     /// Whose home system it lies in (its back's colour); `None`: deep space.
     pub home: Option<Seat>,
+    /// The alien ship markers on a deep-space Barren Planet (advanced rule
+    /// 14), each of a warship type, as drawn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliens: Vec<Kind>,
+    /// The aliens were placed face down (found by a Cruiser's look, 14.1):
+    /// nobody knows their types until they fight.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aliens_hidden: bool,
 }
 
 /// A colony, its Ship Yards and its Base.
@@ -474,6 +487,21 @@ impl State {
 
     /// The player to the right of `seat` (the previous seat clockwise)
     /// still in the game; `seat` itself when nobody else is.
+    /// The alien ships at `hex` (advanced rule 14), if any.
+    pub fn aliens_at(&self, hex: Hex) -> &[Kind] {
+        self.spot(hex).map_or(&[], |p| p.aliens.as_slice())
+    }
+
+    /// The next player to the left (in player order after `seat`, not
+    /// resigned): who chooses the aliens' targets in `seat`'s battles
+    /// (text 14.2).
+    pub fn left_of(&self, seat: Seat) -> Seat {
+        (1..self.players)
+            .map(|k| Seat((seat.0 + k) % self.players))
+            .find(|s| !self.empire(*s).resigned)
+            .unwrap_or(seat)
+    }
+
     pub fn right_of(&self, seat: Seat) -> Seat {
         (1..self.players)
             .map(|k| Seat((seat.0 + self.players - k) % self.players))

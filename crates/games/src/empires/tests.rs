@@ -149,7 +149,7 @@ fn options_ranges_and_future_keys() {
     }
     let e = setup(serde_json::json!({"colour": "red"})).unwrap_err();
     assert!(e.0.contains("unknown option `colour`"), "{}", e.0);
-    let e = setup(serde_json::json!({"aliens": true})).unwrap_err();
+    let e = setup(serde_json::json!({"raiders": true})).unwrap_err();
     assert!(e.0.contains("not available yet"), "{}", e.0);
     for key in super::setup::FUTURE_KEYS {
         assert!(
@@ -400,5 +400,37 @@ fn pipeline_chains_are_drawn() {
             .filter(|i| matches!(i, Item::Line { stroke, dashed: true, .. } if stroke.color == colour))
             .count();
         assert_eq!(chain_lines, 2, "{viewer:?}: A4-B4 and B4-C5, none to the lone C2");
+    }
+}
+
+/// Aliens (advanced rule 14) are drawn as a green badge with their number,
+/// for every viewer, face down or not; their types never show when face
+/// down.
+#[test]
+fn aliens_are_drawn_with_their_number() {
+    use orrery_engine::{Hex, Viewer};
+    use orrery_render::Item;
+    let mut st = start(2, 1);
+    let at = Hex { q: -2, r: 3 };
+    let spot = st.spot_mut(at).expect("a deep-space marker");
+    spot.face_up = true;
+    spot.aliens = vec![Kind::Scout, Kind::Dreadnaught, Kind::Destroyer];
+    spot.aliens_hidden = true;
+    let badge = orrery_render::Color::rgb(40, 150, 60);
+    for viewer in [Viewer::Public, Viewer::Seat(Seat(0)), Viewer::Seat(Seat(1))] {
+        let view = Empires::view(&st, viewer);
+        let seen = view.spots.iter().find(|p| p.hex == at).expect("the spot");
+        assert_eq!(seen.aliens, vec![None, None, None], "{viewer:?}");
+        let scene = super::scene::scene(&view, &["a".into(), "b".into()]);
+        let badges = scene
+            .items
+            .iter()
+            .filter(|i| matches!(i, Item::Circle { fill: Some(c), .. } if *c == badge))
+            .count();
+        assert_eq!(badges, 1, "{viewer:?}");
+        assert!(
+            scene.items.iter().any(|i| matches!(i, Item::Text(t) if t.text == "3")),
+            "{viewer:?}: the badge's number"
+        );
     }
 }

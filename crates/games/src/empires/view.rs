@@ -32,6 +32,10 @@ pub struct SpotView {
     pub marker: Option<Marker>,
     /// The front the viewer looked at (a peek), while it is face down.
     pub peeked: Option<Marker>,
+    /// The alien ships on it (advanced rule 14): each one's type, `None`
+    /// while they are face down.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub aliens: Vec<Option<Kind>>,
 }
 
 /// A counter as the viewer sees it.
@@ -172,6 +176,11 @@ pub fn view(s: &State, viewer: Viewer) -> View {
             peeked: me
                 .filter(|m| !p.face_up && s.empire(*m).peeked.contains(&p.hex))
                 .map(|_| p.marker),
+            aliens: p
+                .aliens
+                .iter()
+                .map(|k| (!p.aliens_hidden || over).then_some(*k))
+                .collect(),
         })
         .collect();
     let counters = s
@@ -596,7 +605,15 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             decoys,
             battle,
         } => {
-            let mut t = format!("Battle at {} against {}.", b.name(*at), n(*defender));
+            let mut t = if battle.aliens() {
+                format!(
+                    "Battle at {} against the aliens; {} chooses their targets (rule 14.2).",
+                    b.name(*at),
+                    n(*defender)
+                )
+            } else {
+                format!("Battle at {} against {}.", b.name(*at), n(*defender))
+            };
             if !decoys.is_empty() {
                 t.push_str(&format!(" Decoys removed: {}.", labels(decoys)));
             }
@@ -628,7 +645,22 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             }
             said.clone()
         }
-        Event::BattleEnded { at, winner, lost } => {
+        Event::AliensFound { at, aliens, hidden, .. } => {
+            let what = if *hidden {
+                format!("{} alien ships, face down", aliens.len())
+            } else {
+                let kinds: Vec<&str> = aliens.iter().map(|k| k.name()).collect();
+                format!("{} alien ships ({})", aliens.len(), kinds.join(", "))
+            };
+            format!(
+                "Aliens on the Barren Planet at {}: {what}. They fight every ship that enters (rule 14).",
+                b.name(*at)
+            )
+        }
+        Event::BattleEnded { at, aliens: true, .. } => {
+            format!("The battle at {} is over: the aliens hold the hex.", b.name(*at))
+        }
+        Event::BattleEnded { at, winner, lost, .. } => {
             let mut t = format!("The battle at {} is over: {} holds the hex.", b.name(*at), n(*winner));
             if !lost.is_empty() {
                 t.push_str(&format!(" Destroyed with their side: {}.", labels(lost)));

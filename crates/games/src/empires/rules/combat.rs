@@ -4,11 +4,11 @@
 
 use super::super::basics::ships_word;
 use super::super::basics::{Dir, Kind, Label, Marker, COUNTERS_PER_TYPE};
-use super::super::events::{push, Carried, Event};
+use super::super::events::{push, Event};
 use super::super::orders::{Action, ScrapWhat, StandingEdit};
 use super::super::state::battle::{
-    self, choose_screen, colony_fire_to_hit, colony_volley, Action as BattleAction, Ask, Battle, Fighter, Side, Target,
-    Terrain,
+    self, choose_screen, colony_fire_to_hit, colony_volley, Action as BattleAction, Ask, Battle, Carried, Fighter,
+    Side, Target, Terrain,
 };
 use super::super::state::State;
 use super::mines;
@@ -28,6 +28,27 @@ pub(super) fn combat_prompt(s: &State) -> String {
                 Some(super::super::state::battle::Ask::Screen { max_ships, .. }) => t.push_str(&format!(
                     "You may screen up to {}, then say you are done, or fire at once.", ships_word(max_ships)
                 )),
+                Some(super::super::state::battle::Ask::Fire {
+                    side: Side::Defender, ..
+                }) if b.aliens() => {
+                    let run: Vec<String> = b
+                        .run(Side::Defender)
+                        .into_iter()
+                        .map(|i| {
+                            let shots: Vec<String> = b
+                                .targets(i)
+                                .into_iter()
+                                .map(|t| format!("{} on {}", b.fighter(t).id, b.to_hit(i, t).max(1)))
+                                .collect();
+                            format!("{} {} (hits {} or less)", b.fighter(i).kind.name(), b.fighter(i).id, shots.join(", "))
+                        })
+                        .collect();
+                    t.push_str(&format!(
+                        "You choose the aliens' targets (rule 14.2: the player to the left of the active player): {}. \
+                         Fire each at a ship of the attacker, or let your standing orders choose.",
+                        run.join("; ")
+                    ));
+                }
                 Some(super::super::state::battle::Ask::Fire { side, .. }) => {
                     let run: Vec<String> = b
                         .run(side)
@@ -674,7 +695,15 @@ fn battle_at(s: &State, h: Hex) -> Vec<Event> {
     let Some(attacker) = s.active_seat() else {
         return Vec::new();
     };
-    let Some(defender) = s.enemies_at(attacker, h).first().copied() else {
+    let aliens = s.aliens_at(h);
+    // Aliens fight every ship that enters their hex (text 14.1); the player
+    // to the left of the active player chooses their targets (14.2).
+    let Some(defender) = s
+        .enemies_at(attacker, h)
+        .first()
+        .copied()
+        .or_else(|| (!aliens.is_empty()).then(|| s.left_of(attacker)))
+    else {
         return vec![Event::ColonyFireBegan { at: h }];
     };
     let decoys: Vec<Label> = s
@@ -687,9 +716,18 @@ fn battle_at(s: &State, h: Hex) -> Vec<Event> {
         Some(Marker::Asteroids) => Terrain::Asteroids,
         _ => Terrain::Open,
     };
-    let mut fighters = Vec::new();
+    let mut fighters: Vec<Fighter> = aliens
+        .iter()
+        .enumerate()
+        .map(|(i, k)| Fighter::alien(Side::Defender, i as u8 + 1, *k))
+        .collect();
     let mut unarmed: [Vec<Label>; 2] = [Vec::new(), Vec::new()];
-    for (side, seat) in [(Side::Attacker, attacker), (Side::Defender, defender)] {
+    let sides = if aliens.is_empty() {
+        vec![(Side::Attacker, attacker), (Side::Defender, defender)]
+    } else {
+        vec![(Side::Attacker, attacker)]
+    };
+    for (side, seat) in sides {
         // Mines never fight (advanced rule 13.1.4: they detonate before).
         for u in s
             .units_at(h)
@@ -743,7 +781,7 @@ fn battle_at(s: &State, h: Hex) -> Vec<Event> {
             }
         }
     }
-    let colonies = [attacker, defender].map(|seat| s.colony(h).is_some_and(|c| c.owner == seat));
+    let colonies = [attacker, defender].map(|seat| aliens.is_empty() && s.colony(h).is_some_and(|c| c.owner == seat));
     match Battle::new(h, terrain, fighters, unarmed).map(|b| b.with_colonies(colonies)) {
         Ok(battle) => vec![Event::BattleBegan {
             at: h,
@@ -823,10 +861,12 @@ fn battle_ended(s: &State, b: &Battle) -> Event {
         .as_ref()
         .and_then(|o| o.winner)
         .map_or_else(|| s.active_seat().unwrap_or(Seat(0)), |side| side_seat(s, side));
+    let aliens = b.aliens() && outcome.as_ref().is_some_and(|o| o.winner == Some(Side::Defender));
     Event::BattleEnded {
         at: b.hex(),
         winner,
         lost: outcome.map(|o| o.destroyed).unwrap_or_default(),
+        aliens,
     }
 }
 
@@ -866,6 +906,7 @@ pub(super) fn combat_step(s: &State) -> Vec<Event> {
     }
     if let Some(&(unit, at)) = s.queued.first() {
         let free = s.enemies_at(attacker, at).is_empty()
+            && s.aliens_at(at).is_empty()
             && s.colony(at).is_none()
             && s.unit(unit).is_some_and(|u| u.hex == at);
         return vec![if free {
@@ -926,6 +967,7 @@ fn describe(b: &Battle, action: &BattleAction, dice: &[u32]) -> String {
             let firer = b.fighter(*fighter);
             let named = |id: &Target| match (id, b.fighters().iter().find(|f| f.id == *id)) {
                 (Target::Group(_), Some(f)) => format!("{} {id}", f.kind.name()),
+                (Target::Alien(_), Some(f)) => format!("{} {id}", f.kind.name()),
                 (_, Some(f)) => format!("the {}", f.kind.name()),
                 (_, None) => id.to_string(),
             };
@@ -942,6 +984,7 @@ fn describe(b: &Battle, action: &BattleAction, dice: &[u32]) -> String {
                 Target::Group(_) => t.push_str(&format!(" {target} loses {lost} ship{s}.")),
                 Target::Yards => t.push_str(&format!(" {lost} Ship Yard{s} destroyed.")),
                 Target::Base => t.push_str(" The Base is destroyed."),
+                Target::Alien(_) => t.push_str(&format!(" {target} is destroyed.")),
             }
             t
         }

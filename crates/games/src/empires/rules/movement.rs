@@ -27,7 +27,10 @@ use orrery_engine::{GameRng, Hex, Seat};
 /// (text 4.2): an escort is needed where a face-down marker, enemy units or
 /// an enemy colony are, and it is there already or moves with it.
 fn needs_escort(s: &State, seat: Seat, to: Hex) -> bool {
-    s.unexplored(to) || !s.enemies_at(seat, to).is_empty() || s.colony(to).is_some_and(|c| c.owner != seat)
+    s.unexplored(to)
+        || !s.enemies_at(seat, to).is_empty()
+        || s.colony(to).is_some_and(|c| c.owner != seat)
+        || !s.aliens_at(to).is_empty()
 }
 
 /// Hexes `unit` may still move this turn (one of them only along a chain
@@ -307,7 +310,10 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
             if scratch.unexplored(to) {
                 return Err(format!("{name} is unexplored: Mines may not explore (text 13.1.3)"));
             }
-            if !scratch.enemies_at(seat, to).is_empty() || scratch.colony(to).is_some_and(|c| c.owner != seat) {
+            if !scratch.enemies_at(seat, to).is_empty()
+                || scratch.colony(to).is_some_and(|c| c.owner != seat)
+                || !scratch.aliens_at(to).is_empty()
+            {
                 return Err(format!(
                     "{name} holds enemy units or an enemy colony: Mines may not enter it, even with other units (text 13.1.3)"
                 ));
@@ -327,7 +333,8 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
             .enemies_at(seat, to)
             .into_iter()
             .any(|e| scratch.armed_at(e, to))
-            || scratch.units_at(to).any(|u| u.owner() != seat && u.kind == Kind::Mines);
+            || scratch.units_at(to).any(|u| u.owner() != seat && u.kind == Kind::Mines)
+            || !scratch.aliens_at(to).is_empty();
         let lone: Vec<Label> = scratch
             .units_at(to)
             .filter(|u| u.owner() != seat && !u.armed())
@@ -511,7 +518,9 @@ pub fn colonize(s: &State, seat: Seat, label: Label) -> Result<Vec<Event>, Strin
     match s.colony(at) {
         Some(c) if c.owner == seat => Err(format!("{name} is your colony already")),
         Some(_) => Ok(vec![Event::ColonizeQueued { unit: label, at }]),
-        None if !s.enemies_at(seat, at).is_empty() => Ok(vec![Event::ColonizeQueued { unit: label, at }]),
+        None if !s.enemies_at(seat, at).is_empty() || !s.aliens_at(at).is_empty() => {
+            Ok(vec![Event::ColonizeQueued { unit: label, at }])
+        }
         None => Ok(vec![Event::Colonized {
             unit: label,
             at,
@@ -577,11 +586,37 @@ pub fn reveal(s: &State, seat: Seat, at: Hex) -> Result<Vec<Event>, String> {
         ));
     }
     let marker = s.spot(at).map(|p| p.marker).ok_or("no marker")?;
-    Ok(vec![Event::Explored {
+    let mut out = vec![Event::Explored {
         at,
         marker,
         removed: removed_when_found(s, marker),
-    }])
+    }];
+    // Found by a Cruiser's look: the aliens are placed face down (14.1).
+    out.extend(aliens_found(s, at, true));
+    Ok(out)
+}
+
+/// Alien ship markers per deep-space Barren Planet (text 14.1).
+pub const ALIENS_PER_PLANET: usize = 4;
+
+/// The aliens of a deep-space Barren Planet found at `at` (advanced rule
+/// 14.1), if the game has them: four markers drawn at random, each one of
+/// the six warship types (rules page, *Aliens*).
+fn aliens_found(s: &State, at: Hex, hidden: bool) -> Option<Event> {
+    let spot = s.spot(at)?;
+    if !s.options.aliens || spot.marker != Marker::Barren || spot.home.is_some() || spot.face_up {
+        return None;
+    }
+    let mut rng = (*s.rng).clone();
+    let aliens = (0..ALIENS_PER_PLANET)
+        .map(|_| Kind::WARSHIPS[rng.below(Kind::WARSHIPS.len() as u32) as usize])
+        .collect();
+    Some(Event::AliensFound {
+        at,
+        aliens,
+        hidden,
+        rng: Box::new(rng),
+    })
 }
 
 /// Whether `marker`, turned face up now, leaves the map: Danger! and Lost
@@ -831,6 +866,7 @@ pub(super) fn explore(s: &State, seat: Seat, h: Hex) -> Vec<Event> {
         marker,
         removed: removed_when_found(s, marker),
     }];
+    out.extend(aliens_found(s, h, false));
     let here: Vec<Label> = s.units_at(h).map(|u| u.label).collect();
     match marker {
         Marker::BlackHole => {

@@ -114,6 +114,8 @@ pub enum Target {
     Group(Label),
     Base,
     Yards,
+    /// An alien ship (advanced rule 14), numbered from 1 in its battle.
+    Alien(u8),
 }
 
 impl Target {
@@ -122,6 +124,7 @@ impl Target {
         match text.trim().to_ascii_lowercase().as_str() {
             "base" => Some(Target::Base),
             "yard" | "yards" => Some(Target::Yards),
+            t if t.starts_with("alien") => t["alien".len()..].trim().parse().ok().map(Target::Alien),
             t => Label::parse(t, own).map(Target::Group),
         }
     }
@@ -133,6 +136,7 @@ impl fmt::Display for Target {
             Target::Group(label) => write!(f, "{label}"),
             Target::Base => f.write_str("base"),
             Target::Yards => f.write_str("yard"),
+            Target::Alien(n) => write!(f, "alien{n}"),
         }
     }
 }
@@ -166,6 +170,11 @@ pub struct Fighter {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub craft: u32,
 }
+
+/// The Point Defense level of every alien ship (text 14.2).
+pub const ALIEN_POINT_DEFENSE: u32 = 2;
+/// The Tactics of every alien ship (text 14.2).
+pub const ALIEN_TACTICS: u32 = 1;
 
 fn is_zero(n: &u32) -> bool {
     *n == 0
@@ -205,9 +214,20 @@ impl Fighter {
         Fighter { craft, ..self }
     }
 
-    /// A Scout with Point Defense Technology (advanced rule 11.3).
+    /// An alien ship of type `kind` (advanced rule 14.2): hull 1, Tactics
+    /// 1, Point Defense 2, no technology; it never retreats.
+    pub fn alien(side: Side, number: u8, kind: Kind) -> Fighter {
+        Fighter::new(side, Target::Alien(number), kind, 1, 0, 0, ALIEN_TACTICS).with_craft(ALIEN_POINT_DEFENSE)
+    }
+
+    pub fn is_alien(&self) -> bool {
+        matches!(self.id, Target::Alien(_))
+    }
+
+    /// A Scout with Point Defense Technology (advanced rule 11.3), or an
+    /// alien ship (14.2: "equipped with a Point Defense of 2").
     pub fn point_defense(&self) -> bool {
-        self.kind == Kind::Scout && self.craft > 0
+        (self.kind == Kind::Scout || self.is_alien()) && self.craft > 0
     }
 
     /// Attack Strength against a unit of `target` type, before technology:
@@ -226,8 +246,13 @@ impl Fighter {
         self.kind.strength(self.craft).1
     }
 
+    /// Hits that destroy one ship; an alien ship's is 1 (text 14.2).
     pub fn hull(&self) -> u32 {
-        self.kind.chart().hull
+        if self.is_alien() {
+            1
+        } else {
+            self.kind.chart().hull
+        }
     }
 
     /// Ships that may be fired upon (and may fire) this round.
@@ -368,6 +393,17 @@ pub struct Left {
     pub whole: bool,
 }
 
+/// Fighter Squadrons that left a battle on retreating Carriers: `ships`
+/// of battle fighter `fighter`, as the new counter `new` when only part of
+/// its counter left.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Carried {
+    pub fighter: usize,
+    pub ships: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new: Option<Label>,
+}
+
 /// A fighter still in the hex, with its ships left (damage is repaired
 /// after the battle, text 5.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -419,6 +455,7 @@ impl Battle {
                 Target::Group(_) => f.kind.is_warship(),
                 Target::Base => f.kind == Kind::Base,
                 Target::Yards => f.kind == Kind::ShipYard,
+                Target::Alien(_) => f.kind.is_warship() && f.ships == 1,
             };
             if !ok_id {
                 return Err(format!("{} cannot be named {}", f.kind, f.id));
@@ -525,9 +562,19 @@ impl Battle {
         self.of(side).map(Fighter::unscreened).sum()
     }
 
-    /// A side's ships that may be screened (warships; not Bases or yards).
+    /// A side's ships that may be screened (warships; not Bases, yards or
+    /// aliens, who fight to the death, 14.2).
     pub fn screenable(&self, side: Side) -> u32 {
-        self.of(side).filter(|f| f.kind.is_warship()).map(|f| f.ships).sum()
+        self.of(side)
+            .filter(|f| f.kind.is_warship() && !f.is_alien())
+            .map(|f| f.ships)
+            .sum()
+    }
+
+    /// A battle against aliens (advanced rule 14): the defender's side is
+    /// theirs.
+    pub fn aliens(&self) -> bool {
+        self.fighters.iter().any(Fighter::is_alien)
     }
 
     /// The side with the fleet-size bonus this firing round (fixed once
@@ -662,7 +709,11 @@ impl Battle {
     pub fn why_not_target(&self, fighter: usize, target: usize) -> Option<&'static str> {
         let t = &self.fighters[target];
         if self.point_defense_on(fighter) && t.kind != Kind::Fighters {
-            Some("a Scout with Point Defense fires at Fighter Squadrons while any may be fired upon, text 11.3.1")
+            Some(if self.fighters[fighter].is_alien() {
+                "an alien ship's Point Defense fires at Fighter Squadrons while any may be fired upon, text 14.2"
+            } else {
+                "a Scout with Point Defense fires at Fighter Squadrons while any may be fired upon, text 11.3.1"
+            })
         } else if t.kind == Kind::Carrier && t.unscreened() > 0 && self.carriers_covered(t.side) {
             Some("Carriers may not be fired upon while their side has Fighter Squadrons in the battle, text 11.1.1")
         } else {
@@ -727,6 +778,7 @@ impl Battle {
             && self.round >= 2
             && f.kind.is_warship()
             && !f.kind.carried()
+            && !f.is_alien()
             && !self.would_orphan(i)
             && f.ships > f.fired
             && self.count(f.side.other()) > 0
