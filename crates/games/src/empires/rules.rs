@@ -168,12 +168,17 @@ pub fn prompt(s: &State, seat: Seat) -> String {
                 .units_of(seat)
                 .filter(|u| self::movement::movable(s, u).is_ok())
                 .map(|u| {
-                    format!(
-                        "{} at {} ({} left)",
-                        u.label,
-                        s.board.name(u.hex),
-                        self::movement::left(s, u)
-                    )
+                    if u.kind.carried() {
+                        // Squadrons go as far as the Carriers that take them.
+                        format!("{} at {} (with a Carrier)", u.label, s.board.name(u.hex))
+                    } else {
+                        format!(
+                            "{} at {} ({} left)",
+                            u.label,
+                            s.board.name(u.hex),
+                            self::movement::left(s, u)
+                        )
+                    }
                 })
                 .collect();
             format!(
