@@ -202,12 +202,14 @@ fn random_games_end_and_replay_exactly() {
     }
 }
 
-/// Moves of a Space Empires log between hexes that are not next to each
-/// other on the map: through a pair of Warp Points (optional rule 16).
-fn warp_jumps(events: &[AnyEvent]) -> usize {
-    use orrery::games::empires::Event;
+/// Moves of a Space Empires log, read in one replay: those between hexes
+/// that are not next to each other on the map (through a pair of Warp
+/// Points, optional rule 16), and those that took Fighter Squadrons along
+/// (advanced rule 11.2.2).
+fn special_moves(events: &[AnyEvent]) -> (usize, usize) {
+    use orrery::games::empires::{Event, Kind};
     let mut state = GameKind::Empires.empty();
-    let mut jumps = 0;
+    let (mut jumps, mut carried) = (0, 0);
     for e in events {
         if let (AnyState::Empires(st), AnyEvent::Empires(Event::Moved { units, path, .. })) = (&state, e) {
             let mut at = units.first().and_then(|l| st.unit(*l)).map(|u| u.hex);
@@ -215,10 +217,15 @@ fn warp_jumps(events: &[AnyEvent]) -> usize {
                 jumps += usize::from(at.is_some_and(|a| a.distance(*h) != 1));
                 at = Some(*h);
             }
+            carried += usize::from(
+                units
+                    .iter()
+                    .any(|l| st.unit(*l).is_some_and(|u| u.kind == Kind::Fighters)),
+            );
         }
         state.apply(e).expect("an Empires event");
     }
-    jumps
+    (jumps, carried)
 }
 
 /// Planets where aliens were found and none are left at the end: subdued
@@ -235,24 +242,6 @@ fn subdued_planets(played: &Played) -> usize {
         })
         .filter(|at| s.aliens_at(*at).is_empty())
         .count()
-}
-
-/// Moves of Space Empires counters that took Fighter Squadrons along.
-fn carrier_moves(events: &[AnyEvent]) -> usize {
-    use orrery::games::empires::{Event, Kind};
-    let mut state = GameKind::Empires.empty();
-    let mut n = 0;
-    for e in events {
-        if let (AnyState::Empires(st), AnyEvent::Empires(Event::Moved { units, .. })) = (&state, e) {
-            n += usize::from(
-                units
-                    .iter()
-                    .any(|l| st.unit(*l).is_some_and(|u| u.kind == Kind::Fighters)),
-            );
-        }
-        state.apply(e).expect("an Empires event");
-    }
-    n
 }
 
 /// Space Empires with each optional rule built, alone and all together:
@@ -277,7 +266,7 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
         let (mut total, mut rolled, mut slung) = (0, 0, 0);
         let (mut pipelines, mut traded, mut held, mut warps) = (0, 0, 0, 0);
         let (mut laid, mut detonated, mut chosen, mut swept) = (0, 0, 0, 0);
-        let (mut squadrons, mut carried, mut covered) = (0, 0, 0);
+        let (mut squadrons, mut carried, mut with_squadrons) = (0, 0, 0);
         let (mut found, mut alien_battles, mut subdued) = (0, 0, 0);
         for seed in 0..games {
             let mut config = GameConfig::new(2 + (seed % 3) as u8, seed);
@@ -291,14 +280,15 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
             pipelines += log.matches("\"kind\":\"Pipeline\"").count();
             traded += log.matches("\"trade_income\":").count();
             held += log.matches("\"PipelinesHeld\"").count();
-            warps += warp_jumps(&played.events);
+            let (jumps, carrying) = special_moves(&played.events);
+            warps += jumps;
             laid += log.matches("\"kind\":\"Mines\"").count();
             detonated += log.matches("\"MineDetonated\"").count();
             chosen += log.matches("\"MinefieldEntered\"").count();
             swept += log.matches("\"MinesSwept\"").count();
             squadrons += log.matches("\"kind\":\"Fighters\"").count();
-            carried += carrier_moves(&played.events);
-            covered += usize::from(log.contains("\"kind\":\"Fighters\""));
+            carried += carrying;
+            with_squadrons += usize::from(log.contains("\"kind\":\"Fighters\""));
             found += log.matches("\"AliensFound\"").count();
             alien_battles += played
                 .events
@@ -315,7 +305,7 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
              {traded} ledgers with trade, {held} chains used for the extra hex, {warps} moves through Warp Points, \
              {laid} Mines counters in the log, {detonated} mines detonated, {chosen} minefields asking \
              their owner, {swept} sweeps, {squadrons} Fighter Squadron counters in the log, {carried} moves \
-             carrying squadrons, {covered} games with squadrons, {found} alien planets found, \
+             carrying squadrons, {with_squadrons} games with squadrons, {found} alien planets found, \
              {alien_battles} battles against aliens, {subdued} alien planets subdued"
         );
         if options.get("aliens").is_some() {

@@ -496,15 +496,19 @@ impl State {
     /// resigned): who chooses the aliens' targets in `seat`'s battles
     /// (text 14.2).
     pub fn left_of(&self, seat: Seat) -> Seat {
-        (1..self.players)
-            .map(|k| Seat((seat.0 + k) % self.players))
-            .find(|s| !self.empire(*s).resigned)
-            .unwrap_or(seat)
+        self.next_playing(seat, 1)
     }
 
     pub fn right_of(&self, seat: Seat) -> Seat {
+        self.next_playing(seat, self.players - 1)
+    }
+
+    /// The first player not resigned going round from `seat` by `step`
+    /// seats at a time (1: to the left, players − 1: to the right); `seat`
+    /// itself if nobody else is left.
+    fn next_playing(&self, seat: Seat, step: u8) -> Seat {
         (1..self.players)
-            .map(|k| Seat((seat.0 + self.players - k) % self.players))
+            .map(|k| Seat(((seat.0 as u32 + k as u32 * step as u32) % self.players as u32) as u8))
             .find(|s| !self.empire(*s).resigned)
             .unwrap_or(seat)
     }

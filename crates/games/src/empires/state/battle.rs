@@ -693,15 +693,8 @@ impl Battle {
     /// Squadrons in the battle, unless it screened any this round (text
     /// 11.1.1).
     fn carriers_covered(&self, side: Side) -> bool {
-        let squadrons = self.of(side).filter(|f| f.kind == Kind::Fighters);
-        let mut any = false;
-        for f in squadrons {
-            if f.screened > 0 {
-                return false;
-            }
-            any = true;
-        }
-        any
+        let mut squadrons = self.of(side).filter(|f| f.kind == Kind::Fighters).peekable();
+        squadrons.peek().is_some() && squadrons.all(|f| f.screened == 0)
     }
 
     /// Why `target`, an enemy still in the battle, may not be fired upon
