@@ -485,7 +485,7 @@ fn play_takes_the_games_set_up_options() {
             "2",
             "--auto",
             "--options",
-            "raiders:true",
+            "doomsday:true",
         ])
         .output()
         .unwrap();
@@ -495,5 +495,5 @@ fn play_takes_the_games_set_up_options() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(all.contains("raiders"), "the refusal does not name the option: {all}");
+    assert!(all.contains("doomsday"), "the refusal does not name the option: {all}");
 }

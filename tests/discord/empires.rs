@@ -20,6 +20,8 @@ use std::time::Duration;
 
 const DRAIN: Duration = Duration::from_secs(60);
 const SEED: u64 = 3;
+/// The advanced game's seed: one in which every rule asked for is reached.
+const ADVANCED_SEED: u64 = 5;
 
 /// The move of an armed counter that brings it nearest the other player's
 /// homeworld, if one brings it nearer than it is.
@@ -86,6 +88,7 @@ fn choose(state: &AnyState, seat: Seat, kind: &str, rng: &mut GameRng) -> Comman
 async fn open_with_alice_at_will(
     h: &Harness,
     name: &str,
+    seed: u64,
     options: serde_json::Value,
 ) -> (
     crate::support::fake_discord::Id,
@@ -95,7 +98,7 @@ async fn open_with_alice_at_will(
     let chan = h.fake.add_channel(name);
     let players: Vec<_> = ["alice", "bob"].iter().map(|n| h.fake.add_user(n)).collect();
     let t = h
-        .open_game_of(GameKind::Empires, chan, &players, Some(SEED), Some(options))
+        .open_game_of(GameKind::Empires, chan, &players, Some(seed), Some(options))
         .await;
     h.wait_outbox_drained(DRAIN).await;
     let standing = CommandLine::parse("standing auto:on target:big").unwrap();
@@ -108,7 +111,7 @@ async fn open_with_alice_at_will(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_space_empires_game_through_discord() {
     let h = Harness::start().await;
-    let (chan, players, t) = open_with_alice_at_will(&h, "empires", json!({"rounds": 5})).await;
+    let (chan, players, t) = open_with_alice_at_will(&h, "empires", SEED, json!({"rounds": 5})).await;
 
     let mut rng = GameRng::seeded(SEED);
     let mut via: BTreeMap<String, usize> = BTreeMap::new();
@@ -207,8 +210,8 @@ async fn a_whole_space_empires_game_through_discord() {
 }
 
 /// The advanced-rules player's sheet: Mine Technology first, then Fighter
-/// technology, then Mines, squadrons and a Carrier at home (at most four
-/// lines), then ready.
+/// technology, then Mines, squadrons and a Carrier at home, and once a
+/// Carrier is out Cloaking and a Raider (at most four lines), then ready.
 fn advanced_sheet(s: &orrery::games::empires::State, seat: Seat, legal: &[CommandLine]) -> Option<CommandLine> {
     let lines = s.sheet.lines_of(seat).map_or(0, <[_]>::len);
     if lines >= 4 {
@@ -233,6 +236,24 @@ fn advanced_sheet(s: &orrery::games::empires::State, seat: Seat, legal: &[Comman
     }
     if levels.fighters == 0 {
         return research("fighters").or_else(|| buy("mines"));
+    }
+    // Once a Carrier is out: Cloaking, then one Raider.
+    use orrery::games::empires::{state::Line, Kind};
+    let raider_line = s
+        .sheet
+        .lines_of(seat)
+        .unwrap_or(&[])
+        .iter()
+        .any(|l| matches!(l, Line::Buy { kind: Kind::Raider, .. }));
+    if s.units_of(seat).any(|u| u.kind == Kind::Carrier) {
+        if levels.cloak == 0 {
+            // Saved for until it is affordable.
+            return research("cloaking");
+        } else if !raider_line && !s.units_of(seat).any(|u| u.kind == Kind::Raider) {
+            if let Some(l) = buy("raider") {
+                return Some(l);
+            }
+        }
     }
     // Squadrons for every Carrier first (3 a Carrier), then a Carrier.
     let count = |kind: orrery::games::empires::Kind| {
@@ -261,6 +282,26 @@ fn launch(state: &AnyState, seat: Seat, legal: &[CommandLine]) -> Option<Command
         .iter()
         .filter(|l| l.name == "move" && l.get("unit").is_some_and(|u| u.contains(',')))
         .filter_map(|l| Some((s.board.parse(l.get("path")?)?.distance(target), l)))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, l)| l.clone())
+}
+
+/// A Raider's move toward the nearest enemy counter, when one brings it
+/// nearer (unseen, it passes whatever is on the way; the test driver reads
+/// the whole state to find them).
+fn raid(state: &AnyState, seat: Seat, legal: &[CommandLine]) -> Option<CommandLine> {
+    use orrery::games::empires::{basics::Label, Kind};
+    let AnyState::Empires(s) = state else { return None };
+    let enemies: Vec<_> = s.units.iter().filter(|u| u.owner() != seat).map(|u| u.hex).collect();
+    let near = |h: orrery::engine::Hex| enemies.iter().map(|e| e.distance(h)).min().unwrap_or(i32::MAX);
+    legal
+        .iter()
+        .filter(|l| l.name == "move")
+        .filter_map(|l| {
+            let u = Label::parse(l.get("unit")?, seat).and_then(|u| s.unit(u))?;
+            let to = s.board.parse(l.get("path")?)?;
+            (u.kind == Kind::Raider && near(to) < near(u.hex)).then(|| (near(to), l))
+        })
         .min_by_key(|(d, _)| *d)
         .map(|(_, l)| l.clone())
 }
@@ -325,15 +366,18 @@ fn around_aliens(s: &orrery::games::empires::State, legal: &[CommandLine]) -> Ve
 /// detonates (alice's by her standing orders, bob's by his `detonate`
 /// orders when he has a choice); alice's scouts go for deep-space Barren
 /// Planets, and in her battles against their aliens bob, the player to her
-/// left, fires for them by hand. Raiders are not built
-/// yet.
+/// left, fires for them by hand. Each buys a Raider after Cloaking; it
+/// seeks the other homeworld with the rest, unseen, and once there alone
+/// with the enemy its owner orders it to attack (`/empires battle at:…` in
+/// movement, the "Raiders attack" button).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_advanced_space_empires_game_through_discord() {
     let h = Harness::start().await;
-    let options = json!({"rounds": 10, "mines": true, "carriers": true, "point_defense": true, "aliens": true});
-    let (chan, _players, t) = open_with_alice_at_will(&h, "empires-advanced", options).await;
+    let options = json!({"rounds": 12, "rules": "advanced"});
+    let seed = ADVANCED_SEED;
+    let (chan, _players, t) = open_with_alice_at_will(&h, "empires-advanced", seed, options).await;
 
-    let mut rng = GameRng::seeded(SEED);
+    let mut rng = GameRng::seeded(seed);
     let mut via: BTreeMap<String, usize> = BTreeMap::new();
     let mut orders = 0;
     while let Some((state, p)) = h.owed(&t).await {
@@ -342,7 +386,9 @@ async fn an_advanced_space_empires_game_through_discord() {
         let named = |n: &str| legal.iter().find(|l| l.name == n).cloned();
         let line = match p.kind.as_str() {
             "economic" => advanced_sheet(s, p.seat, &legal).or_else(|| named("ready")),
-            "move" => launch(&state, p.seat, &legal)
+            "move" => named("battle")
+                .or_else(|| raid(&state, p.seat, &legal))
+                .or_else(|| launch(&state, p.seat, &legal))
                 .or_else(|| {
                     (p.seat == Seat(0))
                         .then(|| toward_aliens(&state, p.seat, &legal))
@@ -371,6 +417,8 @@ async fn an_advanced_space_empires_game_through_discord() {
             "move together".to_string()
         } else if line.name == "fire" && line.get("unit").is_some_and(|u| u.starts_with("alien")) {
             "fire for the aliens".to_string()
+        } else if line.name == "battle" && p.kind == "move" {
+            "order unseen Raiders to attack".to_string()
         } else {
             line.name.clone()
         };
@@ -389,6 +437,12 @@ async fn an_advanced_space_empires_game_through_discord() {
             .count()
     };
     let detonated = count(&|e| matches!(e, EmpiresEvent::MineDetonated { .. }));
+    let ambushes = count(&|e| matches!(e, EmpiresEvent::AmbushOrdered { .. }));
+    // Battles begun with a cloaked Raider in them (class A, +1 in the first
+    // firing round).
+    let cloaked = count(
+        &|e| matches!(e, EmpiresEvent::BattleBegan { battle, .. } if battle.fighters().iter().any(|f| f.cloaked)),
+    );
     let bought = |kind: &str| {
         events
             .iter()
@@ -407,12 +461,14 @@ async fn an_advanced_space_empires_game_through_discord() {
         .map(|(_, n)| n)
         .sum::<usize>();
     eprintln!(
-        "empires advanced seed {SEED} through Discord: {outcome:?}; {orders} orders {via:?}; \
+        "empires advanced seed {seed} through Discord: {outcome:?}; {orders} orders {via:?}; \
          Mines counters bought {}, Carriers {}, squadron counters {}, moves carrying squadrons {launched}, \
-         mines detonated {detonated}",
+         mines detonated {detonated}, Raiders {}, attacks ordered unseen {ambushes}, battles with a cloaked \
+         Raider {cloaked}",
         bought("Mines"),
         bought("Carrier"),
         bought("Fighters"),
+        bought("Raider"),
     );
     assert!(
         bought("Mines") > 0 && bought("Carrier") > 0 && bought("Fighters") > 0,
@@ -420,12 +476,21 @@ async fn an_advanced_space_empires_game_through_discord() {
     );
     assert!(launched > 0, "no Carrier took squadrons along: {via:?}");
     assert!(detonated > 0, "no minefield detonated: {via:?}");
+    assert!(bought("Raider") > 0, "no Raider bought: {via:?}");
+    assert!(ambushes > 0, "no unseen Raider was ordered to attack: {via:?}");
+    assert!(cloaked > 0, "no battle with a cloaked Raider: {via:?}");
     // bob chose the aliens' targets in alice's battles, by the prompt.
     assert!(via.get("bob fire for the aliens").is_some_and(|n| *n > 0), "{via:?}");
     let posts = h.posts(chan);
     crate::support::result_post(&t, &posts, &outcome);
     let everything = h.public_text(chan);
-    for secret in ["Line added", "Your sheet", "carried over", "research"] {
+    for secret in [
+        "Line added",
+        "Your sheet",
+        "carried over",
+        "research",
+        "will attack in your combat phase",
+    ] {
         assert!(!everything.contains(secret), "the channel reads `{secret}`");
     }
     h.assert_outbox_delivered_once().await;

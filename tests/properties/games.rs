@@ -81,6 +81,45 @@ fn toward_mines(state: &AnyState, seat: Seat, legal: &[CommandLine], rng: &mut G
         .map(|(_, l)| l.clone())
 }
 
+/// A test policy for Space Empires games with Raiders: a seat whose cloaked
+/// Raiders may attack orders them to, half the time, and three times in
+/// four moves a Raider one hex nearer another player's counters (uniform
+/// play seldom brings a Raider to an enemy and never attacks unseen). It
+/// reads the whole state: it is a test policy, not a player.
+fn toward_enemies_with_raiders(
+    state: &AnyState,
+    seat: Seat,
+    legal: &[CommandLine],
+    rng: &mut GameRng,
+) -> Option<CommandLine> {
+    use orrery::games::empires::{basics::Label, state::Phase, Kind};
+    let AnyState::Empires(s) = state else { return None };
+    if s.phase != Phase::Movement || rng.below(4) == 0 {
+        return None;
+    }
+    if let Some(ambush) = legal.iter().find(|l| l.name == "battle") {
+        if rng.below(2) == 0 {
+            return Some(ambush.clone());
+        }
+    }
+    let enemies: Vec<_> = s.units.iter().filter(|u| u.owner() != seat).map(|u| u.hex).collect();
+    let near = |h: orrery::engine::Hex| enemies.iter().map(|m| m.distance(h)).min().unwrap_or(i32::MAX);
+    legal
+        .iter()
+        .filter(|l| l.name == "move")
+        .filter_map(|l| {
+            let units = l.get("unit")?;
+            let first = Label::parse(units.split(',').next()?, seat).and_then(|u| s.unit(u))?;
+            if first.kind != Kind::Raider {
+                return None;
+            }
+            let to = s.board.parse(l.get("path")?.split(',').next_back()?)?;
+            (near(to) < near(first.hex)).then(|| (near(to), l))
+        })
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, l)| l.clone())
+}
+
 /// [`play_config`] with `bias`, a test policy that may choose instead of
 /// uniform random play.
 fn play_biased(
@@ -260,7 +299,8 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
         serde_json::json!({"mines": true}),
         serde_json::json!({"carriers": true, "point_defense": true}),
         serde_json::json!({"aliens": true}),
-        serde_json::json!({"instant_upgrade": true, "research_gearing": true, "unpredictable_research": true, "slingshot": true, "pipelines": true, "warp_points": true, "mines": true, "carriers": true, "point_defense": true, "aliens": true}),
+        serde_json::json!({"raiders": true}),
+        serde_json::json!({"rules": "advanced", "instant_upgrade": true, "research_gearing": true, "unpredictable_research": true, "slingshot": true, "warp_points": true}),
     ];
     for options in sets {
         let (mut total, mut rolled, mut slung) = (0, 0, 0);
@@ -268,10 +308,22 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
         let (mut laid, mut detonated, mut chosen, mut swept) = (0, 0, 0, 0);
         let (mut squadrons, mut carried, mut with_squadrons) = (0, 0, 0);
         let (mut found, mut alien_battles, mut subdued) = (0, 0, 0);
+        let (mut raiders, mut unseen, mut ambushes, mut cloaked) = (0, 0, 0, 0);
+        let advanced = options.get("rules").is_some();
+        let has = |key: &str| advanced || options.get(key).is_some();
         for seed in 0..games {
             let mut config = GameConfig::new(2 + (seed % 3) as u8, seed);
             config.options = options.clone();
-            let played = play_biased(GameKind::Empires, &config, |_| true, |_, _| None, toward_mines);
+            let played = play_biased(
+                GameKind::Empires,
+                &config,
+                |_| true,
+                |_, _| None,
+                |state, seat, legal, rng| {
+                    toward_enemies_with_raiders(state, seat, legal, rng)
+                        .or_else(|| toward_mines(state, seat, legal, rng))
+                },
+            );
             total += played.decisions;
             assert_replays(GameKind::Empires, seed, &played);
             let log = serde_json::to_string(&played.events).expect("serialize");
@@ -298,6 +350,10 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
                 })
                 .count();
             subdued += subdued_planets(&played);
+            raiders += log.matches("\"kind\":\"Raider\"").count();
+            unseen += log.matches("\"hidden_from\":[").count();
+            ambushes += log.matches("\"AmbushOrdered\"").count();
+            cloaked += log.matches("\"cloaked\":true").count();
         }
         eprintln!(
             "empires {options}: {games} random games ended, {total} decisions in all; \
@@ -306,15 +362,31 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
              {laid} Mines counters in the log, {detonated} mines detonated, {chosen} minefields asking \
              their owner, {swept} sweeps, {squadrons} Fighter Squadron counters in the log, {carried} moves \
              carrying squadrons, {with_squadrons} games with squadrons, {found} alien planets found, \
-             {alien_battles} battles against aliens, {subdued} alien planets subdued"
+             {alien_battles} battles against aliens, {subdued} alien planets subdued, {raiders} Raider \
+             counters in the log, {unseen} events kept from someone, {ambushes} attacks ordered by unseen \
+             Raiders, {cloaked} cloaked Raiders in battle states"
         );
-        if options.get("aliens").is_some() {
+        if has("raiders") {
+            if options.get("research_gearing").is_none() {
+                assert!(raiders > 0, "{options}: random play never bought Raiders");
+                assert!(unseen > 0, "{options}: no Raider ever moved unseen");
+                assert!(ambushes > 0, "{options}: no unseen Raider ever attacked");
+                assert!(cloaked > 0, "{options}: no Raider ever fought cloaked");
+            }
+        } else {
+            assert_eq!(
+                raiders + unseen + ambushes,
+                0,
+                "{options}: Raiders in a game without them"
+            );
+        }
+        if has("aliens") {
             assert!(found > 0, "{options}: random play never found aliens");
             assert!(alien_battles > 0, "{options}: random play never fought aliens");
         } else {
             assert_eq!(found + alien_battles, 0, "{options}: aliens in a game without them");
         }
-        if options.get("carriers").is_some() {
+        if has("carriers") {
             if options.get("research_gearing").is_none() {
                 assert!(squadrons > 0, "{options}: random play never bought Fighter Squadrons");
                 assert!(carried > 0, "{options}: random play never carried squadrons");
@@ -322,7 +394,7 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
         } else {
             assert_eq!(squadrons + carried, 0, "{options}: squadrons in a game without them");
         }
-        if options.get("mines").is_some() {
+        if has("mines") {
             // Random play buys mines (not under research gearing, which
             // holds Mine Technology's 30 CP back); the test policy walks
             // into them.
@@ -338,7 +410,7 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
         } else {
             assert_eq!(warps, 0, "{options}: a move between hexes that are not adjacent");
         }
-        if options.get("pipelines").is_some() {
+        if has("pipelines") {
             assert!(pipelines > 0, "{options}: random play never bought a pipeline");
             assert!(traded > 0, "{options}: random play never earned trade income");
             assert!(
@@ -733,9 +805,8 @@ fn hidden_state_does_not_leak_in(kind: GameKind, games: u64) {
             let mut config = GameConfig::new(players, 5000 + seed);
             if kind == GameKind::Empires && seed % 2 == 1 {
                 config.options = serde_json::json!({
-                    "pipelines": true, "warp_points": true, "mines": true, "slingshot": true, "instant_upgrade": true,
-                    "research_gearing": true, "unpredictable_research": true, "carriers": true, "point_defense": true,
-                    "aliens": true
+                    "rules": "advanced", "warp_points": true, "slingshot": true, "instant_upgrade": true,
+                    "research_gearing": true, "unpredictable_research": true
                 });
             }
             play_config(

@@ -1737,7 +1737,7 @@ mod tests {
             e.contains("Hyperspace's options are `rounds` (1 to 200, default 25)"),
             "{e}"
         );
-        let e = read_game_options(GameKind::Empires, "raiders:true").unwrap_err();
+        let e = read_game_options(GameKind::Empires, "doomsday:true").unwrap_err();
         assert!(e.contains("not available yet"), "{e}");
         assert!(read_game_options(GameKind::Starlanes, "rounds:3 rounds:4")
             .unwrap_err()

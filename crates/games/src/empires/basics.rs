@@ -61,6 +61,9 @@ pub enum Kind {
     /// A counter of Fighter Squadrons (advanced rule 11.2): `ships`
     /// squadrons, each a combat-capable ship of hull 1.
     Fighters,
+    /// A Raider group (advanced rule 12.1): cloaked against a player
+    /// whose Scanners at its hex are below its Cloaking level.
+    Raider,
 }
 
 /// A unit type's line of the ship chart.
@@ -98,7 +101,7 @@ impl Kind {
     ];
 
     /// Every kind, in chart order.
-    pub const ALL: [Kind; 16] = [
+    pub const ALL: [Kind; 17] = [
         Kind::Scout,
         Kind::Destroyer,
         Kind::Cruiser,
@@ -115,6 +118,7 @@ impl Kind {
         Kind::Sweeper,
         Kind::Carrier,
         Kind::Fighters,
+        Kind::Raider,
     ];
 
     /// The ship chart (brief, except where marked on the rules page: Ship
@@ -167,6 +171,8 @@ impl Kind {
             Kind::Carrier => c("CV", "Carrier", 12, Some(E), 3, 0, 1, 1, Some(1), 1),
             // At Fighters 1; see `fighter_attack` and `fighter_defense`.
             Kind::Fighters => c("F", "Fighters", 5, Some(B), 5, 0, 1, 1, Some(1), 1),
+            // Class D uncloaked; A while cloaked (`Battle::class`, 12.1.4).
+            Kind::Raider => c("R", "Raider", 12, Some(D), 4, 0, 2, 1, Some(2), 2),
         }
     }
 
@@ -186,7 +192,7 @@ impl Kind {
     /// A ship that moves and may group (warships, Minesweepers, Carriers
     /// and Fighter Squadrons too).
     pub fn is_warship(self) -> bool {
-        Kind::WARSHIPS.contains(&self) || matches!(self, Kind::Sweeper | Kind::Carrier | Kind::Fighters)
+        Kind::WARSHIPS.contains(&self) || matches!(self, Kind::Sweeper | Kind::Carrier | Kind::Fighters | Kind::Raider)
     }
 
     /// Attack and Defense Strength of a ship of this type built with
@@ -215,17 +221,19 @@ impl Kind {
             Kind::Pipeline => Some("pipelines"),
             Kind::Mines | Kind::Sweeper => Some("mines"),
             Kind::Carrier | Kind::Fighters => Some("carriers"),
+            Kind::Raider => Some("raiders"),
             _ => None,
         }
     }
 
     /// The technology level needed to buy it besides Ship Size (text
-    /// 11.0, 13.1.1, 13.2).
+    /// 11.0, 12.1.1, 13.1.1, 13.2).
     pub fn needs(self) -> Option<(Tech, u32)> {
         match self {
             Kind::Mines => Some((Tech::Mines, 1)),
             Kind::Sweeper => Some((Tech::Sweep, 1)),
             Kind::Carrier | Kind::Fighters => Some((Tech::Fighters, 1)),
+            Kind::Raider => Some((Tech::Cloak, 1)),
             _ => None,
         }
     }
@@ -273,6 +281,7 @@ impl Kind {
             "sweeper" | "sw" | "minesweeper" => Kind::Sweeper,
             "carrier" | "cv" => Kind::Carrier,
             "fighters" | "fighter" | "f" | "squadron" => Kind::Fighters,
+            "raider" | "raiders" | "r" => Kind::Raider,
             _ => return None,
         })
     }
@@ -296,6 +305,7 @@ impl Kind {
             Kind::Sweeper => "sweeper",
             Kind::Carrier => "carrier",
             Kind::Fighters => "fighters",
+            Kind::Raider => "raider",
         }
     }
 }
@@ -332,10 +342,14 @@ pub enum Tech {
     Fighters,
     /// Point Defense Technology (advanced rule 11.3).
     PointDefense,
+    /// Cloaking Technology (advanced rule 12.1).
+    Cloak,
+    /// Scanner Technology (advanced rule 12.2).
+    Scan,
 }
 
 impl Tech {
-    pub const ALL: [Tech; 12] = [
+    pub const ALL: [Tech; 14] = [
         Tech::Size,
         Tech::Attack,
         Tech::Defense,
@@ -348,6 +362,8 @@ impl Tech {
         Tech::Sweep,
         Tech::Fighters,
         Tech::PointDefense,
+        Tech::Cloak,
+        Tech::Scan,
     ];
 
     /// The option key of the advanced rule that brings this category into
@@ -357,6 +373,7 @@ impl Tech {
             Tech::Mines | Tech::Sweep => Some("mines"),
             Tech::Fighters => Some("carriers"),
             Tech::PointDefense => Some("point_defense"),
+            Tech::Cloak | Tech::Scan => Some("raiders"),
             _ => None,
         }
     }
@@ -376,6 +393,8 @@ impl Tech {
             Tech::Sweep => "sweep",
             Tech::Fighters => "fighters",
             Tech::PointDefense => "pd",
+            Tech::Cloak => "cloaking",
+            Tech::Scan => "scanners",
         }
     }
 
@@ -393,6 +412,8 @@ impl Tech {
             Tech::Sweep => "Mine Sweeping",
             Tech::Fighters => "Fighters",
             Tech::PointDefense => "Point Defense",
+            Tech::Cloak => "Cloaking",
+            Tech::Scan => "Scanners",
         }
     }
 
@@ -419,7 +440,7 @@ impl Tech {
             Tech::Move => 7,
             Tech::Yard => 3,
             Tech::Terraform | Tech::Explore | Tech::Mines => 1,
-            Tech::Sweep => 2,
+            Tech::Sweep | Tech::Cloak | Tech::Scan => 2,
         }
     }
 
@@ -442,6 +463,8 @@ impl Tech {
             Tech::Sweep => &[10, 15],
             Tech::Fighters => &[25, 25, 25],
             Tech::PointDefense => &[20, 20, 20],
+            Tech::Cloak => &[30, 30],
+            Tech::Scan => &[20, 20],
         };
         costs.get((level - self.start() - 1) as usize).copied()
     }
@@ -481,6 +504,10 @@ pub struct Levels {
     pub fighters: u32,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub pd: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cloak: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub scan: u32,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -503,6 +530,8 @@ impl Default for Levels {
             sweep: Tech::Sweep.start(),
             fighters: Tech::Fighters.start(),
             pd: Tech::PointDefense.start(),
+            cloak: Tech::Cloak.start(),
+            scan: Tech::Scan.start(),
         }
     }
 }
@@ -522,6 +551,8 @@ impl Levels {
             Tech::Sweep => self.sweep,
             Tech::Fighters => self.fighters,
             Tech::PointDefense => self.pd,
+            Tech::Cloak => self.cloak,
+            Tech::Scan => self.scan,
         }
     }
 
@@ -539,6 +570,8 @@ impl Levels {
             Tech::Sweep => &mut self.sweep,
             Tech::Fighters => &mut self.fighters,
             Tech::PointDefense => &mut self.pd,
+            Tech::Cloak => &mut self.cloak,
+            Tech::Scan => &mut self.scan,
         };
         *slot = level.min(tech.top());
     }

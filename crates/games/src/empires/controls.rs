@@ -6,7 +6,7 @@
 
 use super::basics::ships_word;
 use super::orders::{Action, ScrapWhat, Written};
-use super::state::State;
+use super::state::{Phase, State};
 use super::view::{line_text, name};
 use crate::shared::menu::sheet_control;
 use orrery_engine::{Control, ControlStyle, Seat, SheetEdit, SheetVerb};
@@ -121,6 +121,10 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
                     )
                 }),
             ),
+            // In movement: cloaked Raiders ordered to attack (12.1.2).
+            Action::Battle { at } if state.phase == Phase::Movement => {
+                control(format!("Raiders attack at {at}"), "Battle", main, None)
+            }
             Action::Battle { at } => control(format!("Fight at {at}"), "Battle", main, None),
             Action::Screen { unit, ships, damaged } => control(
                 match (ships, damaged) {

@@ -36,6 +36,10 @@ pub struct Ledger {
     pub wrecks: Vec<(u32, Tech)>,
     /// Counters scrapped.
     pub scrapped: Vec<Label>,
+    /// Of `scrapped`, the Raiders: told to their owner only (advanced rule
+    /// 12.1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unseen: Vec<Label>,
     /// Bases and Ship Yards scrapped, by hex.
     pub scrapped_at: Vec<(Hex, Kind)>,
     /// New counters: groups, decoys, Colony Ships and Miners.
@@ -134,6 +138,10 @@ pub enum Event {
         /// rule 10.1.2): one hex more along it.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         piped: Vec<Label>,
+        /// Players the move is not told to: the units are Raiders cloaked
+        /// against them all along it (advanced rule 12.1).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        hidden_from: Vec<Seat>,
     },
     /// A unit took the extra hex of a chain of MS Pipelines: the chain's
     /// pipelines may not move this turn (advanced rule 10.1.2).
@@ -179,6 +187,9 @@ pub enum Event {
         units: Vec<Label>,
         kinds: Vec<Kind>,
         why: Doom,
+        /// Players not told: a cloaked Raider scrapped unseen by them.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        hidden_from: Vec<Seat>,
     },
     /// Ships entering (or found in) a Black Hole rolled: per counter its
     /// dice; a die of 7-10 destroyed one ship (text 6.3).
@@ -197,11 +208,17 @@ pub enum Event {
         new: Label,
         ships: u32,
         rng: Box<GameRng>,
+        /// Players not told: a cloaked Raider group unseen by them.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        hidden_from: Vec<Seat>,
     },
     /// Group `from` joined group `into`.
     Merged {
         from: Label,
         into: Label,
+        /// Players not told: cloaked Raider groups unseen by them.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        hidden_from: Vec<Seat>,
     },
     /// A Colony Ship began a colony (now, or `queued` for the end of the
     /// combat phase, if the hex is then free of enemies).
@@ -261,6 +278,13 @@ pub enum Event {
     /// The active player ended their movement.
     MovementEnded {
         seat: Seat,
+    },
+    /// The active player ordered their cloaked Raiders at `at`, unseen
+    /// there, to attack in this turn's combat phase (advanced rule 12.1.2;
+    /// told to that player only).
+    AmbushOrdered {
+        seat: Seat,
+        at: Hex,
     },
     /// The active player's combat phase began; `hexes`: where battles and
     /// colony fire are due, in hex-name order.
@@ -433,7 +457,9 @@ impl Event {
     pub fn quiet(&self) -> bool {
         match self {
             Event::Moved { stopped, shown, .. } => !stopped && shown.is_empty(),
-            Event::Merged { .. } | Event::Split { .. } | Event::PipelinesHeld { .. } => true,
+            Event::Merged { .. } | Event::Split { .. } | Event::PipelinesHeld { .. } | Event::AmbushOrdered { .. } => {
+                true
+            }
             _ => false,
         }
     }
@@ -503,6 +529,7 @@ pub fn apply(s: &mut State, event: &Event) {
             stopped,
             shown,
             piped,
+            ..
         } => {
             for label in units {
                 if let Some(u) = s.unit_mut(*label) {
@@ -588,7 +615,9 @@ pub fn apply(s: &mut State, event: &Event) {
             s.units.retain(|u| u.ships > 0);
             s.rng = rng.clone();
         }
-        Event::Split { from, new, ships, rng } => {
+        Event::Split {
+            from, new, ships, rng, ..
+        } => {
             if let Some(u) = s.unit_mut(*from) {
                 u.ships -= ships;
                 let mut part = u.clone();
@@ -598,7 +627,7 @@ pub fn apply(s: &mut State, event: &Event) {
             }
             s.rng = rng.clone();
         }
-        Event::Merged { from, into } => {
+        Event::Merged { from, into, .. } => {
             if let Some(i) = s.units.iter().position(|u| u.label == *from) {
                 let gone = s.units.remove(i);
                 if let Some(u) = s.unit_mut(*into) {
@@ -687,9 +716,15 @@ pub fn apply(s: &mut State, event: &Event) {
                 u.piped = false;
             }
         }
+        Event::AmbushOrdered { at, .. } => {
+            if !s.ambush.contains(at) {
+                s.ambush.push(*at);
+            }
+        }
         Event::CombatBegan { hexes, .. } => {
             s.phase = Phase::Combat;
             s.combat_due = hexes.clone();
+            s.ambush.clear();
         }
         Event::BattleBegan {
             at,
@@ -936,261 +971,5 @@ pub fn push(s: &mut State, out: &mut Vec<Event>, e: Event) {
     out.push(e);
 }
 
-/// New labels for counters (old, new).
-fn relabel(s: &mut State, pairs: &[(Label, Label)]) {
-    // Two passes, so a label may be reused within one shuffle.
-    let mut moved: Vec<(usize, Label)> = Vec::new();
-    for (old, new) in pairs {
-        if let Some(i) = s.units.iter().position(|u| u.label == *old) {
-            moved.push((i, *new));
-        }
-    }
-    for (i, new) in moved {
-        s.units[i].label = new;
-    }
-}
-
-/// The side `seat` fights on in the active player's combat.
-fn side_of(s: &State, seat: Seat) -> Side {
-    if s.active_seat() == Some(seat) {
-        Side::Attacker
-    } else {
-        Side::Defender
-    }
-}
-
-/// Units gone from the map while a battle is fought (scuttled by the
-/// active player in their combat, text 7.3.2) leave it: a group as if
-/// destroyed, a Colony Ship or Miner from its side's unarmed. Screening
-/// noted and not yet committed is dropped (it is asked again).
-fn leave_battle(s: &mut State, units: &[Label]) {
-    let mut touched = false;
-    for label in units {
-        let Some(u) = s.unit(*label) else { continue };
-        let (hex, ships, side) = (u.hex, u.ships, side_of(s, u.owner()));
-        let Some(b) = s.battle.as_mut().filter(|b| b.hex() == hex) else {
-            continue;
-        };
-        touched = true;
-        if b.scuttle(side, &Target::Group(*label), ships).is_err() {
-            b.forget_unarmed(*label);
-        }
-    }
-    if touched {
-        s.screening.clear();
-    }
-}
-
-/// A Base or Ship Yard scuttled in the hex of the battle being fought
-/// leaves it (see [`leave_battle`]).
-fn scuttle_installation(s: &mut State, at: Hex, what: Kind) {
-    let Some(owner) = s.colony(at).map(|c| c.owner) else {
-        return;
-    };
-    let side = side_of(s, owner);
-    let id = if what == Kind::Base {
-        Target::Base
-    } else {
-        Target::Yards
-    };
-    if let Some(b) = s.battle.as_mut().filter(|b| b.hex() == at) {
-        let _ = b.scuttle(side, &id, 1);
-        s.screening.clear();
-    }
-}
-
-/// Write a battle's ship counts back onto the units and colonies in its
-/// hex (groups reduced to 0 ships are gone; a colony's Base and Ship Yards
-/// follow their fighters).
-/// Ships of `label` that left a battle for `to`: the whole counter, or
-/// `ships` of it as the new counter `new`.
-fn move_off(s: &mut State, label: Label, whole: bool, ships: u32, new: Option<Label>, to: Hex) {
-    if let Some(u) = s.unit_mut(label) {
-        if whole {
-            u.came_from = Some(u.hex);
-            u.hex = to;
-        } else if let Some(new) = new {
-            let mut part = u.clone();
-            u.ships -= ships;
-            part.label = new;
-            part.ships = ships;
-            part.came_from = Some(part.hex);
-            part.hex = to;
-            s.units.push(part);
-        }
-    }
-}
-
-fn sync_battle(s: &mut State) {
-    let Some(b) = s.battle.clone() else { return };
-    let hex = b.hex();
-    for f in b.fighters() {
-        match f.id {
-            Target::Group(label) => {
-                if let Some(u) = s.units.iter_mut().find(|u| u.label == label && u.hex == hex) {
-                    u.ships = f.ships;
-                }
-            }
-            Target::Base => {
-                if let Some(c) = s.colony_mut(hex) {
-                    c.base = f.ships > 0;
-                }
-            }
-            Target::Yards => {
-                if let Some(c) = s.colony_mut(hex) {
-                    c.yards = f.ships;
-                    c.new_yards = c.new_yards.min(c.yards);
-                    c.hidden_yards = c.hidden_yards.min(c.yards);
-                }
-            }
-            Target::Alien(_) => {}
-        }
-    }
-    // The aliens left: subdued once the last is gone (14.3).
-    if b.aliens() {
-        if let Some(p) = s.spot_mut(hex) {
-            p.aliens = b
-                .fighters()
-                .iter()
-                .filter(|f| f.is_alien() && f.ships > 0)
-                .map(|f| f.kind)
-                .collect();
-        }
-    }
-    s.units.retain(|u| u.ships > 0);
-}
-
-/// A player leaves the game (rules page, *Resigning*).
-fn resign(s: &mut State, seat: Seat) {
-    s.empires[seat.index()].resigned = true;
-    s.units.retain(|u| u.owner() != seat);
-    s.queued.retain(|(l, _)| l.owner != seat);
-    let hexes: Vec<Hex> = s.colonies_of(seat).map(|c| c.hex).collect();
-    for h in hexes {
-        destroy_colony(s, h);
-    }
-    if let Some(p) = s.order.iter().position(|x| *x == seat) {
-        s.order.remove(p);
-        // `active` keeps pointing at the player whose turn it is, or, when
-        // that was the resigned seat, at the next one.
-        if p < s.active {
-            s.active -= 1;
-        }
-    }
-    s.sheet.release(seat);
-    match s.phase {
-        // The bid's winner left: the best bid still in the game chooses
-        // (ties: the earliest in this round's order).
-        Phase::First { chooser } if chooser == seat => {
-            let bid = |x: Seat| s.empire(x).last_bid.unwrap_or(0);
-            let order = &s.order;
-            if let Some(next) = order
-                .iter()
-                .copied()
-                .enumerate()
-                .max_by_key(|(place, x)| (bid(*x), std::cmp::Reverse(*place)))
-                .map(|(_, x)| x)
-            {
-                s.phase = Phase::First { chooser: next };
-            }
-        }
-        // The player to the right shifts a Lost stack: the next one still
-        // in the game.
-        Phase::Lost { shifter, hex } if shifter == seat => {
-            if let Some(active) = s.active_seat() {
-                s.phase = Phase::Lost {
-                    shifter: s.right_of(active),
-                    hex,
-                };
-            }
-        }
-        _ => {}
-    }
-}
-
-/// A colony destroyed: its planet is free again (a Barren Planet if it
-/// was founded on one), its deposits lost (text 4.4.2, 6.7.3).
-fn destroy_colony(s: &mut State, at: Hex) {
-    if let Some(i) = s.colonies.iter().position(|c| c.hex == at) {
-        let c = s.colonies.remove(i);
-        let marker = if c.barren { Marker::Barren } else { Marker::Planet };
-        match s.spot_mut(at) {
-            Some(p) => {
-                p.marker = marker;
-                p.face_up = true;
-            }
-            None => {
-                s.spots.push(Spot {
-                    hex: at,
-                    marker,
-                    face_up: true,
-                    home: None,
-                    aliens: Vec::new(),
-                    aliens_hidden: false,
-                });
-                s.spots.sort_by_key(|p| Board::name_key(p.hex));
-            }
-        }
-    }
-}
-
-/// One player's Economic Phase, as carried out.
-/// Instant technology upgrade (text 15.1): every ship of `seat` gets its
-/// current levels, as an upgrade at a yard would give them
-/// ([`Unit::upgraded`]).
-fn upgrade_all(s: &mut State, seat: Seat) {
-    let now = s.empire(seat).levels;
-    for u in s.units.iter_mut().filter(|u| u.owner() == seat) {
-        u.levels = u.upgraded(now);
-    }
-}
-
-fn carry_out_ledger(s: &mut State, l: &Ledger) {
-    let seat = l.seat;
-    s.units.retain(|u| !l.scrapped.contains(&u.label));
-    for (hex, what) in &l.scrapped_at {
-        if let Some(c) = s.colony_mut(*hex) {
-            c.remove(*what);
-        }
-    }
-    let blockaded: Vec<Hex> = s
-        .colonies
-        .iter()
-        .filter(|c| c.owner == seat && s.blockaded(c))
-        .map(|c| c.hex)
-        .collect();
-    for c in s
-        .colonies
-        .iter_mut()
-        .filter(|c| c.owner == seat && !blockaded.contains(&c.hex))
-    {
-        c.deposits.clear();
-    }
-    let e = &mut s.empires[seat.index()];
-    e.cp = l.carried;
-    e.levels = l.levels;
-    e.wrecks.extend(l.wrecks.iter().copied());
-    e.research_last = l.research;
-    e.grants_last = l.grants;
-    for r in &l.rolls {
-        e.progress.retain(|(t, _)| *t != r.tech);
-        if !r.reached {
-            e.progress.push((r.tech, r.total));
-        }
-    }
-    e.progress.sort();
-    if s.options.instant_upgrade {
-        upgrade_all(s, seat);
-    }
-    for (label, n) in &l.added {
-        if let Some(u) = s.units.iter_mut().find(|u| u.label == *label) {
-            u.ships += n;
-        }
-    }
-    s.units.extend(l.bought.iter().cloned());
-    for (hex, what) in &l.built {
-        if let Some(c) = s.colony_mut(*hex) {
-            c.build(*what);
-        }
-    }
-}
+mod effects;
+use effects::*;

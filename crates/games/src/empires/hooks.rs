@@ -64,8 +64,17 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
     }
     // A face-down group may be any warship group; Mines stay Mines (what
     // is armed shows: it blockades, 7.1), of any number.
+    // Raiders stay Raiders, cloaked as they were (what a viewer cannot see
+    // stays unseen; one it sees is a face-down group like any other), of
+    // any number and technology.
     for u in s.units.iter_mut().filter(|u| !u.face_up && others.contains(&u.owner())) {
-        if u.kind == Kind::Mines {
+        if u.kind == Kind::Raider {
+            u.ships = 1 + rng.below(6);
+            u.levels.attack = rng.below(3);
+            u.levels.defense = rng.below(3);
+            u.levels.tactics = rng.below(4);
+            u.levels.moves = 1 + rng.below(7);
+        } else if u.kind == Kind::Mines {
             u.ships = 1 + rng.below(6);
         } else if u.kind.is_warship() {
             u.kind = Kind::WARSHIPS[rng.below(6) as usize];

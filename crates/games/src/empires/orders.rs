@@ -163,11 +163,11 @@ const USAGE: Usages = Usages(&[
     ("bid", "bid cp:N [line:N]"),
     (
         "research",
-        "research tech:size|attack|defense|tactics|move|yard|terraform|explore|mines|sweep [grants:N] [line:N]",
+        "research tech:size|attack|defense|tactics|move|yard|terraform|explore|mines|sweep|fighters|pd|cloaking|scanners [grants:N] [line:N]",
     ),
     (
         "buy",
-        "buy type:sc|dd|ca|bc|bb|dn|colony|miner|decoy|base|yard|pipeline|mines|sweeper at:HEX [ships:N] [into:LABEL] [line:N]",
+        "buy type:sc|dd|ca|bc|bb|dn|colony|miner|decoy|base|yard|pipeline|mines|sweeper|carrier|fighters|raider at:HEX [ships:N] [into:LABEL] [line:N]",
     ),
     ("first", "first player:NAME"),
     (
@@ -683,7 +683,7 @@ pub fn commands() -> Vec<CommandSpec> {
         spec("end", "Movement: end your movement; your combat follows", vec![]),
         spec(
             "battle",
-            "Combat: fight here next",
+            "Combat: fight here next (in movement: your cloaked Raiders here attack)",
             vec![ParamSpec::new("at", "A hex where a battle is due", Text, true)],
         ),
         spec(

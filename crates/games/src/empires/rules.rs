@@ -438,6 +438,10 @@ pub fn decide(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Reje
     let when = When::of(action);
     let events = match (&s.phase, action) {
         (_, Action::Standing(edit)) => vec![standing(s, seat, edit)],
+        // In movement, `battle at:` orders cloaked Raiders to attack.
+        (Phase::Movement, Action::Battle { at }) if s.active_seat() == Some(seat) => {
+            mine(hex(s, at).and_then(|h| movement::ambush(s, seat, h)))?
+        }
         (Phase::Movement, _) if when.in_movement() => {
             if s.active_seat() != Some(seat) {
                 return Err(not_yours(s, seat));
@@ -534,7 +538,9 @@ pub fn decide(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Reje
 
 /// Hexes where `seat`'s combat phase has battles (its units with another
 /// player's units or armed installations) or colony fire (its armed ships
-/// with an enemy colony), in hex-name order.
+/// with an enemy colony), in hex-name order. Where its only units are
+/// cloaked Raiders, only if it ordered them to attack (advanced rule
+/// 12.1.2: they "may occupy a hex and not trigger combat").
 pub fn combat_hexes(s: &State, seat: Seat) -> Vec<Hex> {
     let mut out: Vec<Hex> = s
         .units_of(seat)
@@ -545,10 +551,18 @@ pub fn combat_hexes(s: &State, seat: Seat) -> Vec<Hex> {
                 || (s.colony(*h).is_some_and(|c| c.owner != seat)
                     && s.units_at(*h).any(|u| u.owner() == seat && u.armed()))
         })
+        .filter(|h| s.ambush.contains(h) || !lurking(s, seat, *h))
         .collect();
     out.sort_by_key(|h| Board::name_key(*h));
     out.dedup();
     out
+}
+
+/// Whether `seat`'s units at `h` are all Raiders cloaked against every
+/// other player there (advanced rule 12.1): they fight only if ordered to.
+pub fn lurking(s: &State, seat: Seat, h: Hex) -> bool {
+    let mine: Vec<Label> = s.units_at(h).filter(|u| u.owner() == seat).map(|u| u.label).collect();
+    movement::unseen(s, seat, &mine, h)
 }
 
 // ---------------------------------------------------------------- the flow

@@ -14,7 +14,7 @@ pub const ROUNDS_RANGE: std::ops::RangeInclusive<u32> = 3..=40;
 /// Option keys of the advanced and optional rules not built yet: declared
 /// so that a game created now has a definite value, and accepted only as
 /// `false` until their rules are built.
-pub const FUTURE_KEYS: &[&str] = &["raiders", "doomsday"];
+pub const FUTURE_KEYS: &[&str] = &["doomsday"];
 
 /// A reserved option: the key of rules not built yet.
 const fn reserved(key: &'static str) -> SetupOption {
@@ -45,7 +45,7 @@ pub const OPTIONS: [SetupOption; 15] = [
     },
     SetupOption {
         key: "rules",
-        description: "The basic game (the advanced rules are not built yet)",
+        description: "basic, or advanced: every advanced rule (10-14) on",
         values: OptionValues::Words {
             words: &["basic", "advanced"],
             default: "basic",
@@ -66,7 +66,11 @@ pub const OPTIONS: [SetupOption; 15] = [
         description: "true: Point Defense technology, Scouts firing at Fighters as class A (rule 11.3)",
         values: OptionValues::Flag { default: false },
     },
-    reserved(FUTURE_KEYS[0]),
+    SetupOption {
+        key: "raiders",
+        description: "true: Raiders, unseen by enemies while cloaked, and Scanners on Destroyers (rule 12)",
+        values: OptionValues::Flag { default: false },
+    },
     SetupOption {
         key: "mines",
         description: "true: Mines, detonating on entering ships, and Minesweepers (rule 13)",
@@ -92,7 +96,7 @@ pub const OPTIONS: [SetupOption; 15] = [
         description: "true: six Warp Points in deep space; a found pair joins two hexes (optional rule 16)",
         values: OptionValues::Flag { default: false },
     },
-    reserved(FUTURE_KEYS[1]),
+    reserved(FUTURE_KEYS[0]),
     SetupOption {
         key: "research_gearing",
         description: "true: at most 10 CP more on research than the phase before (optional rule 18)",
@@ -111,11 +115,9 @@ pub const OPTIONS: [SetupOption; 15] = [
 /// rules' to begin): the state so far and its events.
 pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
     let read = options_of::<super::Empires>(config)?;
-    if read.word("rules") == "advanced" {
-        return Err(SetupError(
-            "`rules: advanced` is not available yet; the basic game is `rules: basic`".into(),
-        ));
-    }
+    // `rules: advanced` turns on every advanced rule (10-14).
+    let advanced = read.word("rules") == "advanced";
+    let rule = |key: &str| advanced || read.flag(key);
     let options = Options {
         rounds: read.whole("rounds"),
         auto_combat: read.flag("auto_combat"),
@@ -123,12 +125,13 @@ pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
         research_gearing: read.flag("research_gearing"),
         slingshot: read.flag("slingshot"),
         unpredictable_research: read.flag("unpredictable_research"),
-        pipelines: read.flag("pipelines"),
+        pipelines: rule("pipelines"),
         warp_points: read.flag("warp_points"),
-        mines: read.flag("mines"),
-        carriers: read.flag("carriers"),
-        point_defense: read.flag("point_defense"),
-        aliens: read.flag("aliens"),
+        mines: rule("mines"),
+        carriers: rule("carriers"),
+        point_defense: rule("point_defense"),
+        aliens: rule("aliens"),
+        raiders: rule("raiders"),
     };
     let board = Board::new(config.players).ok_or_else(|| {
         SetupError(format!(

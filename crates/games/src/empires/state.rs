@@ -58,6 +58,9 @@ pub struct Options {
     /// 14 Aliens (advanced rule).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub aliens: bool,
+    /// 12 Raiders, Cloaking and Scanners (advanced rule).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub raiders: bool,
 }
 
 impl Options {
@@ -71,6 +74,7 @@ impl Options {
             "carriers" => self.carriers,
             "point_defense" => self.point_defense,
             "aliens" => self.aliens,
+            "raiders" => self.raiders,
             _ => false,
         }
     }
@@ -93,6 +97,7 @@ impl Default for Options {
             carriers: false,
             point_defense: false,
             aliens: false,
+            raiders: false,
         }
     }
 }
@@ -440,6 +445,11 @@ pub struct State {
     pub colony_fired: Vec<Label>,
     /// Colonizations waiting for the end of the combat phase.
     pub queued: Vec<(Label, Hex)>,
+    /// Hexes where the active player's cloaked Raiders, unseen, are to
+    /// attack in this turn's combat phase (`battle at:` in movement;
+    /// advanced rule 12.1.2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ambush: Vec<Hex>,
     pub rng: Box<GameRng>,
     pub outcome: Option<Outcome>,
     /// Phase boundaries so far (the board is posted at each).
@@ -470,6 +480,7 @@ impl State {
             combat_due: Vec::new(),
             colony_fired: Vec::new(),
             queued: Vec::new(),
+            ambush: Vec::new(),
             rng: Box::new(GameRng::seeded(0)),
             outcome: None,
             boundaries: 0,
@@ -583,9 +594,15 @@ impl State {
                 .is_some_and(|c| c.owner == seat && (c.base || c.yards > 0))
     }
 
-    /// Other players than `seat` with units (or armed installations) at `hex`.
+    /// Other players than `seat` with units (or armed installations) at
+    /// `hex` that `seat` can detect: a Raider cloaked against `seat` is not
+    /// there for it (advanced rule 12.1.2).
     pub fn enemies_at(&self, seat: Seat, hex: Hex) -> Vec<Seat> {
-        let mut out: Vec<Seat> = self.units_at(hex).map(Unit::owner).filter(|o| *o != seat).collect();
+        let mut out: Vec<Seat> = self
+            .units_at(hex)
+            .filter(|u| u.owner() != seat && !self.cloaked(u, seat))
+            .map(Unit::owner)
+            .collect();
         if let Some(c) = self.colony(hex) {
             if c.owner != seat && (c.base || c.yards > 0) {
                 out.push(c.owner);
@@ -597,10 +614,63 @@ impl State {
     }
 
     /// A colony is blockaded by an enemy unit with an attack strength in
-    /// its hex (text 7.1).
+    /// its hex (text 7.1): a Raider cloaked against the colony's owner
+    /// only where the owner has no unit (7.1, 12.1.2).
     pub fn blockaded(&self, colony: &Colony) -> bool {
+        let defended = self.units_at(colony.hex).any(|u| u.owner() == colony.owner);
         self.units_at(colony.hex)
-            .any(|u| u.owner() != colony.owner && u.armed())
+            .any(|u| u.owner() != colony.owner && u.armed() && !(defended && self.cloaked(u, colony.owner)))
+    }
+
+    /// The Scanner level `seat` has at `hex`: its Destroyers' best (advanced
+    /// rule 12.2; a screened Destroyer scans too).
+    pub fn scanners(&self, seat: Seat, hex: Hex) -> u32 {
+        self.units_at(hex)
+            .filter(|u| u.owner() == seat && u.kind == Kind::Destroyer)
+            .map(|u| u.levels.scan)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Whether `u` would be a Raider cloaked against `seat` at `hex`: its
+    /// Cloaking level above `seat`'s Scanners there, outside a Nebula
+    /// (advanced rules 12.1.1, 12.1.5, 12.1.6).
+    pub fn cloaked_at(&self, u: &Unit, hex: Hex, seat: Seat) -> bool {
+        u.kind == Kind::Raider
+            && u.owner() != seat
+            && self.terrain(hex) != Some(Marker::Nebula)
+            && u.levels.cloak > self.scanners(seat, hex)
+    }
+
+    /// Whether `u` is a Raider cloaked against `seat` where it is.
+    pub fn cloaked(&self, u: &Unit, seat: Seat) -> bool {
+        self.cloaked_at(u, u.hex, seat)
+    }
+
+    /// Whether `u` is hidden from `viewer` (`None`: the public): a Raider
+    /// cloaked against the viewer, or, for the public, against every other
+    /// player in the game (advanced rule 12.1; rules page).
+    pub fn hidden_from(&self, u: &Unit, viewer: Option<Seat>) -> bool {
+        if u.kind != Kind::Raider || self.outcome.is_some() {
+            return false;
+        }
+        match viewer {
+            Some(v) => self.cloaked(u, v),
+            None => self.seats().filter(|o| *o != u.owner()).all(|o| self.cloaked(u, o)),
+        }
+    }
+
+    /// The seats other than `owner` for which every one of `units` is a
+    /// Raider cloaked at each of `hexes` (a move's path, its start
+    /// included): those its narration is kept from.
+    pub fn cloaked_along(&self, owner: Seat, units: &[&Unit], hexes: &[Hex]) -> Vec<Seat> {
+        if units.is_empty() {
+            return Vec::new();
+        }
+        self.seats()
+            .filter(|o| *o != owner)
+            .filter(|o| units.iter().all(|u| hexes.iter().all(|h| self.cloaked_at(u, *h, *o))))
+            .collect()
     }
 
     /// Draw a fresh label for `seat`: a number none of its counters on

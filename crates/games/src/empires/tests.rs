@@ -141,16 +141,22 @@ fn options_ranges_and_future_keys() {
         serde_json::json!({"rounds": 2}),
         serde_json::json!({"rounds": 41}),
         serde_json::json!({"rounds": "ten"}),
-        serde_json::json!({"rules": "advanced"}),
-        serde_json::json!({"raiders": true}),
+        serde_json::json!({"doomsday": true}),
         serde_json::json!({"colour": "red"}),
     ] {
         assert!(setup(bad.clone()).is_err(), "{bad} was accepted");
     }
     let e = setup(serde_json::json!({"colour": "red"})).unwrap_err();
     assert!(e.0.contains("unknown option `colour`"), "{}", e.0);
-    let e = setup(serde_json::json!({"raiders": true})).unwrap_err();
+    let e = setup(serde_json::json!({"doomsday": true})).unwrap_err();
     assert!(e.0.contains("not available yet"), "{}", e.0);
+    // `rules: advanced`: every advanced rule on.
+    let adv = setup(serde_json::json!({"rules": "advanced"})).unwrap();
+    assert!(
+        adv.pipelines && adv.carriers && adv.point_defense && adv.raiders && adv.mines && adv.aliens,
+        "{adv:?}"
+    );
+    assert!(!adv.warp_points && !adv.slingshot, "optional rules stay off: {adv:?}");
     for key in super::setup::FUTURE_KEYS {
         assert!(
             setup(serde_json::json!({ *key: false })).is_ok(),
@@ -335,6 +341,7 @@ fn research_dice_are_told_to_their_owner_only() {
         levels: st.empire(Seat(0)).levels,
         wrecks: Vec::new(),
         scrapped: Vec::new(),
+        unseen: Vec::new(),
         scrapped_at: Vec::new(),
         bought: Vec::new(),
         added: Vec::new(),
@@ -433,4 +440,45 @@ fn aliens_are_drawn_with_their_number() {
             "{viewer:?}: the badge's number"
         );
     }
+}
+
+/// Cloaked Raiders (advanced rule 12.1): a move, split or scrap kept from a
+/// seat is not told to it, nor in the channel; its owner reads it; a
+/// Raider bought is not among the new counters others read of.
+#[test]
+fn unseen_raiders_are_not_narrated() {
+    use super::basics::Label;
+    use super::events::Doom;
+    use super::view::narrate;
+    use orrery_engine::{Hex, Viewer};
+    let names = ["Ann".to_string(), "Bo".to_string()];
+    let r = Label {
+        owner: Seat(0),
+        number: 20,
+    };
+    let at = Hex { q: -2, r: 2 };
+    let moved = Event::Moved {
+        units: vec![r],
+        path: vec![at],
+        stopped: false,
+        shown: Vec::new(),
+        piped: Vec::new(),
+        hidden_from: vec![Seat(1)],
+    };
+    let scrapped = Event::Destroyed {
+        at,
+        units: vec![r],
+        kinds: vec![Kind::Raider],
+        why: Doom::Scrapped,
+        hidden_from: vec![Seat(1)],
+    };
+    for e in [&moved, &scrapped] {
+        assert!(narrate(e, Viewer::Seat(Seat(0)), &names).is_some_and(|t| t.contains("A20")));
+        assert_eq!(narrate(e, Viewer::Seat(Seat(1)), &names), None);
+        assert_eq!(narrate(e, Viewer::Public, &names), None);
+    }
+    let ambush = Event::AmbushOrdered { seat: Seat(0), at };
+    assert!(narrate(&ambush, Viewer::Seat(Seat(0)), &names).is_some());
+    assert_eq!(narrate(&ambush, Viewer::Seat(Seat(1)), &names), None);
+    assert_eq!(narrate(&ambush, Viewer::Public, &names), None);
 }

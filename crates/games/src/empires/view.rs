@@ -17,7 +17,7 @@ use super::events::{Doom, Event, Ledger};
 use super::map::Board;
 use super::rules::economy::{self, Forecast};
 use super::state::battle::{Battle, Standing};
-use super::state::{Colony, Line, Phase, State};
+use super::state::{Colony, Line, Phase, State, Unit};
 use crate::shared::menu::and_list;
 use orrery_engine::{Hex, Outcome, PhaseInfo, Seat, Viewer};
 use serde::Serialize;
@@ -183,9 +183,13 @@ pub fn view(s: &State, viewer: Viewer) -> View {
                 .collect(),
         })
         .collect();
+    // Raiders cloaked against the viewer are not on its board (advanced
+    // rule 12.1).
+    let unseen = |u: &Unit| !sees(u.owner()) && s.hidden_from(u, me);
     let counters = s
         .units
         .iter()
+        .filter(|u| !unseen(u))
         .map(|u| {
             let known = sees(u.owner()) || u.face_up;
             CounterView {
@@ -222,7 +226,7 @@ pub fn view(s: &State, viewer: Viewer) -> View {
                 homeworld: s.colonies_of(seat).find(|c| c.is_home()).map(|c| c.worth.cp()),
                 colonies: s.colonies_of(seat).filter(|c| !c.is_home()).count(),
                 colony_cp: s.colonies_of(seat).map(|c| c.worth.cp()).sum(),
-                counters: s.units_of(seat).count(),
+                counters: s.units_of(seat).filter(|u| !unseen(u)).count(),
                 shown,
                 last_bid: s.empire(seat).last_bid,
                 ready: (s.phase == Phase::Economic && s.sheet.owes(seat)).then(|| s.sheet.is_ready(seat)),
@@ -290,6 +294,7 @@ fn own(s: &State, seat: Seat) -> Own {
         free: Kind::WARSHIPS
             .into_iter()
             .chain([Kind::Decoy])
+            .chain(s.options.raiders.then_some(Kind::Raider))
             .map(|k| (k, COUNTERS_PER_TYPE.saturating_sub(s.counters_of(seat, k))))
             .collect(),
         research_cap: economy::research_cap(s, seat),
@@ -299,6 +304,16 @@ fn own(s: &State, seat: Seat) -> Own {
 }
 
 // ---------------------------------------------------------------- words
+
+/// Whether an event kept from `hidden_from` (the seats cloaked Raiders
+/// were unseen by) is kept from `viewer`: from those seats, and from the
+/// public when kept from anyone.
+fn viewer_kept(viewer: Viewer, hidden_from: &[Seat]) -> bool {
+    match viewer.seat() {
+        Some(seat) => hidden_from.contains(&seat),
+        None => !hidden_from.is_empty(),
+    }
+}
 
 /// A seat's name (its number when `names` lacks it).
 pub(super) fn name(names: &[String], seat: Seat) -> String {
@@ -466,6 +481,13 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             "A unit took the extra hex of a chain of MS Pipelines: {} may not move this turn.",
             labels(pipelines)
         ),
+        Event::Moved { hidden_from, .. } if viewer_kept(viewer, hidden_from) => return None,
+        Event::AmbushOrdered { seat, at } => {
+            if !me(*seat) {
+                return None;
+            }
+            format!("Your cloaked Raiders at {} will attack in your combat phase.", b.name(*at))
+        }
         Event::Moved {
             units,
             path,
@@ -483,7 +505,10 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             }
             t
         }
-        Event::Destroyed { at, units, kinds, why } => {
+        Event::Destroyed { hidden_from, .. } if viewer_kept(viewer, hidden_from) => return None,
+        Event::Destroyed {
+            at, units, kinds, why, ..
+        } => {
             let owner = units.first().map(|l| l.owner);
             // An overrun shows what was destroyed (text 4.3, 8.3.2); what
             // Danger! or a scrap took is told to its owner only.
@@ -538,6 +563,9 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
                 )
             }
         }
+        Event::Split { hidden_from, .. } | Event::Merged { hidden_from, .. } if viewer_kept(viewer, hidden_from) => {
+            return None
+        }
         Event::Split { from, new, ships, .. } => {
             if me(from.owner) {
                 format!("{} of {from} split off as {new}.", ships_word(*ships))
@@ -545,7 +573,7 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
                 format!("{from} split: a new counter {new}.")
             }
         }
-        Event::Merged { from, into } => format!("{from} merged into {into}."),
+        Event::Merged { from, into, .. } => format!("{from} merged into {into}."),
         Event::Colonized { unit, at, .. } => format!("{} colonized {} ({unit}).", n(unit.owner), b.name(*at)),
         Event::ColonizeQueued { unit, at } => {
             format!(
@@ -787,8 +815,9 @@ fn ledger_words(b: &Board, l: &Ledger, mine: bool, who: &str) -> String {
             }
         ));
     }
+    // Raiders are bought and scrapped unseen by others (advanced rule 12.1).
     let mut new_at: Vec<(Hex, usize)> = Vec::new();
-    for u in &l.bought {
+    for u in l.bought.iter().filter(|u| mine || u.kind != Kind::Raider) {
         match new_at.iter_mut().find(|(h, _)| *h == u.hex) {
             Some(slot) => slot.1 += 1,
             None => new_at.push((u.hex, 1)),
@@ -829,8 +858,14 @@ fn ledger_words(b: &Board, l: &Ledger, mine: bool, who: &str) -> String {
             ));
         }
     }
-    if !l.scrapped.is_empty() {
-        parts.push(format!("{who} scrapped {}.", labels(&l.scrapped)));
+    let scrapped: Vec<Label> = l
+        .scrapped
+        .iter()
+        .copied()
+        .filter(|u| mine || !l.unseen.contains(u))
+        .collect();
+    if !scrapped.is_empty() {
+        parts.push(format!("{who} scrapped {}.", labels(&scrapped)));
     }
     parts.join(" ")
 }

@@ -445,7 +445,7 @@ fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Ve
             }
             if !b.may_retreat(i) {
                 return Err(format!(
-                    "{} may not retreat now: from firing round 2, at its place in the order, warship groups only",
+                    "{} may not retreat now: from firing round 2 (a cloaked Raider from round 1), at its place in the order, warship groups only",
                     b.fighter(i).id
                 ));
             }
@@ -737,6 +737,8 @@ fn battle_at(s: &State, h: Hex) -> Vec<Event> {
                 let craft = match u.kind {
                     Kind::Fighters => u.levels.fighters,
                     Kind::Scout => u.levels.pd,
+                    Kind::Raider => u.levels.cloak,
+                    Kind::Destroyer => u.levels.scan,
                     _ => 0,
                 };
                 fighters.push(

@@ -390,6 +390,8 @@ pub fn same_tech(levels: &Levels, now: &Levels, kind: Kind) -> bool {
         && (kind != Kind::Cruiser || levels.explore == now.explore)
         && (kind != Kind::Fighters || levels.fighters == now.fighters)
         && (kind != Kind::Scout || levels.pd == now.pd)
+        && (kind != Kind::Raider || levels.cloak == now.cloak)
+        && (kind != Kind::Destroyer || levels.scan == now.scan)
 }
 
 pub(super) fn sheet_options(s: &State, seat: Seat) -> Vec<Action> {
@@ -585,6 +587,7 @@ fn ledger(s: &State, seat: Seat, lines: &[Line], rng: &mut GameRng, taken: &mut 
         levels,
         wrecks: Vec::new(),
         scrapped: Vec::new(),
+        unseen: Vec::new(),
         scrapped_at: Vec::new(),
         bought: Vec::new(),
         added: Vec::new(),
@@ -599,6 +602,9 @@ fn ledger(s: &State, seat: Seat, lines: &[Line], rng: &mut GameRng, taken: &mut 
             Line::Scrap { unit } => {
                 saved += s.unit(*unit).map_or(0, Unit::maintenance);
                 l.scrapped.push(*unit);
+                if s.unit(*unit).is_some_and(|u| u.kind == Kind::Raider) {
+                    l.unseen.push(*unit);
+                }
             }
             Line::ScrapAt { at, what } => l.scrapped_at.push((*at, *what)),
             Line::Research { tech } => {

@@ -25,13 +25,20 @@ pub fn mine_owner(s: &State, at: Hex) -> Option<Seat> {
 }
 
 /// The active player's counters at `at` a mine may destroy a ship of: every
-/// counter but decoys (not ships) and Mines.
+/// counter but decoys (not ships), Mines, and Raiders cloaked against the
+/// mines' owner (13.1.6: mines work on Raiders only where the owner has a
+/// Destroyer with Scanners enough).
 pub fn targets(s: &State, at: Hex) -> Vec<&Unit> {
     let Some(attacker) = s.active_seat() else {
         return Vec::new();
     };
+    let owner = mine_owner(s, at);
     s.units_at(at)
-        .filter(|u| u.owner() == attacker && !matches!(u.kind, Kind::Decoy | Kind::Mines))
+        .filter(|u| {
+            u.owner() == attacker
+                && !matches!(u.kind, Kind::Decoy | Kind::Mines)
+                && !owner.is_some_and(|o| s.cloaked(u, o))
+        })
         .collect()
 }
 

@@ -246,12 +246,19 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
         if segment.is_empty() && !stopped {
             return;
         }
+        // Cloaked Raiders move unseen (advanced rule 12.1): the move is
+        // told only to those who could see them somewhere on it.
+        let movers: Vec<&Unit> = alive.iter().filter_map(|l| scratch.unit(*l)).collect();
+        let mut hexes: Vec<Hex> = movers.first().map(|u| u.hex).into_iter().collect();
+        hexes.extend(segment.iter().copied());
+        let hidden_from = scratch.cloaked_along(seat, &movers, &hexes);
         let e = Event::Moved {
             units: alive.to_vec(),
             path: std::mem::take(segment),
             stopped,
             shown: Vec::new(),
             piped: piped.iter().filter(|l| alive.contains(l)).copied().collect(),
+            hidden_from,
         };
         apply(scratch, &e);
         out.push(e);
@@ -329,12 +336,10 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
         at = to;
         // Enemy units there; enemy Mines stop a move as armed units do: the
         // mines are deployed (text 13.1.3) and detonate in the combat phase.
-        let enemy_armed = scratch
-            .enemies_at(seat, to)
-            .into_iter()
-            .any(|e| scratch.armed_at(e, to))
-            || scratch.units_at(to).any(|u| u.owner() != seat && u.kind == Kind::Mines)
-            || !scratch.aliens_at(to).is_empty();
+        // Cloaked Raiders move on through them, unstopped, and overrun
+        // nothing (advanced rule 12.1.2).
+        let unseen = unseen(&scratch, seat, &alive, to);
+        let enemy_armed = !unseen && stops(&scratch, seat, &alive, to);
         let lone: Vec<Label> = scratch
             .units_at(to)
             .filter(|u| u.owner() != seat && !u.armed())
@@ -344,13 +349,14 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
             flush(&mut scratch, &mut out, &mut segment, &alive, true);
             return Ok(out);
         }
-        if !lone.is_empty() && group_armed {
+        if !lone.is_empty() && group_armed && !unseen {
             flush(&mut scratch, &mut out, &mut segment, &alive, false);
             let e = Event::Destroyed {
                 at: to,
                 kinds: lone.iter().filter_map(|l| scratch.unit(*l)).map(|u| u.kind).collect(),
                 units: lone,
                 why: Doom::Overrun,
+                hidden_from: Vec::new(),
             };
             apply(&mut scratch, &e);
             out.push(e);
@@ -402,6 +408,42 @@ fn with_shown(after: &State, mut out: Vec<Event>, alive: &[Label]) -> Vec<Event>
         *slot = shown;
     }
     out
+}
+
+/// Whether `seat`'s `movers` entering `to` are stopped there (4.3, 13.1.3,
+/// 14.1): by another player's armed unit, Mines or armed installation, or
+/// by aliens; not by a Raider cloaked against `seat` there, whose Scanners
+/// count the movers' own Destroyers arriving (12.1.2, 12.2).
+fn stops(s: &State, seat: Seat, movers: &[Label], to: Hex) -> bool {
+    let scan = movers
+        .iter()
+        .filter_map(|l| s.unit(*l))
+        .filter(|u| u.kind == Kind::Destroyer)
+        .map(|u| u.levels.scan)
+        .max()
+        .unwrap_or(0)
+        .max(s.scanners(seat, to));
+    let nebula = s.terrain(to) == Some(Marker::Nebula);
+    s.units_at(to).any(|u| {
+        u.owner() != seat
+            && (u.armed() || u.kind == Kind::Mines)
+            && !(u.kind == Kind::Raider && !nebula && u.levels.cloak > scan)
+    }) || s.colony(to).is_some_and(|c| c.owner != seat && (c.base || c.yards > 0))
+        || !s.aliens_at(to).is_empty()
+}
+
+/// Whether every one of `units` (of `seat`) is a Raider that would be
+/// cloaked at `at` against every other player (and so against the aliens,
+/// who have no Scanners).
+pub fn unseen(s: &State, seat: Seat, units: &[Label], at: Hex) -> bool {
+    !units.is_empty()
+        && units.iter().all(|l| {
+            s.unit(*l).is_some_and(|u| {
+                u.kind == Kind::Raider
+                    && s.terrain(at) != Some(Marker::Nebula)
+                    && s.seats().filter(|o| *o != seat).all(|o| s.cloaked_at(u, at, o))
+            })
+        })
 }
 
 fn own_warships_at(s: &State, seat: Seat, hex: Hex) -> bool {
@@ -456,6 +498,7 @@ pub fn split(s: &State, seat: Seat, label: Label, ships: u32) -> Result<Vec<Even
         new,
         ships,
         rng: Box::new(rng),
+        hidden_from: s.cloaked_along(seat, &[u], &[u.hex]),
     }])
 }
 
@@ -488,7 +531,11 @@ pub fn merge(s: &State, from: Label, into: Label) -> Result<Vec<Event>, String> 
     if a.upgrading || b.upgrading {
         return Err("a group being upgraded cannot merge this turn".into());
     }
-    Ok(vec![Event::Merged { from, into }])
+    Ok(vec![Event::Merged {
+        from,
+        into,
+        hidden_from: s.cloaked_along(from.owner, &[a, b], &[a.hex]),
+    }])
 }
 
 /// `colonize unit:L`: now, or at the end of the combat phase if enemies
@@ -670,6 +717,7 @@ pub fn scrap_unit(s: &State, label: Label) -> Result<Vec<Event>, String> {
         units: vec![label],
         kinds: vec![u.kind],
         why: Doom::Scrapped,
+        hidden_from: s.cloaked_along(u.owner(), &[u], &[u.hex]),
     }])
 }
 
@@ -801,6 +849,14 @@ pub(super) fn movement_options(s: &State, seat: Seat) -> Vec<Action> {
             out.push(Action::Reveal { at: s.board.name(*at) });
         }
     }
+    let mut hexes: Vec<Hex> = s.units_of(seat).map(|u| u.hex).collect();
+    hexes.sort_by_key(|h| Board::name_key(*h));
+    hexes.dedup();
+    for at in hexes {
+        if ambush(s, seat, at).is_ok() {
+            out.push(Action::Battle { at: s.board.name(at) });
+        }
+    }
     out.push(Action::End);
     out
 }
@@ -846,6 +902,27 @@ pub(super) fn movement_order(s: &State, seat: Seat, action: &Action) -> Result<V
         }
         _ => Err("not a movement order".into()),
     }
+}
+
+/// `battle at:HEX` in movement: `seat`'s cloaked Raiders at `at`, unseen
+/// there by the enemy units, colony or aliens with them, will attack in
+/// this turn's combat phase (advanced rule 12.1.2: otherwise they occupy
+/// the hex without combat).
+pub fn ambush(s: &State, seat: Seat, at: Hex) -> Result<Vec<Event>, String> {
+    let name = s.board.name(at);
+    let mine: Vec<Label> = s.units_at(at).filter(|u| u.owner() == seat).map(|u| u.label).collect();
+    let foe = s.units_at(at).any(|u| u.owner() != seat)
+        || s.colony(at).is_some_and(|c| c.owner != seat)
+        || !s.aliens_at(at).is_empty();
+    if mine.is_empty() || !foe || !super::lurking(s, seat, at) {
+        return Err(format!(
+            "`battle at:{name}` in movement orders cloaked Raiders to attack; at {name} you have no cloaked Raiders alone with an enemy (battles where you are seen are fought anyway)"
+        ));
+    }
+    if s.ambush.contains(&at) {
+        return Err(format!("your Raiders at {name} are already ordered to attack"));
+    }
+    Ok(vec![Event::AmbushOrdered { seat, at }])
 }
 
 /// The next hex (in hex-name order) with a face-down marker and a unit of
@@ -895,6 +972,7 @@ pub(super) fn explore(s: &State, seat: Seat, h: Hex) -> Vec<Event> {
             kinds: here.iter().filter_map(|l| s.unit(*l)).map(|u| u.kind).collect(),
             units: here,
             why: Doom::Danger,
+            hidden_from: Vec::new(),
         }),
         Marker::LostInSpace => {
             let shifter = s.right_of(seat);
@@ -962,7 +1040,7 @@ pub(super) fn shift(s: &State, at: Hex, dir: Option<Dir>) -> Result<Vec<Event>, 
         let e = black_hole(&scratch, &mine, to, &mut rng, false);
         push(&mut scratch, &mut out, e);
     }
-    if !scratch.enemies_at(seat, to).is_empty() {
+    if !scratch.enemies_at(seat, to).is_empty() && !super::lurking(&scratch, seat, to) {
         push(&mut scratch, &mut out, Event::CombatBegan { seat, hexes: vec![to] });
     }
     Ok(out)

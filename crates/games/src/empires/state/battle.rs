@@ -166,9 +166,16 @@ pub struct Fighter {
     /// that could only retreat stayed ([`Battle::hold`]).
     pub held: bool,
     /// Fighter Squadrons: their Fighter Technology level; Scouts: their
-    /// Point Defense level (advanced rule 11); 0 otherwise.
+    /// Point Defense level (advanced rule 11); Raiders: their Cloaking
+    /// level, Destroyers: their Scanner level (advanced rule 12); 0
+    /// otherwise.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub craft: u32,
+    /// A Raider cloaked this firing round: its Cloaking level (`craft`)
+    /// above the best Scanners (`craft` of a Destroyer) the other side had
+    /// when the round began, outside a Nebula (advanced rule 12).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cloaked: bool,
 }
 
 /// The Point Defense level of every alien ship (text 14.2).
@@ -205,11 +212,12 @@ impl Fighter {
             screened: 0,
             held: false,
             craft: 0,
+            cloaked: false,
         }
     }
 
-    /// With its Fighter Technology (Fighter Squadrons) or Point Defense
-    /// (Scouts) level.
+    /// With its Fighter Technology (Fighter Squadrons), Point Defense
+    /// (Scouts), Cloaking (Raiders) or Scanner (Destroyers) level.
     pub fn with_craft(self, craft: u32) -> Fighter {
         Fighter { craft, ..self }
     }
@@ -662,9 +670,11 @@ impl Battle {
 
     /// The firing class of `fighter` now: its chart's (E for all in a
     /// Nebula or Asteroids), but A for a Point Defense Scout while enemy
-    /// Fighter Squadrons may be fired upon in open space (text 11.3.1).
+    /// Fighter Squadrons may be fired upon in open space (text 11.3.1),
+    /// and for a cloaked Raider in open space (12.1.4).
     pub fn class(&self, fighter: usize) -> Class {
-        if self.terrain == Terrain::Open && self.point_defense_on(fighter) {
+        let cloaked = self.fighters[fighter].cloaked;
+        if self.terrain == Terrain::Open && (cloaked || self.point_defense_on(fighter)) {
             Class::A
         } else {
             self.terrain.class(self.fighters[fighter].kind)
@@ -738,8 +748,11 @@ impl Battle {
     pub fn to_hit(&self, fighter: usize, target: usize) -> i32 {
         let (f, t) = (&self.fighters[fighter], &self.fighters[target]);
         let (a, d) = (f.kind.chart(), t.kind.chart());
+        // A cloaked Raider's first-round surprise: +1 Attack Strength
+        // (12.1.4).
+        let surprise = u32::from(f.cloaked && self.round == 1);
         to_hit(
-            f.base_attack(t.kind),
+            f.base_attack(t.kind) + surprise,
             self.terrain.attack_tech(f.attack_tech),
             a.hull,
             self.bonus == Some(f.side),
@@ -768,7 +781,7 @@ impl Battle {
     fn retreat_open(&self, i: usize) -> bool {
         let f = &self.fighters[i];
         self.step == Step::Fire
-            && self.round >= 2
+            && (self.round >= 2 || f.cloaked)
             && f.kind.is_warship()
             && !f.kind.carried()
             && !f.is_alien()
@@ -938,8 +951,8 @@ impl Battle {
         if f.kind.carried() {
             return Err("Fighter Squadrons leave a battle only on retreating Carriers (text 11.2.4)".into());
         }
-        if self.round < 2 {
-            return Err("retreat only from firing round 2".into());
+        if self.round < 2 && !f.cloaked {
+            return Err("retreat only from firing round 2 (cloaked Raiders also in round 1, text 12.1.3)".into());
         }
         let can = f.ships - f.fired;
         if ships == 0 || ships > can {
@@ -1095,10 +1108,21 @@ impl Battle {
     /// larger side has ships to screen) or firing.
     fn start_round(&mut self) {
         self.round += 1;
+        // Each side's best Scanners as the round begins: a Destroyer
+        // destroyed in the round scans until its end (12.2).
+        let scanners = Side::BOTH.map(|side| {
+            self.of(side)
+                .filter(|f| f.kind == Kind::Destroyer && !f.is_alien() && f.ships > 0)
+                .map(|f| f.craft)
+                .max()
+                .unwrap_or(0)
+        });
+        let open = self.terrain != Terrain::Nebula;
         for f in &mut self.fighters {
             f.fired = 0;
             f.screened = 0;
             f.held = false;
+            f.cloaked = open && f.kind == Kind::Raider && f.craft > scanners[f.side.other().index()];
         }
         self.bonus = None;
         self.ask_screening();
@@ -1565,6 +1589,41 @@ mod tests {
         );
     }
 
+    /// Advanced rule 12: a Raider whose Cloaking beats the other side's
+    /// best Scanners (a Destroyer's `craft`) is cloaked for the firing
+    /// round: class A, +1 attack in round 1 only, may retreat in round 1. A
+    /// Scanner Destroyer destroyed in a round keeps it uncloaked until the
+    /// round ends (12.2); in a Nebula nobody is cloaked (12.1.6).
+    #[test]
+    fn cloaked_raiders_class_a_first_round_surprise() {
+        let raider = |side, n, cloak| group(side, n, Raider, 1).with_craft(cloak);
+        let scanner = |side, n, scan| group(side, n, Destroyer, 1).with_craft(scan);
+        // Cloaking 1 against no Scanners: cloaked, A, 4 + 1 − 0 = 5.
+        let b = battle(vec![raider(A, 1, 1), scanner(D, 2, 0)]);
+        assert!(b.fighter(0).cloaked);
+        assert_eq!(b.class(0), Class::A);
+        assert_eq!(b.to_hit(0, 1), 5);
+        assert!(b.may_retreat(0), "a cloaked Raider may retreat in round 1");
+        // Cloaking 1 against Scanner 1: a normal class D ship, 4.
+        let b = battle(vec![raider(A, 1, 1), scanner(D, 2, 1)]);
+        assert!(!b.fighter(0).cloaked);
+        assert_eq!(b.class(0), Class::D);
+        assert_eq!(b.to_hit(0, 1), 4);
+        // Cloaking 2 against Scanner 1: cloaked (12.1.5).
+        let b = battle(vec![raider(A, 1, 2), scanner(D, 2, 1)]);
+        assert!(b.fighter(0).cloaked);
+        // Round 2: no more surprise, still class A.
+        let mut b = battle(vec![raider(A, 1, 2), scanner(D, 2, 0)]);
+        volley(&mut b, id(D, 2), 10);
+        volley(&mut b, id(A, 1), 10);
+        assert_eq!(b.round(), 2);
+        assert_eq!(b.class(0), Class::A);
+        assert_eq!(b.to_hit(0, 1), 4);
+        // A Nebula: nobody cloaked.
+        let b = battle_in(Terrain::Nebula, vec![raider(A, 1, 2), scanner(D, 2, 0)]);
+        assert!(!b.fighter(0).cloaked);
+    }
+
     #[test]
     fn retreat_only_from_round_two_and_never_bases() {
         let mut b = battle(vec![group(A, 1, Cruiser, 2), group(D, 2, Cruiser, 1), base(D)]);
@@ -1590,7 +1649,10 @@ mod tests {
                 may_retreat: false
             })
         );
-        assert_eq!(b.retreat(0, 1), Err("retreat only from firing round 2".into()));
+        assert_eq!(
+            b.retreat(0, 1),
+            Err("retreat only from firing round 2 (cloaked Raiders also in round 1, text 12.1.3)".into())
+        );
         volley(&mut b, Target::Base, 10);
         // Round 2.
         assert_eq!(b.round(), 2);
