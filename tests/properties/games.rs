@@ -300,6 +300,7 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
         serde_json::json!({"carriers": true, "point_defense": true}),
         serde_json::json!({"aliens": true}),
         serde_json::json!({"raiders": true}),
+        serde_json::json!({"teams": true}),
         serde_json::json!({"rules": "advanced", "instant_upgrade": true, "research_gearing": true, "unpredictable_research": true, "slingshot": true, "warp_points": true}),
     ];
     for options in sets {
@@ -309,10 +310,12 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
         let (mut squadrons, mut carried, mut with_squadrons) = (0, 0, 0);
         let (mut found, mut alien_battles, mut subdued) = (0, 0, 0);
         let (mut raiders, mut unseen, mut ambushes, mut cloaked) = (0, 0, 0, 0);
+        let (mut team_battles, mut shared) = (0, 0);
         let advanced = options.get("rules").is_some();
         let has = |key: &str| advanced || options.get(key).is_some();
         for seed in 0..games {
-            let mut config = GameConfig::new(2 + (seed % 3) as u8, seed);
+            let teams = options.get("teams").is_some();
+            let mut config = GameConfig::new(if teams { 4 } else { 2 + (seed % 3) as u8 }, seed);
             config.options = options.clone();
             let played = play_biased(
                 GameKind::Empires,
@@ -350,6 +353,32 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
                 })
                 .count();
             subdued += subdued_planets(&played);
+            if teams {
+                // Teammates never fight each other, and share the victory.
+                let state = match &played.state {
+                    AnyState::Empires(s) => s,
+                    _ => unreachable!(),
+                };
+                let mut replay = orrery::games::empires::State::empty();
+                for e in &played.events {
+                    let AnyEvent::Empires(e) = e else { continue };
+                    if let orrery::games::empires::Event::BattleBegan { defender, .. } = e {
+                        let attacker = replay.active_seat().expect("a battle in a player's turn");
+                        assert!(
+                            !replay.allied(attacker, *defender),
+                            "{options} seed {seed}: teammates {attacker} and {defender} fought"
+                        );
+                        team_battles += 1;
+                    }
+                    orrery::games::empires::events::apply(&mut replay, e);
+                }
+                let winners = state.outcome.as_ref().map(|o| o.winners()).unwrap_or_default();
+                assert!(
+                    winners.iter().all(|w| winners.iter().all(|x| state.allied(*w, *x))),
+                    "{options} seed {seed}: winners of both teams: {winners:?}"
+                );
+                shared += usize::from(winners.len() == 2);
+            }
             raiders += log.matches("\"kind\":\"Raider\"").count();
             unseen += log.matches("\"hidden_from\":[").count();
             ambushes += log.matches("\"AmbushOrdered\"").count();
@@ -364,8 +393,12 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
              carrying squadrons, {with_squadrons} games with squadrons, {found} alien planets found, \
              {alien_battles} battles against aliens, {subdued} alien planets subdued, {raiders} Raider \
              counters in the log, {unseen} events kept from someone, {ambushes} attacks ordered by unseen \
-             Raiders, {cloaked} cloaked Raiders in battle states"
+             Raiders, {cloaked} cloaked Raiders in battle states, {team_battles} battles in team games, \
+             {shared} team victories"
         );
+        if options.get("teams").is_some() {
+            assert!(shared > 0, "{options}: no team ever won together");
+        }
         if has("raiders") {
             if options.get("research_gearing").is_none() {
                 assert!(raiders > 0, "{options}: random play never bought Raiders");
@@ -803,10 +836,12 @@ fn hidden_state_does_not_leak_in(kind: GameKind, games: u64) {
             // Every other Space Empires game with every advanced and
             // optional rule built so far: what they add is covered too.
             let mut config = GameConfig::new(players, 5000 + seed);
+            // 4-player games of them in teams: a teammate's counters are
+            // known, nothing else of the teammate's.
             if kind == GameKind::Empires && seed % 2 == 1 {
                 config.options = serde_json::json!({
                     "rules": "advanced", "warp_points": true, "slingshot": true, "instant_upgrade": true,
-                    "research_gearing": true, "unpredictable_research": true
+                    "research_gearing": true, "unpredictable_research": true, "teams": players == 4
                 });
             }
             play_config(

@@ -103,13 +103,20 @@ impl Service {
         if let Some(options) = options {
             config.options = options;
         }
-        // Check the options now, so a typo is caught before anyone joins.
-        let probe = GameConfig {
-            players: *kind.player_counts().start(),
-            ..config.clone()
+        // Check the options now, so a typo is caught before anyone joins:
+        // they must work for some number of players (Space Empires' teams
+        // only for 4); the fewest's refusal is the one told.
+        let probe = |players: u8| {
+            kind.setup(&GameConfig {
+                players,
+                ..config.clone()
+            })
         };
-        kind.setup(&probe)
-            .map_err(|e| ServiceError::User(format!("Those options don't work: {e}").into()))?;
+        if let Err(e) = probe(*kind.player_counts().start()) {
+            if !kind.player_counts().any(|n| probe(n).is_ok()) {
+                return Err(ServiceError::User(format!("Those options don't work: {e}").into()));
+            }
+        }
         // `{}` reads as the default settings; only a choice is written.
         let settings = match private {
             Some(p) if p != Settings::default().private => serde_json::to_value(Settings {

@@ -836,7 +836,9 @@ pub fn apply(s: &mut State, event: &Event) {
             // Colony fire follows at the hex if the attacker won it and an
             // enemy colony is there.
             let attacker = s.active_seat();
-            let enemy_colony = s.colony(*at).is_some_and(|c| Some(c.owner) != attacker);
+            let enemy_colony = s
+                .colony(*at)
+                .is_some_and(|c| attacker.is_none_or(|a| !s.allied(c.owner, a)));
             if Some(*winner) == attacker && enemy_colony {
                 s.fighting = Some(*at);
             } else {

@@ -21,7 +21,13 @@ use orrery_engine::{GameRng, Seat};
 /// standing orders answer in the open).
 pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut GameRng) -> Option<State> {
     let mut s = state.clone();
+    // Teammates see each other's counters: a kept seat's teammate's are
+    // known to it (its other secrets are not: see `counters_known`).
     let others: Vec<Seat> = (0..s.players).map(Seat).filter(|x| !keep.contains(x)).collect();
+    let counters_known: Vec<Seat> = (0..s.players)
+        .map(Seat)
+        .filter(|x| keep.iter().any(|k| s.allied(*k, *x)))
+        .collect();
     // The technology categories of the game's rules (an advanced rule's
     // only with its option).
     let techs: Vec<Tech> = Tech::ALL
@@ -67,7 +73,11 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
     // Raiders stay Raiders, cloaked as they were (what a viewer cannot see
     // stays unseen; one it sees is a face-down group like any other), of
     // any number and technology.
-    for u in s.units.iter_mut().filter(|u| !u.face_up && others.contains(&u.owner())) {
+    for u in s
+        .units
+        .iter_mut()
+        .filter(|u| !u.face_up && !counters_known.contains(&u.owner()))
+    {
         if u.kind == Kind::Raider {
             u.ships = 1 + rng.below(6);
             u.levels.attack = rng.below(3);

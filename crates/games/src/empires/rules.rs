@@ -548,7 +548,7 @@ pub fn combat_hexes(s: &State, seat: Seat) -> Vec<Hex> {
         .filter(|h| {
             !s.enemies_at(seat, *h).is_empty()
                 || !s.aliens_at(*h).is_empty()
-                || (s.colony(*h).is_some_and(|c| c.owner != seat)
+                || (s.colony(*h).is_some_and(|c| !s.allied(c.owner, seat))
                     && s.units_at(*h).any(|u| u.owner() == seat && u.armed()))
         })
         .filter(|h| s.ambush.contains(h) || !lurking(s, seat, *h))
@@ -687,7 +687,23 @@ pub fn resign(s: &State, seat: Seat) -> Result<Vec<Event>, Rejection> {
             },
         );
     }
-    if let [last] = scratch.playing().collect::<Vec<_>>()[..] {
+    let left: Vec<Seat> = scratch.playing().collect();
+    if scratch.options.teams && left.len() > 1 && left.iter().all(|x| scratch.allied(*x, left[0])) {
+        let scores = scratch.seats().map(|x| (x, scratch.score(x))).collect();
+        push(
+            &mut scratch,
+            &mut out,
+            Event::GameEnded {
+                outcome: Outcome::Shared {
+                    seats: left,
+                    reason: "the other team resigned".into(),
+                },
+                scores,
+            },
+        );
+        return Ok(out);
+    }
+    if let [last] = left[..] {
         let scores = scratch.seats().map(|x| (x, scratch.score(x))).collect();
         push(
             &mut scratch,
@@ -778,9 +794,30 @@ fn economic_began(s: &State) -> Event {
     }
 }
 
-/// The round limit: the highest score wins (ties: colony income, then CP).
+/// The round limit: the highest score wins (ties: colony income, then CP);
+/// in team play the team with the higher combined score, income and CP of
+/// its players still in the game.
 fn game_over_on_score(s: &State) -> Event {
     let scores: Vec<(Seat, u32)> = s.seats().map(|seat| (seat, s.score(seat))).collect();
+    if s.options.teams {
+        let key = |seat: Seat| {
+            s.side_of(seat)
+                .into_iter()
+                .filter(|x| !s.empire(*x).resigned)
+                .map(|x| {
+                    let income: u32 = s.colonies_of(x).map(|c| c.worth.cp()).sum();
+                    (s.score(x), income, s.empire(x).cp)
+                })
+                .fold((0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2))
+        };
+        let best = s.playing().map(key).max().unwrap_or_default();
+        let winners: Vec<Seat> = s.playing().filter(|x| key(*x) == best).collect();
+        let reason = format!("the highest team score after round {}", s.round);
+        return Event::GameEnded {
+            outcome: Outcome::Shared { seats: winners, reason },
+            scores,
+        };
+    }
     let key = |seat: Seat| {
         let income: u32 = s.colonies_of(seat).map(|c| c.worth.cp()).sum();
         (s.score(seat), income, s.empire(seat).cp)

@@ -28,7 +28,7 @@ const fn reserved(key: &'static str) -> SetupOption {
 /// The options of `/game new` (rules page, *Options*): the round limit,
 /// standing orders on fire at will, the rules (only `basic` is built), the
 /// optional rules built, and the keys of the rest, reserved.
-pub const OPTIONS: [SetupOption; 15] = [
+pub const OPTIONS: [SetupOption; 16] = [
     SetupOption {
         key: "rounds",
         description: "Round limit: the game ends after this round's Economic Phase and is scored",
@@ -98,6 +98,11 @@ pub const OPTIONS: [SetupOption; 15] = [
     },
     reserved(FUTURE_KEYS[0]),
     SetupOption {
+        key: "teams",
+        description: "true: 4 players, 2 against 2 (seats 1 and 3 against 2 and 4), sharing victory",
+        values: OptionValues::Flag { default: false },
+    },
+    SetupOption {
         key: "research_gearing",
         description: "true: at most 10 CP more on research than the phase before (optional rule 18)",
         values: OptionValues::Flag { default: false },
@@ -132,7 +137,14 @@ pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
         point_defense: rule("point_defense"),
         aliens: rule("aliens"),
         raiders: rule("raiders"),
+        teams: read.flag("teams"),
     };
+    if options.teams && config.players != 4 {
+        return Err(SetupError(format!(
+            "`teams: true` is for 4 players, 2 against 2; this game has {}",
+            config.players
+        )));
+    }
     let board = Board::new(config.players).ok_or_else(|| {
         SetupError(format!(
             "Space Empires 4X is for 2 to 4 players, not {}",

@@ -61,6 +61,10 @@ pub struct Options {
     /// 12 Raiders, Cloaking and Scanners (advanced rule).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub raiders: bool,
+    /// Team play (4 players, 2 against 2: seats 1 and 3 against 2 and 4;
+    /// rules page, *Teams*).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub teams: bool,
 }
 
 impl Options {
@@ -98,6 +102,7 @@ impl Default for Options {
             point_defense: false,
             aliens: false,
             raiders: false,
+            teams: false,
         }
     }
 }
@@ -506,8 +511,13 @@ impl State {
     /// The next player to the left (in player order after `seat`, not
     /// resigned): who chooses the aliens' targets in `seat`'s battles
     /// (text 14.2).
+    /// In team play, the first such player of the other team (14.2: "a
+    /// player from the other team selects the targets").
     pub fn left_of(&self, seat: Seat) -> Seat {
-        self.next_playing(seat, 1)
+        (1..self.players)
+            .map(|k| Seat((seat.0 + k) % self.players))
+            .find(|s| !self.empire(*s).resigned && !self.allied(*s, seat))
+            .unwrap_or_else(|| self.next_playing(seat, 1))
     }
 
     pub fn right_of(&self, seat: Seat) -> Seat {
@@ -594,17 +604,28 @@ impl State {
                 .is_some_and(|c| c.owner == seat && (c.base || c.yards > 0))
     }
 
+    /// Whether `a` and `b` are on one side: the same player, or teammates
+    /// (seats 1 and 3, 2 and 4) in team play.
+    pub fn allied(&self, a: Seat, b: Seat) -> bool {
+        a == b || (self.options.teams && a.0 % 2 == b.0 % 2)
+    }
+
+    /// The seats on `seat`'s side: itself and, in team play, its teammate.
+    pub fn side_of(&self, seat: Seat) -> Vec<Seat> {
+        self.seats().filter(|o| self.allied(seat, *o)).collect()
+    }
+
     /// Other players than `seat` with units (or armed installations) at
     /// `hex` that `seat` can detect: a Raider cloaked against `seat` is not
     /// there for it (advanced rule 12.1.2).
     pub fn enemies_at(&self, seat: Seat, hex: Hex) -> Vec<Seat> {
         let mut out: Vec<Seat> = self
             .units_at(hex)
-            .filter(|u| u.owner() != seat && !self.cloaked(u, seat))
+            .filter(|u| !self.allied(u.owner(), seat) && !self.cloaked(u, seat))
             .map(Unit::owner)
             .collect();
         if let Some(c) = self.colony(hex) {
-            if c.owner != seat && (c.base || c.yards > 0) {
+            if !self.allied(c.owner, seat) && (c.base || c.yards > 0) {
                 out.push(c.owner);
             }
         }
@@ -619,7 +640,7 @@ impl State {
     pub fn blockaded(&self, colony: &Colony) -> bool {
         let defended = self.units_at(colony.hex).any(|u| u.owner() == colony.owner);
         self.units_at(colony.hex)
-            .any(|u| u.owner() != colony.owner && u.armed() && !(defended && self.cloaked(u, colony.owner)))
+            .any(|u| !self.allied(u.owner(), colony.owner) && u.armed() && !(defended && self.cloaked(u, colony.owner)))
     }
 
     /// The Scanner level `seat` has at `hex`: its Destroyers' best (advanced
@@ -637,7 +658,7 @@ impl State {
     /// (advanced rules 12.1.1, 12.1.5, 12.1.6).
     pub fn cloaked_at(&self, u: &Unit, hex: Hex, seat: Seat) -> bool {
         u.kind == Kind::Raider
-            && u.owner() != seat
+            && !self.allied(u.owner(), seat)
             && self.terrain(hex) != Some(Marker::Nebula)
             && u.levels.cloak > self.scanners(seat, hex)
     }
@@ -656,7 +677,10 @@ impl State {
         }
         match viewer {
             Some(v) => self.cloaked(u, v),
-            None => self.seats().filter(|o| *o != u.owner()).all(|o| self.cloaked(u, o)),
+            None => self
+                .seats()
+                .filter(|o| !self.allied(*o, u.owner()))
+                .all(|o| self.cloaked(u, o)),
         }
     }
 
@@ -668,7 +692,7 @@ impl State {
             return Vec::new();
         }
         self.seats()
-            .filter(|o| *o != owner)
+            .filter(|o| !self.allied(*o, owner))
             .filter(|o| units.iter().all(|u| hexes.iter().all(|h| self.cloaked_at(u, *h, *o))))
             .collect()
     }

@@ -482,3 +482,25 @@ fn unseen_raiders_are_not_narrated() {
     assert_eq!(narrate(&ambush, Viewer::Seat(Seat(1)), &names), None);
     assert_eq!(narrate(&ambush, Viewer::Public, &names), None);
 }
+
+/// Team play: only for 4 players; seats 1 and 3 against 2 and 4; the
+/// aliens' chooser is the next player to the left of the other team (14.2:
+/// "a player from the other team"), a teammate never.
+#[test]
+fn teams_are_for_four_players_and_choose_across() {
+    let setup = |players: u8| {
+        let mut config = GameConfig::new(players, 1);
+        config.options = serde_json::json!({"teams": true});
+        Empires::setup(&config)
+    };
+    let e = setup(2).unwrap_err();
+    assert!(e.0.contains("`teams: true` is for 4 players"), "{}", e.0);
+    assert!(setup(3).is_err());
+    let mut st = Empires::fold(&setup(4).unwrap());
+    assert!(st.allied(Seat(0), Seat(2)) && st.allied(Seat(1), Seat(3)));
+    assert!(!st.allied(Seat(0), Seat(1)) && !st.allied(Seat(2), Seat(3)));
+    assert_eq!(st.side_of(Seat(1)), vec![Seat(1), Seat(3)]);
+    assert_eq!(st.left_of(Seat(0)), Seat(1));
+    st.empires[1].resigned = true;
+    assert_eq!(st.left_of(Seat(0)), Seat(3));
+}

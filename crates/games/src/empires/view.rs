@@ -165,7 +165,9 @@ pub fn view(s: &State, viewer: Viewer) -> View {
     let me = viewer
         .seat()
         .filter(|m| s.empires.get(m.index()).is_some_and(|e| !e.resigned));
+    // Teammates see each other's counters (rules page, *Teams*).
     let sees = |owner: Seat| over || me == Some(owner);
+    let sees_counter = |owner: Seat| over || me.is_some_and(|m| s.allied(m, owner));
     let spots = s
         .spots
         .iter()
@@ -185,13 +187,13 @@ pub fn view(s: &State, viewer: Viewer) -> View {
         .collect();
     // Raiders cloaked against the viewer are not on its board (advanced
     // rule 12.1).
-    let unseen = |u: &Unit| !sees(u.owner()) && s.hidden_from(u, me);
+    let unseen = |u: &Unit| !sees_counter(u.owner()) && s.hidden_from(u, me);
     let counters = s
         .units
         .iter()
         .filter(|u| !unseen(u))
         .map(|u| {
-            let known = sees(u.owner()) || u.face_up;
+            let known = sees_counter(u.owner()) || u.face_up;
             CounterView {
                 label: u.label,
                 hex: u.hex,

@@ -211,8 +211,8 @@ pub fn retreat_hexes(s: &State, seat: Seat, from: Hex) -> Vec<Hex> {
                 && !s.unexplored(*h)
                 && s.terrain(*h) != Some(Marker::SuperNova)
                 && s.enemies_at(seat, *h).is_empty()
-                && s.units_at(*h).all(|u| u.owner() == seat)
-                && s.colony(*h).is_none_or(|c| c.owner == seat)
+                && s.units_at(*h).all(|u| s.allied(u.owner(), seat))
+                && s.colony(*h).is_none_or(|c| s.allied(c.owner, seat))
                 && toward_one(*h)
         })
         .map(|(i, h)| (dist(h), i, h))
@@ -648,7 +648,26 @@ fn colony_fire(s: &State, unit: Label, at: Hex) -> Vec<Event> {
     };
     push(&mut scratch, &mut out, fired);
     if volley.after.is_none() {
-        if home {
+        // In team play a team wins when every opposing homeworld is
+        // destroyed (rules page, *Teams*).
+        let team_won = scratch.options.teams
+            && scratch
+                .seats()
+                .filter(|o| !scratch.allied(*o, unit.owner))
+                .all(|o| !scratch.has_homeworld(o));
+        if home && scratch.options.teams && team_won {
+            let scores = scratch.seats().map(|seat| (seat, scratch.score(seat))).collect();
+            out.push(Event::GameEnded {
+                outcome: Outcome::Shared {
+                    seats: scratch.side_of(unit.owner),
+                    reason: format!(
+                        "their team destroyed every opposing homeworld, the last at {}",
+                        s.board.name(at)
+                    ),
+                },
+                scores,
+            });
+        } else if home && !scratch.options.teams {
             // Victory (Scenario Book): with two players the opponent's
             // homeworld, with more the first homeworld destroyed.
             let scores = scratch.seats().map(|seat| (seat, scratch.score(seat))).collect();
@@ -893,7 +912,7 @@ pub(super) fn combat_step(s: &State) -> Vec<Event> {
     };
     let auto = s.empire(attacker).standing.auto;
     if let Some(at) = s.fighting {
-        let enemy_colony = s.colony(at).is_some_and(|c| c.owner != attacker);
+        let enemy_colony = s.colony(at).is_some_and(|c| !s.allied(c.owner, attacker));
         if !enemy_colony || colony_shooters(s, at).is_empty() {
             return vec![Event::ColonyFireEnded { at }];
         }

@@ -20,7 +20,7 @@ use orrery_engine::{Hex, Seat};
 pub fn mine_owner(s: &State, at: Hex) -> Option<Seat> {
     let attacker = s.active_seat()?;
     s.units_at(at)
-        .find(|u| u.kind == Kind::Mines && u.owner() != attacker)
+        .find(|u| u.kind == Kind::Mines && !s.allied(u.owner(), attacker))
         .map(Unit::owner)
 }
 

@@ -29,7 +29,7 @@ use orrery_engine::{GameRng, Hex, Seat};
 fn needs_escort(s: &State, seat: Seat, to: Hex) -> bool {
     s.unexplored(to)
         || !s.enemies_at(seat, to).is_empty()
-        || s.colony(to).is_some_and(|c| c.owner != seat)
+        || s.colony(to).is_some_and(|c| !s.allied(c.owner, seat))
         || !s.aliens_at(to).is_empty()
 }
 
@@ -318,7 +318,7 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
                 return Err(format!("{name} is unexplored: Mines may not explore (text 13.1.3)"));
             }
             if !scratch.enemies_at(seat, to).is_empty()
-                || scratch.colony(to).is_some_and(|c| c.owner != seat)
+                || scratch.colony(to).is_some_and(|c| !scratch.allied(c.owner, seat))
                 || !scratch.aliens_at(to).is_empty()
             {
                 return Err(format!(
@@ -342,7 +342,7 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
         let enemy_armed = !unseen && stops(&scratch, seat, &alive, to);
         let lone: Vec<Label> = scratch
             .units_at(to)
-            .filter(|u| u.owner() != seat && !u.armed())
+            .filter(|u| !scratch.allied(u.owner(), seat) && !u.armed())
             .map(|u| u.label)
             .collect();
         if enemy_armed {
@@ -425,10 +425,12 @@ fn stops(s: &State, seat: Seat, movers: &[Label], to: Hex) -> bool {
         .max(s.scanners(seat, to));
     let nebula = s.terrain(to) == Some(Marker::Nebula);
     s.units_at(to).any(|u| {
-        u.owner() != seat
+        !s.allied(u.owner(), seat)
             && (u.armed() || u.kind == Kind::Mines)
             && !(u.kind == Kind::Raider && !nebula && u.levels.cloak > scan)
-    }) || s.colony(to).is_some_and(|c| c.owner != seat && (c.base || c.yards > 0))
+    }) || s
+        .colony(to)
+        .is_some_and(|c| !s.allied(c.owner, seat) && (c.base || c.yards > 0))
         || !s.aliens_at(to).is_empty()
 }
 
@@ -441,7 +443,9 @@ pub fn unseen(s: &State, seat: Seat, units: &[Label], at: Hex) -> bool {
             s.unit(*l).is_some_and(|u| {
                 u.kind == Kind::Raider
                     && s.terrain(at) != Some(Marker::Nebula)
-                    && s.seats().filter(|o| *o != seat).all(|o| s.cloaked_at(u, at, o))
+                    && s.seats()
+                        .filter(|o| !s.allied(*o, seat))
+                        .all(|o| s.cloaked_at(u, at, o))
             })
         })
 }
@@ -564,6 +568,7 @@ pub fn colonize(s: &State, seat: Seat, label: Label) -> Result<Vec<Event>, Strin
     }
     match s.colony(at) {
         Some(c) if c.owner == seat => Err(format!("{name} is your colony already")),
+        Some(c) if s.allied(c.owner, seat) => Err(format!("{name} is your teammate's colony")),
         Some(_) => Ok(vec![Event::ColonizeQueued { unit: label, at }]),
         None if !s.enemies_at(seat, at).is_empty() || !s.aliens_at(at).is_empty() => {
             Ok(vec![Event::ColonizeQueued { unit: label, at }])
@@ -911,8 +916,8 @@ pub(super) fn movement_order(s: &State, seat: Seat, action: &Action) -> Result<V
 pub fn ambush(s: &State, seat: Seat, at: Hex) -> Result<Vec<Event>, String> {
     let name = s.board.name(at);
     let mine: Vec<Label> = s.units_at(at).filter(|u| u.owner() == seat).map(|u| u.label).collect();
-    let foe = s.units_at(at).any(|u| u.owner() != seat)
-        || s.colony(at).is_some_and(|c| c.owner != seat)
+    let foe = s.units_at(at).any(|u| !s.allied(u.owner(), seat))
+        || s.colony(at).is_some_and(|c| !s.allied(c.owner, seat))
         || !s.aliens_at(at).is_empty();
     if mine.is_empty() || !foe || !super::lurking(s, seat, at) {
         return Err(format!(
