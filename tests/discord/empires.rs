@@ -290,17 +290,30 @@ fn launch(state: &AnyState, seat: Seat, legal: &[CommandLine]) -> Option<Command
 /// nearer (unseen, it passes whatever is on the way; the test driver reads
 /// the whole state to find them).
 fn raid(state: &AnyState, seat: Seat, legal: &[CommandLine]) -> Option<CommandLine> {
-    use orrery::games::empires::{basics::Label, Kind};
+    use orrery::games::empires::Kind;
     let AnyState::Empires(s) = state else { return None };
     let enemies: Vec<_> = s.units.iter().filter(|u| u.owner() != seat).map(|u| u.hex).collect();
-    let near = |h: orrery::engine::Hex| enemies.iter().map(|e| e.distance(h)).min().unwrap_or(i32::MAX);
+    nearer(s, seat, legal, &enemies, |u| u.kind == Kind::Raider)
+}
+
+/// The move of one of `seat`'s counters (those `mover` allows) that brings
+/// it nearest one of `targets`, if any brings it nearer.
+fn nearer(
+    s: &orrery::games::empires::State,
+    seat: Seat,
+    legal: &[CommandLine],
+    targets: &[orrery::engine::Hex],
+    mover: impl Fn(&orrery::games::empires::state::Unit) -> bool,
+) -> Option<CommandLine> {
+    use orrery::games::empires::basics::Label;
+    let near = |h: orrery::engine::Hex| targets.iter().map(|e| e.distance(h)).min().unwrap_or(i32::MAX);
     legal
         .iter()
         .filter(|l| l.name == "move")
         .filter_map(|l| {
             let u = Label::parse(l.get("unit")?, seat).and_then(|u| s.unit(u))?;
             let to = s.board.parse(l.get("path")?)?;
-            (u.kind == Kind::Raider && near(to) < near(u.hex)).then(|| (near(to), l))
+            (mover(u) && near(to) < near(u.hex)).then(|| (near(to), l))
         })
         .min_by_key(|(d, _)| *d)
         .map(|(_, l)| l.clone())
@@ -311,7 +324,7 @@ fn raid(state: &AnyState, seat: Seat, legal: &[CommandLine]) -> Option<CommandLi
 /// one (the test driver reads the whole state to find them: it plays to
 /// reach the aliens, not to win).
 fn toward_aliens(state: &AnyState, seat: Seat, legal: &[CommandLine]) -> Option<CommandLine> {
-    use orrery::games::empires::basics::{Label, Marker};
+    use orrery::games::empires::basics::Marker;
     let AnyState::Empires(s) = state else { return None };
     // Once aliens have been met, back to the usual seeking.
     if s.spots
@@ -326,17 +339,7 @@ fn toward_aliens(state: &AnyState, seat: Seat, legal: &[CommandLine]) -> Option<
         .filter(|p| !p.face_up && p.home.is_none() && p.marker == Marker::Barren)
         .map(|p| p.hex)
         .collect();
-    let near = |h: orrery::engine::Hex| barren.iter().map(|b| b.distance(h)).min().unwrap_or(i32::MAX);
-    legal
-        .iter()
-        .filter(|l| l.name == "move")
-        .filter_map(|l| {
-            let u = Label::parse(l.get("unit")?, seat).and_then(|u| s.unit(u))?;
-            let to = s.board.parse(l.get("path")?)?;
-            (u.armed() && near(to) < near(u.hex)).then(|| (near(to), l))
-        })
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, l)| l.clone())
+    nearer(s, seat, legal, &barren, |u| u.armed())
 }
 
 /// The legal orders but moves into a hex where aliens are or may be found

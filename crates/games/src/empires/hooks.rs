@@ -78,16 +78,12 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
         .iter_mut()
         .filter(|u| !u.face_up && !counters_known.contains(&u.owner()))
     {
-        if u.kind == Kind::Raider {
-            u.ships = 1 + rng.below(6);
-            u.levels.attack = rng.below(3);
-            u.levels.defense = rng.below(3);
-            u.levels.tactics = rng.below(4);
-            u.levels.moves = 1 + rng.below(7);
-        } else if u.kind == Kind::Mines {
+        if u.kind == Kind::Mines {
             u.ships = 1 + rng.below(6);
         } else if u.kind.is_warship() {
-            u.kind = Kind::WARSHIPS[rng.below(6) as usize];
+            if u.kind != Kind::Raider {
+                u.kind = Kind::WARSHIPS[rng.below(6) as usize];
+            }
             u.ships = 1 + rng.below(6);
             u.levels.attack = rng.below(4);
             u.levels.defense = rng.below(4);

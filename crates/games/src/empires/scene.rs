@@ -28,7 +28,7 @@
 //! Attack, Defense, Tactics, Move; towing, upgrading, face up), cut with
 //! "… and N more" when the panel is full.
 
-use super::basics::{Kind, Marker};
+use super::basics::{Kind, Marker, Tech};
 use super::map::{Area, Board};
 use super::view::{CounterView, View};
 use crate::shared::draw::{name_of, rounded, truncate, txt};
@@ -1068,6 +1068,13 @@ fn own(sc: &mut Scene, flow: &mut Flow, view: &View) {
     }
     if l.explore > 0 {
         levels.push_str(" · Exploration");
+    }
+    // The advanced rules' categories, once researched.
+    for tech in Tech::ALL.into_iter().filter(|t| t.advanced().is_some()) {
+        let level = l.get(tech);
+        if level > 0 {
+            levels.push_str(&format!(" · {} {level}", tech.name()));
+        }
     }
     flow.para(sc, None, &levels, TEXT);
     let st = own.standing;
