@@ -1029,7 +1029,11 @@ fn scores(sc: &mut Scene, flow: &mut Flow, view: &View, names: &[String]) {
     }
     let line = match &view.outcome {
         Some(Outcome::Winner { seat, .. }) => Some((format!("{} wins", name_of(names, *seat)), seat_colour(*seat))),
-        Some(Outcome::Shared { .. }) if !view.scores.is_empty() => Some(("Shared win".to_string(), TEXT)),
+        // A shared win (a team's, or equal scores) names its winners.
+        Some(Outcome::Shared { seats, .. }) if !view.scores.is_empty() => {
+            let who: Vec<String> = seats.iter().map(|x| name_of(names, *x)).collect();
+            Some((format!("{} win", crate::shared::menu::and_list(&who)), TEXT))
+        }
         Some(Outcome::AllLose { .. }) if !view.scores.is_empty() => Some(("Nobody wins".to_string(), TEXT)),
         _ => None,
     };
@@ -1037,7 +1041,8 @@ fn scores(sc: &mut Scene, flow: &mut Flow, view: &View, names: &[String]) {
     // fourth seat's yellow.
     if let Some((t, colour)) = line {
         if flow.room(LINE + 6.0, 0.0) {
-            sc.text(txt(flow.x(), flow.y, t, HEAD, colour).bold());
+            let (t, size) = crate::shared::draw::fit_text(&t, HEAD, SMALL, flow.width(), true);
+            sc.text(txt(flow.x(), flow.y, t, size, colour).bold());
             flow.y += HEAD + 10.0;
         }
     }
