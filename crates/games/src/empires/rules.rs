@@ -799,35 +799,25 @@ fn economic_began(s: &State) -> Event {
 /// its players still in the game.
 fn game_over_on_score(s: &State) -> Event {
     let scores: Vec<(Seat, u32)> = s.seats().map(|seat| (seat, s.score(seat))).collect();
-    if s.options.teams {
-        let key = |seat: Seat| {
-            s.side_of(seat)
-                .into_iter()
-                .filter(|x| !s.empire(*x).resigned)
-                .map(|x| {
-                    let income: u32 = s.colonies_of(x).map(|c| c.worth.cp()).sum();
-                    (s.score(x), income, s.empire(x).cp)
-                })
-                .fold((0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2))
-        };
-        let best = s.playing().map(key).max().unwrap_or_default();
-        let winners: Vec<Seat> = s.playing().filter(|x| key(*x) == best).collect();
-        let reason = format!("the highest team score after round {}", s.round);
-        return Event::GameEnded {
-            outcome: Outcome::Shared { seats: winners, reason },
-            scores,
-        };
-    }
+    // A side's score, colony income and CP: its players' still in the game
+    // (a side is one player, or a team).
     let key = |seat: Seat| {
-        let income: u32 = s.colonies_of(seat).map(|c| c.worth.cp()).sum();
-        (s.score(seat), income, s.empire(seat).cp)
+        s.side_of(seat)
+            .into_iter()
+            .filter(|x| !s.empire(*x).resigned)
+            .map(|x| {
+                let income: u32 = s.colonies_of(x).map(|c| c.worth.cp()).sum();
+                (s.score(x), income, s.empire(x).cp)
+            })
+            .fold((0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2))
     };
     // A player who resigned cannot win.
     let best = s.playing().map(key).max().unwrap_or_default();
     let winners: Vec<Seat> = s.playing().filter(|x| key(*x) == best).collect();
-    let reason = format!("the highest score after round {}", s.round);
+    let what = if s.options.teams { "team score" } else { "score" };
+    let reason = format!("the highest {what} after round {}", s.round);
     let outcome = match winners.as_slice() {
-        [one] => Outcome::Winner { seat: *one, reason },
+        [one] if !s.options.teams => Outcome::Winner { seat: *one, reason },
         _ => Outcome::Shared { seats: winners, reason },
     };
     Event::GameEnded { outcome, scores }

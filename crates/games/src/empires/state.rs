@@ -677,11 +677,18 @@ impl State {
         }
         match viewer {
             Some(v) => self.cloaked(u, v),
-            None => self
+            None => self.cloaked_from_all(u, u.hex),
+        }
+    }
+
+    /// Whether `u` would be a Raider cloaked at `hex` against every player
+    /// not on its side (and so against aliens, who have no Scanners).
+    pub fn cloaked_from_all(&self, u: &Unit, hex: Hex) -> bool {
+        u.kind == Kind::Raider
+            && self
                 .seats()
                 .filter(|o| !self.allied(*o, u.owner()))
-                .all(|o| self.cloaked(u, o)),
-        }
+                .all(|o| self.cloaked_at(u, hex, o))
     }
 
     /// The seats other than `owner` for which every one of `units` is a

@@ -655,7 +655,7 @@ fn colony_fire(s: &State, unit: Label, at: Hex) -> Vec<Event> {
                 .seats()
                 .filter(|o| !scratch.allied(*o, unit.owner))
                 .all(|o| !scratch.has_homeworld(o));
-        if home && scratch.options.teams && team_won {
+        if home && team_won {
             let scores = scratch.seats().map(|seat| (seat, scratch.score(seat))).collect();
             out.push(Event::GameEnded {
                 outcome: Outcome::Shared {

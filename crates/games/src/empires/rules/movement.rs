@@ -440,13 +440,8 @@ fn stops(s: &State, seat: Seat, movers: &[Label], to: Hex) -> bool {
 pub fn unseen(s: &State, seat: Seat, units: &[Label], at: Hex) -> bool {
     !units.is_empty()
         && units.iter().all(|l| {
-            s.unit(*l).is_some_and(|u| {
-                u.kind == Kind::Raider
-                    && s.terrain(at) != Some(Marker::Nebula)
-                    && s.seats()
-                        .filter(|o| !s.allied(*o, seat))
-                        .all(|o| s.cloaked_at(u, at, o))
-            })
+            s.unit(*l)
+                .is_some_and(|u| u.owner() == seat && s.cloaked_from_all(u, at))
         })
 }
 
