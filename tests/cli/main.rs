@@ -485,15 +485,15 @@ fn play_takes_the_games_set_up_options() {
             "2",
             "--auto",
             "--options",
-            "doomsday:true",
+            "doomsday:true machines:9",
         ])
         .output()
         .unwrap();
-    assert!(!out.status.success(), "unbuilt option accepted");
+    assert!(!out.status.success(), "an option out of range accepted");
     let all = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(all.contains("doomsday"), "the refusal does not name the option: {all}");
+    assert!(all.contains("machines"), "the refusal does not name the option: {all}");
 }

@@ -498,3 +498,93 @@ async fn an_advanced_space_empires_game_through_discord() {
     }
     h.assert_outbox_delivered_once().await;
 }
+
+/// The seed of the solitaire game through Discord.
+const SOLO_SEED: u64 = 2;
+
+/// A solitaire game through Discord (issue 30): alice alone against a
+/// Doomsday Machine (`machines: 1`) and the aliens, opened and started by
+/// her alone. Her warships go to meet the machine; the battles against it
+/// (in her combat phase, and when it moves onto her ships) are answered by
+/// the prompt in the channel; the game ends won or lost, and the result
+/// post says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_solitaire_space_empires_game_through_discord() {
+    let h = Harness::start().await;
+    let chan = h.fake.add_channel("empires-solitaire");
+    let alice = h.fake.add_user("alice");
+    let options = json!({"rounds": 8, "machines": 1});
+    let t = h
+        .open_game_of(
+            GameKind::Empires,
+            chan,
+            std::slice::from_ref(&alice),
+            Some(SOLO_SEED),
+            Some(options),
+        )
+        .await;
+    h.wait_outbox_drained(DRAIN).await;
+    let mut rng = GameRng::seeded(SOLO_SEED);
+    let mut via: BTreeMap<String, usize> = BTreeMap::new();
+    let mut orders = 0;
+    while let Some((state, p)) = h.owed(&t).await {
+        assert_eq!(p.seat, Seat(0), "a solitaire game owes only its player");
+        let AnyState::Empires(s) = &state else { unreachable!() };
+        let legal = state.legal_commands(p.seat);
+        let machines: Vec<orrery::engine::Hex> = s.machines.iter().map(|m| m.hex).collect();
+        let line = match p.kind.as_str() {
+            "move" => nearer(s, p.seat, &legal, &machines, |u| u.kind.is_warship())
+                .filter(|_| rng.below(8) != 0)
+                .unwrap_or_else(|| choose(&state, p.seat, &p.kind, &mut rng)),
+            _ => choose(&state, p.seat, &p.kind, &mut rng),
+        };
+        let what = if line.name == "fire" && line.get("at").is_some_and(|a| a.starts_with("dm")) {
+            "fire at the machine".to_string()
+        } else {
+            line.name.clone()
+        };
+        if line.name == "ready" {
+            h.give_as(&t, &state, p.seat, &line).await;
+        } else {
+            let place = if p.sheet { Place::Dm } else { Place::Channel(chan) };
+            let ans = h.order(&t, &alice, place, &line).await;
+            assert!(ans.content.contains("Sent: "), "{line}: {}", ans.content);
+        }
+        *via.entry(what).or_default() += 1;
+        orders += 1;
+        h.wait_outbox_drained(DRAIN).await;
+        assert!(orders < 3000, "the game does not end");
+    }
+    let outcome = h.finished(&t).await;
+    let events: Vec<AnyEvent> = h.events(t.game).await.into_iter().map(|(_, e)| e).collect();
+    let count = |f: &dyn Fn(&EmpiresEvent) -> bool| {
+        events
+            .iter()
+            .filter(|e| matches!(e, AnyEvent::Empires(x) if f(x)))
+            .count()
+    };
+    let arrived = count(&|e| matches!(e, EmpiresEvent::MachineFound { arrived: true, .. }));
+    let battles = count(&|e| matches!(e, EmpiresEvent::BattleBegan { battle, .. } if battle.machine()));
+    let bids = count(&|e| matches!(e, EmpiresEvent::BidsRevealed { .. }));
+    eprintln!(
+        "empires solitaire seed {SOLO_SEED} through Discord: {outcome:?}; {orders} orders {via:?}; \
+         machines arrived {arrived}, battles against them {battles}"
+    );
+    assert_eq!(arrived, 1, "the one machine arrives in round 3");
+    assert!(battles > 0, "alice never fought the machine");
+    assert!(via.get("fire at the machine").is_some_and(|n| *n > 0), "{via:?}");
+    assert_eq!(bids, 0, "a solitaire game has no bid");
+    match &outcome {
+        orrery::engine::Outcome::Winner { seat, .. } => assert_eq!(*seat, Seat(0)),
+        orrery::engine::Outcome::AllLose { .. } => {}
+        other => panic!("a solitaire game ended {other:?}"),
+    }
+    let posts = h.posts(chan);
+    crate::support::result_post(&t, &posts, &outcome);
+    let everything = h.public_text(chan);
+    assert!(
+        everything.contains("Doomsday Machine 1 arrives"),
+        "the channel never read the arrival"
+    );
+    h.assert_outbox_delivered_once().await;
+}

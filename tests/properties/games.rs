@@ -301,7 +301,10 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
         serde_json::json!({"aliens": true}),
         serde_json::json!({"raiders": true}),
         serde_json::json!({"teams": true}),
-        serde_json::json!({"rules": "advanced", "instant_upgrade": true, "research_gearing": true, "unpredictable_research": true, "slingshot": true, "warp_points": true}),
+        serde_json::json!({"doomsday": true}),
+        // `machines` alone: solitaire games (one player against them).
+        serde_json::json!({"machines": 3}),
+        serde_json::json!({"rules": "advanced", "instant_upgrade": true, "research_gearing": true, "unpredictable_research": true, "slingshot": true, "warp_points": true, "doomsday": true}),
     ];
     for options in sets {
         let (mut total, mut rolled, mut slung) = (0, 0, 0);
@@ -311,11 +314,18 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
         let (mut found, mut alien_battles, mut subdued) = (0, 0, 0);
         let (mut raiders, mut unseen, mut ambushes, mut cloaked) = (0, 0, 0, 0);
         let (mut team_battles, mut shared) = (0, 0);
+        let (mut machines, mut machine_battles, mut worlds, mut machines_destroyed, mut solo_won) = (0, 0, 0, 0, 0);
+        let solitaire = options.get("machines").is_some() && options.get("doomsday").is_none();
         let advanced = options.get("rules").is_some();
         let has = |key: &str| advanced || options.get(key).is_some();
         for seed in 0..games {
             let teams = options.get("teams").is_some();
-            let mut config = GameConfig::new(if teams { 4 } else { 2 + (seed % 3) as u8 }, seed);
+            let players = match (teams, solitaire) {
+                (true, _) => 4,
+                (_, true) => 1,
+                _ => 2 + (seed % 3) as u8,
+            };
+            let mut config = GameConfig::new(players, seed);
             config.options = options.clone();
             let played = play_biased(
                 GameKind::Empires,
@@ -353,6 +363,33 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
                 })
                 .count();
             subdued += subdued_planets(&played);
+            machines += log.matches("\"MachineFound\"").count();
+            worlds += log.matches("\"WorldDestroyed\"").count();
+            machine_battles += played
+                .events
+                .iter()
+                .filter(|e| {
+                    matches!(e, AnyEvent::Empires(orrery::games::empires::Event::BattleBegan { battle, .. }) if battle.machine())
+                })
+                .count();
+            if let AnyState::Empires(state) = &played.state {
+                machines_destroyed += state.machines_destroyed;
+                if solitaire {
+                    // Solitaire ends won by the player or lost by all.
+                    match state.outcome.as_ref().expect("the game ended") {
+                        orrery::engine::Outcome::Winner { seat, .. } => {
+                            assert_eq!(seat.0, 0, "{options} seed {seed}");
+                            assert_eq!(
+                                state.machines_destroyed, 3,
+                                "{options} seed {seed}: won with machines left"
+                            );
+                            solo_won += 1;
+                        }
+                        orrery::engine::Outcome::AllLose { .. } => {}
+                        other => panic!("{options} seed {seed}: solitaire ended {other:?}"),
+                    }
+                }
+            }
             if teams {
                 // Teammates never fight each other, and share the victory.
                 let state = match &played.state {
@@ -394,8 +431,21 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
              {alien_battles} battles against aliens, {subdued} alien planets subdued, {raiders} Raider \
              counters in the log, {unseen} events kept from someone, {ambushes} attacks ordered by unseen \
              Raiders, {cloaked} cloaked Raiders in battle states, {team_battles} battles in team games, \
-             {shared} team victories"
+             {shared} team victories, {machines} Doomsday Machines found or arrived, {machine_battles} \
+             battles against them, {machines_destroyed} destroyed, {worlds} worlds they destroyed, \
+             {solo_won} solitaire games won"
         );
+        if options.get("doomsday").is_some() || solitaire {
+            assert!(machines > 0, "{options}: no Doomsday Machine ever came");
+            assert!(machine_battles > 0, "{options}: nobody ever fought a Doomsday Machine");
+            assert!(worlds > 0, "{options}: no Doomsday Machine ever destroyed a world");
+        } else {
+            assert_eq!(
+                machines + machine_battles + worlds,
+                0,
+                "{options}: Doomsday Machines in a game without them"
+            );
+        }
         if options.get("teams").is_some() {
             assert!(shared > 0, "{options}: no team ever won together");
         }
@@ -841,7 +891,8 @@ fn hidden_state_does_not_leak_in(kind: GameKind, games: u64) {
             if kind == GameKind::Empires && seed % 2 == 1 {
                 config.options = serde_json::json!({
                     "rules": "advanced", "warp_points": true, "slingshot": true, "instant_upgrade": true,
-                    "research_gearing": true, "unpredictable_research": true, "teams": players == 4
+                    "research_gearing": true, "unpredictable_research": true, "teams": players == 4,
+                    "doomsday": true
                 });
             }
             play_config(

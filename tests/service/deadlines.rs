@@ -1185,7 +1185,9 @@ fn decision_kinds_cover_every_pending_kind() {
             if seen == listed {
                 break;
             }
-            let players = *kind.player_counts().start();
+            // Two players at least: Space Empires' solitaire has no bid,
+            // so no `first`.
+            let players = (*kind.player_counts().start()).max(2);
             let events = kind.setup(&orrery::engine::GameConfig::new(players, seed)).unwrap();
             let mut state = kind.fold(&events).unwrap();
             let mut rng = orrery::engine::GameRng::seeded(seed + 100);

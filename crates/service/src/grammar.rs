@@ -1737,8 +1737,8 @@ mod tests {
             e.contains("Hyperspace's options are `rounds` (1 to 200, default 25)"),
             "{e}"
         );
-        let e = read_game_options(GameKind::Empires, "doomsday:true").unwrap_err();
-        assert!(e.contains("not available yet"), "{e}");
+        let e = read_game_options(GameKind::Empires, "machines:7").unwrap_err();
+        assert!(e.contains("machines") && e.contains("1 to 3"), "{e}");
         assert!(read_game_options(GameKind::Starlanes, "rounds:3 rounds:4")
             .unwrap_err()
             .contains("twice"));

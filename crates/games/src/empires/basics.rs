@@ -64,6 +64,9 @@ pub enum Kind {
     /// A Raider group (advanced rule 12.1): cloaked against a player
     /// whose Scanners at its hex are below its Cloaking level.
     Raider,
+    /// A Doomsday Machine (optional rule 17): no player's, never bought
+    /// (not in [`Kind::ALL`]); its chart line is the text's (17.2).
+    Doomsday,
 }
 
 /// A unit type's line of the ship chart.
@@ -173,6 +176,9 @@ impl Kind {
             Kind::Fighters => c("F", "Fighters", 5, Some(B), 5, 0, 1, 1, Some(1), 1),
             // Class D uncloaked; A while cloaked (`Battle::class`, 12.1.4).
             Kind::Raider => c("R", "Raider", 12, Some(D), 4, 0, 2, 1, Some(2), 2),
+            // Text 17.2: class C, Attack Strength 9, Defense Strength 2,
+            // Hull Size 3 (two attacks a round: `Fighter::shots`).
+            Kind::Doomsday => c("DM", "Doomsday Machine", 0, Some(C), 9, 2, 3, 0, None, 0),
         }
     }
 
@@ -282,6 +288,7 @@ impl Kind {
             "carrier" | "cv" => Kind::Carrier,
             "fighters" | "fighter" | "f" | "squadron" => Kind::Fighters,
             "raider" | "raiders" | "r" => Kind::Raider,
+            "doomsday" | "dm" => Kind::Doomsday,
             _ => return None,
         })
     }
@@ -306,6 +313,7 @@ impl Kind {
             Kind::Carrier => "carrier",
             Kind::Fighters => "fighters",
             Kind::Raider => "raider",
+            Kind::Doomsday => "doomsday",
         }
     }
 }
@@ -678,6 +686,9 @@ pub enum Marker {
     SpaceWreck,
     /// A Warp Point, numbered 1 or 2 (optional rule 16).
     WarpPoint(u8),
+    /// A Doomsday Machine, numbered 1 to 3 (optional rule 17): turned face
+    /// up, the marker leaves the map and the machine stays on it.
+    Doomsday(u8),
 }
 
 impl Marker {
@@ -694,12 +705,13 @@ impl Marker {
             Marker::Minerals(v) => format!("Minerals ({v})"),
             Marker::SpaceWreck => "Space Wreck".into(),
             Marker::WarpPoint(n) => format!("Warp Point {n}"),
+            Marker::Doomsday(n) => format!("Doomsday Machine {n}"),
         }
     }
 
     /// Removed once revealed, leaving empty space (Danger!, Lost in Space).
     pub fn one_time(self) -> bool {
-        matches!(self, Marker::Danger | Marker::LostInSpace)
+        matches!(self, Marker::Danger | Marker::LostInSpace | Marker::Doomsday(_))
     }
 
     /// A Miner may tow it.

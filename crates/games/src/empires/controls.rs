@@ -35,6 +35,18 @@ fn unit_words(state: &State, seat: Seat, unit: &str) -> String {
     }
 }
 
+/// A battle target as players read it: a Doomsday Machine (`dm1`) or an
+/// alien ship (`alien2`) by name, a counter by its label.
+fn target_words(at: &str) -> String {
+    if let Some(n) = at.strip_prefix("dm") {
+        format!("Doomsday Machine {n}")
+    } else if let Some(n) = at.strip_prefix("alien") {
+        format!("alien ship {n}")
+    } else {
+        at.to_string()
+    }
+}
+
 /// Each of `actions` (the seat's legal orders, in the ruleset's order) as
 /// a control.
 pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String]) -> Vec<Control> {
@@ -141,11 +153,12 @@ pub fn controls(state: &State, seat: Seat, actions: &[Action], names: &[String])
             Action::Fire { unit, at, ships } => control(
                 match ships {
                     Some(n) => format!(
-                        "{} of {unit} {} at {at}",
+                        "{} of {unit} {} at {}",
                         ships_word(*n),
-                        if *n == 1 { "fires" } else { "fire" }
+                        if *n == 1 { "fires" } else { "fire" },
+                        target_words(at)
                     ),
-                    None => format!("{unit} fires at {at}"),
+                    None => format!("{unit} fires at {}", target_words(at)),
                 },
                 format!("Fire {unit}"),
                 main,

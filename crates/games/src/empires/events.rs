@@ -7,7 +7,7 @@
 use super::basics::{Dir, Kind, Label, Levels, Marker, Tech, TurnNo, Worth};
 use super::map::Board;
 use super::state::battle::{Action as BattleAction, Battle, Carried, Side, Standing, Target};
-use super::state::{Colony, Empire, Line, Options, Phase, Spot, State, Unit};
+use super::state::{Colony, Empire, Line, Machine, Options, Phase, Spot, State, Unit};
 use orrery_engine::{GameRng, Hex, OrderSheet, Outcome, Seat, SheetEvent};
 use serde::{Deserialize, Serialize};
 
@@ -347,6 +347,9 @@ pub enum Event {
         /// targets): they hold the hex (advanced rule 14).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         aliens: bool,
+        /// Doomsday Machine `n` won it: it holds the hex (optional rule 17).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        machine: Option<u8>,
     },
     /// A deep-space Barren Planet turned face up at `at` with aliens on it
     /// (advanced rule 14.1): `aliens`, the markers drawn; `hidden`: placed
@@ -356,6 +359,35 @@ pub enum Event {
         aliens: Vec<Kind>,
         hidden: bool,
         rng: Box<GameRng>,
+    },
+    /// Doomsday Machine `number` is on the map at `at` (optional rule
+    /// 17.1): its marker was turned face up there, or, in solitaire, it
+    /// arrived (`arrived`; rules page, *Solitaire*).
+    MachineFound {
+        number: u8,
+        at: Hex,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        arrived: bool,
+    },
+    /// Doomsday Machine `number` moved from `from` through `path` (the
+    /// hexes entered; empty: it stayed) after every player's turn (17.3);
+    /// the Mines counters in those hexes (`mines`) detonated without
+    /// harming it (17.2).
+    MachineMoved {
+        number: u8,
+        from: Hex,
+        path: Vec<Hex>,
+        mines: Vec<Label>,
+        rng: Box<GameRng>,
+    },
+    /// Doomsday Machine `number` destroyed the planet or asteroids at `at`
+    /// (`marker`; none for a homeworld) with the colony there, if any
+    /// (`colony`: its owner) (17.4).
+    WorldDestroyed {
+        number: u8,
+        at: Hex,
+        marker: Option<Marker>,
+        colony: Option<Seat>,
     },
     /// An armed group fired at the enemy colony of `at` (`dice` one per
     /// ship); the colony is now `worth` (`None`: destroyed).
@@ -745,6 +777,11 @@ pub fn apply(s: &mut State, event: &Event) {
             s.battle = Some(battle.clone());
             s.defender = Some(*defender);
             s.fighting = Some(*at);
+            // A Doomsday Machine's attack after the players' turns: the
+            // player it fights answers for its side (none against aliens).
+            if let Phase::Doomsday { facing, .. } = &mut s.phase {
+                *facing = (!battle.aliens()).then_some(*defender);
+            }
             s.screening.clear();
         }
         Event::DamagedSplit { fighter, new, rng, .. } => {
@@ -833,6 +870,11 @@ pub fn apply(s: &mut State, event: &Event) {
             s.units.retain(|u| !lost.contains(&u.label));
             s.battle = None;
             s.defender = None;
+            if let Phase::Doomsday { facing, .. } = &mut s.phase {
+                *facing = None;
+                s.fighting = None;
+                return;
+            }
             // Colony fire follows at the hex if the attacker won it and an
             // enemy colony is there.
             let attacker = s.active_seat();
@@ -859,6 +901,44 @@ pub fn apply(s: &mut State, event: &Event) {
             }
             s.colony_fired.push(*unit);
             s.rng = rng.clone();
+        }
+        Event::MachineFound { number, at, .. } => {
+            s.machines.push(Machine {
+                number: *number,
+                hex: *at,
+                damage: 0,
+            });
+            s.machines.sort_by_key(|m| m.number);
+            // It attacks the exploring ships at once (17.2).
+            let attacker = s.active_seat();
+            if s.phase == Phase::Combat
+                && s.units_at(*at).any(|u| Some(u.owner()) == attacker)
+                && !s.combat_due.contains(at)
+            {
+                s.combat_due.push(*at);
+            }
+        }
+        Event::MachineMoved {
+            number,
+            path,
+            mines,
+            rng,
+            ..
+        } => {
+            if let (Some(m), Some(to)) = (s.machines.iter_mut().find(|m| m.number == *number), path.last()) {
+                m.hex = *to;
+            }
+            s.units.retain(|u| !mines.contains(&u.label));
+            s.phase = Phase::Doomsday {
+                number: *number,
+                facing: None,
+            };
+            s.rng = rng.clone();
+        }
+        Event::WorldDestroyed { at, .. } => {
+            s.colonies.retain(|c| c.hex != *at);
+            s.spots.retain(|p| p.hex != *at);
+            s.queued.retain(|(_, h)| h != at);
         }
         Event::ColonyFireBegan { at } => s.fighting = Some(*at),
         Event::ColonyHeld { unit, .. } => s.colony_fired.push(*unit),

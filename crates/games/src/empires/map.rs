@@ -333,6 +333,20 @@ pub fn deep_mix_with(players: u8, warp: bool) -> Vec<Marker> {
     mix
 }
 
+/// `mix` with Doomsday Machines 1 to `machines` (at most 3, text 17.1) in
+/// place of one Danger!, one Lost in Space and one Super Nova, in that
+/// order (rules page: a machine is a hazard, so the map's worth is the
+/// same with or without them).
+pub fn with_machines(mut mix: Vec<Marker>, machines: u32) -> Vec<Marker> {
+    let out = [Marker::Danger, Marker::LostInSpace, Marker::SuperNova];
+    for (i, m) in out.into_iter().enumerate().take(machines as usize) {
+        if let Some(at) = mix.iter().position(|x| *x == m) {
+            mix[at] = Marker::Doomsday(i as u8 + 1);
+        }
+    }
+    mix
+}
+
 fn basic_deep_mix(players: u8) -> Vec<Marker> {
     // Planets, Barren Planets, Minerals (10, 15, 20), then Space Wrecks,
     // Nebulae, Asteroids, and the hazards: Black Holes, Super Novas,
@@ -366,12 +380,13 @@ fn basic_deep_mix(players: u8) -> Vec<Marker> {
 /// each shuffled mix is laid on its hexes in hex-name order. The result is
 /// in hex-name order, so the same seed always deals the same map.
 pub fn deal(board: &Board, rng: &mut GameRng) -> Vec<(Hex, Marker)> {
-    deal_with(board, rng, false)
+    deal_with(board, rng, false, 0)
 }
 
 /// [`deal`], with the Warp Points of optional rule 16 in the deep mix when
-/// `warp`.
-pub fn deal_with(board: &Board, rng: &mut GameRng, warp: bool) -> Vec<(Hex, Marker)> {
+/// `warp`, and `machines` Doomsday Machines (optional rule 17, 0 to 3) in
+/// place of hazards ([`with_machines`]).
+pub fn deal_with(board: &Board, rng: &mut GameRng, warp: bool, machines: u32) -> Vec<(Hex, Marker)> {
     let mut dealt = Vec::with_capacity(board.cells.len());
     let mut lay = |hexes: Vec<Hex>, mut mix: Vec<Marker>| {
         debug_assert_eq!(hexes.len(), mix.len(), "one marker per hex");
@@ -383,7 +398,10 @@ pub fn deal_with(board: &Board, rng: &mut GameRng, warp: bool) -> Vec<(Hex, Mark
         let hexes = board.hexes_in(Area::Home(seat)).filter(|&h| h != home).collect();
         lay(hexes, home_mix());
     }
-    lay(board.hexes_in(Area::Deep).collect(), deep_mix_with(board.players, warp));
+    lay(
+        board.hexes_in(Area::Deep).collect(),
+        with_machines(deep_mix_with(board.players, warp), machines),
+    );
     dealt.sort_by_key(|&(h, _)| h);
     dealt
 }
@@ -882,7 +900,7 @@ mod tests {
             assert_eq!(deep_mix_with(players, true).len(), deep_mix(players).len());
             let b = board(players);
             assert_eq!(
-                deal_with(&b, &mut GameRng::seeded(3), false),
+                deal_with(&b, &mut GameRng::seeded(3), false, 0),
                 deal(&b, &mut GameRng::seeded(3))
             );
         }

@@ -78,8 +78,9 @@ impl Ruleset for Empires {
     type Event = Event;
     type View = View;
 
+    /// One player is the solitaire game (rules page, *Solitaire*).
     fn player_counts() -> std::ops::RangeInclusive<u8> {
-        2..=4
+        1..=4
     }
 
     fn setup(config: &GameConfig) -> Result<Vec<Event>, SetupError> {

@@ -24,6 +24,7 @@ use super::state::{draw_label, Phase, State};
 use orrery_engine::{GameConfig, GameRng, Hex, Outcome, Pending, Rejection, Seat, SetupError};
 
 pub mod combat;
+pub mod doomsday;
 pub mod economy;
 pub mod mines;
 pub mod movement;
@@ -72,13 +73,18 @@ pub fn hex(s: &State, text: &str) -> Result<Hex, String> {
 
 /// The seat a `combat` decision is owed by now, if any.
 pub fn combat_seat(s: &State) -> Option<Seat> {
-    if s.phase != Phase::Combat {
+    if !matches!(s.phase, Phase::Combat | Phase::Doomsday { .. }) {
         return None;
     }
     let attacker = s.active_seat()?;
     match &s.battle {
-        Some(b) => b.ask().map(|a| side_seat(s, a.side())),
-        None => Some(attacker),
+        // Nobody owes a Doomsday Machine's shots, nor those of aliens
+        // without a player to choose for them (`combat::automatic_ask`).
+        Some(b) => b
+            .ask()
+            .filter(|a| !combat::automatic_ask(s, b, a))
+            .map(|a| side_seat(s, a.side())),
+        None => (s.phase == Phase::Combat).then_some(attacker),
     }
 }
 
@@ -116,7 +122,7 @@ pub fn pending(s: &State) -> Vec<Pending> {
     match s.phase {
         Phase::Setup | Phase::Over => Vec::new(),
         Phase::Movement => s.active_seat().map_or_else(Vec::new, |seat| one(seat, "move")),
-        Phase::Combat => combat_seat(s).map_or_else(Vec::new, |seat| one(seat, "combat")),
+        Phase::Combat | Phase::Doomsday { .. } => combat_seat(s).map_or_else(Vec::new, |seat| one(seat, "combat")),
         Phase::Lost { shifter, .. } => one(shifter, "lost"),
         Phase::Mines { owner, .. } => one(owner, "mines"),
         Phase::First { chooser } => one(chooser, "first"),
@@ -156,6 +162,10 @@ pub fn phase_words(s: &State) -> String {
         Phase::Mines { .. } => "a minefield: its owner chooses what the mines destroy".into(),
         Phase::Economic => format!("the Economic Phase of round {}", s.round),
         Phase::First { .. } => "the choice of the next round's first player".into(),
+        Phase::Doomsday { number, .. } => format!(
+            "Doomsday Machine {number}'s attack (round {}, turn {})",
+            s.round, s.turn
+        ),
         Phase::Over => "the end of the game".into(),
     }
 }
@@ -191,7 +201,7 @@ pub fn prompt(s: &State, seat: Seat) -> String {
                 }
             )
         }
-        Phase::Combat => combat_prompt(s),
+        Phase::Combat | Phase::Doomsday { .. } => combat_prompt(s),
         Phase::Lost { hex, .. } => format!(
             "A stack is Lost in Space at {}: choose the hex it shifts to.",
             s.board.name(*hex)
@@ -259,7 +269,7 @@ pub fn legal_actions(s: &State, seat: Seat) -> Vec<Action> {
     }
     match s.phase {
         Phase::Movement if s.active_seat() == Some(seat) => movement_options(s, seat),
-        Phase::Combat if combat_seat(s) == Some(seat) => combat_options(s, seat),
+        Phase::Combat | Phase::Doomsday { .. } if combat_seat(s) == Some(seat) => combat_options(s, seat),
         Phase::Lost { shifter, hex } if shifter == seat => Dir::ALL
             .into_iter()
             .filter(|d| shift_target(s, hex, *d).is_ok())
@@ -321,7 +331,7 @@ pub fn default_action(s: &State, seat: Seat) -> Option<Action> {
     }
     match s.phase {
         Phase::Movement if s.active_seat() == Some(seat) => Some(Action::End),
-        Phase::Combat if combat_seat(s) == Some(seat) => Some(Action::Auto),
+        Phase::Combat | Phase::Doomsday { .. } if combat_seat(s) == Some(seat) => Some(Action::Auto),
         Phase::Lost { shifter, .. } if shifter == seat => Some(Action::Shift { dir: None }),
         Phase::Mines { owner, hex } if owner == seat => mines::default_target(s, hex).map(|u| Action::Detonate {
             at: label_text(u.label),
@@ -464,7 +474,7 @@ pub fn decide(s: &State, seat: Seat, action: &Action) -> Result<Vec<Event>, Reje
             }
             mine(turn_order_in_combat(s, seat, action))?
         }
-        (Phase::Combat, _) if when == When::Combat => {
+        (Phase::Combat | Phase::Doomsday { .. }, _) if when == When::Combat => {
             if combat_seat(s) != Some(seat) {
                 return Err(not_yours(s, seat));
             }
@@ -548,6 +558,7 @@ pub fn combat_hexes(s: &State, seat: Seat) -> Vec<Hex> {
         .filter(|h| {
             !s.enemies_at(seat, *h).is_empty()
                 || !s.aliens_at(*h).is_empty()
+                || s.machine_at(*h).is_some()
                 || (s.colony(*h).is_some_and(|c| !s.allied(c.owner, seat))
                     && s.units_at(*h).any(|u| u.owner() == seat && u.armed()))
         })
@@ -574,9 +585,14 @@ pub fn advance(s: &mut State, out: &mut Vec<Event>) {
         if s.outcome.is_some() {
             return;
         }
+        if let Some(e) = doomsday::solitaire_over(s) {
+            push(s, out, e);
+            return;
+        }
         let step: Vec<Event> = match s.phase {
             Phase::Combat => combat_step(s),
             Phase::Mines { owner, hex } => mines_step(s, owner, hex),
+            Phase::Doomsday { number, .. } => doomsday::step(s, number),
             Phase::Economic if s.sheet.all_ready() => carry_out_economy(s),
             _ => Vec::new(),
         };
@@ -625,7 +641,18 @@ fn next_player(scratch: &mut State, out: &mut Vec<Event>, next: usize) {
         push(scratch, out, e);
         return;
     }
-    // The end of the turn: upgrades take effect (text 9.10.4).
+    // After every player has moved, the Doomsday Machines move and attack
+    // (optional rule 17.3).
+    if let Some(e) = doomsday::first_move(scratch) {
+        push(scratch, out, e);
+        return;
+    }
+    end_turn(scratch, out);
+}
+
+/// The end of a turn: upgrades take effect (text 9.10.4), then the next
+/// turn or the Economic Phase.
+fn end_turn(scratch: &mut State, out: &mut Vec<Event>) {
     let (mut done, mut lost) = (Vec::new(), Vec::new());
     for u in scratch.units.iter().filter(|u| u.upgrading) {
         let at_yard = scratch
@@ -668,7 +695,9 @@ pub fn resign(s: &State, seat: Seat) -> Result<Vec<Event>, Rejection> {
     }
     let mut scratch = s.clone();
     let mut out = Vec::new();
-    let active = s.active_seat() == Some(seat);
+    // Its own turn (not a Doomsday Machine's attack on its ships, after the
+    // players' turns).
+    let active = s.active_seat() == Some(seat) && !matches!(s.phase, Phase::Doomsday { .. });
     if active {
         push(&mut scratch, &mut out, Event::PlayerTurnEnded { seat });
     }
@@ -684,10 +713,26 @@ pub fn resign(s: &State, seat: Seat) -> Result<Vec<Event>, Rejection> {
                 winner,
                 lost: Vec::new(),
                 aliens: false,
+                machine: None,
             },
         );
     }
     let left: Vec<Seat> = scratch.playing().collect();
+    if left.is_empty() {
+        // Solitaire: the one player gave up.
+        let scores = scratch.seats().map(|x| (x, scratch.score(x))).collect();
+        push(
+            &mut scratch,
+            &mut out,
+            Event::GameEnded {
+                outcome: Outcome::AllLose {
+                    reason: "the player resigned".into(),
+                },
+                scores,
+            },
+        );
+        return Ok(out);
+    }
     if scratch.options.teams && left.len() > 1 && left.iter().all(|x| scratch.allied(*x, left[0])) {
         let scores = scratch.seats().map(|x| (x, scratch.score(x))).collect();
         push(
@@ -799,6 +844,9 @@ fn economic_began(s: &State) -> Event {
 /// its players still in the game.
 fn game_over_on_score(s: &State) -> Event {
     let scores: Vec<(Seat, u32)> = s.seats().map(|seat| (seat, s.score(seat))).collect();
+    if s.solitaire() {
+        return doomsday::solitaire_lost(s, format!("round {} ended with Doomsday Machines left", s.round));
+    }
     // A side's score, colony income and CP: its players' still in the game
     // (a side is one player, or a team).
     let key = |seat: Seat| {
@@ -840,6 +888,10 @@ fn next_round(s: &State, first: Seat) -> Vec<Event> {
         },
     );
     push(&mut scratch, &mut out, Event::TurnBegan { turn: 1 });
+    // Solitaire: a Doomsday Machine may arrive (rules page, *Solitaire*).
+    if let Some(e) = doomsday::arrival(&scratch) {
+        push(&mut scratch, &mut out, e);
+    }
     let e = movement_began(&scratch, first);
     push(&mut scratch, &mut out, e);
     out

@@ -177,8 +177,10 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
     let s = lay.size.0;
     let t = map_text(s);
     for h in b.hexes() {
+        // A home system with no player in it (solitaire's no-man's-land)
+        // is drawn as deep space.
         let fill = match b.area(h) {
-            Some(Area::Home(seat)) => tint(seat_colour(seat), 0.28),
+            Some(Area::Home(seat)) if seat.index() < view.players.len() => tint(seat_colour(seat), 0.28),
             _ => DEEP,
         };
         hex_poly(sc, lay, h, Some(fill), Some(Stroke::new(EDGE, 1.5)));
@@ -301,6 +303,11 @@ fn map(sc: &mut Scene, view: &View, lay: &Layout) {
                     .bold(),
             );
         }
+    }
+    // Doomsday Machines (optional rule 17): a dark red disc over the hex.
+    for m in &view.machines {
+        let (cx, cy) = lay.hex_to_pixel(m.hex);
+        machine_badge(sc, cx, cy, s, m.number, false);
     }
     // Homeworld rings.
     for seat in view.order.iter().copied() {
@@ -600,6 +607,7 @@ fn terrain(sc: &mut Scene, lay: &Layout, h: Hex, m: Marker, dim: bool) {
                     .bold(),
             );
         }
+        Marker::Doomsday(n) => machine_badge(sc, cx, cy, s, n, dim),
         Marker::LostInSpace => {
             // A spiral, winding out from the centre.
             let points = (0..=36)
@@ -616,6 +624,30 @@ fn terrain(sc: &mut Scene, lay: &Layout, h: Hex, m: Marker, dim: bool) {
             });
         }
     }
+}
+
+/// A Doomsday Machine: a dark red disc with an orange rim filling the hex,
+/// "DM" over its number (`dim`: a peeked marker).
+fn machine_badge(sc: &mut Scene, cx: f32, cy: f32, s: f32, n: u8, dim: bool) {
+    let k = |c: Color| if dim { tint(c, 0.5) } else { c };
+    sc.push(Item::Circle {
+        cx,
+        cy,
+        r: 0.8 * s,
+        fill: Some(k(Color::rgb(120, 12, 24))),
+        stroke: Some(Stroke::new(k(Color::rgb(255, 140, 40)), 4.0)),
+    });
+    let t = map_text(s);
+    sc.text(
+        txt(cx, cy - 0.3 * s, "DM", 0.8 * t, k(Color::rgb(255, 200, 150)))
+            .anchor(Anchor::Center)
+            .bold(),
+    );
+    sc.text(
+        txt(cx, cy + 0.3 * s, n.to_string(), t, k(Color::WHITE))
+            .anchor(Anchor::Center)
+            .bold(),
+    );
 }
 
 /// The panel's columns, filled top to bottom, one after the other.
@@ -898,6 +930,7 @@ fn panel(sc: &mut Scene, flow: &mut Flow, view: &View, names: &[String]) {
     flow.para(sc, None, &view.phase, DIM);
     flow.y += 6.0;
     players(sc, flow, view, names);
+    machines(sc, flow, view);
     battle(sc, flow, view, names);
     scores(sc, flow, view, names);
     own(sc, flow, view);
@@ -960,6 +993,38 @@ fn players(sc: &mut Scene, flow: &mut Flow, view: &View, names: &[String]) {
         }
         flow.y += 4.0;
     }
+}
+
+/// The Doomsday Machines (optional rule 17): where each is, its damage
+/// (kept in solitaire), how many are destroyed.
+fn machines(sc: &mut Scene, flow: &mut Flow, view: &View) {
+    if view.machines_in_game == 0 || !flow.room(LINE, 0.0) {
+        return;
+    }
+    let mut parts: Vec<String> = view
+        .machines
+        .iter()
+        .map(|m| {
+            let hits = match m.damage {
+                0 => String::new(),
+                1 => " (1 hit)".into(),
+                n => format!(" ({n} hits)"),
+            };
+            format!("DM{} at {}{hits}", m.number, view.board.name(m.hex))
+        })
+        .collect();
+    if view.machines_destroyed > 0 {
+        parts.push(format!(
+            "{} of {} destroyed",
+            view.machines_destroyed, view.machines_in_game
+        ));
+    }
+    if parts.is_empty() {
+        parts.push("none found yet".into());
+    }
+    let text = format!("Doomsday Machines: {}", parts.join(" · "));
+    flow.para(sc, None, &text, Color::rgb(255, 170, 90));
+    flow.y += 4.0;
 }
 
 fn battle(sc: &mut Scene, flow: &mut Flow, view: &View, names: &[String]) {

@@ -11,24 +11,15 @@ use orrery_engine::{options_of, GameConfig, GameRng, OptionValues, Seat, SetupEr
 
 pub const ROUNDS_RANGE: std::ops::RangeInclusive<u32> = 3..=40;
 
-/// Option keys of the advanced and optional rules not built yet: declared
-/// so that a game created now has a definite value, and accepted only as
-/// `false` until their rules are built.
-pub const FUTURE_KEYS: &[&str] = &["doomsday"];
-
-/// A reserved option: the key of rules not built yet.
-const fn reserved(key: &'static str) -> SetupOption {
-    SetupOption {
-        key,
-        description: "Not built yet",
-        values: OptionValues::Reserved,
-    }
-}
+/// How many Doomsday Machines a game with `doomsday: true` has, unless
+/// `machines` says (text 17.1: "three ... players need to agree on the
+/// number").
+pub const MACHINES: std::ops::RangeInclusive<u32> = 1..=3;
 
 /// The options of `/game new` (rules page, *Options*): the round limit,
 /// standing orders on fire at will, the rules (only `basic` is built), the
 /// optional rules built, and the keys of the rest, reserved.
-pub const OPTIONS: [SetupOption; 16] = [
+pub const OPTIONS: [SetupOption; 17] = [
     SetupOption {
         key: "rounds",
         description: "Round limit: the game ends after this round's Economic Phase and is scored",
@@ -96,7 +87,20 @@ pub const OPTIONS: [SetupOption; 16] = [
         description: "true: six Warp Points in deep space; a found pair joins two hexes (optional rule 16)",
         values: OptionValues::Flag { default: false },
     },
-    reserved(FUTURE_KEYS[0]),
+    SetupOption {
+        key: "doomsday",
+        description: "true: Doomsday Machines in deep space, moving and destroying planets (optional rule 17)",
+        values: OptionValues::Flag { default: false },
+    },
+    SetupOption {
+        key: "machines",
+        description: "How many Doomsday Machines (with doomsday, and in solitaire): 1 to 3",
+        values: OptionValues::Whole {
+            min: *MACHINES.start(),
+            max: *MACHINES.end(),
+            default: *MACHINES.end(),
+        },
+    },
     SetupOption {
         key: "teams",
         description: "true: 4 players, 2 against 2 (seats 1 and 3 against 2 and 4), sharing victory",
@@ -135,9 +139,16 @@ pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
         mines: rule("mines"),
         carriers: rule("carriers"),
         point_defense: rule("point_defense"),
-        aliens: rule("aliens"),
+        // Solitaire is played against the aliens too (rules page).
+        aliens: rule("aliens") || config.players == 1,
         raiders: rule("raiders"),
         teams: read.flag("teams"),
+        // Solitaire is played against the machines (rules page).
+        doomsday: if read.flag("doomsday") || config.players == 1 {
+            read.whole("machines")
+        } else {
+            0
+        },
     };
     if options.teams && config.players != 4 {
         return Err(SetupError(format!(
@@ -145,21 +156,26 @@ pub fn setup(config: &GameConfig) -> Result<(State, Vec<Event>), SetupError> {
             config.players
         )));
     }
-    let board = Board::new(config.players).ok_or_else(|| {
-        SetupError(format!(
-            "Space Empires 4X is for 2 to 4 players, not {}",
-            config.players
-        ))
-    })?;
+    // Solitaire is played on the 2-player map: the other home system is
+    // white-backed no-man's-land, its homeworld hex the machines' gate.
+    let board = Board::new(config.players.max(2))
+        .filter(|_| config.players >= 1)
+        .ok_or_else(|| {
+            SetupError(format!(
+                "Space Empires 4X is for 1 to 4 players, not {}",
+                config.players
+            ))
+        })?;
     let mut rng = GameRng::seeded(config.seed);
-    let mut spots: Vec<Spot> = deal_with(&board, &mut rng, options.warp_points)
+    let in_mix = if config.players == 1 { 0 } else { options.doomsday };
+    let mut spots: Vec<Spot> = deal_with(&board, &mut rng, options.warp_points, in_mix)
         .into_iter()
         .map(|(hex, marker)| Spot {
             hex,
             marker,
             face_up: false,
             home: match board.area(hex) {
-                Some(Area::Home(seat)) => Some(seat),
+                Some(Area::Home(seat)) if seat.0 < config.players => Some(seat),
                 _ => None,
             },
             aliens: Vec::new(),

@@ -65,6 +65,10 @@ pub struct Options {
     /// rules page, *Teams*).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub teams: bool,
+    /// 17 Doomsday Machines (optional rule): how many are in the game (0:
+    /// none; in solitaire, how many come).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub doomsday: u32,
 }
 
 impl Options {
@@ -103,6 +107,7 @@ impl Default for Options {
             aliens: false,
             raiders: false,
             teams: false,
+            doomsday: 0,
         }
     }
 }
@@ -124,6 +129,18 @@ pub struct Spot {
     /// nobody knows their types until they fight.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub aliens_hidden: bool,
+}
+
+/// A Doomsday Machine on the map (optional rule 17), face up for all.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Machine {
+    /// 1 to 3, its marker's number.
+    pub number: u8,
+    pub hex: Hex,
+    /// Hits it has taken: repaired after every combat (17.2), kept in
+    /// solitaire ("unlike the solitaire game", rules page, *Solitaire*).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub damage: u32,
 }
 
 /// A colony, its Ship Yards and its Base.
@@ -378,6 +395,13 @@ pub enum Phase {
     First {
         chooser: Seat,
     },
+    /// After every player's turn: Doomsday Machine `number` has moved and
+    /// attacks what is in its hex (optional rule 17.3-17.4); `facing`: the
+    /// player whose units fight it in `State::battle`, if any.
+    Doomsday {
+        number: u8,
+        facing: Option<Seat>,
+    },
     Over,
 }
 
@@ -455,6 +479,12 @@ pub struct State {
     /// advanced rule 12.1.2).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ambush: Vec<Hex>,
+    /// The Doomsday Machines on the map (optional rule 17), by number.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub machines: Vec<Machine>,
+    /// Doomsday Machines destroyed so far.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub machines_destroyed: u32,
     pub rng: Box<GameRng>,
     pub outcome: Option<Outcome>,
     /// Phase boundaries so far (the board is posted at each).
@@ -486,6 +516,8 @@ impl State {
             colony_fired: Vec::new(),
             queued: Vec::new(),
             ambush: Vec::new(),
+            machines: Vec::new(),
+            machines_destroyed: 0,
             rng: Box::new(GameRng::seeded(0)),
             outcome: None,
             boundaries: 0,
@@ -501,8 +533,22 @@ impl State {
         self.seats().filter(|s| !self.empire(*s).resigned)
     }
 
-    /// The player to the right of `seat` (the previous seat clockwise)
-    /// still in the game; `seat` itself when nobody else is.
+    /// One player against the Doomsday Machines and the aliens (rules page,
+    /// *Solitaire*).
+    pub fn solitaire(&self) -> bool {
+        self.players == 1
+    }
+
+    /// The Doomsday Machine at `hex`, if any (optional rule 17).
+    pub fn machine_at(&self, hex: Hex) -> Option<&Machine> {
+        self.machines.iter().find(|m| m.hex == hex)
+    }
+
+    /// Doomsday Machine `number`, while it is on the map.
+    pub fn machine(&self, number: u8) -> Option<&Machine> {
+        self.machines.iter().find(|m| m.number == number)
+    }
+
     /// The alien ships at `hex` (advanced rule 14), if any.
     pub fn aliens_at(&self, hex: Hex) -> &[Kind] {
         self.spot(hex).map_or(&[], |p| p.aliens.as_slice())
@@ -520,6 +566,8 @@ impl State {
             .unwrap_or_else(|| self.next_playing(seat, 1))
     }
 
+    /// The player to the right of `seat` (the previous seat clockwise)
+    /// still in the game; `seat` itself when nobody else is.
     pub fn right_of(&self, seat: Seat) -> Seat {
         self.next_playing(seat, self.players - 1)
     }
@@ -537,6 +585,11 @@ impl State {
     /// The player whose movement and combat it is (not in the Economic
     /// Phase).
     pub fn active_seat(&self) -> Option<Seat> {
+        // A Doomsday Machine's attack after the players' turns: the player
+        // whose units it fights.
+        if let Phase::Doomsday { facing, .. } = self.phase {
+            return facing;
+        }
         matches!(
             self.phase,
             Phase::Movement | Phase::Combat | Phase::Lost { .. } | Phase::Mines { .. }

@@ -17,7 +17,7 @@ use super::events::{Doom, Event, Ledger};
 use super::map::Board;
 use super::rules::economy::{self, Forecast};
 use super::state::battle::{Battle, Standing};
-use super::state::{Colony, Line, Phase, State, Unit};
+use super::state::{Colony, Line, Machine, Phase, State, Unit};
 use crate::shared::menu::and_list;
 use orrery_engine::{Hex, Outcome, PhaseInfo, Seat, Viewer};
 use serde::Serialize;
@@ -127,6 +127,15 @@ pub struct View {
     pub colonies: Vec<Colony>,
     pub counters: Vec<CounterView>,
     pub battle: Option<Battle>,
+    /// The Doomsday Machines on the map (optional rule 17; public).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub machines: Vec<Machine>,
+    /// How many Doomsday Machines the game has (0: none), and how many are
+    /// destroyed.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub machines_in_game: u32,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub machines_destroyed: u32,
     pub own: Option<Own>,
     pub outcome: Option<Outcome>,
     /// Every score, once the game is over.
@@ -256,6 +265,9 @@ pub fn view(s: &State, viewer: Viewer) -> View {
             .collect(),
         counters,
         battle: s.battle.as_deref().cloned(),
+        machines: s.machines.clone(),
+        machines_in_game: s.options.doomsday,
+        machines_destroyed: s.machines_destroyed,
         own,
         outcome: s.outcome.clone(),
         scores: if over {
@@ -357,6 +369,13 @@ pub fn phase(s: &State) -> PhaseInfo {
             s.active_seat(),
         ),
         Phase::Mines { hex, .. } => (format!("{head} · minefield at {}", s.board.name(*hex)), s.active_seat()),
+        Phase::Doomsday { number, .. } => {
+            let at = s
+                .machine(*number)
+                .map(|m| format!(" at {}", s.board.name(m.hex)))
+                .unwrap_or_default();
+            (format!("{head} · Doomsday Machine {number}{at}"), s.active_seat())
+        }
         Phase::Economic => (format!("Round {} · Economic Phase", s.round), None),
         Phase::First { chooser } => (format!("Round {} · player order", s.round), Some(*chooser)),
         Phase::Over => ("Game over".into(), None),
@@ -413,6 +432,11 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
     let me = |seat: Seat| viewer.seat() == Some(seat);
     let n = |seat: Seat| name(names, seat);
     Some(match event {
+        Event::SetUp { players: 1, options, .. } => format!(
+            "Space Empires 4X begins: solitaire against {} Doomsday Machines, at most {} rounds. \
+             Destroy them all before the round limit; lose your homeworld and you lose (rules page, Solitaire).",
+            options.doomsday, options.rounds
+        ),
         Event::SetUp {
             players,
             options,
@@ -635,7 +659,20 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
             decoys,
             battle,
         } => {
-            let mut t = if battle.aliens() {
+            let machine = battle.fighters().iter().find_map(|f| match f.id {
+                super::state::battle::Target::Machine(n) => Some(n),
+                _ => None,
+            });
+            let mut t = if let (Some(m), true) = (machine, battle.aliens()) {
+                format!("Doomsday Machine {m} attacks the aliens at {} (rule 17.3).", b.name(*at))
+            } else if let Some(m) = machine {
+                format!(
+                    "Battle at {} against Doomsday Machine {m}: {}'s units fight it (no screening, no fleet-size \
+                     bonus; its two attacks a round pick their targets at random; rule 17.2).",
+                    b.name(*at),
+                    n(*defender)
+                )
+            } else if battle.aliens() {
                 format!(
                     "Battle at {} against the aliens; {} chooses their targets (rule 14.2).",
                     b.name(*at),
@@ -651,6 +688,17 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
                 .fighters()
                 .iter()
                 .map(|f| {
+                    if f.is_machine() {
+                        return format!(
+                            "Doomsday Machine {} (class C, attack 9, defence 2, hull 3, two attacks a round{})",
+                            machine.unwrap_or(0),
+                            if f.damage > 0 {
+                                format!(", {} hit{} taken", f.damage, if f.damage == 1 { "" } else { "s" })
+                            } else {
+                                String::new()
+                            }
+                        );
+                    }
                     format!(
                         "{} {} ({} ship{}; attack +{}, defence +{}, tactics {})",
                         f.kind.name(),
@@ -686,6 +734,69 @@ pub fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String
                 "Aliens on the Barren Planet at {}: {what}. They fight every ship that enters (rule 14).",
                 b.name(*at)
             )
+        }
+        Event::BattleEnded {
+            at,
+            machine: Some(m),
+            lost,
+            ..
+        } => {
+            let mut t = format!("The battle at {} is over: Doomsday Machine {m} holds the hex.", b.name(*at));
+            if !lost.is_empty() {
+                t.push_str(&format!(" Destroyed with their side: {}.", labels(lost)));
+            }
+            t
+        }
+        Event::MachineFound { number, at, arrived } => {
+            if *arrived {
+                format!(
+                    "Doomsday Machine {number} arrives at {}. It moves after every turn, attacks every ship it \
+                     meets and destroys planets (rules page, Solitaire).",
+                    b.name(*at)
+                )
+            } else {
+                format!(
+                    "A Doomsday Machine ({number}) is found at {}! It attacks any ship there, moves after every \
+                     turn and destroys planets and asteroids (rule 17).",
+                    b.name(*at)
+                )
+            }
+        }
+        Event::MachineMoved {
+            number,
+            from,
+            path,
+            mines,
+            ..
+        } => {
+            // A machine with nowhere to go: nothing happened.
+            let to = path.last()?;
+            let mut t = format!("Doomsday Machine {number} moves from {} to {}", b.name(*from), b.name(*to));
+            if path.len() > 1 {
+                t.push_str(&format!(" through {}", b.list(&path[..path.len() - 1])));
+            }
+            t.push('.');
+            if !mines.is_empty() {
+                t.push_str(&format!(
+                    " Mines detonate in its path without harming it: {} (rule 17.2).",
+                    labels(mines)
+                ));
+            }
+            t
+        }
+        Event::WorldDestroyed {
+            number,
+            at,
+            marker,
+            colony,
+        } => {
+            let what = marker.map_or_else(|| "planet".to_string(), |m| m.name());
+            let mut t = format!("Doomsday Machine {number} destroys the {what} at {}", b.name(*at));
+            if let Some(owner) = colony {
+                t.push_str(&format!(", with {}'s colony", n(*owner)));
+            }
+            t.push_str(" (rule 17.4).");
+            t
         }
         Event::BattleEnded { at, aliens: true, .. } => {
             format!("The battle at {} is over: the aliens hold the hex.", b.name(*at))

@@ -111,6 +111,19 @@ pub(super) fn sync_battle(s: &mut State) {
                 }
             }
             Target::Alien(_) => {}
+            // Destroyed, it leaves the map; its damage is repaired after the
+            // combat, but kept in solitaire (17.2).
+            Target::Machine(n) => {
+                let keep = s.solitaire();
+                if f.ships == 0 {
+                    if let Some(i) = s.machines.iter().position(|m| m.number == n) {
+                        s.machines.remove(i);
+                        s.machines_destroyed += 1;
+                    }
+                } else if let Some(m) = s.machines.iter_mut().find(|m| m.number == n) {
+                    m.damage = if keep { f.damage } else { 0 };
+                }
+            }
         }
     }
     // The aliens left: subdued once the last is gone (14.3).

@@ -10,7 +10,7 @@ use super::super::state::battle::{
     self, choose_screen, colony_fire_to_hit, colony_volley, Action as BattleAction, Ask, Battle, Carried, Fighter,
     Side, Target, Terrain,
 };
-use super::super::state::State;
+use super::super::state::{Phase, State};
 use super::mines;
 use super::movement::{self, explore, next_exploration};
 use super::{combat_hexes, combat_seat, d10, end_player_turn, hex, label_text, own_unit, seat_side, side_seat};
@@ -171,7 +171,7 @@ pub(super) fn combat_options(s: &State, seat: Seat) -> Vec<Action> {
         },
     }
     // Towing and depositing, at any time in the attacker's own turn.
-    if s.active_seat() == Some(seat) {
+    if s.phase == Phase::Combat && s.active_seat() == Some(seat) {
         for u in s.units_of(seat) {
             if movement::tow(s, u.label).is_ok() {
                 out.push(Action::Tow {
@@ -211,6 +211,7 @@ pub fn retreat_hexes(s: &State, seat: Seat, from: Hex) -> Vec<Hex> {
                 && !s.unexplored(*h)
                 && s.terrain(*h) != Some(Marker::SuperNova)
                 && s.enemies_at(seat, *h).is_empty()
+                && s.machine_at(*h).is_none()
                 && s.units_at(*h).all(|u| s.allied(u.owner(), seat))
                 && s.colony(*h).is_none_or(|c| s.allied(c.owner, seat))
                 && toward_one(*h)
@@ -403,12 +404,17 @@ fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Ve
         }
         Action::Fire { unit, at, ships } => {
             let i = own_fighter(s, seat, &b, unit)?;
-            if !b.run(side).contains(&i) {
-                return Err(format!("it is not {}'s place in the firing order", b.fighter(i).id));
-            }
             let enemy = side_seat(s, side.other());
             let t =
                 Target::parse(at, enemy).ok_or_else(|| format!("`{at}` is not an enemy counter, `base` or `yard`"))?;
+            if !b.run(side).contains(&i) {
+                // A rule that forbids the shot whenever it comes (Fighters
+                // and a Doomsday Machine) says more than the firing order.
+                if let Some(why) = b.find(side.other(), &t).and_then(|ti| b.why_not_target(i, ti)) {
+                    return Err(format!("{at} is not an enemy {} may fire at ({why})", b.fighter(i).id));
+                }
+                return Err(format!("it is not {}'s place in the firing order", b.fighter(i).id));
+            }
             let ti = b
                 .find(side.other(), &t)
                 .filter(|ti| b.targets(i).contains(ti))
@@ -489,7 +495,12 @@ fn battle_order(s: &State, seat: Seat, b: &Battle, action: &Action) -> Result<Ve
 /// `ships` ships of fighter `i` fire at `target`, one die each, until it
 /// is destroyed.
 fn volley(s: &State, b: &Battle, i: usize, target: Target, ships: u32) -> Event {
-    let mut rng = (*s.rng).clone();
+    volley_with(s, b, i, target, ships, (*s.rng).clone())
+}
+
+/// [`volley`], its dice drawn from `rng` (a generator that has already
+/// drawn the target).
+pub(super) fn volley_with(s: &State, b: &Battle, i: usize, target: Target, ships: u32, mut rng: GameRng) -> Event {
     let mut probe = b.clone();
     let side = b.fighter(i).side.other();
     let mut dice = Vec::new();
@@ -714,6 +725,9 @@ fn battle_at(s: &State, h: Hex) -> Vec<Event> {
     let Some(attacker) = s.active_seat() else {
         return Vec::new();
     };
+    if s.machine_at(h).is_some() {
+        return machine_battle(s, h, Some(attacker));
+    }
     let aliens = s.aliens_at(h);
     // Aliens fight every ship that enters their hex (text 14.1); the player
     // to the left of the active player chooses their targets (14.2).
@@ -730,11 +744,6 @@ fn battle_at(s: &State, h: Hex) -> Vec<Event> {
         .filter(|u| u.kind == Kind::Decoy)
         .map(|u| u.label)
         .collect();
-    let terrain = match s.terrain(h) {
-        Some(Marker::Nebula) => Terrain::Nebula,
-        Some(Marker::Asteroids) => Terrain::Asteroids,
-        _ => Terrain::Open,
-    };
     let mut fighters: Vec<Fighter> = aliens
         .iter()
         .enumerate()
@@ -747,63 +756,12 @@ fn battle_at(s: &State, h: Hex) -> Vec<Event> {
         vec![(Side::Attacker, attacker)]
     };
     for (side, seat) in sides {
-        // Mines never fight (advanced rule 13.1.4: they detonate before).
-        for u in s
-            .units_at(h)
-            .filter(|u| u.owner() == seat && !matches!(u.kind, Kind::Decoy | Kind::Mines))
-        {
-            if u.armed() {
-                let craft = match u.kind {
-                    Kind::Fighters => u.levels.fighters,
-                    Kind::Scout => u.levels.pd,
-                    Kind::Raider => u.levels.cloak,
-                    Kind::Destroyer => u.levels.scan,
-                    _ => 0,
-                };
-                fighters.push(
-                    Fighter::new(
-                        side,
-                        Target::Group(u.label),
-                        u.kind,
-                        u.ships,
-                        u.levels.attack,
-                        u.levels.defense,
-                        u.levels.tactics,
-                    )
-                    .with_craft(craft),
-                );
-            } else {
-                unarmed[side.index()].push(u.label);
-            }
-        }
-        if let Some(c) = s.colony(h).filter(|c| c.owner == seat) {
-            let l = s.empire(seat).levels;
-            if c.base {
-                fighters.push(Fighter::new(
-                    side,
-                    Target::Base,
-                    Kind::Base,
-                    1,
-                    l.attack,
-                    l.defense,
-                    l.tactics,
-                ));
-            }
-            if c.yards > 0 {
-                fighters.push(Fighter::new(
-                    side,
-                    Target::Yards,
-                    Kind::ShipYard,
-                    c.yards,
-                    l.attack,
-                    l.defense,
-                    l.tactics,
-                ));
-            }
-        }
+        let (f, u) = side_units(s, h, seat, side);
+        fighters.extend(f);
+        unarmed[side.index()] = u;
     }
     let colonies = [attacker, defender].map(|seat| aliens.is_empty() && s.colony(h).is_some_and(|c| c.owner == seat));
-    match Battle::new(h, terrain, fighters, unarmed).map(|b| b.with_colonies(colonies)) {
+    match Battle::new(h, terrain_at(s, h), fighters, unarmed).map(|b| b.with_colonies(colonies)) {
         Ok(battle) => vec![Event::BattleBegan {
             at: h,
             defender,
@@ -816,8 +774,126 @@ fn battle_at(s: &State, h: Hex) -> Vec<Event> {
     }
 }
 
-/// The answer of `seat`'s standing orders to what the combat waits on now.
+/// The terrain of a battle at `h` (text 5.8).
+fn terrain_at(s: &State, h: Hex) -> Terrain {
+    match s.terrain(h) {
+        Some(Marker::Nebula) => Terrain::Nebula,
+        Some(Marker::Asteroids) => Terrain::Asteroids,
+        _ => Terrain::Open,
+    }
+}
+
+/// `seat`'s fighters at `h` on `side`: its armed groups (not decoys or
+/// Mines, which never fight) and its colony's Base and Ship Yards; and its
+/// unarmed counters there.
+fn side_units(s: &State, h: Hex, seat: Seat, side: Side) -> (Vec<Fighter>, Vec<Label>) {
+    let mut fighters = Vec::new();
+    let mut unarmed = Vec::new();
+    for u in s
+        .units_at(h)
+        .filter(|u| u.owner() == seat && !matches!(u.kind, Kind::Decoy | Kind::Mines))
+    {
+        if u.armed() {
+            let craft = match u.kind {
+                Kind::Fighters => u.levels.fighters,
+                Kind::Scout => u.levels.pd,
+                Kind::Raider => u.levels.cloak,
+                Kind::Destroyer => u.levels.scan,
+                _ => 0,
+            };
+            fighters.push(
+                Fighter::new(
+                    side,
+                    Target::Group(u.label),
+                    u.kind,
+                    u.ships,
+                    u.levels.attack,
+                    u.levels.defense,
+                    u.levels.tactics,
+                )
+                .with_craft(craft),
+            );
+        } else {
+            unarmed.push(u.label);
+        }
+    }
+    if let Some(c) = s.colony(h).filter(|c| c.owner == seat) {
+        let l = s.empire(seat).levels;
+        if c.base {
+            fighters.push(Fighter::new(
+                side,
+                Target::Base,
+                Kind::Base,
+                1,
+                l.attack,
+                l.defense,
+                l.tactics,
+            ));
+        }
+        if c.yards > 0 {
+            fighters.push(Fighter::new(
+                side,
+                Target::Yards,
+                Kind::ShipYard,
+                c.yards,
+                l.attack,
+                l.defense,
+                l.tactics,
+            ));
+        }
+    }
+    (fighters, unarmed)
+}
+
+/// A battle against the Doomsday Machine at `h` (optional rule 17.2):
+/// `seat`'s units there (the attacker's side) against it, or, with no
+/// seat, the machine against the aliens there (17.3: "it will attack the
+/// aliens normally"). The machine's side is the defender's, and nobody
+/// chooses its shots (`automatic_ask`).
+pub(super) fn machine_battle(s: &State, h: Hex, seat: Option<Seat>) -> Vec<Event> {
+    let Some(m) = s.machine_at(h) else {
+        return Vec::new();
+    };
+    let decoys: Vec<Label> = s
+        .units_at(h)
+        .filter(|u| u.kind == Kind::Decoy && Some(u.owner()) == seat)
+        .map(|u| u.label)
+        .collect();
+    let (fighters, unarmed, defender) = match seat {
+        Some(seat) => {
+            let (mut fighters, unarmed) = side_units(s, h, seat, Side::Attacker);
+            fighters.push(Fighter::machine(Side::Defender, m.number, m.damage));
+            (fighters, [unarmed, Vec::new()], seat)
+        }
+        None => {
+            let mut fighters = vec![Fighter::machine(Side::Attacker, m.number, m.damage)];
+            fighters.extend(
+                s.aliens_at(h)
+                    .iter()
+                    .enumerate()
+                    .map(|(i, k)| Fighter::alien(Side::Defender, i as u8 + 1, *k)),
+            );
+            (fighters, [Vec::new(), Vec::new()], Seat(0))
+        }
+    };
+    let colonies = [seat.is_some_and(|x| s.colony(h).is_some_and(|c| c.owner == x)), false];
+    match Battle::new(h, terrain_at(s, h), fighters, unarmed).map(|b| b.with_colonies(colonies)) {
+        Ok(battle) => vec![Event::BattleBegan {
+            at: h,
+            defender,
+            decoys,
+            battle: Box::new(battle),
+        }],
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The answer of `seat`'s standing orders to what the combat waits on now
+/// (or a shot nobody chooses: `automatic_ask`).
 fn standing_step(s: &State) -> Vec<Event> {
+    if let Some(e) = s.battle.as_ref().and_then(|b| automatic_shot(s, b)) {
+        return vec![e];
+    }
     let Some(seat) = combat_seat(s) else { return Vec::new() };
     let st = s.empire(seat).standing;
     match &s.battle {
@@ -857,7 +933,12 @@ fn auto_until_another(s: &State, seat: Seat) -> Vec<Event> {
     let mut scratch = s.clone();
     let mut out = Vec::new();
     let mut guard = 0;
-    while combat_seat(&scratch) == Some(seat) && scratch.outcome.is_none() && guard < 10_000 {
+    let automatic = |s: &State| {
+        s.battle
+            .as_ref()
+            .is_some_and(|b| b.ask().is_some_and(|a| automatic_ask(s, b, &a)))
+    };
+    while (combat_seat(&scratch) == Some(seat) || automatic(&scratch)) && scratch.outcome.is_none() && guard < 10_000 {
         guard += 1;
         let step = standing_step(&scratch);
         if step.is_empty() {
@@ -882,12 +963,42 @@ fn battle_ended(s: &State, b: &Battle) -> Event {
         .as_ref()
         .and_then(|o| o.winner)
         .map_or_else(|| s.active_seat().unwrap_or(Seat(0)), |side| side_seat(s, side));
-    let aliens = b.aliens() && outcome.as_ref().is_some_and(|o| o.winner == Some(Side::Defender));
+    let won = |side: Side| outcome.as_ref().is_some_and(|o| o.winner == Some(side));
+    let aliens = b.aliens() && won(Side::Defender);
+    let machine = b
+        .fighters()
+        .iter()
+        .find(|f| f.is_machine() && f.ships > 0 && won(f.side))
+        .and_then(|f| match f.id {
+            Target::Machine(n) => Some(n),
+            _ => None,
+        });
     Event::BattleEnded {
         at: b.hex(),
         winner,
         lost: outcome.map(|o| o.destroyed).unwrap_or_default(),
         aliens,
+        machine,
+    }
+}
+
+/// One automatic step of a battle: its end, a shot nobody chooses, or the
+/// answer of standing orders on fire at will; nothing when a person owes
+/// the next decision.
+pub(super) fn battle_step(s: &State, b: &Battle) -> Vec<Event> {
+    match b.ask() {
+        None => vec![battle_ended(s, b)],
+        Some(ask) => {
+            if automatic_ask(s, b, &ask) {
+                return standing_step(s);
+            }
+            let seat = side_seat(s, ask.side());
+            if s.empire(seat).standing.auto {
+                standing_step(s)
+            } else {
+                Vec::new()
+            }
+        }
     }
 }
 
@@ -895,17 +1006,7 @@ fn battle_ended(s: &State, b: &Battle) -> Event {
 /// a person owes the next decision.
 pub(super) fn combat_step(s: &State) -> Vec<Event> {
     if let Some(b) = &s.battle {
-        return match b.ask() {
-            None => vec![battle_ended(s, b)],
-            Some(ask) => {
-                let seat = side_seat(s, ask.side());
-                if s.empire(seat).standing.auto {
-                    standing_step(s)
-                } else {
-                    Vec::new()
-                }
-            }
-        };
+        return battle_step(s, b);
     }
     let Some(attacker) = s.active_seat() else {
         return Vec::new();
@@ -989,6 +1090,7 @@ fn describe(b: &Battle, action: &BattleAction, dice: &[u32]) -> String {
             let named = |id: &Target| match (id, b.fighters().iter().find(|f| f.id == *id)) {
                 (Target::Group(_), Some(f)) => format!("{} {id}", f.kind.name()),
                 (Target::Alien(_), Some(f)) => format!("{} {id}", f.kind.name()),
+                (Target::Machine(n), _) => format!("Doomsday Machine {n}"),
                 (_, Some(f)) => format!("the {}", f.kind.name()),
                 (_, None) => id.to_string(),
             };
@@ -1006,6 +1108,7 @@ fn describe(b: &Battle, action: &BattleAction, dice: &[u32]) -> String {
                 Target::Yards => t.push_str(&format!(" {lost} Ship Yard{s} destroyed.")),
                 Target::Base => t.push_str(" The Base is destroyed."),
                 Target::Alien(_) => t.push_str(&format!(" {target} is destroyed.")),
+                Target::Machine(n) => t.push_str(&format!(" Doomsday Machine {n} is destroyed.")),
             }
             t
         }
@@ -1022,4 +1125,48 @@ fn describe(b: &Battle, action: &BattleAction, dice: &[u32]) -> String {
         }
     }
     out
+}
+
+/// Whether `ask` is a shot nobody chooses: a Doomsday Machine's (ours: a
+/// machine has no player, so its targets are drawn at random), or an alien
+/// ship's when no player can choose for it (against a machine, or with no
+/// other player in the game: solitaire).
+pub fn automatic_ask(s: &State, b: &Battle, ask: &Ask) -> bool {
+    match *ask {
+        Ask::Fire { fighter, .. } => {
+            let f = b.fighter(fighter);
+            f.is_machine() || (f.is_alien() && (b.machine() || s.defender == s.active_seat()))
+        }
+        Ask::Screen { .. } => false,
+    }
+}
+
+/// The shot nobody chooses, if the battle waits on one: one attack at a
+/// target drawn at random among those it may fire at, each ship (yard,
+/// Base) equally likely.
+pub fn automatic_shot(s: &State, b: &Battle) -> Option<Event> {
+    let ask = b.ask()?;
+    let Ask::Fire { fighter, .. } = ask else {
+        return None;
+    };
+    if !automatic_ask(s, b, &ask) {
+        return None;
+    }
+    let targets = b.targets(fighter);
+    let total: u32 = targets.iter().map(|t| b.fighter(*t).unscreened()).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut rng = (*s.rng).clone();
+    let mut roll = rng.below(total);
+    let mut pick = targets[0];
+    for t in targets {
+        let n = b.fighter(t).unscreened();
+        if roll < n {
+            pick = t;
+            break;
+        }
+        roll -= n;
+    }
+    Some(volley_with(s, b, fighter, b.fighter(pick).id, 1, rng))
 }

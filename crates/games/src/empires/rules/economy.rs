@@ -214,6 +214,9 @@ pub fn check(state: &State, seat: Seat, lines: &[Line]) -> Result<Totals, String
                 spent += c;
                 research += c;
             }
+            Line::Bid { .. } if state.solitaire() => {
+                return Err("there is no bid in solitaire: you move first every round".into());
+            }
             Line::Bid { cp } => {
                 if bid.is_some() {
                     return Err("one bid per sheet: replace the bid line instead".into());
@@ -403,7 +406,7 @@ pub(super) fn sheet_options(s: &State, seat: Seat) -> Vec<Action> {
     };
     let mut out = Vec::new();
     let add = |written: Written| Action::Sheet(SheetEdit::Add(written));
-    if !lines.iter().any(|l| matches!(l, Line::Bid { .. })) && fits(Line::Bid { cp: 1 }) {
+    if !s.solitaire() && !lines.iter().any(|l| matches!(l, Line::Bid { .. })) && fits(Line::Bid { cp: 1 }) {
         out.push(add(Written::Bid { cp: 1 }));
     }
     for tech in Tech::ALL
@@ -552,6 +555,11 @@ pub(super) fn carry_out_economy(s: &State) -> Vec<Event> {
     if scratch.round >= scratch.options.rounds {
         let e = game_over_on_score(&scratch);
         push(&mut scratch, &mut out, e);
+        return out;
+    }
+    // Solitaire: no bid, the one player moves first (rules page).
+    if scratch.solitaire() {
+        out.extend(super::next_round(&scratch, Seat(0)));
         return out;
     }
     // The highest bid; a tie goes to the earliest in this round's order.

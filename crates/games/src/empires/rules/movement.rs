@@ -31,6 +31,7 @@ fn needs_escort(s: &State, seat: Seat, to: Hex) -> bool {
         || !s.enemies_at(seat, to).is_empty()
         || s.colony(to).is_some_and(|c| !s.allied(c.owner, seat))
         || !s.aliens_at(to).is_empty()
+        || s.machine_at(to).is_some()
 }
 
 /// Hexes `unit` may still move this turn (one of them only along a chain
@@ -320,9 +321,10 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
             if !scratch.enemies_at(seat, to).is_empty()
                 || scratch.colony(to).is_some_and(|c| !scratch.allied(c.owner, seat))
                 || !scratch.aliens_at(to).is_empty()
+                || scratch.machine_at(to).is_some()
             {
                 return Err(format!(
-                    "{name} holds enemy units or an enemy colony: Mines may not enter it, even with other units (text 13.1.3)"
+                    "{name} holds enemy units, an enemy colony, aliens or a Doomsday Machine: Mines may not enter it, even with other units (text 13.1.3)"
                 ));
             }
         }
@@ -432,6 +434,7 @@ fn stops(s: &State, seat: Seat, movers: &[Label], to: Hex) -> bool {
         .colony(to)
         .is_some_and(|c| !s.allied(c.owner, seat) && (c.base || c.yards > 0))
         || !s.aliens_at(to).is_empty()
+        || s.machine_at(to).is_some()
 }
 
 /// Whether every one of `units` (of `seat`) is a Raider that would be
@@ -640,7 +643,21 @@ pub fn reveal(s: &State, seat: Seat, at: Hex) -> Result<Vec<Event>, String> {
     }];
     // Found by a Cruiser's look: the aliens are placed face down (14.1).
     out.extend(aliens_found(s, at, true));
+    out.extend(machine_found(s, marker, at));
     Ok(out)
+}
+
+/// A Doomsday Machine's marker turned face up at `at`: the machine stays
+/// on the map until destroyed (optional rule 17.1).
+fn machine_found(s: &State, marker: Marker, at: Hex) -> Option<Event> {
+    match marker {
+        Marker::Doomsday(number) if s.options.doomsday > 0 => Some(Event::MachineFound {
+            number,
+            at,
+            arrived: false,
+        }),
+        _ => None,
+    }
 }
 
 /// Alien ship markers per deep-space Barren Planet (text 14.1).
@@ -649,7 +666,7 @@ pub const ALIENS_PER_PLANET: usize = 4;
 /// The aliens of a deep-space Barren Planet found at `at` (advanced rule
 /// 14.1), if the game has them: four markers drawn at random, each one of
 /// the six warship types (rules page, *Aliens*).
-fn aliens_found(s: &State, at: Hex, hidden: bool) -> Option<Event> {
+pub(super) fn aliens_found(s: &State, at: Hex, hidden: bool) -> Option<Event> {
     let spot = s.spot(at)?;
     if !s.options.aliens || spot.marker != Marker::Barren || spot.home.is_some() || spot.face_up {
         return None;
@@ -669,7 +686,7 @@ fn aliens_found(s: &State, at: Hex, hidden: bool) -> Option<Event> {
 /// Whether `marker`, turned face up now, leaves the map: Danger! and Lost
 /// in Space (text 6.4, 6.6), and a third Warp Point of a number whose pair
 /// is found already (16.2).
-fn removed_when_found(s: &State, marker: Marker) -> bool {
+pub(super) fn removed_when_found(s: &State, marker: Marker) -> bool {
     marker.one_time()
         || (matches!(marker, Marker::WarpPoint(_))
             && s.spots.iter().filter(|p| p.face_up && p.marker == marker).count() >= 2)
@@ -944,6 +961,7 @@ pub(super) fn explore(s: &State, seat: Seat, h: Hex) -> Vec<Event> {
         removed: removed_when_found(s, marker),
     }];
     out.extend(aliens_found(s, h, false));
+    out.extend(machine_found(s, marker, h));
     let here: Vec<Label> = s.units_at(h).map(|u| u.label).collect();
     match marker {
         Marker::BlackHole => {

@@ -116,6 +116,8 @@ pub enum Target {
     Yards,
     /// An alien ship (advanced rule 14), numbered from 1 in its battle.
     Alien(u8),
+    /// Doomsday Machine `n` (optional rule 17).
+    Machine(u8),
 }
 
 impl Target {
@@ -125,6 +127,7 @@ impl Target {
             "base" => Some(Target::Base),
             "yard" | "yards" => Some(Target::Yards),
             t if t.starts_with("alien") => t["alien".len()..].trim().parse().ok().map(Target::Alien),
+            t if t.starts_with("dm") => t["dm".len()..].trim().parse().ok().map(Target::Machine),
             t => Label::parse(t, own).map(Target::Group),
         }
     }
@@ -137,167 +140,8 @@ impl fmt::Display for Target {
             Target::Base => f.write_str("base"),
             Target::Yards => f.write_str("yard"),
             Target::Alien(n) => write!(f, "alien{n}"),
+            Target::Machine(n) => write!(f, "dm{n}"),
         }
-    }
-}
-
-/// One armed unit of a battle: a group of 1 to 6 warships, the hex's one
-/// Base, or all the Ship Yards of one side in the hex as one fighter with
-/// `ships` = the number of yards (each of hull 1).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Fighter {
-    pub side: Side,
-    pub id: Target,
-    pub kind: Kind,
-    /// Ships (or yards) left in the battle; 0 once destroyed or retreated.
-    pub ships: u32,
-    /// Hits on the group's one damaged ship (0: none damaged). Hits on a
-    /// group go to one ship until it is destroyed (text 5.6).
-    pub damage: u32,
-    pub attack_tech: u32,
-    pub defense_tech: u32,
-    pub tactics: u32,
-    /// This firing round: unscreened ships that have fired.
-    pub fired: u32,
-    /// This firing round: ships screened (the damaged ship only when the
-    /// whole group is, see [`Battle::screen`]).
-    pub screened: u32,
-    /// This firing round: its place in the order is over although ships
-    /// that could only retreat stayed ([`Battle::hold`]).
-    pub held: bool,
-    /// Fighter Squadrons: their Fighter Technology level; Scouts: their
-    /// Point Defense level (advanced rule 11); Raiders: their Cloaking
-    /// level, Destroyers: their Scanner level (advanced rule 12); 0
-    /// otherwise.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub craft: u32,
-    /// A Raider cloaked this firing round: its Cloaking level (`craft`)
-    /// above the best Scanners (`craft` of a Destroyer) the other side had
-    /// when the round began, outside a Nebula (advanced rule 12).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub cloaked: bool,
-}
-
-/// The Point Defense level of every alien ship (text 14.2).
-pub const ALIEN_POINT_DEFENSE: u32 = 2;
-/// The Tactics of every alien ship (text 14.2).
-pub const ALIEN_TACTICS: u32 = 1;
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
-
-impl Fighter {
-    /// A fighter at the start of a battle, undamaged. Bases and Ship Yards
-    /// take their owner's current levels (text 9.10.5).
-    pub fn new(
-        side: Side,
-        id: Target,
-        kind: Kind,
-        ships: u32,
-        attack_tech: u32,
-        defense_tech: u32,
-        tactics: u32,
-    ) -> Fighter {
-        Fighter {
-            side,
-            id,
-            kind,
-            ships,
-            damage: 0,
-            attack_tech,
-            defense_tech,
-            tactics,
-            fired: 0,
-            screened: 0,
-            held: false,
-            craft: 0,
-            cloaked: false,
-        }
-    }
-
-    /// With its Fighter Technology (Fighter Squadrons), Point Defense
-    /// (Scouts), Cloaking (Raiders) or Scanner (Destroyers) level.
-    pub fn with_craft(self, craft: u32) -> Fighter {
-        Fighter { craft, ..self }
-    }
-
-    /// An alien ship of type `kind` (advanced rule 14.2): hull 1, Tactics
-    /// 1, Point Defense 2, no technology; it never retreats.
-    pub fn alien(side: Side, number: u8, kind: Kind) -> Fighter {
-        Fighter::new(side, Target::Alien(number), kind, 1, 0, 0, ALIEN_TACTICS).with_craft(ALIEN_POINT_DEFENSE)
-    }
-
-    pub fn is_alien(&self) -> bool {
-        matches!(self.id, Target::Alien(_))
-    }
-
-    /// A Scout with Point Defense Technology (advanced rule 11.3), or an
-    /// alien ship (14.2: "equipped with a Point Defense of 2").
-    pub fn point_defense(&self) -> bool {
-        (self.kind == Kind::Scout || self.is_alien()) && self.craft > 0
-    }
-
-    /// Attack Strength against a unit of `target` type, before technology:
-    /// a Point Defense Scout fires at Fighter Squadrons with 5 + its level
-    /// (A6 at level 1, text 11.3.2; A7, A8 brief).
-    pub fn base_attack(&self, target: Kind) -> u32 {
-        if self.point_defense() && target == Kind::Fighters {
-            5 + self.craft
-        } else {
-            self.kind.strength(self.craft).0
-        }
-    }
-
-    /// Defense Strength, before technology.
-    pub fn base_defense(&self) -> u32 {
-        self.kind.strength(self.craft).1
-    }
-
-    /// Hits that destroy one ship; an alien ship's is 1 (text 14.2).
-    pub fn hull(&self) -> u32 {
-        if self.is_alien() {
-            1
-        } else {
-            self.kind.chart().hull
-        }
-    }
-
-    /// Ships that may be fired upon (and may fire) this round.
-    pub fn unscreened(&self) -> u32 {
-        self.ships - self.screened
-    }
-
-    /// Unscreened ships that have not fired yet this round.
-    pub fn unfired(&self) -> u32 {
-        self.unscreened() - self.fired
-    }
-
-    /// Hits that destroy the next ship: what is left of the damaged one's
-    /// hull, or a whole hull.
-    pub fn hits_to_kill(&self) -> u32 {
-        self.hull() - self.damage
-    }
-
-    /// Attack strength with the technology it uses in `terrain` (capped by
-    /// the hull), without the fleet-size bonus.
-    pub fn attack(&self, terrain: Terrain) -> u32 {
-        let chart = self.kind.chart();
-        self.base_attack(self.kind) + terrain.attack_tech(self.attack_tech).min(chart.hull)
-    }
-
-    /// One hit on the group's unscreened ships; `true` if it destroyed one.
-    fn take_hit(&mut self) -> bool {
-        self.damage += 1;
-        if self.damage < self.hull() {
-            return false;
-        }
-        self.damage = 0;
-        self.ships -= 1;
-        // The ship lost is one that had not fired, if any had not: a
-        // destroyed ship that had not fired does not fire.
-        self.fired = self.fired.min(self.unscreened());
-        true
     }
 }
 
@@ -464,6 +308,7 @@ impl Battle {
                 Target::Base => f.kind == Kind::Base,
                 Target::Yards => f.kind == Kind::ShipYard,
                 Target::Alien(_) => f.kind.is_warship() && f.ships == 1,
+                Target::Machine(_) => f.kind == Kind::Doomsday && f.ships == 1,
             };
             if !ok_id {
                 return Err(format!("{} cannot be named {}", f.kind, f.id));
@@ -483,7 +328,8 @@ impl Battle {
         let fighters: Vec<Fighter> = fighters
             .into_iter()
             .map(|f| Fighter {
-                damage: 0,
+                // A solitaire Doomsday Machine keeps its damage (17.2).
+                damage: if f.is_machine() { f.damage } else { 0 },
                 fired: 0,
                 screened: 0,
                 held: false,
@@ -583,6 +429,11 @@ impl Battle {
     /// theirs.
     pub fn aliens(&self) -> bool {
         self.fighters.iter().any(Fighter::is_alien)
+    }
+
+    /// A battle against a Doomsday Machine (optional rule 17).
+    pub fn machine(&self) -> bool {
+        self.fighters.iter().any(Fighter::is_machine)
     }
 
     /// The side with the fleet-size bonus this firing round (fixed once
@@ -717,6 +568,8 @@ impl Battle {
             } else {
                 "a Scout with Point Defense fires at Fighter Squadrons while any may be fired upon, text 11.3.1"
             })
+        } else if t.is_machine() && self.fighters[fighter].kind == Kind::Fighters {
+            Some("Fighters cannot damage a Doomsday Machine, text 17.2")
         } else if t.kind == Kind::Carrier && t.unscreened() > 0 && self.carriers_covered(t.side) {
             Some("Carriers may not be fired upon while their side has Fighter Squadrons in the battle, text 11.1.1")
         } else {
@@ -733,10 +586,15 @@ impl Battle {
             return self.squadrons_in_sight(side);
         }
         let covered = self.carriers_covered(side);
+        // Fighters cannot damage a Doomsday Machine (text 17.2).
+        let squadron = self.fighters[fighter].kind == Kind::Fighters;
         (0..self.fighters.len())
             .filter(|&i| {
                 let t = &self.fighters[i];
-                t.side == side && t.unscreened() > 0 && !(covered && t.kind == Kind::Carrier)
+                t.side == side
+                    && t.unscreened() > 0
+                    && !(covered && t.kind == Kind::Carrier)
+                    && !(squadron && t.is_machine())
             })
             .collect()
     }
@@ -1094,7 +952,11 @@ impl Battle {
     /// Fix the bonus for the round and start firing.
     fn begin_fire(&mut self) {
         let [a, d] = Side::BOTH.map(|s| self.unscreened(s));
-        self.bonus = if a > 0 && a >= 2 * d {
+        // No fleet-size bonus against a Doomsday Machine (text 17.2; it is
+        // one unit, so it never has one either).
+        self.bonus = if self.machine() {
+            None
+        } else if a > 0 && a >= 2 * d {
             Some(Side::Attacker)
         } else if d > 0 && d >= 2 * a {
             Some(Side::Defender)
@@ -1112,7 +974,7 @@ impl Battle {
         // destroyed in the round scans until its end (12.2).
         let scanners = Side::BOTH.map(|side| {
             self.of(side)
-                .filter(|f| f.kind == Kind::Destroyer && !f.is_alien() && f.ships > 0)
+                .filter(|f| ((f.kind == Kind::Destroyer && !f.is_alien()) || f.is_machine()) && f.ships > 0)
                 .map(|f| f.craft)
                 .max()
                 .unwrap_or(0)
@@ -1130,6 +992,11 @@ impl Battle {
 
     /// Screening (if the larger side has ships to screen) or firing.
     fn ask_screening(&mut self) {
+        // No screening against a Doomsday Machine (text 5.7).
+        if self.machine() {
+            self.begin_fire();
+            return;
+        }
         let [a, d] = Side::BOTH.map(|s| self.count(s));
         let larger = if a > d { Side::Attacker } else { Side::Defender };
         let max = a.abs_diff(d).min(self.screenable(larger));
@@ -1169,7 +1036,9 @@ impl Battle {
     }
 }
 
+mod fighter;
 mod standing;
+pub use fighter::*;
 pub use standing::*;
 
 #[cfg(test)]
