@@ -433,12 +433,7 @@ async fn an_advanced_space_empires_game_through_discord() {
     let outcome = h.finished(&t).await;
 
     let events: Vec<AnyEvent> = h.events(t.game).await.into_iter().map(|(_, e)| e).collect();
-    let count = |f: &dyn Fn(&EmpiresEvent) -> bool| {
-        events
-            .iter()
-            .filter(|e| matches!(e, AnyEvent::Empires(x) if f(x)))
-            .count()
-    };
+    let count = |f: &dyn Fn(&EmpiresEvent) -> bool| count_of(&events, f);
     let detonated = count(&|e| matches!(e, EmpiresEvent::MineDetonated { .. }));
     let ambushes = count(&|e| matches!(e, EmpiresEvent::AmbushOrdered { .. }));
     // Battles begun with a cloaked Raider in them (class A, +1 in the first
@@ -499,6 +494,14 @@ async fn an_advanced_space_empires_game_through_discord() {
     h.assert_outbox_delivered_once().await;
 }
 
+/// How many of a game's `events` are Space Empires events that `f` picks.
+fn count_of(events: &[AnyEvent], f: &dyn Fn(&EmpiresEvent) -> bool) -> usize {
+    events
+        .iter()
+        .filter(|e| matches!(e, AnyEvent::Empires(x) if f(x)))
+        .count()
+}
+
 /// The seed of the solitaire game through Discord.
 const SOLO_SEED: u64 = 2;
 
@@ -557,12 +560,7 @@ async fn a_solitaire_space_empires_game_through_discord() {
     }
     let outcome = h.finished(&t).await;
     let events: Vec<AnyEvent> = h.events(t.game).await.into_iter().map(|(_, e)| e).collect();
-    let count = |f: &dyn Fn(&EmpiresEvent) -> bool| {
-        events
-            .iter()
-            .filter(|e| matches!(e, AnyEvent::Empires(x) if f(x)))
-            .count()
-    };
+    let count = |f: &dyn Fn(&EmpiresEvent) -> bool| count_of(&events, f);
     let arrived = count(&|e| matches!(e, EmpiresEvent::MachineFound { arrived: true, .. }));
     let battles = count(&|e| matches!(e, EmpiresEvent::BattleBegan { battle, .. } if battle.machine()));
     let bids = count(&|e| matches!(e, EmpiresEvent::BidsRevealed { .. }));

@@ -304,7 +304,7 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
         serde_json::json!({"doomsday": true}),
         // `machines` alone: solitaire games (one player against them).
         serde_json::json!({"machines": 3}),
-        serde_json::json!({"rules": "advanced", "instant_upgrade": true, "research_gearing": true, "unpredictable_research": true, "slingshot": true, "warp_points": true, "doomsday": true}),
+        serde_json::json!({"rules": "advanced", "instant_upgrade": true, "research_gearing": true, "unpredictable_research": true, "slingshot": true, "warp_points": true}),
     ];
     for options in sets {
         let (mut total, mut rolled, mut slung) = (0, 0, 0);
@@ -317,7 +317,8 @@ fn random_empires_games_with_optional_rules_end_and_replay() {
         let (mut machines, mut machine_battles, mut worlds, mut machines_destroyed, mut solo_won) = (0, 0, 0, 0, 0);
         let solitaire = options.get("machines").is_some() && options.get("doomsday").is_none();
         let advanced = options.get("rules").is_some();
-        let has = |key: &str| advanced || options.get(key).is_some();
+        // Solitaire is played against the aliens too.
+        let has = |key: &str| advanced || options.get(key).is_some() || (solitaire && key == "aliens");
         for seed in 0..games {
             let teams = options.get("teams").is_some();
             let players = match (teams, solitaire) {

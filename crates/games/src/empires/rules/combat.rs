@@ -761,17 +761,30 @@ fn battle_at(s: &State, h: Hex) -> Vec<Event> {
         unarmed[side.index()] = u;
     }
     let colonies = [attacker, defender].map(|seat| aliens.is_empty() && s.colony(h).is_some_and(|c| c.owner == seat));
-    match Battle::new(h, terrain_at(s, h), fighters, unarmed).map(|b| b.with_colonies(colonies)) {
-        Ok(battle) => vec![Event::BattleBegan {
-            at: h,
-            defender,
-            decoys,
-            battle: Box::new(battle),
-        }],
-        // Units the state holds always make a battle; if not, the hex is
-        // passed over rather than the game stopped.
-        Err(_) => vec![Event::ColonyFireEnded { at: h }],
-    }
+    // Units the state holds always make a battle; if not, the hex is
+    // passed over rather than the game stopped.
+    vec![began(s, h, fighters, unarmed, colonies, defender, decoys).unwrap_or(Event::ColonyFireEnded { at: h })]
+}
+
+/// The battle at `h` between `fighters` begins (`None` if they make none).
+fn began(
+    s: &State,
+    h: Hex,
+    fighters: Vec<Fighter>,
+    unarmed: [Vec<Label>; 2],
+    colonies: [bool; 2],
+    defender: Seat,
+    decoys: Vec<Label>,
+) -> Option<Event> {
+    let battle = Battle::new(h, terrain_at(s, h), fighters, unarmed)
+        .ok()?
+        .with_colonies(colonies);
+    Some(Event::BattleBegan {
+        at: h,
+        defender,
+        decoys,
+        battle: Box::new(battle),
+    })
 }
 
 /// The terrain of a battle at `h` (text 5.8).
@@ -877,15 +890,9 @@ pub(super) fn machine_battle(s: &State, h: Hex, seat: Option<Seat>) -> Vec<Event
         }
     };
     let colonies = [seat.is_some_and(|x| s.colony(h).is_some_and(|c| c.owner == x)), false];
-    match Battle::new(h, terrain_at(s, h), fighters, unarmed).map(|b| b.with_colonies(colonies)) {
-        Ok(battle) => vec![Event::BattleBegan {
-            at: h,
-            defender,
-            decoys,
-            battle: Box::new(battle),
-        }],
-        Err(_) => Vec::new(),
-    }
+    began(s, h, fighters, unarmed, colonies, defender, decoys)
+        .into_iter()
+        .collect()
 }
 
 /// The answer of `seat`'s standing orders to what the combat waits on now
