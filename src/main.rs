@@ -45,6 +45,13 @@ enum Command {
         /// options).
         #[arg(long)]
         options: Option<String>,
+        /// With --auto: the first K seats are computer players (the others
+        /// play uniformly random legal orders).
+        #[arg(long, default_value_t = 0)]
+        bots: u8,
+        /// The computer players' difficulty: easy, normal or hard.
+        #[arg(long, default_value = "normal")]
+        bot_level: String,
     },
     /// Run rules scenario files (or directories of .scn files).
     Scenario {
@@ -99,7 +106,16 @@ fn run(args: Args) -> anyhow::Result<bool> {
             db,
             max_orders,
             options,
+            bots,
+            bot_level,
         } => {
+            let effort = orrery::engine::bot::Effort::named(&bot_level)
+                .with_context(|| format!("unknown --bot-level `{bot_level}`: easy, normal or hard"))?;
+            if bots > 0 && !auto {
+                anyhow::bail!(
+                    "--bots is for --auto games so far (computer players at the terminal table are not built yet)"
+                );
+            }
             let kind = GameKind::from_key(&game).with_context(|| {
                 format!(
                     "unknown game `{game}`; known: {}",
@@ -116,6 +132,8 @@ fn run(args: Args) -> anyhow::Result<bool> {
                 db,
                 max_orders,
                 options,
+                bots,
+                effort,
             };
             runtime.block_on(cli::play::run(opts)).map(|()| true)
         }

@@ -34,6 +34,10 @@ pub struct PlayOptions {
     pub max_orders: Option<u64>,
     /// The set-up options, as `/game new … options:` takes them.
     pub options: Option<String>,
+    /// Auto mode: the first `bots` seats are computer players.
+    pub bots: u8,
+    /// Their difficulty.
+    pub effort: crate::engine::bot::Effort,
 }
 
 /// Users are named; their ids are stable numbers derived from the name.
@@ -435,7 +439,13 @@ async fn auto(service: &Service, terminal: &Terminal, opts: &PlayOptions) -> any
         let legal = state.legal_commands(p.seat);
         let mut rng =
             GameRng::seeded(opts.seed ^ (row.seq as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ p.seat.0 as u64);
-        let Some(choice) = rng.pick(&legal).cloned() else {
+        // The first `bots` seats are computer players, the others random.
+        let choice = if p.seat.index() < opts.bots as usize {
+            state.bot_order(p.seat, opts.effort, &mut rng)
+        } else {
+            rng.pick(&legal).cloned()
+        };
+        let Some(choice) = choice else {
             bail!("{} owes `{}` but has no legal order", p.seat, p.kind);
         };
         let seats = store.seats(game).await?;

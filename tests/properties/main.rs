@@ -3,5 +3,6 @@
 #[path = "../fuzz_support/mod.rs"]
 mod fuzz_support;
 
+mod bots;
 mod fuzz;
 mod games;

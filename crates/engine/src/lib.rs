@@ -2,6 +2,7 @@
 //! coordinates and the [`Ruleset`] contract. Nothing here touches tokio, serenity, sqlx,
 //! the clock or the OS RNG.
 
+pub mod bot;
 pub mod command;
 pub mod decision;
 pub mod hex;

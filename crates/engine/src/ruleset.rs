@@ -382,6 +382,13 @@ pub trait Ruleset {
     /// writes it in its folder's `hooks`.
     fn scramble(state: &Self::State, keep: &[Seat], private_only: bool, rng: &mut GameRng) -> Option<Self::State>;
 
+    /// How good the position is for `seat`, from 0 (lost) to 1 (won): the
+    /// computer player's hint for playouts that stop before the game's end
+    /// ([`crate::bot`]), read from a sampled world. Default: 0.5, no opinion.
+    fn evaluate(_state: &Self::State, _seat: Seat) -> f64 {
+        0.5
+    }
+
     /// The order the whole-game tests' players give for `seat`, which owes
     /// a decision, among its `legal` orders (not empty); `None` when none
     /// suits. Built only from what the seat may know, deterministic, aiming

@@ -324,6 +324,27 @@ impl AnyState {
         with_state!(self, R, s => R::pending(s))
     }
 
+    /// The computer player's order for `seat` (see `orrery_engine::bot`),
+    /// its randomness from `rng`; `None` when it has no legal order.
+    pub fn bot_order(&self, seat: Seat, effort: orrery_engine::bot::Effort, rng: &mut GameRng) -> Option<CommandLine> {
+        with_state!(self, R, s => orrery_engine::bot::choose::<R>(s, seat, effort, rng).map(|a| R::unparse(&a)))
+    }
+
+    /// The computer player's weighing of `seat`'s orders (see
+    /// `orrery_engine::bot::appraise`): each order it looked at and its
+    /// mean result.
+    pub fn bot_appraisal(
+        &self,
+        seat: Seat,
+        effort: orrery_engine::bot::Effort,
+        rng: &mut GameRng,
+    ) -> Vec<(CommandLine, f64)> {
+        with_state!(self, R, s => orrery_engine::bot::appraise::<R>(s, seat, effort, rng)
+            .into_iter()
+            .map(|(a, v)| (R::unparse(&a), v))
+            .collect())
+    }
+
     /// Every legal order for `seat`, as canonical command lines.
     pub fn legal_commands(&self, seat: Seat) -> Vec<CommandLine> {
         with_state!(self, R, s => R::legal_actions(s, seat).iter().map(R::unparse).collect())

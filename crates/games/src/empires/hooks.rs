@@ -144,6 +144,20 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
     Some(s)
 }
 
+/// The computer player's hint (`Ruleset::evaluate`): the seat's side's
+/// share of the scores (rules page, *Winning*); in solitaire, the machines
+/// destroyed and the homeworld kept.
+pub fn evaluate(s: &State, seat: Seat) -> f64 {
+    if s.solitaire() {
+        let destroyed = f64::from(s.machines_destroyed) / f64::from(s.options.doomsday.max(1));
+        let home = s.colonies_of(seat).find(|c| c.is_home()).map_or(0, |c| c.worth.cp());
+        return 0.7 * destroyed + 0.3 * f64::from(home) / f64::from(super::basics::HOMEWORLD_CP);
+    }
+    let side: u32 = s.side_of(seat).into_iter().map(|x| s.score(x)).sum();
+    let all: u32 = s.seats().map(|x| s.score(x)).sum();
+    f64::from(side) / f64::from(all.max(1))
+}
+
 /// The whole-game tests' player: the first legal order.
 pub fn test_order(_state: &State, _seat: Seat, legal: &[Action]) -> Option<Action> {
     legal.first().cloned()

@@ -20,6 +20,10 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
     for &i in &others {
         pool.extend(s.seats[i].hand.iter().copied());
     }
+    // Drawn anew from the cards in a fixed order, so that the result
+    // depends on `rng` and which cards are unseen, never on where they are
+    // (the computer player's fairness rests on it: `orrery_engine::bot`).
+    pool.sort_unstable();
     rng.shuffle(&mut pool);
     let mut rest = pool.into_iter();
     for &i in &others {
@@ -28,6 +32,7 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
     }
     s.deck = rest.collect();
     if !private_only {
+        s.bag.sort_unstable();
         rng.shuffle(&mut s.bag);
         s.rng = Box::new(GameRng::seeded(u64::from(rng.below(u32::MAX))));
     }

@@ -14,9 +14,21 @@ pub fn scramble(state: &State, _keep: &[Seat], private_only: bool, rng: &mut Gam
         return None;
     }
     let mut s = state.clone();
+    // Drawn anew from the deck's cards in a fixed order, so that the result
+    // depends on `rng` and the deck's contents, never on its hidden order
+    // (the computer player's fairness rests on it: `orrery_engine::bot`).
+    s.deck.sort_unstable();
     rng.shuffle(&mut s.deck);
     s.rng = Box::new(GameRng::seeded(u64::from(rng.below(u32::MAX))));
     Some(s)
+}
+
+/// The computer player's hint (`Ruleset::evaluate`): the seat's share of
+/// the stars held, each seat counted one more (so an empty board is even).
+pub fn evaluate(st: &State, seat: Seat) -> f64 {
+    let stars = st.stars();
+    let total: u32 = stars.iter().sum::<u32>() + stars.len() as u32;
+    f64::from(stars.get(seat.index()).copied().unwrap_or(0) + 1) / f64::from(total.max(1))
 }
 
 /// The whole-game tests' player, looking one order ahead: every legal
