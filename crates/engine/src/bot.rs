@@ -17,8 +17,10 @@
 //! fair: each sample sees only a world drawn from the seat's knowledge.
 //!
 //! Everything random comes from the `rng` passed in (the player's own
-//! generator), never from the game's: the scramble reseeds the game's
-//! generator in each sampled world, so future dice are not known.
+//! generator): a scramble reseeds the game's generator in each sampled
+//! world, so future dice are not known. A game whose scramble returns
+//! `None` is played out on its true state, generator included: not fair
+//! until its scramble is written (Hyperspace today; issue 31).
 
 use crate::{GameRng, Outcome, Ruleset, Seat, SheetVerb};
 

@@ -288,7 +288,6 @@ impl Kind {
             "carrier" | "cv" => Kind::Carrier,
             "fighters" | "fighter" | "f" | "squadron" => Kind::Fighters,
             "raider" | "raiders" | "r" => Kind::Raider,
-            "doomsday" | "dm" => Kind::Doomsday,
             _ => return None,
         })
     }
@@ -313,6 +312,8 @@ impl Kind {
             Kind::Carrier => "carrier",
             Kind::Fighters => "fighters",
             Kind::Raider => "raider",
+            // Never written in an order (no player owns or buys one):
+            // `parse` does not read it.
             Kind::Doomsday => "doomsday",
         }
     }
