@@ -2,16 +2,88 @@
 //! hidden-state scrambler ([`scramble`]) and the whole-game tests' player
 //! ([`test_order`]).
 
+use super::basics::Card;
 use super::orders::{parse, unparse, Action};
-use super::state::State;
+use super::state::{Battle, BattleStep, State};
 use super::Hyperspace;
-use orrery_engine::{CommandLine, GameRng, Ruleset, Seat, Viewer};
+use orrery_engine::{CommandLine, GameRng, Ruleset, Seat, Simultaneous, Viewer};
 use serde_json::Value;
 
-/// Hyperspace hides nothing but secret picks not yet revealed (the
-/// property tests check those on their own): nothing to scramble.
-pub fn scramble(_state: &State, _keep: &[Seat], _private_only: bool, _rng: &mut GameRng) -> Option<State> {
-    None
+/// Hyperspace has no dice and no deck: all it hides is a battle's secret
+/// card picks until both are in (hands are public). The picks of seats
+/// not in `keep` are drawn anew, each uniformly from its player's hand in
+/// card order, so that the result depends on `rng` and on what the kept
+/// seats know, never on the pick itself (the computer player's fairness
+/// rests on it: `orrery_engine::bot`). With nothing hidden the state comes
+/// back as it is. A pick is revealed in play, so with `private_only`
+/// nothing changes: `None`.
+pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut GameRng) -> Option<State> {
+    if private_only {
+        return None;
+    }
+    let mut s = state.clone();
+    let hands: Vec<Vec<Card>> = s
+        .seats
+        .iter()
+        .map(|m| {
+            let mut h = m.hand.clone();
+            h.sort();
+            h.dedup();
+            h
+        })
+        .collect();
+    if let Some(Battle {
+        step: BattleStep::Cards { picks },
+        ..
+    }) = s.battle_mut()
+    {
+        let mut drawn = Simultaneous::new(picks.owed().to_vec());
+        for &seat in picks.owed() {
+            let Some(&pick) = picks.pick_of(seat) else {
+                continue;
+            };
+            let hand = &hands[seat.index()];
+            let card = if keep.contains(&seat) || hand.is_empty() {
+                pick
+            } else {
+                hand[rng.below(hand.len() as u32) as usize]
+            };
+            drawn.submit(seat, card);
+        }
+        *picks = drawn;
+    }
+    Some(s)
+}
+
+/// The computer player's hint (`Ruleset::evaluate`), from the public
+/// board alone (rules page, *Winning the game*): half the seat's share of
+/// the round-limit scores, half its share of the ships (what wins battles
+/// and breaks score ties), each player still in counted one more; a seat
+/// that holds its own home star and has ships at a rival's captured one
+/// (a conquest at its next turn) at least 0.9; one whose home star is
+/// captured, half as much.
+pub fn evaluate(st: &State, seat: Seat) -> f64 {
+    let Some(me) = st.seat(seat) else { return 0.0 };
+    if me.eliminated {
+        return 0.0;
+    }
+    let alive: Vec<Seat> = st.seat_ids().filter(|s| !st.seats[s.index()].eliminated).collect();
+    let share = |f: &dyn Fn(Seat) -> u32| {
+        let all: u32 = alive.iter().map(|s| f(*s) + 1).sum();
+        f64::from(f(seat) + 1) / f64::from(all.max(1))
+    };
+    let value = 0.5 * share(&|s| st.score(s)) + 0.5 * share(&|s| st.total_ships(s));
+    let conquest = me.captured_by.is_none()
+        && st.seat_ids().any(|r| {
+            r != seat && st.seats[r.index()].captured_by.is_some() && st.ships_at(st.seats[r.index()].home, seat) > 0
+        });
+    if conquest {
+        value.max(0.9)
+    } else if me.captured_by.is_some() {
+        value / 2.0
+    } else {
+        value
+    }
 }
 
 /// The card names from weakest to strongest.
@@ -146,6 +218,26 @@ fn turn_order(state: &State, seat: Seat, legal: &[CommandLine]) -> CommandLine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_hint_follows_score_and_ships() {
+        let events = Hyperspace::setup(&orrery_engine::GameConfig::new(2, 1)).expect("set-up");
+        let mut s = Hyperspace::fold(&events);
+        // Alike at the start: even.
+        assert!((evaluate(&s, Seat(0)) - 0.5).abs() < 1e-9);
+        let home = s.seats[0].home;
+        // Seat 1 loses ships: seat 2 leads.
+        s.remove_ships(home, Seat(0), 10);
+        assert!(evaluate(&s, Seat(1)) > 0.5 && evaluate(&s, Seat(0)) < 0.5);
+        // Seat 2 captures seat 1's home star: a conquest at its next turn.
+        s.remove_ships(home, Seat(0), 5);
+        s.add_ships(home, Seat(1), 3);
+        s.seats[0].captured_by = Some(Seat(1));
+        assert!(evaluate(&s, Seat(1)) >= 0.9);
+        assert!(evaluate(&s, Seat(0)) < 0.1);
+        let sum = evaluate(&s, Seat(0)) + evaluate(&s, Seat(1));
+        assert!(sum <= 1.0 + 1e-9, "{sum}");
+    }
 
     #[test]
     fn cards_rank_from_the_spy_up() {

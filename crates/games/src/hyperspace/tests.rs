@@ -1638,3 +1638,30 @@ fn games_with_a_resignation_end_and_replay() {
     }
     assert!(resigned_games >= 12, "only {resigned_games} games saw a resignation");
 }
+
+#[test]
+fn scramble_redraws_only_the_picks_the_kept_seat_cannot_know() {
+    // Seat 2 has picked, seat 1 not yet: seat 2's pick is hidden from it.
+    let mut a = battle_at_vega();
+    ok(&mut a, 2, "card name:Lieutenant");
+    let mut b = battle_at_vega();
+    ok(&mut b, 2, "card name:Admiral");
+    let pick = |s: &State, seat: u8| match &s.battle().expect("a battle").step {
+        BattleStep::Cards { picks } => picks.pick_of(Seat(seat - 1)).copied(),
+        _ => None,
+    };
+    let mut drawn = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let x = Hyperspace::scramble(&a, &[Seat(0)], false, &mut GameRng::seeded(seed)).expect("a world");
+        let y = Hyperspace::scramble(&b, &[Seat(0)], false, &mut GameRng::seeded(seed)).expect("a world");
+        assert_eq!(x, y, "seed {seed}: the world depends on the hidden pick");
+        assert_eq!(pick(&x, 1), None);
+        drawn.insert(pick(&x, 2).expect("still picked"));
+    }
+    assert!(drawn.len() > 3, "seat 2's pick is drawn from its hand: {drawn:?}");
+    // Its own pick a seat keeps; what comes out in play is kept with
+    // `private_only`.
+    let kept = Hyperspace::scramble(&a, &[Seat(1)], false, &mut GameRng::seeded(1)).expect("a world");
+    assert_eq!(kept, a);
+    assert!(Hyperspace::scramble(&a, &[Seat(0)], true, &mut GameRng::seeded(1)).is_none());
+}
