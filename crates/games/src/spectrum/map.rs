@@ -582,19 +582,29 @@ pub fn generate(colours: &[Colour], rng: &mut GameRng) -> Map {
         .filter_map(|k| column_index(home_column(k)))
         .collect();
 
-    let jumps = draw_jumps(rng);
+    let jumps = draw_jumps(&[], rng);
     Map { planets, homes, jumps }
 }
 
 /// Every space jumps to one of the others, uniformly among those that do
 /// not jump back to it: "Jumps are one way, not reciprocal. The space you
-/// jump into has its own jump out of destination."
-fn draw_jumps(rng: &mut GameRng) -> Vec<Space> {
+/// jump into has its own jump out of destination." The jumps of `known`
+/// (from, to), themselves never reciprocal, are kept as they are, and none
+/// drawn leads straight back along one of them.
+fn draw_jumps(known: &[(Space, Space)], rng: &mut GameRng) -> Vec<Space> {
     let spaces = all_spaces();
+    let fixed: Vec<Option<Space>> = spaces
+        .iter()
+        .map(|sp| known.iter().find(|(from, _)| from == sp).map(|(_, to)| *to))
+        .collect();
     let mut jumps: Vec<Space> = Vec::with_capacity(spaces.len());
     for (i, here) in spaces.iter().enumerate() {
+        if let Some(to) = fixed[i] {
+            jumps.push(to);
+            continue;
+        }
         let allowed: Vec<usize> = (0..spaces.len())
-            .filter(|&d| d != i && jumps.get(d) != Some(here))
+            .filter(|&d| d != i && jumps.get(d) != Some(here) && fixed[d] != Some(*here))
             .collect();
         let d = allowed[rng.below(allowed.len() as u32) as usize];
         jumps.push(spaces[d]);
@@ -603,10 +613,11 @@ fn draw_jumps(rng: &mut GameRng) -> Vec<Space> {
 }
 
 impl Map {
-    /// Draw the jump table again. Nobody knows it but by jumping: the
-    /// property tests use this to check that no view depends on it.
-    pub fn redraw_jumps(&mut self, rng: &mut GameRng) {
-        self.jumps = draw_jumps(rng);
+    /// Draw the jump table again, keeping the jumps of `known` (a seat's
+    /// chart: what it knows of the table). Nobody knows the rest but by
+    /// jumping: a scramble draws it anew, so no view may depend on it.
+    pub fn redraw_jumps(&mut self, known: &[(Space, Space)], rng: &mut GameRng) {
+        self.jumps = draw_jumps(known, rng);
     }
 
     /// The jump destination of a space. A space off the board (never a
@@ -1097,8 +1108,36 @@ mod tests {
                         "seed {seed} ({round}): {from:?} and {to:?} jump to each other"
                     );
                 }
-                m.redraw_jumps(&mut GameRng::seeded(seed));
+                m.redraw_jumps(&[], &mut GameRng::seeded(seed));
             }
+        }
+    }
+
+    /// A redrawn table keeps the jumps a seat has charted, and draws the
+    /// rest from the generator alone.
+    #[test]
+    fn redrawn_jumps_keep_the_charted_ones() {
+        for seed in 1..=50 {
+            let m = map(seed, 3);
+            let known: Vec<(Space, Space)> = all_spaces()
+                .into_iter()
+                .step_by(7)
+                .map(|from| (from, m.jump(from)))
+                .collect();
+            // b: the same map with another table but the same charted jumps.
+            let (mut a, mut b) = (m.clone(), m.clone());
+            b.redraw_jumps(&known, &mut GameRng::seeded(seed + 1000));
+            a.redraw_jumps(&known, &mut GameRng::seeded(seed));
+            b.redraw_jumps(&known, &mut GameRng::seeded(seed));
+            assert_eq!(a, b, "seed {seed}: the redrawn table depends on the old one");
+            for (from, to) in &known {
+                assert_eq!(a.jump(*from), *to, "seed {seed}: a charted jump changed");
+            }
+            for from in all_spaces() {
+                assert_ne!(a.jump(a.jump(from)), from, "seed {seed}: {from:?} leads straight back");
+            }
+            let changed = all_spaces().into_iter().filter(|sp| a.jump(*sp) != m.jump(*sp)).count();
+            assert!(changed > 50, "seed {seed}: only {changed} jumps redrawn");
         }
     }
 
