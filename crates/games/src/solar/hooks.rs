@@ -3,6 +3,7 @@
 //! ([`test_order`]).
 
 use super::orders::Action;
+use super::rules::crises::score;
 use super::state::State;
 use orrery_engine::{GameRng, Seat};
 
@@ -39,7 +40,46 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
     Some(s)
 }
 
+/// The computer player's hint (`Ruleset::evaluate`), from public state
+/// alone: the seat's share of the VP the scoring would give now (rules
+/// page, *Scoring and winning*: each planet's places by income there, and
+/// the Big Game, Crisis and Alien tiles kept), each player still in the
+/// game counted one more. A seat that resigned: 0.
+pub fn evaluate(state: &State, seat: Seat) -> f64 {
+    let in_play = state.in_play();
+    if !in_play.contains(&seat) {
+        return 0.0;
+    }
+    let vp = score(state);
+    let of = |s: Seat| f64::from(vp.get(s.index()).copied().unwrap_or(0) + 1);
+    let all: f64 = in_play.iter().map(|s| of(*s)).sum();
+    of(seat) / all.max(1.0)
+}
+
 /// The whole-game tests' player: the first legal order.
 pub fn test_order(_state: &State, _seat: Seat, legal: &[Action]) -> Option<Action> {
     legal.first().cloned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solar::basics::board::Planet;
+    use crate::solar::tests::kit::{base, seat_mut};
+
+    #[test]
+    fn the_hint_is_the_share_of_the_scoring() {
+        let mut s = base();
+        // Nothing scored yet: all even.
+        let even = evaluate(&s, Seat(0));
+        assert!((even - 1.0 / 3.0).abs() < 1e-9, "{even}");
+        // Seat 1 builds two mines on Mars (6 VP for 1st place there).
+        seat_mut(&mut s, 0).planets.entry(Planet::Mars).or_default().mines = 2;
+        assert!(evaluate(&s, Seat(0)) > even && evaluate(&s, Seat(1)) < even);
+        let sum: f64 = (0..3).map(|i| evaluate(&s, Seat(i))).sum();
+        assert!((sum - 1.0).abs() < 1e-9, "{sum}");
+        // A seat that resigned is worth nothing.
+        s.resigned.push(Seat(2));
+        assert_eq!(evaluate(&s, Seat(2)), 0.0);
+    }
 }

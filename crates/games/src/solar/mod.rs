@@ -166,6 +166,10 @@ impl Ruleset for Solar {
         hooks::scramble(state, keep, private_only, rng)
     }
 
+    fn evaluate(state: &State, seat: Seat) -> f64 {
+        hooks::evaluate(state, seat)
+    }
+
     fn test_order(state: &State, seat: Seat, legal: &[Action]) -> Option<Action> {
         hooks::test_order(state, seat, legal)
     }
