@@ -2,11 +2,11 @@
 //! hidden-state scrambler ([`scramble`]) and the whole-game tests' player
 //! ([`test_order`]).
 
-use super::basics::{Kind, Tech};
+use super::basics::{Kind, Label, Levels, Tech};
 use super::orders::Action;
 use super::state::battle::{RetreatRule, ScreenRule, TargetRule};
-use super::state::State;
-use orrery_engine::{GameRng, Seat};
+use super::state::{State, Unit};
+use orrery_engine::{GameRng, Hex, Seat};
 
 /// Space Empires: what others' face-down counters hold (type, ships,
 /// technology; a decoy stays a decoy and an armed group armed, since
@@ -14,11 +14,18 @@ use orrery_engine::{GameRng, Seat};
 /// Bases and Ship Yards they built face down (7.6.2), their
 /// CP, levels, standing orders, peeks, wreck rolls, research spent and
 /// rolled (optional rules 18, 19) and sheets; and unless `private_only`,
-/// the fronts of the face-down markers nobody kept has looked at, and the
-/// generator. With `private_only` only what never comes out in play
-/// changes: CP, wreck rolls, research spent and rolled, and sheets (a battle an order
-/// starts shows the groups, and Bases the owner's levels; an opponent's
-/// standing orders answer in the open).
+/// the fronts of the face-down markers nobody kept has looked at, the
+/// Raiders cloaked against every kept seat (gone: nobody kept knows they
+/// exist), and the generator. With `private_only` only what never comes
+/// out in play changes: CP, wreck rolls, research spent and rolled, and
+/// sheets (a battle an order starts shows the groups, and Bases the
+/// owner's levels; an opponent's standing orders answer in the open).
+///
+/// Without `private_only` the result is canonical: it depends on `rng` and
+/// on what the kept seats know, never on the hidden values themselves
+/// (every hidden value is overwritten by a draw that does not read it, and
+/// hidden fronts are dealt from a sorted pool), which the computer
+/// player's fairness rests on (`orrery_engine::bot`).
 pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut GameRng) -> Option<State> {
     let mut s = state.clone();
     // Teammates see each other's counters: a kept seat's teammate's are
@@ -40,6 +47,13 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
         e.wrecks.clear();
         e.research_last = rng.below(8) * 5;
         e.grants_last = rng.below(6);
+        if !private_only {
+            // Levels before research in progress, which depends on them.
+            for &tech in &techs {
+                let level = tech.start() + rng.below(tech.top() - tech.start() + 1);
+                e.levels.set(tech, level);
+            }
+        }
         e.progress.clear();
         for &t in &techs {
             if rng.below(3) == 0 && t.cost(e.levels.get(t) + 1).is_some() {
@@ -55,42 +69,57 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
             continue;
         }
         let e = &mut s.empires[o.index()];
-        for &tech in &techs {
-            let level = tech.start() + rng.below(tech.top() - tech.start() + 1);
-            e.levels.set(tech, level);
-        }
         e.standing.auto = rng.below(2) == 0;
         e.standing.target = TargetRule::ALL[rng.below(3) as usize];
         e.standing.retreat = RetreatRule::ALL[rng.below(3) as usize];
         e.standing.screen = ScreenRule::ALL[rng.below(2) as usize];
         e.peeked.clear();
+        e.peeked_now.clear();
     }
     if private_only {
         return Some(s);
     }
-    // A face-down group may be any warship group; Mines stay Mines (what
-    // is armed shows: it blockades, 7.1), of any number.
-    // Raiders stay Raiders, cloaked as they were (what a viewer cannot see
-    // stays unseen; one it sees is a face-down group like any other), of
-    // any number and technology.
+    // Raiders cloaked against every kept seat (the public: against every
+    // player): nobody kept knows they exist, so they are not in the world
+    // (but for one in a battle or a combat due, which stays as it is).
+    let busy: Vec<Hex> = s
+        .fighting
+        .into_iter()
+        .chain(s.combat_due.iter().copied())
+        .chain(s.ambush.iter().copied())
+        .collect();
+    let unseen = |s: &State, u: &Unit| {
+        !counters_known.contains(&u.owner())
+            && !busy.contains(&u.hex)
+            && if keep.is_empty() {
+                s.hidden_from(u, None)
+            } else {
+                keep.iter().all(|k| s.hidden_from(u, Some(*k)))
+            }
+    };
+    let gone: Vec<Label> = s.units.iter().filter(|u| unseen(&s, u)).map(|u| u.label).collect();
+    s.units.retain(|u| !gone.contains(&u.label));
+    s.queued.retain(|(l, _)| !gone.contains(l));
+    // A face-down group may be any warship group (a Raider seen is a
+    // face-down group like any other); Mines stay Mines (what is armed
+    // shows: it blockades, 7.1), decoys decoys, of any number.
     for u in s
         .units
         .iter_mut()
         .filter(|u| !u.face_up && !counters_known.contains(&u.owner()))
     {
-        if u.kind == Kind::Mines {
+        if u.kind == Kind::Mines || u.kind == Kind::Decoy {
             u.ships = 1 + rng.below(6);
+            u.levels = Levels::default();
         } else if u.kind.is_warship() {
-            if u.kind != Kind::Raider {
-                u.kind = Kind::WARSHIPS[rng.below(6) as usize];
-            }
+            u.kind = Kind::WARSHIPS[rng.below(6) as usize];
             u.ships = 1 + rng.below(6);
+            u.levels = Levels::default();
             u.levels.attack = rng.below(4);
             u.levels.defense = rng.below(4);
             u.levels.tactics = rng.below(4);
-            u.levels.moves = 1 + rng.below(7);
-        } else if u.kind == Kind::Decoy {
-            u.ships = 1 + rng.below(6);
+            // At least the Move level it has been seen to use (9.9).
+            u.levels.moves = (1 + rng.below(7)).max(u.move_shown.unwrap_or(0));
         }
     }
     // Face-down aliens (found by a Cruiser's look, 14.1): nobody knows
@@ -103,23 +132,25 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
     // Bases and Ship Yards built face down since combat last occurred in
     // their hex (text 7.6.2): none, one or two yards, and maybe a Base.
     // Not where others' units are: a Base or yard there would have fought.
+    // The yards new this turn that others see stay new; hidden ones are
+    // drawn as old.
     let watched: Vec<_> = s.units.iter().map(|u| (u.hex, u.owner())).collect();
     for c in s
         .colonies
         .iter_mut()
         .filter(|c| others.contains(&c.owner) && !watched.iter().any(|(h, o)| *h == c.hex && *o != c.owner))
     {
-        let known_yards = c.yards - c.hidden_yards.min(c.yards);
-        let known_base = c.base && !c.hidden_base;
+        let seen = c.as_seen();
         c.hidden_yards = rng.below(3);
-        c.yards = known_yards + c.hidden_yards;
-        c.new_yards = c.new_yards.min(c.hidden_yards);
-        if !known_base {
+        c.yards = seen.yards + c.hidden_yards;
+        c.new_yards = seen.new_yards;
+        if !seen.base {
             c.hidden_base = rng.below(2) == 0;
             c.base = c.hidden_base;
         }
     }
-    // Face-down fronts, shuffled among hexes with the same back.
+    // Face-down fronts, dealt anew among hexes with the same back from the
+    // fronts in a fixed order.
     let known: Vec<_> = keep.iter().flat_map(|k| s.empires[k.index()].peeked.clone()).collect();
     let backs: Vec<Option<Seat>> = {
         let mut b: Vec<Option<Seat>> = s.spots.iter().map(|p| p.home).collect();
@@ -135,6 +166,7 @@ pub fn scramble(state: &State, keep: &[Seat], private_only: bool, rng: &mut Game
             })
             .collect();
         let mut fronts: Vec<_> = idx.iter().map(|i| s.spots[*i].marker).collect();
+        fronts.sort_unstable();
         rng.shuffle(&mut fronts);
         for (i, m) in idx.into_iter().zip(fronts) {
             s.spots[i].marker = m;
