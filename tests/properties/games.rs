@@ -1056,7 +1056,7 @@ fn hidden_state_does_not_leak_in(kind: GameKind, games: u64) {
             checked.4,
             started.elapsed().as_secs_f64()
         );
-        // (A game with nothing hidden has nothing to scramble: Hyperspace.)
+        // (A game whose scramble returns `None` has nothing compared.)
         assert!(
             checked.0 == 0 || checked.4 > 1000,
             "{kind}: only {} provoked texts compared",
