@@ -18,9 +18,11 @@
 //!
 //! Everything random comes from the `rng` passed in (the player's own
 //! generator): a scramble reseeds the game's generator in each sampled
-//! world, so future dice are not known. A game whose scramble returns
-//! `None` is played out on its true state, generator included: not fair
-//! until its scramble is written (Hyperspace today; issue 31).
+//! world, so future dice are not known. Fairness rests on every game's
+//! scramble being canonical (the world depends on `rng` and on what the
+//! seat knows, never on the hidden values): the property `bots` checks it
+//! for every game. A scramble that returns `None` (nothing hidden to
+//! change) leaves the state as it is.
 
 use crate::{GameRng, Outcome, Ruleset, Seat, SheetVerb};
 
