@@ -10,8 +10,8 @@ use orrery::engine::GameRng;
 use orrery::engine::{GameConfig, GameId, Seat, UserId};
 use orrery::games::{AnyEvent, AnyState, GameKind};
 use orrery::store::{
-    Backend, Claims, Commit, DeadlineChange, DeadlineSet, GameStatus, LiveRow, NewGame, PrivateTo, SeatChange, SeatRow,
-    Store, StoreError,
+    bot_user, Backend, BotLevel, Claims, Commit, DeadlineChange, DeadlineSet, GameStatus, LiveRow, NewGame, PrivateTo,
+    SeatChange, SeatRow, Store, StoreError,
 };
 use serde_json::json;
 use sqlx::{Executor, Row};
@@ -127,6 +127,7 @@ on_both_backends!(
     the_only_process_takes_over_a_dead_ones_claims,
     leases_run_on_the_databases_clock,
     concurrent_claimers_share_the_outbox,
+    computer_players_sit_leave_and_hand_seats_back,
 );
 
 // --- game values -------------------------------------------------------------
@@ -1819,4 +1820,68 @@ async fn sqlite_checkpoints_in_the_background_not_in_commits() {
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }
+}
+
+/// Computer players' seats (issue 31, migration 0012): seated in the lobby
+/// with their level, removed as anyone is, found among the games in play,
+/// and given a seat or handing it back through the one commit.
+async fn computer_players_sit_leave_and_hand_seats_back(db: Db) {
+    let store = &db.store;
+    let id = store.create_game(new_game(41, 1, 2)).await.unwrap();
+    store.add_seat(id, UserId(1), "Ada").await.unwrap();
+    let bot = bot_user(1);
+    assert_eq!(
+        store.add_bot(id, bot, "🤖 Bot-1", BotLevel::Easy).await.unwrap(),
+        Seat(1)
+    );
+    assert!(matches!(
+        store.add_bot(id, bot, "🤖 Bot-1", BotLevel::Easy).await,
+        Err(StoreError::AlreadySeated { .. })
+    ));
+    let levels = |seats: &[SeatRow]| seats.iter().map(|s| s.bot).collect::<Vec<_>>();
+    assert_eq!(levels(&store.seats(id).await.unwrap()), [None, Some(BotLevel::Easy)]);
+    assert_eq!(levels(&store.roster(id).await.unwrap().0), [None, Some(BotLevel::Easy)]);
+    let s = &store.seats(id).await.unwrap()[1];
+    assert!(s.is_bot() && !s.person() && !s.automatic() && s.unattended());
+    store.remove_seat(id, bot).await.unwrap();
+    assert_eq!(store.seats(id).await.unwrap().len(), 1);
+    store.add_bot(id, bot, "🤖 Bot-1", BotLevel::Hard).await.unwrap();
+    assert!(
+        store.games_with_bots().await.unwrap().is_empty(),
+        "a lobby is not in play"
+    );
+
+    let (events, state) = sample(2);
+    start_game(store, id, &GameConfig::new(2, 99), &events, &state, &[], NOW + 1)
+        .await
+        .unwrap();
+    let seq = events.len() as i64;
+    assert_eq!(store.games_with_bots().await.unwrap(), [id]);
+
+    // Back to a person: a new player is a person unless the change says so.
+    let person = SeatChange {
+        player: Some((UserId(5), "Cy".into())),
+        ..SeatChange::new(Seat(1))
+    };
+    let seq = change_seat(store, id, seq, &person, &events[..1], &state, false, &[], NOW + 2, None)
+        .await
+        .unwrap();
+    let s = &store.seats(id).await.unwrap()[1];
+    assert_eq!((s.user, s.name.as_str(), s.bot), (UserId(5), "Cy", None));
+    assert!(s.person());
+    assert!(store.games_with_bots().await.unwrap().is_empty());
+    assert_eq!(store.names_at(id, 1).await.unwrap(), ["Ada", "🤖 Bot-1"]);
+
+    // And to a computer player again, at a level.
+    let to_bot = SeatChange {
+        player: Some((bot_user(2), "🤖 Bot-2".into())),
+        bot: Some(Some(BotLevel::Normal)),
+        ..SeatChange::new(Seat(1))
+    };
+    change_seat(store, id, seq, &to_bot, &events[..1], &state, false, &[], NOW + 3, None)
+        .await
+        .unwrap();
+    let s = &store.seats(id).await.unwrap()[1];
+    assert_eq!((s.user, s.bot), (bot_user(2), Some(BotLevel::Normal)));
+    assert_eq!(store.games_with_bots().await.unwrap(), [id]);
 }

@@ -50,12 +50,17 @@ pub fn find_seat(game: GameId, seats: &[SeatRow], which: &SeatRef) -> Result<Sea
             .ok_or_else(|| format!("That person has no seat in game {game}; {}.", players())),
         SeatRef::Name(name) => {
             let wanted = name.trim().to_lowercase();
-            if let Some(s) = seats.iter().find(|s| s.name.to_lowercase() == wanted) {
+            // A computer player's name may be written without its 🤖.
+            let bare = |s: &SeatRow| s.name.trim_start_matches("🤖 ").to_lowercase();
+            if let Some(s) = seats
+                .iter()
+                .find(|s| s.name.to_lowercase() == wanted || bare(s) == wanted)
+            {
                 return Ok(s.seat);
             }
             let starting: Vec<&SeatRow> = seats
                 .iter()
-                .filter(|s| s.name.to_lowercase().starts_with(&wanted))
+                .filter(|s| s.name.to_lowercase().starts_with(&wanted) || bare(s).starts_with(&wanted))
                 .collect();
             match starting.as_slice() {
                 [one] => Ok(one.seat),
@@ -90,6 +95,8 @@ pub fn seat_choices(seats: &[SeatRow], partial: &str) -> Vec<(String, String)> {
                 " (vacant)"
             } else if s.disorder {
                 " (civil disorder)"
+            } else if s.bot.is_some() {
+                " (computer player)"
             } else {
                 ""
             };
@@ -209,6 +216,7 @@ mod tests {
             private_to: None,
             thread_id: None,
             pick: None,
+            bot: None,
         }
     }
 

@@ -51,6 +51,7 @@ mod tests {
             private_to: None,
             thread_id: None,
             pick: None,
+            bot: None,
         }
     }
 

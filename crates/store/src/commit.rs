@@ -13,7 +13,7 @@ use super::error::{is_unique_violation, StoreError, StoreResult};
 use super::games::lock_game;
 use super::outbox::NewOutboxRow;
 use super::types::{deadline_from_row, id_from_db, id_to_db, seat_from_db};
-use super::{codec, Backend, DeadlineRow, DeadlineSet, DraftRow, GameStatus, PrivateTo, Store, WriteTx};
+use super::{codec, Backend, BotLevel, DeadlineRow, DeadlineSet, DraftRow, GameStatus, PrivateTo, Store, WriteTx};
 use orrery_engine::{GameConfig, GameId, Seat, UserId};
 use orrery_games::{AnyEvent, AnyState};
 use sqlx::Row;
@@ -36,6 +36,10 @@ pub struct SeatChange {
     /// Where the seat's private messages go, chosen for it (`Some(None)`:
     /// the game's setting again).
     pub private_to: Option<Option<PrivateTo>>,
+    /// A computer player plays the seat at this level (`Some(Some(level))`)
+    /// or a person does (`Some(None)`). `None`: as it was, except that a
+    /// new `player` is a person unless this says otherwise.
+    pub bot: Option<Option<BotLevel>>,
 }
 
 impl SeatChange {
@@ -49,6 +53,7 @@ impl SeatChange {
             reminders: None,
             dms_refused: None,
             private_to: None,
+            bot: None,
         }
     }
 }
@@ -527,6 +532,19 @@ async fn change_seat(tx: &mut WriteTx, game: GameId, seq: i64, change: &SeatChan
                 .execute(&mut **tx)
                 .await?;
         }
+    }
+    let bot = match (&change.bot, &change.player) {
+        (Some(level), _) => Some(*level),
+        (None, Some(_)) => Some(None),
+        (None, None) => None,
+    };
+    if let Some(level) = bot {
+        sqlx::query("UPDATE seats SET bot = $3 WHERE game_id = $1 AND seat = $2")
+            .bind(game.0)
+            .bind(seat)
+            .bind(level.map(BotLevel::as_str))
+            .execute(&mut **tx)
+            .await?;
     }
     if let Some(to) = change.private_to {
         sqlx::query("UPDATE seats SET private_to = $3 WHERE game_id = $1 AND seat = $2")

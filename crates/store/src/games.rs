@@ -3,7 +3,7 @@
 use super::codec::to_json;
 use super::error::{StoreError, StoreResult};
 use super::types::{game_cols, game_from_row, games_from, id_to_db, seat_from_db};
-use super::{GameRow, GameStatus, NewGame, Store, WriteTx};
+use super::{BotLevel, GameRow, GameStatus, NewGame, Store, WriteTx};
 use orrery_engine::{GameId, Seat, UserId};
 use orrery_games::{GameKind, Replay};
 use sqlx::any::AnyRow;
@@ -179,6 +179,50 @@ impl Store {
             }
             tx.commit().await?;
             Ok(seat)
+        })
+        .await
+    }
+
+    /// Seat a computer player (`user`: one of [`crate::bot_user`]'s ids) at
+    /// a lobby, in the next free seat, at difficulty `level`. Fails as
+    /// [`Store::add_seat`] does.
+    pub async fn add_bot(&self, game: GameId, user: UserId, name: &str, level: BotLevel) -> StoreResult<Seat> {
+        self.seen(async {
+            let mut tx = self.begin_write().await?;
+            lock_game(&mut tx, game, GameStatus::Lobby, None).await?;
+            if let Some(seat) = seat_of(&mut tx, game, user).await? {
+                return Err(StoreError::AlreadySeated { game, user, seat });
+            }
+            let seat: i64 = sqlx::query(
+                "INSERT INTO seats (game_id, user_id, seat, name, bot)
+             SELECT $1, $2, COALESCE(MAX(seat) + 1, 0), $3, $4 FROM seats WHERE game_id = $1
+             RETURNING seat",
+            )
+            .bind(game.0)
+            .bind(id_to_db(user.0))
+            .bind(name)
+            .bind(level.as_str())
+            .fetch_one(&mut *tx)
+            .await?
+            .try_get(0)?;
+            tx.commit().await?;
+            seat_from_db(seat)
+        })
+        .await
+    }
+
+    /// The games in play with a computer player at the table, oldest
+    /// first: where the service looks for decisions computer players owe.
+    pub async fn games_with_bots(&self) -> StoreResult<Vec<GameId>> {
+        self.seen(async {
+            let rows = sqlx::query(
+                "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id
+                 WHERE g.status = 'active' AND s.bot IS NOT NULL AND s.vacant = 0 AND s.disorder = 0
+                 ORDER BY g.id",
+            )
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter().map(|r| Ok(GameId(r.try_get(0)?))).collect()
         })
         .await
     }

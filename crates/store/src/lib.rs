@@ -87,7 +87,10 @@ pub use error::{StoreError, StoreResult};
 pub use live::LiveRow;
 pub use log::LogEntry;
 pub use outbox::Claims;
-pub use types::{Backend, DeadlineRow, DeadlineSet, GameRow, GameStatus, NewGame, OutboxRow, PrivateTo, SeatRow};
+pub use types::{
+    bot_number, bot_user, is_bot_user, Backend, BotLevel, DeadlineRow, DeadlineSet, GameRow, GameStatus, NewGame,
+    OutboxRow, PrivateTo, SeatRow,
+};
 
 use anyhow::{bail, Context};
 use sqlx::any::AnyPoolOptions;

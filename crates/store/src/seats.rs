@@ -12,7 +12,7 @@ impl Store {
     /// The seated players, by seat.
     pub async fn seats(&self, game: GameId) -> StoreResult<Vec<SeatRow>> {
         let rows = sqlx::query(
-            "SELECT seat, user_id, name, disorder, vacant, reminders, dms_refused_at, private_to, thread_id, pick FROM seats WHERE game_id = $1 ORDER BY seat",
+            "SELECT seat, user_id, name, disorder, vacant, reminders, dms_refused_at, private_to, thread_id, pick, bot FROM seats WHERE game_id = $1 ORDER BY seat",
         )
         .bind(game.0)
         .fetch_all(&self.pool)
@@ -26,10 +26,10 @@ impl Store {
     pub async fn roster(&self, game: GameId) -> StoreResult<(Vec<SeatRow>, Vec<UserId>)> {
         let rows = sqlx::query(
             "SELECT CAST(0 AS BIGINT) AS watcher, seat, user_id, name, disorder, vacant, reminders, dms_refused_at, \
-                    private_to, thread_id, pick, CAST(0 AS BIGINT) AS since
+                    private_to, thread_id, pick, bot, CAST(0 AS BIGINT) AS since
              FROM seats WHERE game_id = $1
              UNION ALL
-             SELECT CAST(1 AS BIGINT), NULL, user_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, since
+             SELECT CAST(1 AS BIGINT), NULL, user_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, since
              FROM watchers WHERE game_id = $1
              ORDER BY watcher, seat, since, user_id",
         )

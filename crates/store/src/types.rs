@@ -183,6 +183,69 @@ pub struct SeatRow {
     /// What the player picked for the seat on joining (Spectrum War's
     /// colour), if the game asks and they did.
     pub pick: Option<String>,
+    /// A computer player plays the seat, at this difficulty; `user` is
+    /// then one of the reserved [`bot_user`] ids. `None`: a person (or
+    /// nobody, when vacant).
+    pub bot: Option<BotLevel>,
+}
+
+/// How hard a computer player thinks (issue 31): the service turns it into
+/// the engine's `orrery_engine::bot::Effort`. Stored as lowercase text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BotLevel {
+    Easy,
+    #[default]
+    Normal,
+    Hard,
+}
+
+impl BotLevel {
+    /// Every level, easiest first.
+    pub const ALL: [BotLevel; 3] = [BotLevel::Easy, BotLevel::Normal, BotLevel::Hard];
+
+    /// The stored (and written) word: `easy`, `normal`, `hard`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BotLevel::Easy => "easy",
+            BotLevel::Normal => "normal",
+            BotLevel::Hard => "hard",
+        }
+    }
+
+    /// `easy`, `normal` or `hard`, any case.
+    pub fn from_key(s: &str) -> Option<BotLevel> {
+        let s = s.trim().to_ascii_lowercase();
+        BotLevel::ALL.into_iter().find(|l| l.as_str() == s)
+    }
+}
+
+impl fmt::Display for BotLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The first of the user ids reserved for computer players: far above any
+/// Discord snowflake of this century (a snowflake's top bits are its
+/// time), and positive as a BIGINT.
+const BOT_USERS: u64 = 0x7FFF_FFFF_FFFF_0000;
+
+/// The user id of a game's `n`th computer player (`n` from 1): a seat needs
+/// a user id (a game's seats are keyed by it), and this one is nobody's.
+pub fn bot_user(n: u16) -> UserId {
+    UserId(BOT_USERS + u64::from(n))
+}
+
+/// Whether `user` is a computer player's id ([`bot_user`]): nobody to
+/// mention, ping or send a private message to.
+pub fn is_bot_user(user: UserId) -> bool {
+    user.0 > BOT_USERS && user.0 <= BOT_USERS + u64::from(u16::MAX)
+}
+
+/// The number `n` of a computer player's id ([`bot_user`]).
+pub fn bot_number(user: UserId) -> Option<u16> {
+    is_bot_user(user).then(|| (user.0 - BOT_USERS) as u16)
 }
 
 /// Where a seat's private messages (prompts, private boards, hands) go.
@@ -222,9 +285,28 @@ impl SeatRow {
         self.user == user && !self.vacant
     }
 
-    /// Whether the seat is played automatically (civil disorder or vacant).
+    /// Whether the seat is played automatically by the ruleset's defaults
+    /// (civil disorder or vacant). A computer player's seat is not: it
+    /// plays its own orders ([`SeatRow::is_bot`]).
     pub fn automatic(&self) -> bool {
         self.disorder || self.vacant
+    }
+
+    /// Whether a computer player plays the seat.
+    pub fn is_bot(&self) -> bool {
+        self.bot.is_some() && !self.automatic()
+    }
+
+    /// Whether a person plays the seat: neither automatic nor a computer
+    /// player. A game in which no seat is a person's plays nothing by
+    /// itself (only deadlines and the host move it).
+    pub fn person(&self) -> bool {
+        !self.automatic() && self.bot.is_none()
+    }
+
+    /// Nobody to alert for the seat: automatic, or a computer player.
+    pub fn unattended(&self) -> bool {
+        self.automatic() || self.bot.is_some()
     }
 }
 
@@ -385,6 +467,13 @@ pub(crate) fn seat_from_row(row: &AnyRow) -> StoreResult<SeatRow> {
         },
         thread_id: row.try_get::<Option<i64>, _>("thread_id")?.map(id_from_db),
         pick: row.try_get("pick")?,
+        bot: match row.try_get::<Option<String>, _>("bot")? {
+            None => None,
+            Some(word) => Some(
+                BotLevel::from_key(&word)
+                    .ok_or_else(|| StoreError::Corrupt(format!("bot level `{word}` of a seat")))?,
+            ),
+        },
     })
 }
 
