@@ -998,6 +998,7 @@ fn sample_text(kind: OptionKind) -> &'static [&'static str] {
         OptionKind::Missed => &["default", "wait", "Wait"],
         OptionKind::Pick => &["red", "Blue", " violet ", "grey", "purple", ""],
         OptionKind::Private => &["dms", "thread", "threads", "DMs", " thread "],
+        OptionKind::Level => &["easy", "Normal", " hard ", "medium"],
         OptionKind::Flag => &["true", "false", "on", "off", "yes", "no"],
         OptionKind::Player => &["@dave", "dave", "@", "Bob the Bold"],
     }

@@ -8,6 +8,7 @@ mod pgdb;
 #[allow(dead_code)]
 mod policy;
 
+mod bots;
 mod concurrency;
 mod damaged;
 mod deadlines;

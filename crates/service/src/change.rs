@@ -123,6 +123,12 @@ pub(super) enum Lobby {
         user: UserId,
         pick: String,
     },
+    /// Seat a computer player ([`orrery_store::bot_user`]'s id).
+    Bot {
+        user: UserId,
+        name: String,
+        level: orrery_store::BotLevel,
+    },
     Unseat(UserId),
     Close,
 }
@@ -320,6 +326,7 @@ impl Service {
                         .await
                         .map(drop),
                     Lobby::Pick { user, pick } => self.store.set_pick(row.id, user, &pick).await,
+                    Lobby::Bot { user, name, level } => self.store.add_bot(row.id, user, &name, level).await.map(drop),
                     Lobby::Unseat(user) => self.store.remove_seat(row.id, user).await.map(drop),
                     Lobby::Close => {
                         self.store

@@ -49,6 +49,10 @@ impl Service {
         c.outbox = self.payloads(game, out, watchers).await?;
         let written = self.store.commit(c).await;
         self.touched(game);
+        if written.is_ok() {
+            // A computer player may owe a decision now.
+            self.bots.poke();
+        }
         written
     }
 
@@ -71,6 +75,9 @@ impl Service {
             None if out.iter().any(public_board) => self.store.watchers(game).await?,
             None => Vec::new(),
         };
+        // Computer players are nobody to send to, ping or mention.
+        let out: Vec<OutMessage> = out.iter().filter_map(super::bots::unbotted).collect();
+        let out = out.as_slice();
         let mut all: Vec<OutMessage> = out.to_vec();
         if !watchers.is_empty() {
             for m in out {

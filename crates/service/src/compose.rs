@@ -177,6 +177,8 @@ pub(super) fn waiting_footer(
         }
         let seat = seats.iter().find(|s| s.seat == p.seat);
         match seat {
+            // A computer player: its name, never a mention or a ping.
+            Some(s) if s.is_bot() => text.push_str(&s.name),
             Some(s) if !s.automatic() => {
                 text.append(Text::new().mention(s.user, s.name.clone()));
                 if !p.submitted && !quiet(s) && !pings.contains(&s.user) {
@@ -349,7 +351,7 @@ pub(super) fn after_action(ctx: &Ctx) -> Vec<OutMessage> {
             .collect();
         let alert: Vec<&SeatRow> = newly
             .iter()
-            .filter_map(|p| seats.iter().find(|s| s.seat == p.seat && !s.automatic() && !quiet(s)))
+            .filter_map(|p| seats.iter().find(|s| s.seat == p.seat && !s.unattended() && !quiet(s)))
             .collect();
         // A seat the game waited on answered (or the game ended): an
         // earlier alert is over. (Delivered only if one is live.)

@@ -24,7 +24,7 @@ use super::{
 };
 use orrery_engine::{GameId, Seat, SheetVerb, UserId};
 use orrery_games::GameKind;
-use orrery_store::{GameRow, PrivateTo};
+use orrery_store::{BotLevel, GameRow, PrivateTo};
 
 /// A top-level command the subcommands of [`SUBCOMMANDS`] belong to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -128,6 +128,9 @@ pub enum OptionKind {
     /// What a player picks for their seat on joining, in a game that asks
     /// (Spectrum War's colour); autocompletes with the values still free.
     Pick,
+    /// A computer player's difficulty: `easy`, `normal` or `hard` (a fixed
+    /// choice).
+    Level,
 }
 
 /// Where an option's suggestions come from, for transports that offer them.
@@ -326,6 +329,7 @@ impl OptionKind {
             | OptionKind::Missed
             | OptionKind::Private
             | OptionKind::Pick
+            | OptionKind::Level
             | OptionKind::GameOptions => Wire::Text,
         }
     }
@@ -336,6 +340,7 @@ impl OptionKind {
             OptionKind::System => GameKind::ALL.iter().map(|k| k.key()).collect(),
             OptionKind::Missed => [Missed::Default, Missed::Wait].iter().map(|m| m.as_str()).collect(),
             OptionKind::Private => [PrivateTo::Dms, PrivateTo::Thread].iter().map(|p| p.as_str()).collect(),
+            OptionKind::Level => BotLevel::ALL.iter().map(|l| l.as_str()).collect(),
             _ => vec![],
         }
     }
@@ -373,7 +378,7 @@ impl OptionKind {
     fn example(self, name: &str) -> String {
         match self {
             OptionKind::Game => format!("`{name}:3`"),
-            OptionKind::System | OptionKind::Missed | OptionKind::Private => {
+            OptionKind::System | OptionKind::Missed | OptionKind::Private | OptionKind::Level => {
                 let words: Vec<String> = self.choices().iter().map(|c| format!("`{name}:{c}`")).collect();
                 words.join(" or ")
             }
@@ -529,6 +534,16 @@ const fn seat_option(description: &'static str) -> OptionSpec {
         description,
         kind: OptionKind::Seat,
         required: true,
+    }
+}
+
+/// The `seat` option where it may be left out.
+const fn seat_option_optional(description: &'static str) -> OptionSpec {
+    OptionSpec {
+        name: "seat",
+        description,
+        kind: OptionKind::Seat,
+        required: false,
     }
 }
 
@@ -961,6 +976,33 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
         "Resolve the current phase now, applying defaults for missing orders.",
         |a| Ok(Request::Force { game: a.game() }),
     ),
+    Subcommand {
+        top: Some(Top::Host),
+        name: "bot",
+        description: "Seat a computer player in the lobby; in play, hand a seat to one (seat:).",
+        options: &[
+            OptionSpec {
+                name: "level",
+                description: "How hard it plays: easy, normal (the default) or hard",
+                kind: OptionKind::Level,
+                required: false,
+            },
+            seat_option_optional("In play: the seat it takes, by its player's name or its number"),
+            GAME_OPTION,
+        ],
+        build: |a| {
+            let game = a.game();
+            let level = a.text("level").and_then(BotLevel::from_key).unwrap_or_default();
+            Ok(match a.get("seat") {
+                None => Request::AddBot { game, level },
+                Some(_) => Request::ReplaceBot {
+                    game,
+                    seat: a.seat()?,
+                    level,
+                },
+            })
+        },
+    },
     Subcommand {
         top: Some(Top::Host),
         name: "replace",
@@ -1845,5 +1887,45 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("Game #3 is a game of Hyperspace"), "{e}");
+    }
+
+    #[test]
+    fn host_bot_seats_one_in_the_lobby_or_takes_a_seat_in_play() {
+        assert_eq!(
+            parse_host("bot", &[]).unwrap(),
+            Request::AddBot {
+                game: None,
+                level: BotLevel::Normal
+            }
+        );
+        assert_eq!(
+            parse_host("bot", &text(&[("level", "Hard")])).unwrap(),
+            Request::AddBot {
+                game: None,
+                level: BotLevel::Hard
+            }
+        );
+        assert_eq!(
+            parse_host(
+                "bot",
+                &[("seat".into(), OptionValue::Text("alice".into())), int("game", 4)]
+            )
+            .unwrap(),
+            Request::ReplaceBot {
+                game: Some(GameId(4)),
+                seat: SeatRef::Name("alice".into()),
+                level: BotLevel::Normal
+            }
+        );
+        assert_eq!(
+            parse_host("bot", &text(&[("seat", "2"), ("level", "easy")])).unwrap(),
+            Request::ReplaceBot {
+                game: None,
+                seat: SeatRef::Number(Seat(1)),
+                level: BotLevel::Easy
+            }
+        );
+        let e = parse_host("bot", &text(&[("level", "medium")])).unwrap_err();
+        assert!(e.contains("`level:medium` is not one of easy, normal, hard"), "{e}");
     }
 }

@@ -5,6 +5,7 @@
 
 // The one path every change takes, and the values it is built from.
 mod advance;
+mod bots;
 mod change;
 mod commit;
 mod compose;
@@ -40,9 +41,11 @@ mod transport;
 pub use clock::{Clock, FileClock, ManualClock, SystemClock};
 pub use compose::bare_label;
 pub use health::Health;
+pub use lobby::ADD_BOT;
 pub use message::{Act, BoardRef, Choice, Op, OutMessage, Reply, Slot, Target};
 pub use naming::{find_seat, name_list, phase_choices, seat_choices, section_choices, SeatRef};
 pub use orders::{complete_from, players_as_seats, STALE_PROMPT, UNDONE_PROMPT};
+pub use orrery_store::{is_bot_user, BotLevel};
 pub use reading::compose_outcome;
 pub use resign::RESIGN_YES;
 pub use rules_page::{rules_intro, rules_section, rules_sections, section_names};
@@ -183,6 +186,18 @@ pub enum Request {
         seat: SeatRef,
         user: UserId,
         name: String,
+    },
+    /// Host: seat a computer player in the lobby, at `level`.
+    AddBot {
+        game: Option<GameId>,
+        level: orrery_store::BotLevel,
+    },
+    /// Host: a computer player at `level` takes `seat` in play (or the
+    /// seat's computer player plays at `level` from now on).
+    ReplaceBot {
+        game: Option<GameId>,
+        seat: SeatRef,
+        level: orrery_store::BotLevel,
     },
     /// Host: remove the player of `seat` (in play the seat stays, vacant
     /// and in civil disorder, until replaced).
@@ -396,6 +411,9 @@ pub struct Service {
     sole: bool,
     /// Sends that failed since the process started ([`Service::health`]).
     failed_sends: std::sync::atomic::AtomicU64,
+    /// Computer players' work: poked by every commit, so the bot loop
+    /// looks for decisions they owe ([`runtime::bot_loop`]).
+    bots: bots::Bots,
 }
 
 impl Service {
@@ -413,6 +431,7 @@ impl Service {
             send_timeout: delivery::SEND_TIMEOUT,
             sole: false,
             failed_sends: std::sync::atomic::AtomicU64::new(0),
+            bots: bots::Bots::default(),
         }
     }
 
@@ -478,6 +497,11 @@ impl Service {
             Request::Replace { game, seat, user, name } => {
                 let seat = self.seat_named(actor, game, &seat).await?;
                 self.replace(actor, game, seat, user, name).await
+            }
+            Request::AddBot { game, level } => self.add_bot(actor, game, level).await,
+            Request::ReplaceBot { game, seat, level } => {
+                let seat = self.seat_named(actor, game, &seat).await?;
+                self.replace_with_bot(actor, game, seat, level).await
             }
             Request::Kick { game, seat } => {
                 let seat = self.seat_named(actor, game, &seat).await?;

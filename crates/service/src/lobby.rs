@@ -11,6 +11,9 @@ use orrery_engine::{GameConfig, GameId, UserId};
 use orrery_games::GameKind;
 use orrery_store::{Commit, DeadlineChange, GameRow, GameStatus, NewGame, PrivateTo, SeatRow};
 
+/// The lobby's button seating a computer player (`/host bot`).
+pub const ADD_BOT: &str = "Add a computer player";
+
 /// The values of a seat pick no player but `me` holds, in order.
 fn free_picks(values: &'static [&'static str], seats: &[SeatRow], me: UserId) -> Vec<&'static str> {
     values
@@ -147,7 +150,7 @@ impl Service {
             _ => "",
         };
         let mut reply = Reply::public(Text::new().strong(kind.name()).then(format!(
-            " game {id} is open. {} is hosting and has taken the first seat.\nPress Join to take a seat (or `/game join`); the host presses Start (or `/game start`) once {} to {} players are seated.{private}",
+            " game {id} is open. {} is hosting and has taken the first seat.\nPress Join to take a seat (or `/game join`); the host presses Start (or `/game start`) once {} to {} players are seated; the host may seat computer players too (Add a computer player, or `/host bot`).{private}",
             actor.name,
             counts.start(),
             counts.end()
@@ -156,6 +159,7 @@ impl Service {
             Choice::act(id, Act::Join, "Join"),
             Choice::act(id, Act::Leave, "Leave"),
             Choice::act(id, Act::Start, "Start"),
+            Choice::act(id, Act::AddBot, ADD_BOT),
         ];
         if let Some(spec) = kind.seat_pick() {
             reply.text.push_str(&format!(

@@ -77,6 +77,9 @@ pub enum Act {
     /// Pick `command`'s name for the presser's seat in the lobby, joining
     /// if need be (see `/game join colour:`).
     Pick,
+    /// Seat a computer player of normal level in the game's lobby, for its
+    /// host (see `/host bot`).
+    AddBot,
 }
 
 impl Choice {

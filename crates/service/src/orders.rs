@@ -67,7 +67,11 @@ pub fn players_as_seats(kind: GameKind, line: &CommandLine, names: &[String]) ->
         let bare = who.trim_start_matches('@');
         let seat = match who.parse::<usize>() {
             Ok(n) => Some(n),
-            Err(_) => names.iter().position(|n| n.eq_ignore_ascii_case(bare)).map(|i| i + 1),
+            // A computer player by its name with or without its 🤖.
+            Err(_) => names
+                .iter()
+                .position(|n| n.eq_ignore_ascii_case(bare) || n.trim_start_matches("🤖 ").eq_ignore_ascii_case(bare))
+                .map(|i| i + 1),
         };
         let Some(seat) = seat else {
             return Err(format!(

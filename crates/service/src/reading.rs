@@ -59,6 +59,12 @@ impl Service {
                 " — vacant, civil disorder"
             } else if s.disorder {
                 " — civil disorder"
+            } else if let Some(level) = s.bot {
+                match level {
+                    orrery_store::BotLevel::Easy => " — computer player, easy",
+                    orrery_store::BotLevel::Normal => " — computer player, normal",
+                    orrery_store::BotLevel::Hard => " — computer player, hard",
+                }
             } else {
                 ""
             };

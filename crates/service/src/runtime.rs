@@ -100,6 +100,35 @@ pub async fn delivery_loop<T: Transport>(
     tracing::debug!("delivery stopped");
 }
 
+/// How often the bot loop looks for decisions computer players owe when
+/// nothing pokes it (a commit pokes it at once).
+pub const BOT_INTERVAL: Duration = Duration::from_secs(10);
+
+/// Computer players: at once (after a restart, the decisions they owe in
+/// every game are played again), whenever a commit pokes it, and every
+/// [`BOT_INTERVAL`], play what they owe ([`Service::play_bots_until`]);
+/// pokes delivery when it played anything. Returns when `stop` is
+/// cancelled, between decisions.
+pub async fn bot_loop(service: Arc<Service>, delivery: Arc<Notify>, stop: CancellationToken) {
+    let poked = service.bots_poked();
+    while !stop.is_cancelled() {
+        match service.play_bots_until(&stop).await {
+            Ok(n) if n > 0 => {
+                tracing::debug!(played = n, "computer players played");
+                delivery.notify_one();
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!("computer players could not play: {e:#}"),
+        }
+        tokio::select! {
+            _ = stop.cancelled() => {}
+            _ = poked.notified() => {}
+            _ = tokio::time::sleep(BOT_INTERVAL) => {}
+        }
+    }
+    tracing::debug!("computer players stopped");
+}
+
 /// Log the bot's health ([`Service::health`]) as one `info` line every
 /// `every`, the first one `every` after start: games active, the outbox
 /// backlog and its oldest message's age, failed sends, the store's health.

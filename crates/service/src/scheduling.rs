@@ -222,7 +222,7 @@ impl Service {
                 continue;
             };
             let draft = drafts.iter().find(|x| x.seat == s.seat && x.seq == row.seq);
-            if s.automatic() || draft.is_some_and(|x| x.ready) {
+            if s.unattended() || draft.is_some_and(|x| x.ready) {
                 continue;
             }
             let note = if draft.is_some() {

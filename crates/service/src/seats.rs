@@ -48,7 +48,10 @@ pub(super) struct Played {
 /// deadline.
 pub(super) fn autoplay(adv: &mut Advance, seats: &[SeatRow], drafting: bool) -> Vec<Played> {
     let mut played = Vec::new();
-    if seats.iter().all(SeatRow::automatic) {
+    // Nobody plays here: not even the defaults run by themselves (computer
+    // players are no one either: a table of them alone waits for the
+    // deadlines or the host).
+    if !seats.iter().any(SeatRow::person) {
         return played;
     }
     let automatic = |seat: Seat| seats.iter().any(|s| s.seat == seat && s.automatic());
@@ -161,6 +164,7 @@ impl Service {
                 s.vacant = false;
                 s.disorder = false;
                 s.reminders = None;
+                s.bot = None;
             }
             let was = if old.vacant {
                 format!("{}'s seat (vacant)", old.name)
@@ -171,7 +175,8 @@ impl Service {
                 row.channel_id,
                 format!("🔁 The host gave {was} in game {} to {name}.", row.id),
             )];
-            if !old.vacant {
+            // A computer player handing its seat back is told nothing.
+            if !old.vacant && !old.is_bot() {
                 out.push(OutMessage::to_dm(
                     old.user,
                     format!("The host gave your seat in game {} to {name}.", row.id),
@@ -207,6 +212,7 @@ impl Service {
                 player: Some((user, name.clone())),
                 disorder: Some(false),
                 vacant: Some(false),
+                bot: Some(None),
                 ..SeatChange::new(seat)
             };
             let reply = Reply::private(format!("{name} now plays {seat} in game {}.", row.id));
@@ -246,6 +252,7 @@ impl Service {
             if let Some(s) = new_seats.iter_mut().find(|s| s.seat == seat) {
                 s.vacant = true;
                 s.disorder = true;
+                s.bot = None;
             }
             let notes = vec![format!(
                 "🚪 The host removed {} from game {}: {seat} is vacant and in civil disorder (defaults every phase) until the host replaces the player with `/host replace`.",
@@ -258,6 +265,7 @@ impl Service {
             let change = SeatChange {
                 vacant: Some(true),
                 disorder: Some(true),
+                bot: target.bot.is_some().then_some(None),
                 ..SeatChange::new(seat)
             };
             Ok(self.automatic_played(row, &state, new_seats, change, notes, extra))
@@ -279,6 +287,12 @@ impl Service {
             let row = &held.row;
             let seats = self.store.seats(row.id).await?;
             let target = Self::seat_row(row, &seats, seat)?.clone();
+            if target.is_bot() {
+                return user_err(format!(
+                    "{} plays {seat} of game {}: a computer player is not put in civil disorder. Give the seat to a person with `/host replace seat:… player:@…`, or remove it with `/host kick`.",
+                    target.name, row.id
+                ));
+            }
             if target.vacant && !on {
                 return user_err(format!(
                     "{seat} of game {} has no player; give it one with `/host replace` instead.",

@@ -134,6 +134,15 @@ impl Text {
         self
     }
 
+    /// The same text with each span passed through `f`.
+    pub(crate) fn map_spans(self, f: impl Fn(Span) -> Span) -> Text {
+        let mut out = Text::new();
+        for span in self.spans {
+            out.push_span(f(span));
+        }
+        out
+    }
+
     /// Texts joined by a plain separator.
     pub fn join(parts: impl IntoIterator<Item = Text>, sep: &str) -> Text {
         let mut out = Text::new();

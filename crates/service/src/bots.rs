@@ -1,0 +1,511 @@
+//! Computer players (issue 31): seated by the host in the lobby (`/host
+//! bot`) or given a seat in play (`/host replace … bot:`), and driven by
+//! the bot loop ([`crate::runtime::bot_loop`]).
+//!
+//! A computer player's seat holds one of the reserved user ids
+//! ([`orrery_store::bot_user`]) and the name "🤖 Bot-N"; its level is stored
+//! with the seat (`seats.bot`). It is nobody to alert: the one place
+//! messages are written ([`unbotted`], from `commit.rs`) drops every
+//! private message to it and every ping or mention of it, so its prompts,
+//! hands and private boards are never sent anywhere.
+//!
+//! Its decisions: every commit pokes the bot loop, which looks at the games
+//! in play with a computer player ([`Service::play_bots_until`]); for a
+//! decision one owes, the engine's player
+//! ([`orrery_games::AnyState::bot_order`], which sees only what the seat
+//! may know) thinks on the blocking pool, one decision at a time in the
+//! process, for at most the level's time ([`budget`]; past it the
+//! ruleset's default is played instead, and the late answer is thrown
+//! away). Its randomness is a `GameRng` seeded from the game, the log
+//! position and the seat, so a decision is the same whoever computes it.
+//! The order then goes through the change pipeline as a player's does,
+//! only if the game is still at the log position it was computed for:
+//! an answer for a position the game has left is dropped, never played.
+//! Nothing is lost on a restart: the loop looks at every game with a
+//! computer player when it starts. A game whose computer player fails is
+//! logged and left to its deadline until its log moves on; other games
+//! go on.
+
+use super::advance::Advance;
+use super::change::{Changed, Load, Lobby, Moved, Then};
+use super::lobby::started_word;
+use super::roster::Roster;
+use super::settings::Settings;
+use super::text::Span;
+use super::{compose, user_err, Actor, OutMessage, Reply, Service, ServiceError, Target, Text};
+use orrery_engine::bot::Effort;
+use orrery_engine::{CommandLine, GameId, GameRng, Seat, UserId};
+use orrery_store::{
+    bot_number, bot_user, is_bot_user, BotLevel, Commit, DeadlineChange, GameStatus, SeatChange, SeatRow,
+};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{Notify, Semaphore};
+use tokio_util::sync::CancellationToken;
+
+/// The engine's effort for a level.
+pub(super) fn effort(level: BotLevel) -> Effort {
+    match level {
+        BotLevel::Easy => Effort::EASY,
+        BotLevel::Normal => Effort::NORMAL,
+        BotLevel::Hard => Effort::HARD,
+    }
+}
+
+/// The longest a computer player may think about one decision; past it
+/// the ruleset's default is played for it. The engine reads no clock: its
+/// work is fixed by the [`Effort`], and this is the platform's cap.
+pub(super) fn budget(level: BotLevel) -> Duration {
+    match level {
+        BotLevel::Easy => Duration::from_secs(5),
+        BotLevel::Normal => Duration::from_secs(15),
+        BotLevel::Hard => Duration::from_secs(30),
+    }
+}
+
+/// A computer player's name: "🤖 Bot-2".
+pub(super) fn bot_name(n: u16) -> String {
+    format!("🤖 Bot-{n}")
+}
+
+/// The next computer player for a table: the smallest number no seat's
+/// computer player has, its id and its name.
+fn next_bot(seats: &[SeatRow]) -> (UserId, String) {
+    let n = (1..=u16::MAX)
+        .find(|n| !seats.iter().any(|s| bot_number(s.user) == Some(*n)))
+        .unwrap_or(u16::MAX);
+    (bot_user(n), bot_name(n))
+}
+
+/// The computer player's generator for one decision: from the game, its
+/// log position and the seat (a fixed mix; no process randomness).
+fn rng_for(game: GameId, seq: i64, seat: Seat) -> GameRng {
+    let mut x = (game.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x ^= (seq as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    x ^= u64::from(seat.0).wrapping_mul(0x1656_67B1_9E37_79F9);
+    GameRng::seeded(x ^ (x >> 29))
+}
+
+/// `m` as it may be written: `None` for a private message to a computer
+/// player (nobody reads it); otherwise without pings of computer players,
+/// and naming them instead of mentioning them.
+pub(super) fn unbotted(m: &OutMessage) -> Option<OutMessage> {
+    if let Target::Dm(user) = m.target {
+        if is_bot_user(user) {
+            return None;
+        }
+    }
+    let plain = |t: Text| {
+        t.map_spans(|span| match span {
+            Span::Mention { user, name } if is_bot_user(user) => Span::Plain(name),
+            Span::User(user) if is_bot_user(user) => Span::Plain("a computer player".into()),
+            span => span,
+        })
+    };
+    let mut m = m.clone();
+    m.pings.retain(|u| !is_bot_user(*u));
+    m.text = plain(m.text);
+    m.lead = m.lead.map(plain);
+    m.footer = m.footer.map(plain);
+    Some(m)
+}
+
+/// The bot loop's state in a service.
+pub(super) struct Bots {
+    /// Poked by every commit.
+    poke: Arc<Notify>,
+    /// One decision thought about at a time in this process (the blocking
+    /// pool's thread keeps its permit until it is done, even when nobody
+    /// waits for its answer any more).
+    thinking: Arc<Semaphore>,
+    /// Games whose computer player failed, at the log position it failed
+    /// at: left alone until the game moves on.
+    failed: Mutex<HashMap<GameId, i64>>,
+}
+
+impl Default for Bots {
+    fn default() -> Self {
+        Bots {
+            poke: Arc::new(Notify::new()),
+            thinking: Arc::new(Semaphore::new(1)),
+            failed: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl Bots {
+    pub(super) fn poke(&self) {
+        self.poke.notify_one();
+    }
+}
+
+/// At most this many decisions per game in one pass of the bot loop
+/// (others' games get their turn between; the next poke goes on).
+const DECISIONS_PER_PASS: usize = 200;
+
+impl Service {
+    /// What the bot loop waits on: poked whenever a game changed.
+    pub fn bots_poked(&self) -> Arc<Notify> {
+        self.bots.poke.clone()
+    }
+
+    /// Host: seat a computer player in the lobby.
+    pub(super) async fn add_bot(
+        &self,
+        actor: &Actor,
+        game: Option<GameId>,
+        level: BotLevel,
+    ) -> Result<Reply, ServiceError> {
+        let row = self.resolve(actor, game).await?;
+        self.change(Load::Game(row.id), async |held| {
+            let row = &held.row;
+            if row.host != actor.user {
+                return user_err(format!("Only the host of game {} can seat a computer player.", row.id));
+            }
+            if row.status != GameStatus::Lobby {
+                let hint = if row.status == GameStatus::Active {
+                    " To hand a player's seat to a computer player, name it: `/host bot seat:…`."
+                } else {
+                    ""
+                };
+                return user_err(format!(
+                    "Game {} has already {}; computer players are seated in the lobby.{hint}",
+                    row.id,
+                    started_word(row.status)
+                ));
+            }
+            let seats = self.store.seats(row.id).await?;
+            let max = *row.kind.player_counts().end() as usize;
+            if seats.len() >= max {
+                return user_err(format!("Game {} is full ({max} players).", row.id));
+            }
+            let (user, name) = next_bot(&seats);
+            let reply = Reply::public(format!(
+                "The host seated a computer player, {name} ({level}), in game {} ({} seated).",
+                row.id,
+                seats.len() + 1
+            ));
+            Ok(Changed::lobby(Lobby::Bot { user, name, level }, reply))
+        })
+        .await
+    }
+
+    /// Host: a computer player takes `seat` in play; or, when one plays it
+    /// already, it plays at `level` from now on.
+    pub(super) async fn replace_with_bot(
+        &self,
+        actor: &Actor,
+        game: Option<GameId>,
+        seat: Seat,
+        level: BotLevel,
+    ) -> Result<Reply, ServiceError> {
+        let row = self.hosted(actor, game, "hand a seat to a computer player").await?;
+        if row.status == GameStatus::Lobby {
+            return user_err(format!(
+                "Game {} hasn't started: in the lobby a computer player takes a seat of its own (`/host bot` without `seat:`).",
+                row.id
+            ));
+        }
+        Self::active(&row)?;
+        self.change(Load::InPlay(row.id), async |held| {
+            let row = &held.row;
+            let seats = self.store.seats(row.id).await?;
+            let old = Self::seat_row(row, &seats, seat)?.clone();
+            if old.is_bot() {
+                if old.bot == Some(level) {
+                    return user_err(format!(
+                        "{} already plays {seat} in game {} at {level}.",
+                        old.name, row.id
+                    ));
+                }
+                let change = SeatChange {
+                    bot: Some(Some(level)),
+                    ..SeatChange::new(seat)
+                };
+                let out = vec![OutMessage::to_channel(
+                    row.channel_id,
+                    format!("🤖 {} plays at {level} in game {} from now on.", old.name, row.id),
+                )];
+                let reply = Reply::private(format!("{} now plays at {level}.", old.name));
+                return Ok(Changed::commit(
+                    Commit::new(row.id, row.seq, self.now_ms()).with_seat(change),
+                    out,
+                    reply,
+                ));
+            }
+            let (user, name) = next_bot(&seats);
+            let was = if old.vacant {
+                format!("{}'s seat (vacant)", old.name)
+            } else {
+                format!("{}'s seat", old.name)
+            };
+            let mut out = vec![OutMessage::to_channel(
+                row.channel_id,
+                format!(
+                    "🔁 The host gave {was} in game {} to a computer player, {name} ({level}).",
+                    row.id
+                ),
+            )];
+            if !old.vacant {
+                out.push(OutMessage::to_dm(
+                    old.user,
+                    format!(
+                        "The host gave your seat in game {} to a computer player, {name}.",
+                        row.id
+                    ),
+                ));
+            }
+            let change = SeatChange {
+                player: Some((user, name.clone())),
+                disorder: Some(false),
+                vacant: Some(false),
+                bot: Some(Some(level)),
+                ..SeatChange::new(seat)
+            };
+            let reply = Reply::private(format!(
+                "{name} ({level}) now plays {}'s seat in game {}.",
+                old.name, row.id
+            ));
+            Ok(Changed::commit(
+                Commit::new(row.id, row.seq, self.now_ms()).with_seat(change),
+                out,
+                reply,
+            ))
+        })
+        .await
+    }
+
+    /// Play what computer players owe in every game in play with one, a
+    /// decision at a time, game after game, until none owes anything or
+    /// `stop` is cancelled (between decisions). Returns how many orders
+    /// were played. One game's failure is logged and touches no other.
+    pub async fn play_bots_until(&self, stop: &CancellationToken) -> Result<usize, ServiceError> {
+        let mut live = self.store.games_with_bots().await?;
+        let mut played = 0;
+        for _ in 0..DECISIONS_PER_PASS {
+            let mut again = Vec::new();
+            for game in live {
+                if stop.is_cancelled() {
+                    return Ok(played);
+                }
+                match self.bot_turn(game).await {
+                    Ok(true) => {
+                        played += 1;
+                        again.push(game);
+                    }
+                    Ok(false) => {}
+                    Err(e) => tracing::warn!(game = %game, "a computer player could not play: {e}"),
+                }
+            }
+            if again.is_empty() {
+                break;
+            }
+            live = again;
+        }
+        Ok(played)
+    }
+
+    /// One decision a computer player of `game` owes, thought about and
+    /// played. `false`: none owed (or its answer was for a position the
+    /// game has left).
+    async fn bot_turn(&self, game: GameId) -> Result<bool, ServiceError> {
+        let Some(row) = self.store.game(game).await? else {
+            return Ok(false);
+        };
+        let (GameStatus::Active, Some(state)) = (row.status, row.state.clone()) else {
+            return Ok(false);
+        };
+        if state.outcome().is_some() {
+            return Ok(false);
+        }
+        if self.bots.failed.lock().expect("bot failures poisoned").get(&game) == Some(&row.seq) {
+            return Ok(false);
+        }
+        let seats = self.store.seats(game).await?;
+        // Computer players alone play nothing by themselves.
+        if !seats.iter().any(SeatRow::person) {
+            return Ok(false);
+        }
+        let owed = state.pending().into_iter().filter(|p| !p.submitted).find_map(|p| {
+            let s = seats.iter().find(|s| s.seat == p.seat && s.is_bot())?;
+            Some((p.seat, s.bot.unwrap_or_default()))
+        });
+        let Some((seat, level)) = owed else {
+            return Ok(false);
+        };
+        let seq = row.seq;
+        let line = self.think(game, seq, seat, level, state).await;
+        let Some(line) = line else {
+            self.bot_failed(game, seq);
+            tracing::warn!(game = %game, seat = %seat, seq, "a computer player has no order to give");
+            return Ok(false);
+        };
+        match self.bot_play(game, seq, seat, line).await {
+            Ok(played) => Ok(played),
+            Err(e) => {
+                self.bot_failed(game, seq);
+                Err(e)
+            }
+        }
+    }
+
+    fn bot_failed(&self, game: GameId, seq: i64) {
+        self.bots
+            .failed
+            .lock()
+            .expect("bot failures poisoned")
+            .insert(game, seq);
+    }
+
+    /// The computer player's order for `seat` in `state` (the game at log
+    /// position `seq`), thought about on the blocking pool for at most the
+    /// level's [`budget`]; past it, or should the engine fail, the
+    /// ruleset's default. Logs nothing of the order (it may be secret).
+    async fn think(
+        &self,
+        game: GameId,
+        seq: i64,
+        seat: Seat,
+        level: BotLevel,
+        state: orrery_games::AnyState,
+    ) -> Option<CommandLine> {
+        let fallback = state.default_command(seat);
+        let permit = self.bots.thinking.clone().acquire_owned().await.ok()?;
+        let mut rng = rng_for(game, seq, seat);
+        let task = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            state.bot_order(seat, effort(level), &mut rng)
+        });
+        match tokio::time::timeout(budget(level), task).await {
+            Ok(Ok(Some(line))) => Some(line),
+            Ok(Ok(None)) => fallback,
+            Ok(Err(e)) => {
+                tracing::error!(game = %game, seat = %seat, seq, "a computer player failed: {e}");
+                fallback
+            }
+            Err(_) => {
+                tracing::warn!(
+                    game = %game, seat = %seat, seq,
+                    "a computer player thought longer than {:?}: its seat's default is played",
+                    budget(level)
+                );
+                fallback
+            }
+        }
+    }
+
+    /// Play `line` for the computer player of `seat`, through the change
+    /// pipeline as a player's order goes, if the game is still at log
+    /// position `seq` and the seat still a computer player's; otherwise
+    /// nothing (`false`).
+    async fn bot_play(&self, game: GameId, seq: i64, seat: Seat, line: CommandLine) -> Result<bool, ServiceError> {
+        self.change(Load::Game(game), async |held| {
+            let row = &held.row;
+            if row.status != GameStatus::Active || row.seq != seq {
+                return Ok(Changed::nothing(false));
+            }
+            let seats = self.store.seats(row.id).await?;
+            if !seats.iter().any(|s| s.seat == seat && s.is_bot()) {
+                return Ok(Changed::nothing(false));
+            }
+            let state = self.state_of(row)?;
+            // The refusal is not logged: it may tell the seat's secrets.
+            let events = state
+                .decide(seat, &line)
+                .map_err(|_| anyhow::anyhow!("the computer player's order for {seat} was refused"))?;
+            let settings = Settings::of(row);
+            let mut adv = Advance::new(&state, row.seq);
+            adv.push(events);
+            let played = super::seats::autoplay(&mut adv, &seats, !settings.auto_resolve);
+            let deadline = self
+                .next_deadline(&settings, &adv.before, &adv.state)
+                .map_or(DeadlineChange::Keep, DeadlineChange::Set);
+            let notes = super::seats::autoplay_line(&played, &seats)
+                .into_iter()
+                .map(Text::from)
+                .collect();
+            let label = compose::label_of(&state, seat, &line, &seats.names());
+            let cause = compose::Cause::Order { seat, line, label };
+            let moved = Moved::new(adv, seats, cause, deadline).notes(notes);
+            // With auto-resolve off, the players' drafts may have waited
+            // for this one.
+            let then = if settings.auto_resolve {
+                Then::Done
+            } else {
+                Then::SubmitReadyDrafts
+            };
+            Ok(Changed::moved(moved, true).if_lost(false).then(then))
+        })
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seat(n: u8, user: UserId, name: &str, bot: Option<BotLevel>) -> SeatRow {
+        SeatRow {
+            seat: Seat(n),
+            user,
+            name: name.into(),
+            disorder: false,
+            vacant: false,
+            reminders: None,
+            dms_refused_at: None,
+            private_to: None,
+            thread_id: None,
+            pick: None,
+            bot,
+        }
+    }
+
+    #[test]
+    fn computer_players_get_the_smallest_free_number() {
+        let seats = [
+            seat(0, UserId(7), "alice", None),
+            seat(1, bot_user(1), &bot_name(1), Some(BotLevel::Easy)),
+            seat(2, bot_user(3), &bot_name(3), Some(BotLevel::Hard)),
+        ];
+        assert_eq!(next_bot(&seats), (bot_user(2), "🤖 Bot-2".to_string()));
+        assert_eq!(next_bot(&[]), (bot_user(1), "🤖 Bot-1".to_string()));
+        assert!(is_bot_user(bot_user(1)) && !is_bot_user(UserId(7)));
+        assert!(!is_bot_user(UserId(1_300_000_000_000_000_000)));
+    }
+
+    #[test]
+    fn a_computer_player_is_never_messaged_pinged_or_mentioned() {
+        let bot = bot_user(2);
+        assert_eq!(unbotted(&OutMessage::to_dm(bot, "your prompt")), None);
+        let mut m = OutMessage::to_channel(
+            5,
+            Text::plain("Waiting on: ")
+                .mention(UserId(7), "alice")
+                .then(", ")
+                .mention(bot, "🤖 Bot-2"),
+        );
+        m.pings = vec![UserId(7), bot];
+        m.footer = Some(Text::new().mention(bot, "🤖 Bot-2"));
+        let m = unbotted(&m).expect("a channel post is kept");
+        assert_eq!(m.pings, vec![UserId(7)]);
+        assert_eq!(
+            m.text,
+            Text::plain("Waiting on: ")
+                .mention(UserId(7), "alice")
+                .then(", 🤖 Bot-2")
+        );
+        assert_eq!(m.footer, Some(Text::plain("🤖 Bot-2")));
+        let person = OutMessage::to_dm(UserId(7), "your prompt");
+        assert_eq!(unbotted(&person), Some(person));
+    }
+
+    #[test]
+    fn a_decision_s_generator_depends_on_the_game_the_position_and_the_seat() {
+        let draw = |g, s, seat| rng_for(GameId(g), s, Seat(seat)).below(1_000_000);
+        assert_eq!(draw(1, 10, 0), draw(1, 10, 0));
+        assert_ne!(draw(1, 10, 0), draw(1, 11, 0));
+        assert_ne!(draw(1, 10, 0), draw(1, 10, 1));
+        assert_ne!(draw(1, 10, 0), draw(2, 10, 0));
+    }
+}
