@@ -452,7 +452,7 @@ async fn the_lobby_and_the_pings_have_working_buttons() {
         .await;
     assert!(lobby.content.contains("Press Join"), "{}", lobby.content);
     let ids = lobby.custom_ids();
-    assert_eq!(ids.len(), 3, "Join, Leave and Start: {ids:?}");
+    assert_eq!(ids.len(), 4, "Join, Leave, Start and Add a computer player: {ids:?}");
     let (join, leave, start) = (ids[0].clone(), ids[1].clone(), ids[2].clone());
     let game = h.store().await.games_in_channel(chan).await.unwrap()[0].id;
 

@@ -3,6 +3,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod bots;
 mod dms;
 mod e2e;
 mod empires;

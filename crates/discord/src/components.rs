@@ -113,6 +113,8 @@ pub enum ComponentId {
     Resign { game: GameId },
     /// Pick a value for the presser's seat in a lobby.
     Pick { game: GameId, value: String },
+    /// Seat a computer player in a lobby (its host).
+    AddBot { game: GameId },
 }
 
 impl ComponentId {
@@ -140,6 +142,7 @@ impl ComponentId {
             ComponentId::Start { game } => format!("a:{}", game.0),
             ComponentId::Resign { game } => format!("r:{}", game.0),
             ComponentId::Pick { game, value } => format!("k:{}:{value}", game.0),
+            ComponentId::AddBot { game } => format!("m:{}", game.0),
         };
         fits(&id).then_some(id)
     }
@@ -213,6 +216,7 @@ pub fn decode(custom_id: &str) -> Option<ComponentId> {
         "l" => ComponentId::Leave { game: game(rest)? },
         "a" => ComponentId::Start { game: game(rest)? },
         "r" => ComponentId::Resign { game: game(rest)? },
+        "m" => ComponentId::AddBot { game: game(rest)? },
         "k" => {
             let (g, value) = rest.split_once(':')?;
             ComponentId::Pick {
@@ -368,6 +372,7 @@ fn label_of(c: &Choice) -> String {
             Act::Start => "Start".into(),
             Act::Resign => orrery_service::RESIGN_YES.into(),
             Act::Pick => c.command.name.clone(),
+            Act::AddBot => orrery_service::ADD_BOT.into(),
         }
     }
 }
@@ -427,6 +432,7 @@ fn act_button(c: &Choice) -> Option<Button> {
             game: c.game,
             value: c.command.name.clone(),
         },
+        Act::AddBot => ComponentId::AddBot { game: c.game },
     };
     let style = match c.act {
         Act::Join | Act::Start => Style::Primary,
@@ -811,6 +817,10 @@ pub fn action_of(custom_id: &str, kind: &serenity::ComponentInteractionDataKind)
         (ComponentId::Pick { game, value }, K::Button) => Action::Request(Request::Pick {
             game: Some(game),
             value,
+        }),
+        (ComponentId::AddBot { game }, K::Button) => Action::Request(Request::AddBot {
+            game: Some(game),
+            level: orrery_service::BotLevel::Normal,
         }),
         (ComponentId::Select { game, position, .. }, K::StringSelect { values }) => {
             match decode_value(values.first()?)? {

@@ -362,6 +362,11 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
                         tick,
                         stop.clone(),
                     )));
+                    loops.push(tokio::spawn(runtime::bot_loop(
+                        service.clone(),
+                        delivery.clone(),
+                        stop.clone(),
+                    )));
                     Ok(Data { service, delivery })
                 })
             })

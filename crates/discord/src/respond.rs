@@ -19,7 +19,11 @@ pub const DEFER_AFTER: Duration = Duration::from_millis(1500);
 /// deleted placeholder, never a leak (see [`run_request`]).
 pub fn likely_public(request: &Request, place: Place) -> bool {
     match request {
-        Request::New { .. } | Request::Join { .. } | Request::Pick { .. } | Request::Leave { .. } => true,
+        Request::New { .. }
+        | Request::Join { .. }
+        | Request::Pick { .. }
+        | Request::Leave { .. }
+        | Request::AddBot { .. } => true,
         Request::History { .. } => place != Place::Dm,
         // Players (most who ask) see their own board, privately.
         Request::Board { .. } => false,
@@ -35,6 +39,7 @@ pub fn likely_public(request: &Request, place: Place) -> bool {
         | Request::Extend { .. }
         | Request::Force { .. }
         | Request::Replace { .. }
+        | Request::ReplaceBot { .. }
         | Request::Kick { .. }
         | Request::Resign { .. }
         | Request::Disorder { .. }

@@ -28,6 +28,9 @@ pub fn markup(text: &Text) -> String {
             out.push_str(c);
             out.push('`');
         }
+        // A computer player is nobody on Discord: its name, never a mention.
+        Span::Mention { user, name } if orrery_service::is_bot_user(*user) => out.push_str(name),
+        Span::User(u) if orrery_service::is_bot_user(*u) => out.push_str("a computer player"),
         Span::User(u) | Span::Mention { user: u, .. } => out.push_str(&format!("<@{u}>")),
         Span::Channel(c) => out.push_str(&format!("<#{c}>")),
         Span::Time(ms) => {
