@@ -700,10 +700,21 @@ mod tests {
         assert_eq!(
             names,
             [
-                "settings", "pause", "resume", "extend", "force", "replace", "kick", "resign", "disorder", "private",
-                "undo", "rollback"
+                "settings", "pause", "resume", "extend", "force", "bot", "replace", "kick", "resign", "disorder",
+                "private", "undo", "rollback"
             ]
         );
+        // `/host bot`: a fixed choice of levels, and the seat it may take.
+        let bot = host_subs.iter().find(|o| o["name"] == "bot").unwrap();
+        let levels: Vec<&str> = bot["options"][0]["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(levels, ["easy", "normal", "hard"]);
+        assert_eq!(bot["options"][1]["name"], "seat");
+        assert!(!bot["options"][1]["required"].as_bool().unwrap_or(false));
         assert_eq!(
             option_of(&json, "settings", "deadline"),
             None,
