@@ -508,4 +508,70 @@ mod tests {
         assert_ne!(draw(1, 10, 0), draw(1, 10, 1));
         assert_ne!(draw(1, 10, 0), draw(2, 10, 0));
     }
+
+    /// A computer player's answer goes in only at the log position it was
+    /// computed for, once: an answer for a position the game has left (or
+    /// already answered) is dropped and writes nothing.
+    #[tokio::test]
+    async fn an_answer_for_a_position_the_game_left_is_dropped() {
+        use crate::{Place, Request};
+        let store = orrery_store::Store::connect("sqlite::memory:").await.unwrap();
+        let svc = Service::new(store, Arc::new(crate::ManualClock::new(1_700_000_000_000)));
+        let alice = Actor {
+            user: UserId(1),
+            name: "alice".into(),
+            place: Place::Channel {
+                channel: 5,
+                guild: None,
+            },
+        };
+        let new = Request::New {
+            kind: orrery_games::GameKind::Starlanes,
+            seed: Some(3),
+            options: None,
+            private: None,
+        };
+        svc.handle(&alice, new).await.unwrap();
+        let add = Request::AddBot {
+            game: None,
+            level: BotLevel::Easy,
+        };
+        svc.handle(&alice, add).await.unwrap();
+        svc.handle(&alice, Request::Start { game: None }).await.unwrap();
+        let game = svc.store().games_in_channel(5).await.unwrap()[0].id;
+        let row = loop {
+            let row = svc.store().game(game).await.unwrap().unwrap();
+            let state = row.state.clone().unwrap();
+            let p = state.pending().into_iter().find(|p| !p.submitted).unwrap();
+            if p.seat == Seat(1) {
+                break row;
+            }
+            let line = state.legal_commands(Seat(0)).pop().unwrap();
+            let order = Request::Order {
+                game: Some(game),
+                kind: None,
+                line,
+            };
+            svc.handle(&alice, order).await.unwrap();
+        };
+        let (seq, state) = (row.seq, row.state.unwrap());
+        let line = state
+            .bot_order(Seat(1), effort(BotLevel::Easy), &mut rng_for(game, seq, Seat(1)))
+            .unwrap();
+        assert!(!svc.bot_play(game, seq - 1, Seat(1), line.clone()).await.unwrap());
+        assert_eq!(
+            svc.store().game(game).await.unwrap().unwrap().seq,
+            seq,
+            "nothing written"
+        );
+        assert!(svc.bot_play(game, seq, Seat(1), line.clone()).await.unwrap());
+        let after = svc.store().game(game).await.unwrap().unwrap().seq;
+        assert!(after > seq);
+        assert!(!svc.bot_play(game, seq, Seat(1), line).await.unwrap(), "never twice");
+        assert_eq!(svc.store().game(game).await.unwrap().unwrap().seq, after);
+        // Not a computer player's seat: nothing either.
+        let line = CommandLine::new("end");
+        assert!(!svc.bot_play(game, after, Seat(0), line).await.unwrap());
+        assert_eq!(svc.store().game(game).await.unwrap().unwrap().seq, after);
+    }
 }
