@@ -343,6 +343,8 @@ impl Service {
         };
         match self.bot_play(game, seq, seat, line).await {
             Ok(played) => Ok(played),
+            // Busy, or the storage is away for now: the next pass tries again.
+            Err(e @ (ServiceError::Busy(_) | ServiceError::StorageFull | ServiceError::StorageUnavailable)) => Err(e),
             Err(e) => {
                 self.bot_failed(game, seq);
                 Err(e)
