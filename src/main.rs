@@ -45,8 +45,9 @@ enum Command {
         /// options).
         #[arg(long)]
         options: Option<String>,
-        /// With --auto: the first K seats are computer players (the others
-        /// play uniformly random legal orders).
+        /// Computer players: with --auto, the first K seats (the others play
+        /// uniformly random legal orders); at the terminal table, the last K
+        /// seats (the game is set up at once; you type for the others).
         #[arg(long, default_value_t = 0)]
         bots: u8,
         /// The computer players' difficulty: easy, normal or hard.
@@ -111,11 +112,6 @@ fn run(args: Args) -> anyhow::Result<bool> {
         } => {
             let effort = orrery::engine::bot::Effort::named(&bot_level)
                 .with_context(|| format!("unknown --bot-level `{bot_level}`: easy, normal or hard"))?;
-            if bots > 0 && !auto {
-                anyhow::bail!(
-                    "--bots is for --auto games so far (computer players at the terminal table are not built yet)"
-                );
-            }
             let kind = GameKind::from_key(&game).with_context(|| {
                 format!(
                     "unknown game `{game}`; known: {}",
@@ -134,6 +130,7 @@ fn run(args: Args) -> anyhow::Result<bool> {
                 options,
                 bots,
                 effort,
+                level: bot_level,
             };
             runtime.block_on(cli::play::run(opts)).map(|()| true)
         }

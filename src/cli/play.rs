@@ -34,10 +34,14 @@ pub struct PlayOptions {
     pub max_orders: Option<u64>,
     /// The set-up options, as `/game new … options:` takes them.
     pub options: Option<String>,
-    /// Auto mode: the first `bots` seats are computer players.
+    /// Computer players: with `auto`, the first `bots` seats (the others
+    /// play uniformly random orders); at the terminal table, the last
+    /// `bots` seats (the others are typed).
     pub bots: u8,
     /// Their difficulty.
     pub effort: crate::engine::bot::Effort,
+    /// The difficulty's name, as typed (`easy`, `normal`, `hard`).
+    pub level: String,
 }
 
 /// Users are named; their ids are stable numbers derived from the name.
@@ -221,6 +225,15 @@ impl Terminal {
     }
 }
 
+/// "bob", "bob and carol", "bob, carol and dave".
+fn and_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
 fn indent(text: &str) -> String {
     text.replace('\n', "\n    ")
 }
@@ -245,12 +258,58 @@ pub async fn run(opts: PlayOptions) -> anyhow::Result<()> {
     if opts.auto {
         return auto(&service, &terminal, &opts).await;
     }
+    // The terminal table with computer players: the game is set up at
+    // once (or resumed), and the computer players move whenever they owe.
+    let table = if opts.bots > 0 {
+        if opts.bots >= opts.players {
+            bail!(
+                "--bots {} leaves no seat of {} to type at the terminal; with --auto every seat is played for you",
+                opts.bots,
+                opts.players
+            );
+        }
+        let game = match resumable(&service, &opts).await? {
+            Some(g) => g,
+            None => set_up(&service, &terminal, &opts).await?,
+        };
+        let typed: Vec<&str> = NAMES
+            .iter()
+            .take((opts.players - opts.bots) as usize)
+            .copied()
+            .collect();
+        let bots: Vec<&str> = NAMES
+            .iter()
+            .take(opts.players as usize)
+            .skip((opts.players - opts.bots) as usize)
+            .copied()
+            .collect();
+        println!(
+            "You type for {}; {} {} ({}). Type `@{}` and an order, as the prompts above show; Ctrl-D ends.",
+            and_list(&typed),
+            and_list(&bots),
+            if bots.len() == 1 {
+                "is a computer player"
+            } else {
+                "are computer players"
+            },
+            opts.level,
+            typed[0],
+        );
+        if bots_move(&service, &terminal, game, &opts).await? {
+            return Ok(());
+        }
+        Some(game)
+    } else {
+        None
+    };
     let input: Box<dyn BufRead> = match &opts.script {
         Some(p) => Box::new(std::io::BufReader::new(
             std::fs::File::open(p).with_context(|| format!("opening script {}", p.display()))?,
         )),
         None => {
-            println!("Orrery playtest ({}). Type lines like `@alice /game new game:{}` or `@bob dm /{} <order>`; Ctrl-D ends.", opts.kind.name(), opts.kind.key(), opts.kind.key());
+            if table.is_none() {
+                println!("Orrery playtest ({}). Type lines like `@alice /game new game:{}` or `@bob dm /{} <order>`; Ctrl-D ends.", opts.kind.name(), opts.kind.key(), opts.kind.key());
+            }
             Box::new(std::io::BufReader::new(std::io::stdin()))
         }
     };
@@ -266,6 +325,11 @@ pub async fn run(opts: PlayOptions) -> anyhow::Result<()> {
         }
         if !say(&service, &terminal, line).await? {
             failures += 1;
+        }
+        if let Some(game) = table {
+            if bots_move(&service, &terminal, game, &opts).await? {
+                break;
+            }
         }
         std::io::stdout().flush().ok();
     }
@@ -368,27 +432,35 @@ async fn show_reply(service: &Service, terminal: &Terminal, actor: &Actor, reply
     Ok(())
 }
 
-/// Every seat picks uniformly among its legal orders until the game ends.
-/// Each pick is drawn from a stream seeded by (seed, log position), so a
-/// run killed half-way and started again makes the same choices.
-async fn auto(service: &Service, terminal: &Terminal, opts: &PlayOptions) -> anyhow::Result<()> {
-    let store = service.store();
-    let existing = store
+/// The game of this kind still in set-up or play at the table, if any (a
+/// run with a database file resumes it).
+async fn resumable(service: &Service, opts: &PlayOptions) -> anyhow::Result<Option<GameId>> {
+    let existing = service
+        .store()
         .games_in_channel(TABLE_CHANNEL)
         .await?
         .into_iter()
         .filter(|g| g.kind == opts.kind && matches!(g.status, GameStatus::Lobby | GameStatus::Active))
         .max_by_key(|g| g.id);
-    let game = match existing {
-        Some(g) => {
-            println!(
-                "Resuming game {} ({}), {} events in the log.",
-                g.id,
-                g.kind.name(),
-                g.seq
-            );
-            g.id
-        }
+    if let Some(g) = &existing {
+        println!(
+            "Resuming game {} ({}), {} events in the log.",
+            g.id,
+            g.kind.name(),
+            g.seq
+        );
+    }
+    Ok(existing.map(|g| g.id))
+}
+
+/// Every seat picks uniformly among its legal orders until the game ends
+/// (the first `bots` seats: the computer player's orders). Each pick is
+/// drawn from a stream seeded by (seed, log position, seat), so a run
+/// killed half-way and started again makes the same choices.
+async fn auto(service: &Service, terminal: &Terminal, opts: &PlayOptions) -> anyhow::Result<()> {
+    let store = service.store();
+    let game = match resumable(service, opts).await? {
+        Some(g) => g,
         None => set_up(service, terminal, opts).await?,
     };
     let mut orders = 0u64;
@@ -409,22 +481,8 @@ async fn auto(service: &Service, terminal: &Terminal, opts: &PlayOptions) -> any
             continue;
         }
         let state = row.state.clone().context("active game without state")?;
-        if let Some(_outcome) = state.outcome() {
-            let seats = store.seats(game).await?;
-            let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
-            println!(
-                "\nResult: {}",
-                terminal.render(&crate::service::compose_outcome(&state, &names))
-            );
-            println!("Game {game}: {} events, phase {}.", row.seq, state.phase().number);
-            if let Some(dir) = &opts.out {
-                println!(
-                    "Boards written to {}: {}",
-                    dir.display(),
-                    terminal.written.lock().expect("w").len()
-                );
-            }
-            return Ok(());
+        if state.outcome().is_some() {
+            return print_result(service, terminal, opts, &row).await;
         }
         if let Some(max) = opts.max_orders {
             if orders >= max {
@@ -436,32 +494,105 @@ async fn auto(service: &Service, terminal: &Terminal, opts: &PlayOptions) -> any
         let Some(p) = pending.iter().find(|p| !p.submitted) else {
             bail!("game {game} waits on nobody but is not over: {pending:?}");
         };
-        let legal = state.legal_commands(p.seat);
-        let mut rng =
-            GameRng::seeded(opts.seed ^ (row.seq as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ p.seat.0 as u64);
+        let mut rng = order_rng(opts.seed, row.seq as u64, p.seat);
         // The first `bots` seats are computer players, the others random.
         let choice = if p.seat.index() < opts.bots as usize {
             state.bot_order(p.seat, opts.effort, &mut rng)
         } else {
-            rng.pick(&legal).cloned()
+            rng.pick(&state.legal_commands(p.seat)).cloned()
         };
         let Some(choice) = choice else {
             bail!("{} owes `{}` but has no legal order", p.seat, p.kind);
         };
-        let seats = store.seats(game).await?;
-        let name = seats
-            .iter()
-            .find(|s| s.seat == p.seat)
-            .map(|s| s.name.clone())
-            .context("seat without player")?;
-        let dm = if p.secret { "dm " } else { "" };
-        // Under the command that holds the order (`/empires-economy buy`).
-        let line = format!("@{name} {dm}/{} {choice}", opts.kind.command_of(&choice.name));
-        println!("> {line}");
-        if !say(service, terminal, &line).await? {
-            bail!("a legal order was refused: {line}");
-        }
+        give(service, terminal, opts, game, p, &choice).await?;
         orders += 1;
+    }
+}
+
+/// The generator an automatic seat draws its order from, for the seat's
+/// decision at this length of the log (`examples/strength.rs` draws the
+/// same, so its games are these).
+fn order_rng(seed: u64, seq: u64, seat: crate::engine::Seat) -> GameRng {
+    GameRng::seeded(seed ^ seq.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seat.0 as u64)
+}
+
+/// Types `choice` for the seat that owes `p`, as its player would (in DM
+/// when the decision is secret), under the command that holds the order.
+async fn give(
+    service: &Service,
+    terminal: &Terminal,
+    opts: &PlayOptions,
+    game: GameId,
+    p: &crate::engine::Pending,
+    choice: &crate::engine::CommandLine,
+) -> anyhow::Result<()> {
+    let seats = service.store().seats(game).await?;
+    let name = seats
+        .iter()
+        .find(|s| s.seat == p.seat)
+        .map(|s| s.name.clone())
+        .context("seat without player")?;
+    let dm = if p.secret { "dm " } else { "" };
+    // Under the command that holds the order (`/empires-economy buy`).
+    let line = format!("@{name} {dm}/{} {choice}", opts.kind.command_of(&choice.name));
+    println!("> {line}");
+    if !say(service, terminal, &line).await? {
+        bail!("a legal order was refused: {line}");
+    }
+    Ok(())
+}
+
+/// The result line (and the game's size) once it is over.
+async fn print_result(
+    service: &Service,
+    terminal: &Terminal,
+    opts: &PlayOptions,
+    row: &crate::store::GameRow,
+) -> anyhow::Result<()> {
+    let state = row.state.as_ref().context("active game without state")?;
+    let seats = service.store().seats(row.id).await?;
+    let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
+    println!(
+        "\nResult: {}",
+        terminal.render(&crate::service::compose_outcome(state, &names))
+    );
+    println!("Game {}: {} events, phase {}.", row.id, row.seq, state.phase().number);
+    if let Some(dir) = &opts.out {
+        println!(
+            "Boards written to {}: {}",
+            dir.display(),
+            terminal.written.lock().expect("w").len()
+        );
+    }
+    Ok(())
+}
+
+/// At the terminal table: the computer players (the last `bots` seats)
+/// give what they owe until only typed seats owe anything. Returns true
+/// once the game is over (its result printed).
+async fn bots_move(service: &Service, terminal: &Terminal, game: GameId, opts: &PlayOptions) -> anyhow::Result<bool> {
+    let first_bot = (opts.players - opts.bots) as usize;
+    loop {
+        let row = service.store().game(game).await?.context("game vanished")?;
+        let Some(state) = row.state.clone() else {
+            return Ok(false);
+        };
+        if state.outcome().is_some() {
+            print_result(service, terminal, opts, &row).await?;
+            return Ok(true);
+        }
+        let pending = state.pending();
+        let Some(p) = pending.iter().find(|p| !p.submitted && p.seat.index() >= first_bot) else {
+            return Ok(false);
+        };
+        let mut rng = order_rng(opts.seed, row.seq as u64, p.seat);
+        // Thinking is pure work: off the runtime's threads.
+        let (thinker, seat, effort) = (state.clone(), p.seat, opts.effort);
+        let choice = tokio::task::spawn_blocking(move || thinker.bot_order(seat, effort, &mut rng)).await?;
+        let Some(choice) = choice else {
+            bail!("a computer player owes `{}` but has no legal order", p.kind);
+        };
+        give(service, terminal, opts, game, p, &choice).await?;
     }
 }
 

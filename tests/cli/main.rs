@@ -497,3 +497,67 @@ fn play_takes_the_games_set_up_options() {
     );
     assert!(all.contains("machines"), "the refusal does not name the option: {all}");
 }
+
+#[test]
+fn computer_players_take_the_last_seats_at_the_terminal_table() {
+    // alice is typed; bob and carol are computer players. alice resigns at
+    // once and the computer players play the game out between them.
+    let script = temp("table").with_extension("txt");
+    std::fs::write(&script, "@alice /game resign confirm:true\n").unwrap();
+    let out = orrery()
+        .args([
+            "play",
+            "starlanes",
+            "--players",
+            "3",
+            "--bots",
+            "2",
+            "--bot-level",
+            "easy",
+            "--seed",
+            "3",
+            "--script",
+        ])
+        .arg(&script)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&script);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let tail: String = stdout
+        .chars()
+        .rev()
+        .take(3000)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    assert!(out.status.success(), "{tail}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        stdout.contains("You type for alice; bob and carol are computer players (easy)."),
+        "{}",
+        &stdout[..stdout.len().min(2000)]
+    );
+    assert!(stdout.contains("> @bob /starlanes "), "bob never moved:\n{tail}");
+    assert!(stdout.contains("> @carol /starlanes "), "carol never moved:\n{tail}");
+    assert!(
+        !stdout.contains("> @alice /starlanes "),
+        "alice's orders are typed, never played for her"
+    );
+    assert!(stdout.contains("\nResult: "), "no result line:\n{tail}");
+    assert!(
+        !stdout.contains("Result: 🏆 Game over — alice"),
+        "alice resigned and cannot win:\n{tail}"
+    );
+}
+
+#[test]
+fn a_table_of_computer_players_only_is_for_auto() {
+    let out = orrery()
+        .args(["play", "starlanes", "--players", "2", "--bots", "2"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--bots 2 leaves no seat of 2 to type"), "{err}");
+}

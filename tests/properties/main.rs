@@ -6,3 +6,4 @@ mod fuzz_support;
 mod bots;
 mod fuzz;
 mod games;
+mod reach;
