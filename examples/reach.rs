@@ -11,10 +11,12 @@
 //! under each policy and a mark where only one policy reached it, then
 //! how many games each policy finished.
 
+mod support;
+
 use clap::Parser;
 use orrery::engine::bot::Effort;
 use orrery::engine::{GameConfig, GameRng};
-use orrery::games::{AnyEvent, GameKind};
+use orrery::games::GameKind;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -43,23 +45,13 @@ struct Args {
     max_decisions: usize,
 }
 
-/// The kind of an event: its variant's name ("CardPlayed").
-fn event_kind(e: &AnyEvent) -> String {
-    let v = serde_json::to_value(e).expect("events serialize");
-    match &v["event"] {
-        serde_json::Value::Object(m) => m.keys().next().cloned().unwrap_or_default(),
-        serde_json::Value::String(s) => s.clone(),
-        _ => "?".into(),
-    }
-}
-
 /// One game: every seat the computer player (`Some`) or random (`None`).
 /// The events' kinds counted, and whether it finished.
 fn play(kind: GameKind, players: u8, seed: u64, bot: Option<Effort>, max: usize) -> (BTreeMap<String, usize>, bool) {
     let events = kind.setup(&GameConfig::new(players, seed)).expect("set-up");
     let mut counts = BTreeMap::new();
     for e in &events {
-        *counts.entry(event_kind(e)).or_insert(0) += 1;
+        *counts.entry(e.variant()).or_insert(0) += 1;
     }
     let mut state = kind.fold(&events).expect("fold");
     let mut rng = GameRng::seeded(seed ^ 0x0072_6561_6368);
@@ -78,7 +70,7 @@ fn play(kind: GameKind, players: u8, seed: u64, bot: Option<Effort>, max: usize)
         let Some(line) = line else { break };
         let events = state.decide(p.seat, &line).expect("a chosen order is legal");
         for e in &events {
-            *counts.entry(event_kind(e)).or_insert(0) += 1;
+            *counts.entry(e.variant()).or_insert(0) += 1;
             state.apply(e).expect("apply");
         }
     }
@@ -87,14 +79,7 @@ fn play(kind: GameKind, players: u8, seed: u64, bot: Option<Effort>, max: usize)
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let kinds: Vec<GameKind> = if args.game == "all" {
-        GameKind::ALL.to_vec()
-    } else {
-        args.game
-            .split(',')
-            .map(|k| GameKind::from_key(k.trim()).ok_or_else(|| anyhow::anyhow!("unknown game `{k}`")))
-            .collect::<Result<_, _>>()?
-    };
+    let kinds = support::kinds(&args.game)?;
     let effort = Effort::named(&args.level).ok_or_else(|| anyhow::anyhow!("--level: easy, normal or hard"))?;
     for kind in kinds {
         let players = args.players.unwrap_or(*kind.player_counts().start());

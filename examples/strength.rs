@@ -27,6 +27,8 @@
 //! are not timed, they take no thinking). `--verbose` prints each game's
 //! result; `STRENGTH_TRACE=1` in the environment prints every order.
 
+mod support;
+
 use clap::Parser;
 use orrery::engine::bot::Effort;
 use orrery::engine::{GameConfig, GameRng, Outcome, Seat};
@@ -211,14 +213,7 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let kinds: Vec<GameKind> = if args.game == "all" {
-        GameKind::ALL.to_vec()
-    } else {
-        args.game
-            .split(',')
-            .map(|k| GameKind::from_key(k.trim()).ok_or_else(|| anyhow::anyhow!("unknown game `{k}`")))
-            .collect::<Result<_, _>>()?
-    };
+    let kinds = support::kinds(&args.game)?;
     let first = match args.level.as_str() {
         "random" => None,
         word => Some(Effort::named(word).ok_or_else(|| anyhow::anyhow!("--level: easy, normal, hard or random"))?),

@@ -8,18 +8,8 @@
 
 use orrery::engine::bot::Effort;
 use orrery::engine::{GameConfig, GameRng};
-use orrery::games::{AnyEvent, GameKind};
+use orrery::games::GameKind;
 use std::collections::BTreeMap;
-
-/// The kind of an event: its variant's name.
-fn event_kind(e: &AnyEvent) -> String {
-    let v = serde_json::to_value(e).expect("events serialize");
-    match &v["event"] {
-        serde_json::Value::Object(m) => m.keys().next().cloned().unwrap_or_default(),
-        serde_json::Value::String(s) => s.clone(),
-        other => panic!("an event without a kind: {other}"),
-    }
-}
 
 /// One whole game, every seat the computer player (`Some`) or random; the
 /// count of each kind of event. Checks the game ends and its log folds back
@@ -62,7 +52,7 @@ fn play(kind: GameKind, seed: u64, bot: Option<Effort>) -> BTreeMap<String, usiz
     );
     let mut counts = BTreeMap::new();
     for e in &log {
-        *counts.entry(event_kind(e)).or_insert(0) += 1;
+        *counts.entry(e.variant()).or_insert(0) += 1;
     }
     counts
 }

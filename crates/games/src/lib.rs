@@ -484,6 +484,16 @@ impl AnyEvent {
         self.kind().map_or("platform", GameKind::key)
     }
 
+    /// The kind of event: its variant's name as stored ("CardPlayed"),
+    /// for counting which rules a game reached.
+    pub fn variant(&self) -> String {
+        match serde_json::to_value(self).ok().as_ref().map(|v| &v["event"]) {
+            Some(serde_json::Value::Object(m)) => m.keys().next().cloned().unwrap_or_default(),
+            Some(serde_json::Value::String(s)) => s.clone(),
+            _ => String::new(),
+        }
+    }
+
     /// Whether an action with this event may be taken back by its player
     /// (see [`Ruleset::takes_back`]). Platform entries never may.
     pub fn takes_back(&self) -> bool {
@@ -531,6 +541,18 @@ pub fn waiting_seats(pending: &[Pending]) -> Vec<Seat> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn an_event_is_counted_by_its_variant_name() {
+        let events = GameKind::Solar.setup(&GameConfig::new(2, 1)).unwrap();
+        assert_eq!(events[0].variant(), "GameSetUp");
+        for kind in GameKind::ALL {
+            for e in kind.setup(&GameConfig::new(*kind.player_counts().start(), 1)).unwrap() {
+                let name = e.variant();
+                assert!(name.starts_with(|c: char| c.is_ascii_uppercase()), "{kind}: `{name}`");
+            }
+        }
+    }
 
     /// Every decision a game asks for is named in words where the game
     /// says what it waits on, and only its own kinds are named.
