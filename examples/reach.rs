@@ -18,8 +18,6 @@ use orrery::engine::bot::Effort;
 use orrery::engine::{GameConfig, GameRng};
 use orrery::games::GameKind;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 #[derive(Parser)]
 #[command(about = "Count the events random play and the computer player reach")]
@@ -85,25 +83,17 @@ fn main() -> anyhow::Result<()> {
         let players = args.players.unwrap_or(*kind.player_counts().start());
         let mut columns = Vec::new();
         for bot in [None, Some(effort)] {
-            let next = AtomicUsize::new(0);
-            let total = Mutex::new((BTreeMap::<String, usize>::new(), 0usize));
-            std::thread::scope(|s| {
-                for _ in 0..args.threads.max(1) {
-                    s.spawn(|| loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= args.games {
-                            break;
-                        }
-                        let (counts, finished) = play(kind, players, args.seed + i as u64, bot, args.max_decisions);
-                        let mut t = total.lock().expect("total");
-                        for (k, n) in counts {
-                            *t.0.entry(k).or_insert(0) += n;
-                        }
-                        t.1 += usize::from(finished);
-                    });
-                }
+            let games = support::in_parallel(args.games, args.threads, |i| {
+                play(kind, players, args.seed + i as u64, bot, args.max_decisions)
             });
-            columns.push(total.into_inner().expect("total"));
+            let mut total = (BTreeMap::<String, usize>::new(), 0usize);
+            for (counts, finished) in games {
+                for (k, n) in counts {
+                    *total.0.entry(k).or_insert(0) += n;
+                }
+                total.1 += usize::from(finished);
+            }
+            columns.push(total);
         }
         println!(
             "\n{} ({players} players, {} games each; finished: random {}, computer ({}) {})",

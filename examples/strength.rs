@@ -33,8 +33,6 @@ use clap::Parser;
 use orrery::engine::bot::Effort;
 use orrery::engine::{GameConfig, GameRng, Outcome, Seat};
 use orrery::games::{AnyState, GameKind};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 #[derive(Parser)]
@@ -242,29 +240,16 @@ fn main() -> anyhow::Result<()> {
         }
         for &opponent in &opponents {
             let start = Instant::now();
-            let next = AtomicUsize::new(0);
-            let results = Mutex::new(Vec::new());
-            std::thread::scope(|s| {
-                for _ in 0..args.threads.max(1) {
-                    s.spawn(|| loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= args.games {
-                            break;
-                        }
-                        let p = play(
-                            kind,
-                            args.players,
-                            args.seed + i as u64,
-                            first,
-                            opponent,
-                            args.max_decisions,
-                        );
-                        results.lock().expect("results").push(p);
-                    });
-                }
+            let results = support::in_parallel(args.games, args.threads, |i| {
+                play(
+                    kind,
+                    args.players,
+                    args.seed + i as u64,
+                    first,
+                    opponent,
+                    args.max_decisions,
+                )
             });
-            let mut results = results.into_inner().expect("results");
-            results.sort_by_key(|r| r.seed);
             if args.verbose {
                 for r in &results {
                     println!("seed {}: first seat {} — {}", r.seed, r.won, r.summary);

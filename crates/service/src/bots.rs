@@ -235,11 +235,7 @@ impl Service {
                 ));
             }
             let (user, name) = next_bot(&seats);
-            let was = if old.vacant {
-                format!("{}'s seat (vacant)", old.name)
-            } else {
-                format!("{}'s seat", old.name)
-            };
+            let was = super::seats::seat_was(&old);
             let mut out = vec![OutMessage::to_channel(
                 row.channel_id,
                 format!(

@@ -88,6 +88,16 @@ pub(super) fn autoplay(adv: &mut Advance, seats: &[SeatRow], drafting: bool) -> 
     played
 }
 
+/// "bob's seat", or "bob's seat (vacant)" after a kick: the seat a host
+/// hands to someone else, as the channel is told.
+pub(super) fn seat_was(old: &SeatRow) -> String {
+    if old.vacant {
+        format!("{}'s seat (vacant)", old.name)
+    } else {
+        format!("{}'s seat", old.name)
+    }
+}
+
 /// The public lines about what was played for seats: civil disorder's
 /// defaults in one line, each reason for forced orders in one.
 pub(super) fn autoplay_line(played: &[Played], seats: &[SeatRow]) -> Option<String> {
@@ -166,11 +176,7 @@ impl Service {
                 s.reminders = None;
                 s.bot = None;
             }
-            let was = if old.vacant {
-                format!("{}'s seat (vacant)", old.name)
-            } else {
-                format!("{}'s seat", old.name)
-            };
+            let was = seat_was(&old);
             let mut out = vec![OutMessage::to_channel(
                 row.channel_id,
                 format!("🔁 The host gave {was} in game {} to {name}.", row.id),
