@@ -4,7 +4,9 @@
 //! seat is handed to one mid-game (`/host bot seat:`) and back to a person
 //! (`/host replace`), who then plays; a solo game (one person, computer
 //! players) runs, across a restart of the bot. Their orders are narrated
-//! in the channel under their names; and in every game nothing the bot
+//! in the channel under their names. In a game of order sheets (Spectrum
+//! War) a computer player's whole sheet goes in as one change, and the
+//! channel is edited once for it. And in every game nothing the bot
 //! sent Discord names a computer player's id: never a DM channel opened
 //! for one, a message sent to one, a mention or a ping.
 
@@ -19,15 +21,15 @@ use std::time::Duration;
 /// How long a computer player may take to answer (its budget, with room).
 const BOT_WAIT: Duration = Duration::from_secs(40);
 
-/// Open a Starlanes lobby in `channel` hosted by `host`; its lobby post.
-async fn lobby(h: &Harness, channel: Id, host: &User, seed: u64) -> (GameId, Message) {
+/// Open a lobby of `kind` in `channel` hosted by `host`; its lobby post.
+async fn lobby(h: &Harness, channel: Id, host: &User, kind: GameKind, seed: u64) -> (GameId, Message) {
     let post = h
         .fake
         .run(
             host,
             Place::Channel(channel),
             "game new",
-            &[("game", json!("starlanes")), ("seed", json!(seed))],
+            &[("game", json!(kind.key())), ("seed", json!(seed))],
         )
         .await;
     assert!(post.content.contains("is open"), "{}", post.content);
@@ -133,7 +135,7 @@ async fn the_host_seats_computer_players_by_command_and_button_and_they_play() {
     let here = Place::Channel(chan);
     let alice = h.fake.add_user("alice");
     let bob = h.fake.add_user("bob");
-    let (game, post) = lobby(&h, chan, &alice, 6).await;
+    let (game, post) = lobby(&h, chan, &alice, GameKind::Starlanes, 6).await;
     let ans = h.fake.run(&bob, here, "game join", &[]).await;
     assert!(ans.content.contains("bob joined"), "{}", ans.content);
 
@@ -274,7 +276,7 @@ async fn a_solo_game_runs_and_survives_a_restart() {
     let chan = h.fake.add_channel("bots-solo");
     let here = Place::Channel(chan);
     let alice = h.fake.add_user("alice");
-    let (game, _) = lobby(&h, chan, &alice, 9).await;
+    let (game, _) = lobby(&h, chan, &alice, GameKind::Starlanes, 9).await;
     let ans = host_bot(&h, chan, &alice, &[("level", json!("easy"))]).await;
     assert!(ans.content.contains("🤖 Bot-1 (easy)"), "{}", ans.content);
     let ans = h.fake.run(&alice, here, "game start", &[]).await;
@@ -351,4 +353,95 @@ async fn a_solo_game_runs_and_survives_a_restart() {
     let events = h.events(game).await;
     assert_eq!(events.len() as i64, h.row(game).await.seq, "one entry per position");
     assert_bots_untouched(&h, &bot_ids(&h, game).await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_computer_player_s_order_sheet_goes_in_as_one_change() {
+    use orrery::engine::SheetEvent;
+    use orrery::games::spectrum::events::Event;
+    use orrery::games::AnyEvent;
+    let h = Harness::start().await;
+    let chan = h.fake.add_channel("bots-sheets");
+    let alice = h.fake.add_user("alice");
+    let (game, _) = lobby(&h, chan, &alice, GameKind::Spectrum, 4).await;
+    let ans = host_bot(&h, chan, &alice, &[("level", json!("easy"))]).await;
+    assert!(ans.content.contains("🤖 Bot-1 (easy)"), "{}", ans.content);
+    let ans = h.fake.run(&alice, Place::Channel(chan), "game start", &[]).await;
+    assert!(ans.content.contains("started"), "{}", ans.content);
+    let t = Table {
+        game,
+        channel: chan,
+        seats: vec![alice.clone()],
+    };
+    let sheet = |verb: &str| format!("sheet {verb}");
+    // Section after section: the computer player's sheet first (alice
+    // waits for it, so that none of her orders makes it think again),
+    // then alice's: a line, if she has one to write, and ready.
+    let mut volumes = Vec::new();
+    for _ in 0..4 {
+        let until = tokio::time::Instant::now() + BOT_WAIT;
+        let state = loop {
+            let state = h.state(game).await;
+            if !state.pending().iter().any(|p| p.seat == Seat(1) && !p.submitted) {
+                break state;
+            }
+            assert!(tokio::time::Instant::now() < until, "no sheet in {BOT_WAIT:?}");
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        };
+        h.wait_outbox_drained(BOT_WAIT).await;
+        volumes.push(h.volume(chan, std::slice::from_ref(&alice)));
+        if state.outcome().is_some() {
+            break;
+        }
+        let line = policy::choose(&state, Seat(0)).expect("alice owes a sheet");
+        if !["ready", "unready", "clear", "remove"].contains(&line.name.as_str()) {
+            let ans = h.order(&t, &alice, Place::Dm, &line).await;
+            assert!(ans.content.contains("Sent: "), "{line}: {}", ans.content);
+        }
+        let ans = h
+            .fake
+            .run(&alice, Place::Dm, &sheet("ready"), &[("game", json!(game.0))])
+            .await;
+        assert!(ans.content.contains("Sent: "), "{}", ans.content);
+    }
+    assert!(volumes.len() >= 3, "{volumes:?}");
+
+    // Every sheet of the computer player is one append of the log: its
+    // edits, the last marking it ready, all in one batch.
+    let log = h.store().await.log(game).await.unwrap();
+    let mut batches: std::collections::BTreeMap<Option<i64>, Vec<&SheetEvent<_>>> = Default::default();
+    for e in &log {
+        if let AnyEvent::Spectrum(Event::Sheet(s)) = &e.event {
+            if s.seat() == Seat(1) {
+                batches.entry(e.batch).or_default().push(s);
+            }
+        }
+    }
+    assert!(batches.len() >= 3, "{batches:?}");
+    for (batch, edits) in &batches {
+        let ready = edits
+            .iter()
+            .filter(|s| matches!(s, SheetEvent::MarkedReady { .. }))
+            .count();
+        assert_eq!(ready, 1, "batch {batch:?}: {edits:?}");
+        assert!(
+            matches!(edits.last(), Some(SheetEvent::MarkedReady { .. })),
+            "{edits:?}"
+        );
+    }
+    assert!(batches.values().any(|e| e.len() > 2), "a sheet of lines: {batches:?}");
+
+    // What the channel got each section: the next section's post, and
+    // edits of the one before it (its lines when it was carried out, then
+    // its controls taken away) and of the new one (its footer: the
+    // computer player is ready); not an edit a line of its sheet.
+    for w in volumes.windows(2) {
+        let (posts, edits) = (
+            w[1].channel_posts - w[0].channel_posts,
+            w[1].channel_edits - w[0].channel_edits,
+        );
+        assert!(posts <= 2 && edits <= 4, "{posts} posts and {edits} edits in a section");
+    }
+    assert_bots_untouched(&h, &bot_ids(&h, game).await).await;
+    h.fake.assert_clean();
 }

@@ -9,7 +9,7 @@
 use crate::common::*;
 use orrery::engine::{GameId, Seat, UserId};
 use orrery::games::GameKind;
-use orrery::service::{OutMessage, Request, SeatRef, Service, Span, Target};
+use orrery::service::{OutMessage, Request, SeatRef, Service, Slot, Span, Target};
 use orrery::store::{bot_user, is_bot_user, BotLevel, GameStatus};
 use tokio_util::sync::CancellationToken;
 
@@ -313,4 +313,86 @@ async fn seats_go_to_a_computer_player_and_back_and_computer_players_alone_play_
             "no computer player is left"
         );
     }
+}
+
+/// A computer player's order sheet (Spectrum War: every decision is one)
+/// goes in as one change: its lines and the edit that marks it ready are
+/// one append of the log, made by one decision of the bot loop, and the
+/// channel reads that it is ready, not a message or an edit a line.
+#[tokio::test]
+async fn a_computer_player_s_order_sheet_goes_in_as_one_change() {
+    use orrery::engine::SheetVerb;
+    use orrery::games::spectrum::events::Event;
+    use orrery::games::AnyEvent;
+    let (svc, _) = service("bots-sheet").await;
+    let game = lobby(&svc, GameKind::Spectrum).await;
+    ok(&svc, &alice(), add_bot(BotLevel::Easy)).await;
+    ok(&svc, &alice(), Request::Start { game: None }).await;
+    sent(&svc).await;
+    let stop = CancellationToken::new();
+    let mut sheets = Vec::new();
+    for _ in 0..10 {
+        let st = state(&svc, game).await;
+        if st.outcome().is_some() {
+            break;
+        }
+        let owes = |seat: u8| st.pending().iter().any(|p| p.seat == Seat(seat) && !p.submitted);
+        if !owes(1) {
+            // alice marks her sheet ready as it stands.
+            let ready = Request::Sheet {
+                game: Some(game),
+                verb: SheetVerb::Ready,
+            };
+            ok(&svc, &alice(), ready).await;
+            continue;
+        }
+        sent(&svc).await;
+        let before = seq(&svc, game).await;
+        assert_eq!(svc.play_bots_until(&stop).await.unwrap(), 1, "one decision: the sheet");
+        let log = svc.store().log(game).await.unwrap();
+        let new: Vec<_> = log.iter().filter(|e| e.seq > before).collect();
+        assert!(
+            new.iter().all(|e| e.batch == Some(before)),
+            "one append: {:?}",
+            new.iter().map(|e| (e.seq, e.batch)).collect::<Vec<_>>()
+        );
+        let edits: Vec<_> = new
+            .iter()
+            .map(|e| match &e.event {
+                AnyEvent::Spectrum(Event::Sheet(s)) if s.seat() == Seat(1) => s.clone(),
+                e => panic!("not the computer player's sheet: {e:?}"),
+            })
+            .collect();
+        assert!(
+            matches!(edits.last(), Some(orrery::engine::SheetEvent::MarkedReady { .. })),
+            "{edits:?}"
+        );
+        assert!(
+            state(&svc, game)
+                .await
+                .pending()
+                .iter()
+                .any(|p| p.seat == Seat(1) && p.submitted),
+            "its sheet is ready"
+        );
+        let out = sent(&svc).await;
+        assert_no_bot_touched(&out);
+        // The channel: one edit of the phase post, whose footer says it is
+        // ready (and the close of an alert, delivered only if one is live).
+        let channel: Vec<&OutMessage> = out.iter().filter(|m| m.target == Target::Channel(CH)).collect();
+        let phase: Vec<&&OutMessage> = channel
+            .iter()
+            .filter(|m| matches!(m.slot, Some(Slot::Phase { .. })))
+            .collect();
+        assert_eq!(phase.len(), 1, "{channel:#?}");
+        let footer = phase[0].footer.as_ref().map(|f| f.to_plain()).unwrap_or_default();
+        assert!(
+            footer.contains("🤖 Bot-1 (") && footer.contains("sheet, ✓ ready)"),
+            "{footer}"
+        );
+        assert!(channel.len() <= 2, "{channel:#?}");
+        sheets.push(edits.len());
+    }
+    assert!(sheets.len() >= 2, "{sheets:?}");
+    assert!(sheets.iter().any(|n| *n > 1), "a sheet of lines: {sheets:?}");
 }

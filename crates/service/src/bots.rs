@@ -16,9 +16,13 @@
 //! may know) thinks on the blocking pool, one decision at a time in the
 //! process, for at most the level's time ([`budget`]; past it the
 //! ruleset's default is played instead, and the late answer is thrown
-//! away). Its randomness is a `GameRng` seeded from the game, the log
-//! position and the seat, so a decision is the same whoever computes it.
-//! The order then goes through the change pipeline as a player's does,
+//! away). An order sheet is one decision: its lines are thought about one
+//! after the other on a copy of the state, within the one budget, and
+//! the whole sheet, marked ready, goes in as one change (one append, one
+//! edit of the channel's post) rather than a change per line. Its
+//! randomness is a `GameRng` seeded from the game, the log position and
+//! the seat, so a decision is the same whoever computes it. The order
+//! (or sheet) then goes through the change pipeline as a player's does,
 //! only if the game is still at the log position it was computed for:
 //! an answer for a position the game has left is dropped, never played.
 //! Nothing is lost on a restart: the loop looks at every game with a
@@ -302,9 +306,9 @@ impl Service {
         Ok(played)
     }
 
-    /// One decision a computer player of `game` owes, thought about and
-    /// played. `false`: none owed (or its answer was for a position the
-    /// game has left).
+    /// One decision a computer player of `game` owes (a whole order sheet
+    /// is one), thought about and played in one change. `false`: none
+    /// owed (or its answer was for a position the game has left).
     async fn bot_turn(&self, game: GameId) -> Result<bool, ServiceError> {
         let Some(row) = self.store.game(game).await? else {
             return Ok(false);
@@ -331,13 +335,13 @@ impl Service {
             return Ok(false);
         };
         let seq = row.seq;
-        let line = self.think(game, seq, seat, level, state).await;
-        let Some(line) = line else {
+        let lines = self.think(game, seq, seat, level, state, budget(level)).await;
+        let Some(lines) = lines else {
             self.bot_failed(game, seq);
             tracing::warn!(game = %game, seat = %seat, seq, "a computer player has no order to give");
             return Ok(false);
         };
-        match self.bot_play(game, seq, seat, line).await {
+        match self.bot_play(game, seq, seat, lines).await {
             Ok(played) => Ok(played),
             // Busy, or the storage is away for now: the next pass tries again.
             Err(e @ (ServiceError::Busy(_) | ServiceError::StorageFull | ServiceError::StorageUnavailable)) => Err(e),
@@ -356,10 +360,17 @@ impl Service {
             .insert(game, seq);
     }
 
-    /// The computer player's order for `seat` in `state` (the game at log
-    /// position `seq`), thought about on the blocking pool for at most the
-    /// level's [`budget`]; past it, or should the engine fail, the
-    /// ruleset's default. Logs nothing of the order (it may be secret).
+    /// The computer player's answer for `seat` in `state` (the game at log
+    /// position `seq`): one order or, when the seat is writing an order
+    /// sheet, the whole sheet: each line the engine's player gives is
+    /// written on a copy of the state ([`Advance`]) and the player asked
+    /// again, until the sheet is ready (or the seat owes it no more, or the
+    /// section ended), so that the sheet goes in as one change. Thought
+    /// about on the blocking pool a line at a time, for at most `budget` in
+    /// all (the bot loop gives the level's: [`budget`]); past it, or should
+    /// the engine fail, the seat's default closes the answer (on a sheet:
+    /// ready, the lines written so far standing, as at a deadline). `None`:
+    /// not even a default. Logs nothing of the orders (they may be secret).
     async fn think(
         &self,
         game: GameId,
@@ -367,37 +378,72 @@ impl Service {
         seat: Seat,
         level: BotLevel,
         state: orrery_games::AnyState,
-    ) -> Option<CommandLine> {
-        let fallback = state.default_command(seat);
-        let permit = self.bots.thinking.clone().acquire_owned().await.ok()?;
+        budget: Duration,
+    ) -> Option<Vec<CommandLine>> {
+        // The permit goes with every line's thread, and is given back when
+        // the last one is done (even one nobody waits for any more).
+        let permit = Arc::new(self.bots.thinking.clone().acquire_owned().await.ok()?);
+        let until = tokio::time::Instant::now() + budget;
+        let sheet = writes_sheet(&state, seat);
+        let mut adv = Advance::new(&state, seq);
+        let mut lines = Vec::new();
         let mut rng = rng_for(game, seq, seat);
-        let task = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            state.bot_order(seat, effort(level), &mut rng)
-        });
-        match tokio::time::timeout(budget(level), task).await {
-            Ok(Ok(Some(line))) => Some(line),
-            Ok(Ok(None)) => fallback,
-            Ok(Err(e)) => {
-                tracing::error!(game = %game, seat = %seat, seq, "a computer player failed: {e}");
-                fallback
+        loop {
+            let (now, permit) = (adv.state.clone(), permit.clone());
+            let task = tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                let line = now.bot_order(seat, effort(level), &mut rng);
+                (line, rng)
+            });
+            let line = match tokio::time::timeout_at(until, task).await {
+                Ok(Ok((Some(line), next))) => {
+                    rng = next;
+                    line
+                }
+                Ok(Ok((None, _))) => return closed(&mut adv, seat, lines),
+                Ok(Err(e)) => {
+                    tracing::error!(game = %game, seat = %seat, seq, "a computer player failed: {e}");
+                    return closed(&mut adv, seat, lines);
+                }
+                Err(_) => {
+                    tracing::warn!(
+                        game = %game, seat = %seat, seq,
+                        "a computer player thought longer than {budget:?}: its seat's default is played"
+                    );
+                    return closed(&mut adv, seat, lines);
+                }
+            };
+            // The refusal is not logged: it may tell the seat's secrets.
+            if adv.play(seat, &line).is_err() {
+                tracing::error!(game = %game, seat = %seat, seq, "the computer player's order was refused");
+                return closed(&mut adv, seat, lines);
             }
-            Err(_) => {
-                tracing::warn!(
-                    game = %game, seat = %seat, seq,
-                    "a computer player thought longer than {:?}: its seat's default is played",
-                    budget(level)
-                );
-                fallback
+            lines.push(line);
+            let more = sheet && adv.boundaries.is_empty() && writes_sheet(&adv.state, seat);
+            if !more {
+                return Some(lines);
+            }
+            if lines.len() >= SHEET_CAP {
+                tracing::warn!(game = %game, seat = %seat, seq, "a computer player wrote {SHEET_CAP} lines: its sheet is marked ready");
+                return closed(&mut adv, seat, lines);
             }
         }
     }
 
-    /// Play `line` for the computer player of `seat`, through the change
-    /// pipeline as a player's order goes, if the game is still at log
-    /// position `seq` and the seat still a computer player's; otherwise
-    /// nothing (`false`).
-    async fn bot_play(&self, game: GameId, seq: i64, seat: Seat, line: CommandLine) -> Result<bool, ServiceError> {
+    /// Play `lines` (one order, or a whole sheet: [`Service::think`]) for
+    /// the computer player of `seat`, in one change through the pipeline
+    /// as a player's order goes, if the game is still at log position `seq`
+    /// and the seat still a computer player's; otherwise nothing (`false`).
+    async fn bot_play(
+        &self,
+        game: GameId,
+        seq: i64,
+        seat: Seat,
+        lines: Vec<CommandLine>,
+    ) -> Result<bool, ServiceError> {
+        let Some(last) = lines.last().cloned() else {
+            return Ok(false);
+        };
         self.change(Load::Game(game), async |held| {
             let row = &held.row;
             if row.status != GameStatus::Active || row.seq != seq {
@@ -408,13 +454,13 @@ impl Service {
                 return Ok(Changed::nothing(false));
             }
             let state = self.state_of(row)?;
-            // The refusal is not logged: it may tell the seat's secrets.
-            let events = state
-                .decide(seat, &line)
-                .map_err(|_| anyhow::anyhow!("the computer player's order for {seat} was refused"))?;
             let settings = Settings::of(row);
             let mut adv = Advance::new(&state, row.seq);
-            adv.push(events);
+            for line in &lines {
+                // The refusal is not logged: it may tell the seat's secrets.
+                adv.play(seat, line)
+                    .map_err(|_| anyhow::anyhow!("the computer player's order for {seat} was refused"))?;
+            }
             let played = super::seats::autoplay(&mut adv, &seats, !settings.auto_resolve);
             let deadline = self
                 .next_deadline(&settings, &adv.before, &adv.state)
@@ -423,8 +469,15 @@ impl Service {
                 .into_iter()
                 .map(Text::from)
                 .collect();
-            let label = compose::label_of(&state, seat, &line, &seats.names());
-            let cause = compose::Cause::Order { seat, line, label };
+            let label = match lines.len() {
+                1 => compose::label_of(&state, seat, &last, &seats.names()),
+                n => format!("a sheet of {n} edits"),
+            };
+            let cause = compose::Cause::Order {
+                seat,
+                line: last,
+                label,
+            };
             let moved = Moved::new(adv, seats, cause, deadline).notes(notes);
             // With auto-resolve off, the players' drafts may have waited
             // for this one.
@@ -437,6 +490,32 @@ impl Service {
         })
         .await
     }
+}
+
+/// The most edits a computer player makes on one sheet before its seat's
+/// default (ready) closes it: a safety cap (the engine's player marks a
+/// sheet ready itself after [`orrery_engine::bot::SHEET_LINES`] lines).
+const SHEET_CAP: usize = 60;
+
+/// Whether `seat` is writing an order sheet in `state` (owes one it has
+/// not marked ready).
+fn writes_sheet(state: &orrery_games::AnyState, seat: Seat) -> bool {
+    state
+        .pending()
+        .iter()
+        .any(|p| p.seat == seat && p.sheet && !p.submitted)
+}
+
+/// `lines` closed by the seat's default at the state they lead to (a
+/// sheet's: ready, as it stands), when it has one; `None` when there is
+/// nothing at all to play.
+fn closed(adv: &mut Advance, seat: Seat, mut lines: Vec<CommandLine>) -> Option<Vec<CommandLine>> {
+    if let Some(default) = adv.state.default_command(seat) {
+        if adv.play(seat, &default).is_ok() {
+            lines.push(default);
+        }
+    }
+    (!lines.is_empty()).then_some(lines)
 }
 
 #[cfg(test)]
@@ -507,11 +586,9 @@ mod tests {
         assert_ne!(draw(1, 10, 0), draw(2, 10, 0));
     }
 
-    /// A computer player's answer goes in only at the log position it was
-    /// computed for, once: an answer for a position the game has left (or
-    /// already answered) is dropped and writes nothing.
-    #[tokio::test]
-    async fn an_answer_for_a_position_the_game_left_is_dropped() {
+    /// A game of `kind` (seed 3) hosted by alice in channel 5, with a
+    /// computer player at easy in seat 1, started.
+    async fn solo(kind: orrery_games::GameKind) -> (Service, Actor, GameId) {
         use crate::{Place, Request};
         let store = orrery_store::Store::connect("sqlite::memory:").await.unwrap();
         let svc = Service::new(store, Arc::new(crate::ManualClock::new(1_700_000_000_000)));
@@ -524,7 +601,7 @@ mod tests {
             },
         };
         let new = Request::New {
-            kind: orrery_games::GameKind::Starlanes,
+            kind,
             seed: Some(3),
             options: None,
             private: None,
@@ -537,6 +614,16 @@ mod tests {
         svc.handle(&alice, add).await.unwrap();
         svc.handle(&alice, Request::Start { game: None }).await.unwrap();
         let game = svc.store().games_in_channel(5).await.unwrap()[0].id;
+        (svc, alice, game)
+    }
+
+    /// A computer player's answer goes in only at the log position it was
+    /// computed for, once: an answer for a position the game has left (or
+    /// already answered) is dropped and writes nothing.
+    #[tokio::test]
+    async fn an_answer_for_a_position_the_game_left_is_dropped() {
+        use crate::Request;
+        let (svc, alice, game) = solo(orrery_games::GameKind::Starlanes).await;
         let row = loop {
             let row = svc.store().game(game).await.unwrap().unwrap();
             let state = row.state.clone().unwrap();
@@ -556,20 +643,75 @@ mod tests {
         let line = state
             .bot_order(Seat(1), effort(BotLevel::Easy), &mut rng_for(game, seq, Seat(1)))
             .unwrap();
-        assert!(!svc.bot_play(game, seq - 1, Seat(1), line.clone()).await.unwrap());
+        assert!(!svc.bot_play(game, seq - 1, Seat(1), vec![line.clone()]).await.unwrap());
         assert_eq!(
             svc.store().game(game).await.unwrap().unwrap().seq,
             seq,
             "nothing written"
         );
-        assert!(svc.bot_play(game, seq, Seat(1), line.clone()).await.unwrap());
+        assert!(svc.bot_play(game, seq, Seat(1), vec![line.clone()]).await.unwrap());
         let after = svc.store().game(game).await.unwrap().unwrap().seq;
         assert!(after > seq);
-        assert!(!svc.bot_play(game, seq, Seat(1), line).await.unwrap(), "never twice");
+        assert!(
+            !svc.bot_play(game, seq, Seat(1), vec![line]).await.unwrap(),
+            "never twice"
+        );
         assert_eq!(svc.store().game(game).await.unwrap().unwrap().seq, after);
         // Not a computer player's seat: nothing either.
         let line = CommandLine::new("end");
-        assert!(!svc.bot_play(game, after, Seat(0), line).await.unwrap());
+        assert!(!svc.bot_play(game, after, Seat(0), vec![line]).await.unwrap());
         assert_eq!(svc.store().game(game).await.unwrap().unwrap().seq, after);
+    }
+
+    /// A sheet the computer player had no time for: the seat's default
+    /// closes it (ready, as it stands), and it goes in as one change.
+    #[tokio::test]
+    async fn past_the_budget_the_sheet_is_marked_ready_as_it_stands() {
+        let (svc, _, game) = solo(orrery_games::GameKind::Spectrum).await;
+        let row = svc.store().game(game).await.unwrap().unwrap();
+        let state = row.state.clone().unwrap();
+        assert!(writes_sheet(&state, Seat(1)));
+        let lines = svc
+            .think(game, row.seq, Seat(1), BotLevel::Easy, state, Duration::ZERO)
+            .await
+            .expect("a default");
+        // (It may have written a line before the clock was looked at.)
+        assert_eq!(lines.last().map(|l| l.name.as_str()), Some("ready"), "{lines:?}");
+        assert!(svc.bot_play(game, row.seq, Seat(1), lines.clone()).await.unwrap());
+        let after = svc.store().game(game).await.unwrap().unwrap();
+        assert_eq!(after.seq, row.seq + lines.len() as i64);
+        assert!(!writes_sheet(after.state.as_ref().unwrap(), Seat(1)));
+    }
+
+    /// Its whole sheet in time: lines, then ready, each decided on the
+    /// state the ones before it left.
+    #[tokio::test]
+    async fn in_time_the_whole_sheet_is_thought_about_and_marked_ready() {
+        let (svc, _, game) = solo(orrery_games::GameKind::Spectrum).await;
+        let row = svc.store().game(game).await.unwrap().unwrap();
+        let state = row.state.clone().unwrap();
+        let lines = svc
+            .think(
+                game,
+                row.seq,
+                Seat(1),
+                BotLevel::Easy,
+                state.clone(),
+                budget(BotLevel::Hard),
+            )
+            .await
+            .expect("a sheet");
+        assert_eq!(lines.last().map(|l| l.name.as_str()), Some("ready"), "{lines:?}");
+        let mut adv = Advance::new(&state, row.seq);
+        for (i, line) in lines.iter().enumerate() {
+            assert!(writes_sheet(&adv.state, Seat(1)), "line {i} after the sheet was ready");
+            adv.play(Seat(1), line).expect("each line is legal where it is written");
+        }
+        assert!(!writes_sheet(&adv.state, Seat(1)));
+        // The same answer whoever thinks it.
+        let again = svc
+            .think(game, row.seq, Seat(1), BotLevel::Easy, state, budget(BotLevel::Hard))
+            .await;
+        assert_eq!(again.as_ref(), Some(&lines));
     }
 }
