@@ -156,37 +156,26 @@ impl Store {
         name: &str,
         pick: Option<&str>,
     ) -> StoreResult<Seat> {
-        self.seen(async {
-            let mut tx = self.begin_write().await?;
-            lock_game(&mut tx, game, GameStatus::Lobby, None).await?;
-            if let Some(seat) = seat_of(&mut tx, game, user).await? {
-                return Err(StoreError::AlreadySeated { game, user, seat });
-            }
-            let seat: i64 = sqlx::query(
-                "INSERT INTO seats (game_id, user_id, seat, name)
-             SELECT $1, $2, COALESCE(MAX(seat) + 1, 0), $3 FROM seats WHERE game_id = $1
-             RETURNING seat",
-            )
-            .bind(game.0)
-            .bind(id_to_db(user.0))
-            .bind(name)
-            .fetch_one(&mut *tx)
-            .await?
-            .try_get(0)?;
-            let seat = seat_from_db(seat)?;
-            if let Some(pick) = pick {
-                write_pick(&mut tx, game, user, pick).await?;
-            }
-            tx.commit().await?;
-            Ok(seat)
-        })
-        .await
+        self.insert_seat(game, user, name, pick, None).await
     }
 
     /// Seat a computer player (`user`: one of [`crate::bot_user`]'s ids) at
     /// a lobby, in the next free seat, at difficulty `level`. Fails as
     /// [`Store::add_seat`] does.
     pub async fn add_bot(&self, game: GameId, user: UserId, name: &str, level: BotLevel) -> StoreResult<Seat> {
+        self.insert_seat(game, user, name, None, Some(level)).await
+    }
+
+    /// A lobby seat for `user` in the next free seat, with its pick and,
+    /// for a computer player, its level; one transaction.
+    async fn insert_seat(
+        &self,
+        game: GameId,
+        user: UserId,
+        name: &str,
+        pick: Option<&str>,
+        bot: Option<BotLevel>,
+    ) -> StoreResult<Seat> {
         self.seen(async {
             let mut tx = self.begin_write().await?;
             lock_game(&mut tx, game, GameStatus::Lobby, None).await?;
@@ -201,12 +190,16 @@ impl Store {
             .bind(game.0)
             .bind(id_to_db(user.0))
             .bind(name)
-            .bind(level.as_str())
+            .bind(bot.map(BotLevel::as_str))
             .fetch_one(&mut *tx)
             .await?
             .try_get(0)?;
+            let seat = seat_from_db(seat)?;
+            if let Some(pick) = pick {
+                write_pick(&mut tx, game, user, pick).await?;
+            }
             tx.commit().await?;
-            seat_from_db(seat)
+            Ok(seat)
         })
         .await
     }
