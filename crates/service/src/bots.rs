@@ -31,7 +31,7 @@
 //! go on.
 
 use super::advance::Advance;
-use super::change::{Changed, Load, Lobby, Moved, Then};
+use super::change::{Changed, Load, Lobby, Then};
 use super::lobby::started_word;
 use super::roster::Roster;
 use super::settings::Settings;
@@ -39,9 +39,7 @@ use super::text::Span;
 use super::{compose, user_err, Actor, OutMessage, Reply, Service, ServiceError, Target, Text};
 use orrery_engine::bot::Effort;
 use orrery_engine::{CommandLine, GameId, GameRng, Seat, UserId};
-use orrery_store::{
-    bot_number, bot_user, is_bot_user, BotLevel, Commit, DeadlineChange, GameStatus, SeatChange, SeatRow,
-};
+use orrery_store::{bot_number, bot_user, is_bot_user, BotLevel, Commit, GameStatus, SeatChange, SeatRow};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -461,14 +459,6 @@ impl Service {
                 adv.play(seat, line)
                     .map_err(|_| anyhow::anyhow!("the computer player's order for {seat} was refused"))?;
             }
-            let played = super::seats::autoplay(&mut adv, &seats, !settings.auto_resolve);
-            let deadline = self
-                .next_deadline(&settings, &adv.before, &adv.state)
-                .map_or(DeadlineChange::Keep, DeadlineChange::Set);
-            let notes = super::seats::autoplay_line(&played, &seats)
-                .into_iter()
-                .map(Text::from)
-                .collect();
             let label = match lines.len() {
                 1 => compose::label_of(&state, seat, &last, &seats.names()),
                 n => format!("a sheet of {n} edits"),
@@ -478,7 +468,7 @@ impl Service {
                 line: last,
                 label,
             };
-            let moved = Moved::new(adv, seats, cause, deadline).notes(notes);
+            let moved = self.moved_with_autoplay(row, seats, adv, cause, Vec::new());
             // With auto-resolve off, the players' drafts may have waited
             // for this one.
             let then = if settings.auto_resolve {

@@ -2,13 +2,13 @@
 //! and the next deadline), committed by the change pipeline; autocomplete from the legal orders.
 
 use super::advance::Advance;
-use super::change::{Changed, Load, Moved, Read};
+use super::change::{Changed, Load, Read};
 use super::roster::Roster;
 use super::settings::Settings;
 use super::{compose, user_err, Actor, Place, Reply, Service, ServiceError, Text};
 use orrery_engine::{CommandLine, GameId, ParamKind, Seat, Viewer};
 use orrery_games::{ActionError, AnyState, GameKind};
-use orrery_store::{DeadlineChange, GameStatus};
+use orrery_store::GameStatus;
 
 /// Option values for `command`'s `option` among `legal`, consistent with
 /// the options already `filled`, starting with `partial` (any case).
@@ -268,18 +268,16 @@ impl Service {
             };
             let mut adv = Advance::new(&state, row.seq);
             adv.push(events.clone());
-            // Seats in civil disorder play what they now owe, in the same commit.
-            let played = super::seats::autoplay(&mut adv, seats, !settings.auto_resolve);
-            // A new phase (or step) begins: its deadline, in the same transaction.
-            let deadline = self
-                .next_deadline(&settings, &adv.before, &adv.state)
-                .map_or(DeadlineChange::Keep, DeadlineChange::Set);
-            let notes = super::seats::autoplay_line(&played, seats)
-                .into_iter()
-                .map(Text::from)
-                .collect();
             let names = seats.names();
             let label = compose::label_of(&state, seat, &line, &names);
+            let cause = compose::Cause::Order {
+                seat,
+                line: line.clone(),
+                label: label.clone(),
+            };
+            // Seats in civil disorder play what they now owe, and a new
+            // phase's deadline is set, in the same commit.
+            let moved = self.moved_with_autoplay(row, seats.to_vec(), adv, cause, Vec::new());
             let mut text = format!("Sent: {label}");
             // Only what the channel post does not already say: the actor's secrets.
             let own: Vec<String> = events
@@ -297,9 +295,9 @@ impl Service {
             // (un-ready itself says it in its label).
             let ready = |s: &AnyState| s.pending().iter().any(|p| p.seat == seat && p.sheet && p.submitted);
             let unready = row.kind.sheet_command(orrery_engine::SheetVerb::Unready);
-            let still_owes = adv.state.pending().iter().any(|p| p.seat == seat && p.sheet);
-            if ready(&state) && !ready(&adv.state) && still_owes && unready.as_ref().is_none_or(|u| u.name != line.name)
-            {
+            let after = &moved.adv.state;
+            let still_owes = after.pending().iter().any(|p| p.seat == seat && p.sheet);
+            if ready(&state) && !ready(after) && still_owes && unready.as_ref().is_none_or(|u| u.name != line.name) {
                 text.push_str("\nYour sheet is no longer ready: mark it ready again when it is done.");
             }
             // The acknowledgement is private: secret picks must stay so, and
@@ -307,12 +305,6 @@ impl Service {
             // edit says it too.
             let mut reply = Reply::private(text);
             reply.only_ack = true;
-            let cause = compose::Cause::Order {
-                seat,
-                line: line.clone(),
-                label,
-            };
-            let moved = Moved::new(adv, seats.to_vec(), cause, deadline).notes(notes);
             Ok(Changed::moved(moved, reply))
         })
         .await

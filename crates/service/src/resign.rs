@@ -5,13 +5,11 @@
 //! the seat, and ends at once when one player is left.
 
 use super::advance::Advance;
-use super::change::{Changed, Load, Moved};
+use super::change::{Changed, Load};
 use super::roster::Roster;
-use super::settings::Settings;
 use super::{compose, user_err, Act, Actor, Choice, OutMessage, Reply, Service, ServiceError, Text};
 use orrery_engine::{ControlStyle, GameId, Rejection, Seat, Viewer};
 use orrery_games::ActionError;
-use orrery_store::DeadlineChange;
 
 /// The label of the button that confirms a resignation.
 pub const RESIGN_YES: &str = "🏳️ Yes, resign";
@@ -71,15 +69,8 @@ impl Service {
             if !confirmed {
                 return Ok(Changed::nothing(ask(row.id, row.kind.name(), &public)));
             }
-            let settings = Settings::of(row);
             let mut adv = Advance::new(&state, row.seq);
             adv.push(events);
-            // What automatic seats owe now (the resigned seat's turn passed
-            // to one in civil disorder, say) is played in the same commit.
-            let played = super::seats::autoplay(&mut adv, &seats, !settings.auto_resolve);
-            let deadline = self
-                .next_deadline(&settings, &adv.before, &adv.state)
-                .map_or(DeadlineChange::Keep, DeadlineChange::Set);
             let mut notes: Vec<Text> = Vec::new();
             if by_host {
                 notes.push(Text::plain(format!(
@@ -87,7 +78,6 @@ impl Service {
                     target.name, row.id
                 )));
             }
-            notes.extend(super::seats::autoplay_line(&played, &seats).map(Text::from));
             let mut head = Vec::new();
             if by_host && !target.vacant && target.user != actor.user {
                 head.push(OutMessage::to_dm(
@@ -104,7 +94,9 @@ impl Service {
                 seat: target.seat,
                 by_host,
             };
-            let moved = Moved::new(adv, seats.clone(), cause, deadline).notes(notes).head(head);
+            // What automatic seats owe now (the resigned seat's turn passed
+            // to one in civil disorder, say) is played in the same commit.
+            let moved = self.moved_with_autoplay(row, seats, adv, cause, notes).head(head);
             Ok(Changed::moved(moved, reply))
         })
         .await

@@ -136,6 +136,27 @@ pub(super) fn autoplay_line(played: &[Played], seats: &[SeatRow]) -> Option<Stri
 }
 
 impl Service {
+    /// A change whose own events (a seat's order, a resignation) are in
+    /// `adv`, moved on in the same commit: what automatic seats then owe
+    /// played (said in a line after `notes`), and the deadline of a phase
+    /// (or step) that begins.
+    pub(super) fn moved_with_autoplay(
+        &self,
+        row: &GameRow,
+        seats: Vec<SeatRow>,
+        mut adv: Advance,
+        cause: compose::Cause,
+        mut notes: Vec<Text>,
+    ) -> Moved {
+        let settings = Settings::of(row);
+        let played = autoplay(&mut adv, &seats, !settings.auto_resolve);
+        notes.extend(autoplay_line(&played, &seats).map(Text::from));
+        let deadline = self
+            .next_deadline(&settings, &adv.before, &adv.state)
+            .map_or(DeadlineChange::Keep, DeadlineChange::Set);
+        Moved::new(adv, seats, cause, deadline).notes(notes)
+    }
+
     /// The seat a host tool names, checked to exist.
     pub(super) fn seat_row<'a>(row: &GameRow, seats: &'a [SeatRow], seat: Seat) -> Result<&'a SeatRow, ServiceError> {
         seats.iter().find(|s| s.seat == seat).ok_or_else(|| {
