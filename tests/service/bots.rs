@@ -218,6 +218,11 @@ async fn seats_go_to_a_computer_player_and_back_and_computer_players_alone_play_
         seat,
         level,
     };
+    let disorder = |seat: u8, on| Request::Disorder {
+        game: None,
+        seat: by_seat(seat),
+        on,
+    };
     let msg = refused(&svc, &bob(), replace_bot(by_seat(1), BotLevel::Easy)).await;
     assert!(msg.contains("Only the host"), "{msg}");
     sent(&svc).await;
@@ -235,16 +240,7 @@ async fn seats_go_to_a_computer_player_and_back_and_computer_players_alone_play_
     assert!(out.iter().any(|m| m.target == Target::Dm(UserId(2))));
     let msg = refused(&svc, &alice(), replace_bot(by_seat(1), BotLevel::Easy)).await;
     assert!(msg.contains("already plays"), "{msg}");
-    let msg = refused(
-        &svc,
-        &alice(),
-        Request::Disorder {
-            game: None,
-            seat: by_seat(1),
-            on: true,
-        },
-    )
-    .await;
+    let msg = refused(&svc, &alice(), disorder(1, true)).await;
     assert!(msg.contains("computer player"), "{msg}");
     // Its level can change.
     ok(&svc, &alice(), replace_bot(by_seat(1), BotLevel::Normal)).await;
@@ -255,28 +251,10 @@ async fn seats_go_to_a_computer_player_and_back_and_computer_players_alone_play_
     assert_no_bot_touched(&sent(&svc).await);
 
     // alice in civil disorder: nobody plays here, the computer player waits.
-    ok(
-        &svc,
-        &alice(),
-        Request::Disorder {
-            game: None,
-            seat: by_seat(0),
-            on: true,
-        },
-    )
-    .await;
+    ok(&svc, &alice(), disorder(0, true)).await;
     let before = seq(&svc, game).await;
     assert_eq!(svc.play_bots_until(&CancellationToken::new()).await.unwrap(), 0);
-    ok(
-        &svc,
-        &alice(),
-        Request::Disorder {
-            game: None,
-            seat: by_seat(0),
-            on: false,
-        },
-    )
-    .await;
+    ok(&svc, &alice(), disorder(0, false)).await;
     assert!(seq(&svc, game).await >= before);
 
     // And back to a person, who can then play.

@@ -514,17 +514,8 @@ mod tests {
 
     fn seat(n: u8, user: UserId, name: &str, bot: Option<BotLevel>) -> SeatRow {
         SeatRow {
-            seat: Seat(n),
-            user,
-            name: name.into(),
-            disorder: false,
-            vacant: false,
-            reminders: None,
-            dms_refused_at: None,
-            private_to: None,
-            thread_id: None,
-            pick: None,
             bot,
+            ..crate::roster::test_seat(n, user.0, name)
         }
     }
 

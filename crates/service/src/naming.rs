@@ -203,26 +203,15 @@ impl Service {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn seat(n: u8, name: &str, user: u64) -> SeatRow {
-        SeatRow {
-            seat: Seat(n),
-            user: UserId(user),
-            name: name.into(),
-            disorder: false,
-            vacant: false,
-            reminders: None,
-            dms_refused_at: None,
-            private_to: None,
-            thread_id: None,
-            pick: None,
-            bot: None,
-        }
-    }
+    use crate::roster::test_seat;
 
     #[test]
     fn seats_by_number_name_or_person_and_errors_name_the_players() {
-        let seats = [seat(0, "alice", 10), seat(1, "bob", 11), seat(2, "Carol", 12)];
+        let seats = [
+            test_seat(0, 10, "alice"),
+            test_seat(1, 11, "bob"),
+            test_seat(2, 12, "Carol"),
+        ];
         let g = GameId(3);
         assert_eq!(find_seat(g, &seats, &SeatRef::Name("carol".into())), Ok(Seat(2)));
         assert_eq!(find_seat(g, &seats, &SeatRef::Name("bo".into())), Ok(Seat(1)));
@@ -237,7 +226,11 @@ mod tests {
             e.contains("no seat in game #3") && e.contains("alice, bob and Carol"),
             "{e}"
         );
-        let twins = [seat(0, "ann", 1), seat(1, "anna", 2), seat(2, "annabel", 3)];
+        let twins = [
+            test_seat(0, 1, "ann"),
+            test_seat(1, 2, "anna"),
+            test_seat(2, 3, "annabel"),
+        ];
         assert_eq!(
             find_seat(g, &twins, &SeatRef::Name("ann".into())),
             Ok(Seat(0)),
@@ -251,7 +244,7 @@ mod tests {
 
     #[test]
     fn seat_and_phase_suggestions() {
-        let mut seats = vec![seat(0, "alice", 10), seat(1, "bob", 11)];
+        let mut seats = vec![test_seat(0, 10, "alice"), test_seat(1, 11, "bob")];
         seats[1].vacant = true;
         assert_eq!(
             seat_choices(&seats, ""),

@@ -34,30 +34,36 @@ impl Roster for [SeatRow] {
     }
 }
 
+/// A person's seat with nothing else set (no disorder, no reminders, no
+/// pick, not a computer player): the unit tests' seat rows.
+#[cfg(test)]
+pub(crate) fn test_seat(seat: u8, user: u64, name: &str) -> SeatRow {
+    SeatRow {
+        seat: Seat(seat),
+        user: orrery_engine::UserId(user),
+        name: name.into(),
+        disorder: false,
+        vacant: false,
+        reminders: None,
+        dms_refused_at: None,
+        private_to: None,
+        thread_id: None,
+        pick: None,
+        bot: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use orrery_engine::UserId;
-
-    fn row(seat: u8, name: &str) -> SeatRow {
-        SeatRow {
-            seat: Seat(seat),
-            user: UserId(u64::from(seat) + 10),
-            name: name.into(),
-            disorder: false,
-            vacant: false,
-            reminders: None,
-            dms_refused_at: None,
-            private_to: None,
-            thread_id: None,
-            pick: None,
-            bot: None,
-        }
-    }
 
     #[test]
     fn seats_read_as_their_players_names() {
-        let seats = [row(0, "alice"), row(1, "bob"), row(2, "carol")];
+        let seats = [
+            test_seat(0, 10, "alice"),
+            test_seat(1, 11, "bob"),
+            test_seat(2, 12, "carol"),
+        ];
         assert_eq!(seats.names(), ["alice", "bob", "carol"]);
         assert_eq!(seats.name(Seat(1)), "bob");
         assert_eq!(seats.name(Seat(5)), Seat(5).to_string());
