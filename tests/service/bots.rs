@@ -42,6 +42,14 @@ async fn lobby(svc: &Service, kind: GameKind) -> GameId {
     svc.store().games_in_channel(CH).await.unwrap()[0].id
 }
 
+/// A game of `kind` for alice and a computer player at easy, started.
+async fn solo(svc: &Service, kind: GameKind) -> GameId {
+    let game = lobby(svc, kind).await;
+    ok(svc, &alice(), add_bot(BotLevel::Easy)).await;
+    ok(svc, &alice(), Request::Start { game: None }).await;
+    game
+}
+
 /// Nothing queued is for a computer player, pings one or mentions one.
 fn assert_no_bot_touched(out: &[OutMessage]) {
     for m in out {
@@ -183,9 +191,7 @@ async fn the_host_seats_computer_players_in_the_lobby_and_refusals_change_nothin
 #[tokio::test]
 async fn a_solo_game_runs_with_computer_players_who_are_never_messaged_or_pinged() {
     let (svc, _) = service("bots-solo").await;
-    let game = lobby(&svc, GameKind::Starlanes).await;
-    ok(&svc, &alice(), add_bot(BotLevel::Easy)).await;
-    ok(&svc, &alice(), Request::Start { game: None }).await;
+    let game = solo(&svc, GameKind::Starlanes).await;
     let bots = play_solo(&svc, game, 12).await;
     assert!(bots >= 3, "the computer player played {bots} orders");
     let out = sent(&svc).await;
@@ -303,9 +309,7 @@ async fn a_computer_player_s_order_sheet_goes_in_as_one_change() {
     use orrery::games::spectrum::events::Event;
     use orrery::games::AnyEvent;
     let (svc, _) = service("bots-sheet").await;
-    let game = lobby(&svc, GameKind::Spectrum).await;
-    ok(&svc, &alice(), add_bot(BotLevel::Easy)).await;
-    ok(&svc, &alice(), Request::Start { game: None }).await;
+    let game = solo(&svc, GameKind::Spectrum).await;
     sent(&svc).await;
     let stop = CancellationToken::new();
     let mut sheets = Vec::new();
