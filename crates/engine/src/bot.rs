@@ -2,19 +2,25 @@
 //! the [`Ruleset`] contract, with no game-specific code but the optional
 //! [`Ruleset::evaluate`] hint.
 //!
-//! Flat Monte Carlo over determinizations: for each legal order of its
-//! seat (at most [`Effort::candidates`] of them, drawn at random when there
-//! are more), it plays [`Effort::samples`] short games out, each from a
-//! state in which what the seat cannot know is drawn anew
-//! ([`Ruleset::scramble`] keeping the seat), the order given first, then
-//! every seat playing uniformly random legal orders for at most
-//! [`Effort::depth`] decisions. A game that ends scores 1 for a win (1/n of
-//! a shared one) and 0 for a loss; one that has not ended scores the
-//! ruleset's hint for the seat. The order with the best mean is chosen
-//! (ties: the first listed). Flat rather than a tree: the games' decisions
-//! are many and small (a sheet is built line by line), so a tree over them
-//! would be shallow for the same time, and flat sampling is simple to keep
-//! fair: each sample sees only a world drawn from the seat's knowledge.
+//! Flat Monte Carlo over determinizations: it draws [`Effort::samples`]
+//! worlds, states in which what the seat cannot know is drawn anew
+//! ([`Ruleset::scramble`] keeping the seat), each with dice of its own;
+//! then for each legal order of its seat (at most [`Effort::candidates`]
+//! of them, drawn at random when there are more) it plays a short game
+//! out in every world: the order given first, then every seat playing
+//! random legal orders for at most [`Effort::depth`] decisions. Every
+//! candidate meets the same worlds and the same dice, so the comparison
+//! between two orders is not swamped by the luck of the draw. The random
+//! orders are uniform, but on order sheets: there no line is taken back
+//! and a sheet is marked ready one time in four, so that sampled games
+//! reach the sheets' resolution (uniform play on a sheet writes and erases
+//! lines for ever). A game that ends scores 1 for a win (1/n of a shared
+//! one) and 0 for a loss; one that has not ended scores the ruleset's hint
+//! for the seat. The order with the best mean is chosen (ties: the first
+//! listed). Flat rather than a tree: the games' decisions are many and
+//! small (a sheet is built line by line), so a tree over them would be
+//! shallow for the same time, and flat sampling is simple to keep fair:
+//! each sample sees only a world drawn from the seat's knowledge.
 //!
 //! Everything random comes from the `rng` passed in (the player's own
 //! generator): a scramble reseeds the game's generator in each sampled
@@ -86,19 +92,18 @@ pub fn choose<R: Ruleset>(state: &R::State, seat: Seat, effort: Effort, rng: &mu
 /// of each one's sampled games, in the legal orders' order (one order with
 /// no weighing when it has no choice). What the no-cheating property
 /// compares across states that differ only in what the seat cannot know.
+///
+/// The worlds are drawn first, [`Effort::samples`] of them, each with a
+/// playout generator of its own, and every candidate is played out in
+/// every one: the candidates are compared on the same draws of what the
+/// seat cannot see and of the dice, so a difference between two means is
+/// more the orders' than the luck's, and the scrambles are paid once.
 pub fn appraise<R: Ruleset>(state: &R::State, seat: Seat, effort: Effort, rng: &mut GameRng) -> Vec<(R::Action, f64)> {
     let mut legal = R::legal_actions(state, seat);
+    let undo = undo_verbs::<R>();
     // On an order sheet it only writes, and marks the sheet ready after
     // [`SHEET_LINES`] lines: taking lines back could go round for ever.
-    let sheet = R::pending(state)
-        .iter()
-        .any(|p| p.seat == seat && p.sheet && !p.submitted);
-    if sheet {
-        let undo: Vec<R::Action> = [SheetVerb::Unready, SheetVerb::Clear]
-            .into_iter()
-            .chain((1..=4 * SHEET_LINES).map(SheetVerb::Remove))
-            .filter_map(R::sheet_verb)
-            .collect();
+    if on_sheet::<R>(state, seat) {
         legal.retain(|a| !undo.contains(a));
         let names = vec![String::new(); 8];
         let written = R::sheet_lines(state, seat, &names).map_or(0, |l| l.len());
@@ -115,54 +120,111 @@ pub fn appraise<R: Ruleset>(state: &R::State, seat: Seat, effort: Effort, rng: &
         candidates.truncate(effort.candidates.max(1));
         candidates.sort_unstable();
     }
+    let policy = Playout::<R> {
+        undo,
+        ready: R::sheet_verb(SheetVerb::Ready),
+        depth: effort.depth,
+    };
+    let worlds: Vec<(R::State, GameRng)> = (0..effort.samples.max(1))
+        .map(|_| {
+            let world = R::scramble(state, &[seat], false, rng).unwrap_or_else(|| state.clone());
+            (world, rng.fork())
+        })
+        .collect();
     candidates
         .into_iter()
         .map(|i| {
-            let mut total = 0.0;
-            for _ in 0..effort.samples.max(1) {
-                let world = R::scramble(state, &[seat], false, rng).unwrap_or_else(|| state.clone());
-                total += playout::<R>(world, seat, &legal[i], effort.depth, rng);
-            }
-            (legal[i].clone(), total / f64::from(effort.samples.max(1)))
+            let total: f64 = worlds
+                .iter()
+                .map(|(world, dice)| policy.play(world.clone(), seat, &legal[i], &mut dice.clone()))
+                .sum();
+            (legal[i].clone(), total / worlds.len() as f64)
         })
         .collect()
 }
 
-/// One sampled game: `first` given by `seat` in `world`, then uniformly
-/// random legal orders by whoever owes one, for at most `depth` decisions;
-/// the result for `seat` ([`value`]).
-fn playout<R: Ruleset>(mut world: R::State, seat: Seat, first: &R::Action, depth: u32, rng: &mut GameRng) -> f64 {
-    // Legal in the seat's own position, an order may be refused in a world
-    // where what it could not see differs: such a world counts as a loss.
-    let Ok(events) = R::decide(&world, seat, first) else {
-        return 0.0;
-    };
-    for e in &events {
-        R::apply(&mut world, e);
-    }
-    for _ in 0..depth {
-        if R::outcome(&world).is_some() {
-            break;
+/// Whether `seat` owes an order sheet it has not marked ready.
+fn on_sheet<R: Ruleset>(state: &R::State, seat: Seat) -> bool {
+    R::pending(state)
+        .iter()
+        .any(|p| p.seat == seat && p.sheet && !p.submitted)
+}
+
+/// The orders that take sheet lines back (un-ready, clear, remove a line).
+fn undo_verbs<R: Ruleset>() -> Vec<R::Action> {
+    [SheetVerb::Unready, SheetVerb::Clear]
+        .into_iter()
+        .chain((1..=4 * SHEET_LINES).map(SheetVerb::Remove))
+        .filter_map(R::sheet_verb)
+        .collect()
+}
+
+/// How sampled games are played out.
+struct Playout<R: Ruleset> {
+    /// Orders that take sheet lines back: never played out.
+    undo: Vec<R::Action>,
+    /// The order marking a sheet ready, in games with sheets.
+    ready: Option<R::Action>,
+    /// Decisions played out after the candidate order, at most.
+    depth: u32,
+}
+
+impl<R: Ruleset> Playout<R> {
+    /// One sampled game: `first` given by `seat` in `world`, then random
+    /// legal orders by whoever owes one, for at most `depth` decisions;
+    /// the result for `seat` ([`value`]). The orders are uniformly random
+    /// but on order sheets, where lines are never taken back and the sheet
+    /// is marked ready one time in [`READY_ONE_IN`] (or when no line is
+    /// left to write), so that sampled games reach the sheets' resolution
+    /// instead of writing and erasing lines for ever.
+    fn play(&self, mut world: R::State, seat: Seat, first: &R::Action, rng: &mut GameRng) -> f64 {
+        // Legal in the seat's own position, an order may be refused in a
+        // world where what it could not see differs: such a world counts
+        // as a loss.
+        let Ok(events) = R::decide(&world, seat, first) else {
+            return 0.0;
+        };
+        for e in &events {
+            R::apply(&mut world, e);
         }
-        let pending = R::pending(&world);
-        let Some(p) = pending.iter().find(|p| !p.submitted) else {
-            break;
-        };
-        let legal = R::legal_actions(&world, p.seat);
-        let Some(action) = rng.pick(&legal) else {
-            break;
-        };
-        match R::decide(&world, p.seat, action) {
-            Ok(events) => {
-                for e in &events {
-                    R::apply(&mut world, e);
+        for _ in 0..self.depth {
+            if R::outcome(&world).is_some() {
+                break;
+            }
+            let pending = R::pending(&world);
+            let Some(p) = pending.iter().find(|p| !p.submitted) else {
+                break;
+            };
+            let mut legal = R::legal_actions(&world, p.seat);
+            if p.sheet {
+                legal.retain(|a| !self.undo.contains(a));
+                if let Some(ready) = self.ready.as_ref().filter(|r| legal.contains(r)) {
+                    if legal.len() == 1 || rng.below(READY_ONE_IN) == 0 {
+                        legal = vec![ready.clone()];
+                    } else {
+                        legal.retain(|a| a != ready);
+                    }
                 }
             }
-            Err(_) => break,
+            let Some(action) = rng.pick(&legal) else {
+                break;
+            };
+            match R::decide(&world, p.seat, action) {
+                Ok(events) => {
+                    for e in &events {
+                        R::apply(&mut world, e);
+                    }
+                }
+                Err(_) => break,
+            }
         }
+        value::<R>(&world, seat)
     }
-    value::<R>(&world, seat)
 }
+
+/// In sampled games, a seat writing an order sheet marks it ready one time
+/// in this many (a sheet of three lines, on average).
+const READY_ONE_IN: u32 = 4;
 
 /// What a position is worth to `seat`, from 0 to 1: its share of the
 /// victory once the game is over, the ruleset's hint before.

@@ -67,6 +67,14 @@ impl GameRng {
         }
     }
 
+    /// A new generator seeded from this one's next two words: a stream of
+    /// its own that depends only on this one's.
+    pub fn fork(&mut self) -> GameRng {
+        let hi = u64::from(self.0.random::<u32>());
+        let lo = u64::from(self.0.random::<u32>());
+        GameRng::seeded(hi << 32 | lo)
+    }
+
     /// Pick one element uniformly.
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
         if items.is_empty() {
