@@ -60,15 +60,15 @@ fn play(kind: GameKind, seed: u64, bot: Option<Effort>) -> BTreeMap<String, usiz
 #[test]
 fn computer_players_reach_rules_that_random_play_does_not() {
     // (game, the kind of event, the seeds played): Spectrum War's combat
-    // fire (random fleets seldom meet) and a Starlanes tech card used
-    // (random seats seldom buy one and then play it). In `cargo run
-    // --release --example reach -- --games 20 --level easy` (seeds 1 to
-    // 20) random play reached neither, the computer players both (464
-    // shots; one tech used, in seed 2): the seeds here are four of those
-    // games each.
+    // fire (random fleets seldom meet) and a Hyperspace home star captured
+    // (random attacks do not follow up). In `cargo run --release --example
+    // reach -- --games 20 --level easy` (seeds 1 to 20) random play
+    // reached neither, the computer players both (ShotsFired in every
+    // Spectrum War game; a home star captured in 7 Hyperspace games, 4, 5,
+    // 7, 10, 12, 18 and 19): the seeds here are four of those games each.
     let cases = [
         (GameKind::Spectrum, "ShotsFired", 9..=12u64),
-        (GameKind::Starlanes, "TechUsed", 1..=4u64),
+        (GameKind::Hyperspace, "HomeStarCaptured", 4..=7u64),
     ];
     for (kind, event, seeds) in cases {
         let (mut random, mut bots) = (0, 0);

@@ -77,11 +77,15 @@ impl Effort {
 
 /// The order the computer player gives for `seat`, which owes a decision;
 /// `None` when it has no legal order: the best of [`appraise`]'s (ties:
-/// the first listed).
+/// the seat's default but on an order sheet, else the first listed).
 pub fn choose<R: Ruleset>(state: &R::State, seat: Seat, effort: Effort, rng: &mut GameRng) -> Option<R::Action> {
+    let default = R::default_action(state, seat).filter(|_| !on_sheet::<R>(state, seat));
     let mut best: Option<(f64, R::Action)> = None;
     for (action, value) in appraise::<R>(state, seat, effort, rng) {
-        if best.as_ref().is_none_or(|(b, _)| value > *b) {
+        let better = best
+            .as_ref()
+            .is_none_or(|(b, _)| value > *b || (value == *b && default.as_ref() == Some(&action)));
+        if better {
             best = Some((value, action));
         }
     }
@@ -114,16 +118,26 @@ pub fn appraise<R: Ruleset>(state: &R::State, seat: Seat, effort: Effort, rng: &
     if legal.len() <= 1 {
         return legal.into_iter().map(|a| (a, 1.0)).collect();
     }
-    let mut candidates: Vec<usize> = (0..legal.len()).collect();
-    if candidates.len() > effort.candidates.max(1) {
+    // The seat's default (what its deadline would play: end the turn,
+    // pass, mark the sheet ready) is always weighed, so the player can
+    // always stop.
+    // (On a sheet, its own rule stands: ready after SHEET_LINES lines.)
+    let default = R::default_action(state, seat)
+        .filter(|_| !on_sheet::<R>(state, seat))
+        .and_then(|d| legal.iter().position(|a| *a == d));
+    let mut candidates: Vec<usize> = (0..legal.len()).filter(|i| Some(*i) != default).collect();
+    let room = effort.candidates.max(1) - usize::from(default.is_some());
+    if candidates.len() > room {
         rng.shuffle(&mut candidates);
-        candidates.truncate(effort.candidates.max(1));
-        candidates.sort_unstable();
+        candidates.truncate(room);
     }
+    candidates.extend(default);
+    candidates.sort_unstable();
     let policy = Playout::<R> {
         undo,
         ready: R::sheet_verb(SheetVerb::Ready),
         depth: effort.depth,
+        phase: R::phase(state).number,
     };
     let worlds: Vec<(R::State, GameRng)> = (0..effort.samples.max(1))
         .map(|_| {
@@ -167,6 +181,8 @@ struct Playout<R: Ruleset> {
     ready: Option<R::Action>,
     /// Decisions played out after the candidate order, at most.
     depth: u32,
+    /// The phase the decision is taken in ([`crate::PhaseInfo::number`]).
+    phase: u32,
 }
 
 impl<R: Ruleset> Playout<R> {
@@ -195,6 +211,25 @@ impl<R: Ruleset> Playout<R> {
             let Some(p) = pending.iter().find(|p| !p.submitted) else {
                 break;
             };
+            // The seat's own further decisions of this phase (more moves
+            // in its turn): its default, so that each candidate is judged
+            // as the seat's last order of the phase. Without it an order
+            // that only puts the end of the turn off (split a stack, merge
+            // it back) would look better than ending it whenever what
+            // follows the turn is bad news within the playout's depth.
+            if p.seat == seat && !p.sheet && R::phase(&world).number == self.phase {
+                if let Some(default) = R::default_action(&world, seat) {
+                    match R::decide(&world, seat, &default) {
+                        Ok(events) => {
+                            for e in &events {
+                                R::apply(&mut world, e);
+                            }
+                            continue;
+                        }
+                        Err(_) => break,
+                    }
+                }
+            }
             let mut legal = R::legal_actions(&world, p.seat);
             if p.sheet {
                 legal.retain(|a| !self.undo.contains(a));
