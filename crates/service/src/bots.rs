@@ -124,6 +124,9 @@ pub(super) struct Bots {
     /// Games whose computer player failed, at the log position it failed
     /// at: left alone until the game moves on.
     failed: Mutex<HashMap<GameId, i64>>,
+    /// Per game: the seat, the phase and how many orders in a row its
+    /// computer player has given in that phase ([`STREAK`]).
+    streaks: Mutex<HashMap<GameId, (Seat, u32, usize)>>,
 }
 
 impl Default for Bots {
@@ -132,6 +135,7 @@ impl Default for Bots {
             poke: Arc::new(Notify::new()),
             thinking: Arc::new(Semaphore::new(1)),
             failed: Mutex::new(HashMap::new()),
+            streaks: Mutex::new(HashMap::new()),
         }
     }
 }
@@ -141,6 +145,14 @@ impl Bots {
         self.poke.notify_one();
     }
 }
+
+/// Orders a computer player gives in a row in one phase (moves in its
+/// turn) before it is made to play its seat's default (end the turn,
+/// pass) instead of thinking: a safety net, so that a player that keeps
+/// finding one more order worth giving cannot hold a game, nor fill its
+/// channel with narration. The engine's player already judges each order
+/// as its last of the phase, so it seldom comes near.
+const STREAK: usize = 40;
 
 /// At most this many decisions per game in one pass of the bot loop
 /// (others' games get their turn between; the next poke goes on).
@@ -333,7 +345,22 @@ impl Service {
             return Ok(false);
         };
         let seq = row.seq;
-        let lines = self.think(game, seq, seat, level, state, budget(level)).await;
+        let phase = state.phase().number;
+        let streak = {
+            let mut streaks = self.bots.streaks.lock().expect("bot streaks poisoned");
+            let entry = streaks.entry(game).or_insert((seat, phase, 0));
+            if (entry.0, entry.1) != (seat, phase) {
+                *entry = (seat, phase, 0);
+            }
+            entry.2 += 1;
+            entry.2
+        };
+        let lines = if streak > STREAK {
+            tracing::warn!(game = %game, seat = %seat, seq, "a computer player gave {STREAK} orders in a row in one phase: its seat's default is played");
+            state.default_command(seat).map(|line| vec![line])
+        } else {
+            self.think(game, seq, seat, level, state, budget(level)).await
+        };
         let Some(lines) = lines else {
             self.bot_failed(game, seq);
             tracing::warn!(game = %game, seat = %seat, seq, "a computer player has no order to give");
@@ -642,6 +669,50 @@ mod tests {
         let line = CommandLine::new("end");
         assert!(!svc.bot_play(game, after, Seat(0), vec![line]).await.unwrap());
         assert_eq!(svc.store().game(game).await.unwrap().unwrap().seq, after);
+    }
+
+    /// Past [`STREAK`] orders in a row in one phase, the computer player
+    /// plays its seat's default instead of what it would have thought of.
+    #[tokio::test]
+    async fn past_a_streak_of_orders_the_seat_s_default_is_played() {
+        use crate::Request;
+        let (svc, alice, game) = solo(orrery_games::GameKind::Starlanes).await;
+        // A position where the computer player owes and would not play
+        // its default.
+        let (row, default) = loop {
+            let row = svc.store().game(game).await.unwrap().unwrap();
+            let state = row.state.clone().unwrap();
+            let p = state.pending().into_iter().find(|p| !p.submitted).unwrap();
+            if p.seat == Seat(1) {
+                let thought = state.bot_order(Seat(1), effort(BotLevel::Normal), &mut rng_for(game, row.seq, Seat(1)));
+                let default = state.default_command(Seat(1)).unwrap();
+                if thought.as_ref() != Some(&default) {
+                    break (row, default);
+                }
+                assert!(svc.bot_turn(game).await.unwrap());
+                continue;
+            }
+            let line = state.legal_commands(Seat(0)).pop().unwrap();
+            let order = Request::Order {
+                game: Some(game),
+                kind: None,
+                line,
+            };
+            svc.handle(&alice, order).await.unwrap();
+        };
+        let state = row.state.clone().unwrap();
+        let mut expected = state.clone();
+        for e in state.decide(Seat(1), &default).unwrap() {
+            expected.apply(&e).unwrap();
+        }
+        svc.bots
+            .streaks
+            .lock()
+            .unwrap()
+            .insert(game, (Seat(1), state.phase().number, STREAK));
+        assert!(svc.bot_turn(game).await.unwrap());
+        let after = svc.store().game(game).await.unwrap().unwrap();
+        assert_eq!(after.state.unwrap(), expected, "the default ({default}) was played");
     }
 
     /// A sheet the computer player had no time for: the seat's default
