@@ -630,7 +630,6 @@ mod tests {
     /// already answered) is dropped and writes nothing.
     #[tokio::test]
     async fn an_answer_for_a_position_the_game_left_is_dropped() {
-        use crate::Request;
         let (svc, alice, game) = solo(orrery_games::GameKind::Starlanes).await;
         let row = loop {
             let row = svc.store().game(game).await.unwrap().unwrap();
@@ -639,13 +638,7 @@ mod tests {
             if p.seat == Seat(1) {
                 break row;
             }
-            let line = state.legal_commands(Seat(0)).pop().unwrap();
-            let order = Request::Order {
-                game: Some(game),
-                kind: None,
-                line,
-            };
-            svc.handle(&alice, order).await.unwrap();
+            alice_plays(&svc, &alice, game, &state).await;
         };
         let (seq, state) = (row.seq, row.state.unwrap());
         let line = state
@@ -671,11 +664,22 @@ mod tests {
         assert_eq!(svc.store().game(game).await.unwrap().unwrap().seq, after);
     }
 
+    /// alice (the person of a [`solo`] game, seat 1) gives her last legal
+    /// order.
+    async fn alice_plays(svc: &Service, alice: &Actor, game: GameId, state: &orrery_games::AnyState) {
+        let line = state.legal_commands(Seat(0)).pop().unwrap();
+        let order = crate::Request::Order {
+            game: Some(game),
+            kind: None,
+            line,
+        };
+        svc.handle(alice, order).await.unwrap();
+    }
+
     /// Past [`STREAK`] orders in a row in one phase, the computer player
     /// plays its seat's default instead of what it would have thought of.
     #[tokio::test]
     async fn past_a_streak_of_orders_the_seat_s_default_is_played() {
-        use crate::Request;
         let (svc, alice, game) = solo(orrery_games::GameKind::Starlanes).await;
         // A position where the computer player owes and would not play
         // its default.
@@ -692,13 +696,7 @@ mod tests {
                 assert!(svc.bot_turn(game).await.unwrap());
                 continue;
             }
-            let line = state.legal_commands(Seat(0)).pop().unwrap();
-            let order = Request::Order {
-                game: Some(game),
-                kind: None,
-                line,
-            };
-            svc.handle(&alice, order).await.unwrap();
+            alice_plays(&svc, &alice, game, &state).await;
         };
         let state = row.state.clone().unwrap();
         let mut expected = state.clone();
