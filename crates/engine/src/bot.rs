@@ -76,20 +76,24 @@ impl Effort {
 }
 
 /// The order the computer player gives for `seat`, which owes a decision;
-/// `None` when it has no legal order: the best of [`appraise`]'s (ties:
-/// the seat's default but on an order sheet, else the first listed).
+/// `None` when it has no legal order: the best of [`appraise`]'s. Ties
+/// are drawn at random (on an order sheet: the first listed), so that
+/// where the samples cannot tell orders apart (a move whose effect lies
+/// beyond the playouts' depth, ending the turn) the player neither always
+/// stops nor always goes on.
 pub fn choose<R: Ruleset>(state: &R::State, seat: Seat, effort: Effort, rng: &mut GameRng) -> Option<R::Action> {
-    let default = R::default_action(state, seat).filter(|_| !on_sheet::<R>(state, seat));
-    let mut best: Option<(f64, R::Action)> = None;
-    for (action, value) in appraise::<R>(state, seat, effort, rng) {
-        let better = best
-            .as_ref()
-            .is_none_or(|(b, _)| value > *b || (value == *b && default.as_ref() == Some(&action)));
-        if better {
-            best = Some((value, action));
-        }
+    let weighed = appraise::<R>(state, seat, effort, rng);
+    let best = weighed.iter().map(|(_, v)| *v).fold(f64::NEG_INFINITY, f64::max);
+    let mut tied: Vec<R::Action> = weighed
+        .into_iter()
+        .filter(|(_, v)| *v == best)
+        .map(|(a, _)| a)
+        .collect();
+    if tied.len() > 1 && !on_sheet::<R>(state, seat) {
+        let i = rng.below(tied.len() as u32) as usize;
+        return Some(tied.swap_remove(i));
     }
-    best.map(|(_, a)| a)
+    tied.into_iter().next()
 }
 
 /// The orders the computer player weighs for `seat` and the mean result
