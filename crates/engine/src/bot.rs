@@ -16,11 +16,15 @@
 //! reach the sheets' resolution (uniform play on a sheet writes and erases
 //! lines for ever). A game that ends scores 1 for a win (1/n of a shared
 //! one) and 0 for a loss; one that has not ended scores the ruleset's hint
-//! for the seat. The order with the best mean is chosen (ties: the first
-//! listed). Flat rather than a tree: the games' decisions are many and
-//! small (a sheet is built line by line), so a tree over them would be
-//! shallow for the same time, and flat sampling is simple to keep fair:
-//! each sample sees only a world drawn from the seat's knowledge.
+//! for the seat. The seat's default (end the turn, pass) is always among
+//! the candidates, and in sampled games the seat's own further decisions
+//! of the phase are its default, so each order is judged as its last of
+//! the phase. The order with the best mean is chosen (ties: drawn at
+//! random; on a sheet, the first listed). Flat rather than a tree: the
+//! games' decisions are many and small (a sheet is built line by line),
+//! so a tree over them would be shallow for the same time, and flat
+//! sampling is simple to keep fair: each sample sees only a world drawn
+//! from the seat's knowledge.
 //!
 //! Everything random comes from the `rng` passed in (the player's own
 //! generator): a scramble reseeds the game's generator in each sampled
