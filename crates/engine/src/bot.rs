@@ -115,7 +115,8 @@ pub fn appraise<R: Ruleset>(state: &R::State, seat: Seat, effort: Effort, rng: &
     let undo = undo_verbs::<R>();
     // On an order sheet it only writes, and marks the sheet ready after
     // [`SHEET_LINES`] lines: taking lines back could go round for ever.
-    if on_sheet::<R>(state, seat) {
+    let sheet = on_sheet::<R>(state, seat);
+    if sheet {
         legal.retain(|a| !undo.contains(a));
         let names = vec![String::new(); 8];
         let written = R::sheet_lines(state, seat, &names).map_or(0, |l| l.len());
@@ -131,7 +132,7 @@ pub fn appraise<R: Ruleset>(state: &R::State, seat: Seat, effort: Effort, rng: &
     // always stop.
     // (On a sheet, its own rule stands: ready after SHEET_LINES lines.)
     let default = R::default_action(state, seat)
-        .filter(|_| !on_sheet::<R>(state, seat))
+        .filter(|_| !sheet)
         .and_then(|d| legal.iter().position(|a| *a == d));
     let mut candidates: Vec<usize> = (0..legal.len()).filter(|i| Some(*i) != default).collect();
     let room = effort.candidates.max(1) - usize::from(default.is_some());
@@ -225,43 +226,40 @@ impl<R: Ruleset> Playout<R> {
             // that only puts the end of the turn off (split a stack, merge
             // it back) would look better than ending it whenever what
             // follows the turn is bad news within the playout's depth.
-            if p.seat == seat && !p.sheet && R::phase(&world).number == self.phase {
-                if let Some(default) = R::default_action(&world, seat) {
-                    match R::decide(&world, seat, &default) {
-                        Ok(events) => {
-                            for e in &events {
-                                R::apply(&mut world, e);
-                            }
-                            continue;
-                        }
-                        Err(_) => break,
-                    }
-                }
-            }
-            let mut legal = R::legal_actions(&world, p.seat);
-            if p.sheet {
-                legal.retain(|a| !self.undo.contains(a));
-                if let Some(ready) = self.ready.as_ref().filter(|r| legal.contains(r)) {
-                    if legal.len() == 1 || rng.below(READY_ONE_IN) == 0 {
-                        legal = vec![ready.clone()];
-                    } else {
-                        legal.retain(|a| a != ready);
-                    }
-                }
-            }
-            let Some(action) = rng.pick(&legal) else {
+            let own = p.seat == seat && !p.sheet && R::phase(&world).number == self.phase;
+            let Some(action) = own
+                .then(|| R::default_action(&world, seat))
+                .flatten()
+                .or_else(|| self.random_order(&world, p, rng))
+            else {
                 break;
             };
-            match R::decide(&world, p.seat, action) {
-                Ok(events) => {
-                    for e in &events {
-                        R::apply(&mut world, e);
-                    }
-                }
-                Err(_) => break,
+            let Ok(events) = R::decide(&world, p.seat, &action) else {
+                break;
+            };
+            for e in &events {
+                R::apply(&mut world, e);
             }
         }
         value::<R>(&world, seat)
+    }
+
+    /// A random legal order for `p`'s seat: uniform, but on an order
+    /// sheet, where no line is taken back and the sheet is marked ready
+    /// one time in [`READY_ONE_IN`] (or when no line is left to write).
+    fn random_order(&self, world: &R::State, p: &crate::Pending, rng: &mut GameRng) -> Option<R::Action> {
+        let mut legal = R::legal_actions(world, p.seat);
+        if p.sheet {
+            legal.retain(|a| !self.undo.contains(a));
+            if let Some(ready) = self.ready.as_ref().filter(|r| legal.contains(r)) {
+                if legal.len() == 1 || rng.below(READY_ONE_IN) == 0 {
+                    legal = vec![ready.clone()];
+                } else {
+                    legal.retain(|a| a != ready);
+                }
+            }
+        }
+        rng.pick(&legal).cloned()
     }
 }
 
