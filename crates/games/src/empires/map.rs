@@ -239,6 +239,12 @@ impl Board {
         (hex.q, height(hex))
     }
 
+    /// `hex`'s name as something to display: written out only when it is
+    /// (an error message), not when a check passes.
+    pub fn named(&self, hex: Hex) -> HexName<'_> {
+        HexName(self, hex)
+    }
+
     /// The hex's name, `A4`. A hex off the map (never one a game holds) is
     /// written as its coordinates, `(9, -2)`, so a bug shows.
     pub fn name(&self, hex: Hex) -> String {
@@ -978,4 +984,13 @@ mod tests {
         "A7 Minerals (5)",
     ];
     const PINNED_LAST: &str = "M7 Minerals (10)";
+}
+
+/// A hex's name ([`Board::name`]), written out when displayed.
+pub struct HexName<'a>(&'a Board, Hex);
+
+impl std::fmt::Display for HexName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.name(self.1))
+    }
 }

@@ -320,7 +320,7 @@ pub fn complete_scrap(
     out
 }
 
-fn label_text(l: Label) -> String {
+pub(super) fn label_text(l: Label) -> String {
     l.to_string()
 }
 

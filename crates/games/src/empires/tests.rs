@@ -505,3 +505,97 @@ fn teams_are_for_four_players_and_choose_across() {
     st.empires[1].resigned = true;
     assert_eq!(st.left_of(Seat(0)), Seat(3));
 }
+
+/// The movement phase's legal orders skip most checks by a first test of
+/// the counter (its kind, whether it has moved) and check moves without
+/// building their events: they must still list every one-hex move, split
+/// of one ship, colonization, tow, deposit, look and upgrade the orders'
+/// own functions accept, in positions of random games.
+#[test]
+fn movement_orders_list_all_that_the_rules_accept() {
+    use super::rules::movement;
+    let mut checked = 0;
+    for seed in 0..4u64 {
+        let mut st = start(2 + (seed % 2) as u8, seed);
+        let mut rng = GameRng::seeded(seed ^ 0x31);
+        for _ in 0..3_000 {
+            if st.outcome.is_some() {
+                break;
+            }
+            let pending = Empires::pending(&st);
+            let Some(p) = pending.iter().find(|p| !p.submitted) else {
+                break;
+            };
+            let legal = Empires::legal_actions(&st, p.seat);
+            if st.phase == Phase::Movement {
+                let seat = p.seat;
+                let listed = |a: Action| assert!(legal.contains(&a), "seed {seed}: {a:?} accepted, not listed");
+                for u in st.units_of(seat) {
+                    let unit = || vec![super::rules::label_text(u.label)];
+                    for to in st.neighbours(u.hex) {
+                        if movement::move_units(&st, seat, &[u.label], &[to]).is_ok() {
+                            listed(Action::Move {
+                                units: unit(),
+                                path: vec![st.board.name(to)],
+                                slingshot: false,
+                            });
+                        }
+                    }
+                    for to in st.board.neighbours(u.hex) {
+                        if movement::peek(&st, seat, u.label, to).is_ok() {
+                            listed(Action::Peek {
+                                unit: unit().remove(0),
+                                at: st.board.name(to),
+                            });
+                        }
+                    }
+                    let one = |ok: bool, a: Action| {
+                        if ok {
+                            listed(a)
+                        }
+                    };
+                    let unit = unit().remove(0);
+                    one(
+                        u.ships > 1 && movement::split(&st, seat, u.label, 1).is_ok(),
+                        Action::Split {
+                            unit: unit.clone(),
+                            ships: 1,
+                        },
+                    );
+                    one(
+                        movement::colonize(&st, seat, u.label).is_ok(),
+                        Action::Colonize { unit: unit.clone() },
+                    );
+                    one(movement::tow(&st, u.label).is_ok(), Action::Tow { unit: unit.clone() });
+                    one(
+                        movement::deposit(&st, seat, u.label).is_ok(),
+                        Action::Deposit { unit: unit.clone() },
+                    );
+                    one(
+                        movement::upgrade(&st, seat, u.label).is_ok(),
+                        Action::Upgrade { unit: unit.clone() },
+                    );
+                    for v in st.units_of(seat).filter(|v| v.label > u.label) {
+                        one(
+                            movement::merge(&st, u.label, v.label).is_ok(),
+                            Action::Merge {
+                                unit: unit.clone(),
+                                into: super::rules::label_text(v.label),
+                            },
+                        );
+                    }
+                    checked += 1;
+                }
+            }
+            let pick = if p.sheet && legal.contains(&Action::Sheet(SheetEdit::Ready)) && rng.below(4) == 0 {
+                Action::Sheet(SheetEdit::Ready)
+            } else {
+                rng.pick(&legal).unwrap().clone()
+            };
+            for e in Empires::decide(&st, p.seat, &pick).unwrap() {
+                Empires::apply(&mut st, &e);
+            }
+        }
+    }
+    assert!(checked > 10_000, "only {checked} counters checked");
+}

@@ -109,6 +109,10 @@ pub fn movable(s: &State, u: &Unit) -> Result<(), String> {
 /// path rolled for with the sling shot (its survivors may then move one hex
 /// more this turn).
 pub fn sling_shot(s: &State, seat: Seat, units: &[Label], path: &[Hex]) -> Result<Vec<Event>, String> {
+    sling_shot_checked(s, seat, units, path, Walk::Events)
+}
+
+fn sling_shot_checked(s: &State, seat: Seat, units: &[Label], path: &[Hex], mode: Walk) -> Result<Vec<Event>, String> {
     if !s.options.slingshot {
         return Err("this game does not use the Black Hole sling shot (optional rule 15.2)".into());
     }
@@ -131,17 +135,53 @@ pub fn sling_shot(s: &State, seat: Seat, units: &[Label], path: &[Hex]) -> Resul
             ));
         }
     }
-    walk(s, seat, units, path, Some(at))
+    walk(s, seat, units, path, Some(at), mode)
 }
 
 /// The events of `move unit:… path:…`, or why it is illegal.
 pub fn move_units(s: &State, seat: Seat, units: &[Label], path: &[Hex]) -> Result<Vec<Event>, String> {
-    walk(s, seat, units, path, None)
+    walk(s, seat, units, path, None, Walk::Events)
+}
+
+/// Whether `move unit:… path:…` (a sling shot with `sling`) is legal:
+/// [`move_units`]'s or [`sling_shot`]'s verdict, without building the
+/// move's events (the legal orders ask it for every counter and hex).
+fn may_move(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: bool) -> bool {
+    if sling {
+        sling_shot_checked(s, seat, units, path, Walk::Check).is_ok()
+    } else {
+        walk(s, seat, units, path, None, Walk::Check).is_ok()
+    }
+}
+
+/// What [`walk`] is asked for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Walk {
+    /// The move's events.
+    Events,
+    /// Only whether the move is legal: it stops with no events once the
+    /// last hex has passed every check (nothing after that refuses a move),
+    /// and copies the state only if a step before it changes something.
+    Check,
 }
 
 /// A move along `path`, with a sling shot at the path's hex `sling` (an
 /// index into it) when given.
-fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usize>) -> Result<Vec<Event>, String> {
+fn walk(
+    s: &State,
+    seat: Seat,
+    units: &[Label],
+    path: &[Hex],
+    sling: Option<usize>,
+    mode: Walk,
+) -> Result<Vec<Event>, String> {
+    // A refusal: its message is written out only when the move's events
+    // were asked for (a check only needs to know that it is refused).
+    macro_rules! refuse {
+        ($($arg:tt)*) => {
+            return Err(if mode == Walk::Check { String::new() } else { format!($($arg)*) })
+        };
+    }
     let Some(first) = units.first().and_then(|l| s.unit(*l)) else {
         return Err("name at least one counter".into());
     };
@@ -167,10 +207,10 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
         );
     }
     if squadrons > room {
-        return Err(format!(
+        refuse!(
             "{squadrons} Fighter Squadrons need {} Carriers; the Carriers named hold {room} (3 a Carrier, text 11.1.1)",
             squadrons.div_ceil(3)
-        ));
+        );
     }
     let chain = active_chain(s, seat, units, start);
     let on_chain = !chain.is_empty() && path.iter().all(|h| chain.contains(h));
@@ -178,17 +218,17 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
     let mut extra_used = false;
     for (i, l) in units.iter().enumerate() {
         if units[..i].contains(l) {
-            return Err(format!("{l} is named twice"));
+            refuse!("{l} is named twice");
         }
         let u = s.unit(*l).ok_or_else(|| format!("you have no counter {l}"))?;
         if u.hex != start {
-            return Err(format!(
+            refuse!(
                 "counters moved together must start in one hex: {} is at {}, {} at {}",
                 first.label,
                 s.board.name(start),
                 l,
                 s.board.name(u.hex)
-            ));
+            );
         }
         movable(s, u)?;
         // The pipeline's extra hex: for a unit that began the movement phase
@@ -205,7 +245,7 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
         } + u32::from(sling.is_some());
         let reach = base + u32::from(along);
         if path.len() as u32 > reach {
-            return Err(format!(
+            refuse!(
                 "{l} may move {} more hex(es) this turn (turn {}){}, not {}",
                 reach,
                 s.turn,
@@ -219,7 +259,7 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
                     ""
                 },
                 path.len()
-            ));
+            );
         }
         extra_used |= along && path.len() as u32 > base;
     }
@@ -227,7 +267,7 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
         return Err("give at least one hex to move to".into());
     }
     let group_armed = units.iter().any(|l| s.unit(*l).is_some_and(Unit::armed));
-    let mut scratch = s.clone();
+    let mut scratch = std::borrow::Cow::Borrowed(s);
     let mut out = Vec::new();
     let mut rng = (*s.rng).clone();
     let mut segment: Vec<Hex> = Vec::new();
@@ -240,10 +280,14 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
             .map(|u| u.label)
             .collect();
         let e = Event::PipelinesHeld { pipelines };
-        apply(&mut scratch, &e);
+        apply(scratch.to_mut(), &e);
         out.push(e);
     }
-    let flush = |scratch: &mut State, out: &mut Vec<Event>, segment: &mut Vec<Hex>, alive: &[Label], stopped: bool| {
+    let flush = |scratch: &mut std::borrow::Cow<State>,
+                 out: &mut Vec<Event>,
+                 segment: &mut Vec<Hex>,
+                 alive: &[Label],
+                 stopped: bool| {
         if segment.is_empty() && !stopped {
             return;
         }
@@ -261,14 +305,14 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
             piped: piped.iter().filter(|l| alive.contains(l)).copied().collect(),
             hidden_from,
         };
-        apply(scratch, &e);
+        apply(scratch.to_mut(), &e);
         out.push(e);
     };
     for (i, &to) in path.iter().enumerate() {
-        let name = s.board.name(to);
+        let name = s.board.named(to);
         let from = at;
         if !s.board.contains(to) || !scratch.adjacent(at, to) {
-            return Err(format!(
+            refuse!(
                 "{name} is not next to {}: a path goes one adjacent hex at a time (next to it: {})",
                 s.board.name(at),
                 scratch
@@ -277,11 +321,11 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
                     .map(|h| s.board.name(*h))
                     .collect::<Vec<_>>()
                     .join(", ")
-            ));
+            );
         }
         let terrain = scratch.terrain(to);
         if terrain == Some(Marker::SuperNova) {
-            return Err(format!("{name} is a Super Nova: no unit may enter it"));
+            refuse!("{name} is a Super Nova: no unit may enter it");
         }
         let piped_step = along_pipelines(&scratch, seat, units, from, to);
         let slows = scratch.unexplored(to) || (terrain.is_some_and(Marker::slows) && !piped_step);
@@ -301,12 +345,12 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
                 })
             });
             if !began_next_to {
-                return Err(format!(
+                refuse!(
                     "{name} is {what}: a unit may enter it only if it began this movement phase next to it (text 4.2)"
-                ));
+                );
             }
             if i + 1 != path.len() {
-                return Err(format!("{name} is {what}: entering it ends the move (text 4.2)"));
+                refuse!("{name} is {what}: entering it ends the move (text 4.2)");
             }
         }
         // Mines never explore nor enter an enemy-occupied hex, escorted or
@@ -316,23 +360,26 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
             .any(|l| scratch.unit(*l).is_some_and(|u| u.kind == Kind::Mines))
         {
             if scratch.unexplored(to) {
-                return Err(format!("{name} is unexplored: Mines may not explore (text 13.1.3)"));
+                refuse!("{name} is unexplored: Mines may not explore (text 13.1.3)");
             }
             if !scratch.enemies_at(seat, to).is_empty()
                 || scratch.colony(to).is_some_and(|c| !scratch.allied(c.owner, seat))
                 || !scratch.aliens_at(to).is_empty()
                 || scratch.machine_at(to).is_some()
             {
-                return Err(format!(
+                refuse!(
                     "{name} holds enemy units, an enemy colony, aliens or a Doomsday Machine: Mines may not enter it, even with other units (text 13.1.3)"
-                ));
+                );
             }
         }
         let unarmed_movers = alive.iter().any(|l| scratch.unit(*l).is_some_and(|u| !u.armed()));
         if unarmed_movers && !group_armed && needs_escort(&scratch, seat, to) && !own_warships_at(&scratch, seat, to) {
-            return Err(format!(
+            refuse!(
                 "units without an attack strength enter {name} only with one of your armed ships (moving with them, or there already; text 4.2)"
-            ));
+            );
+        }
+        if mode == Walk::Check && i + 1 == path.len() {
+            return Ok(Vec::new());
         }
         segment.push(to);
         at = to;
@@ -360,7 +407,7 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
                 why: Doom::Overrun,
                 hidden_from: Vec::new(),
             };
-            apply(&mut scratch, &e);
+            apply(scratch.to_mut(), &e);
             out.push(e);
         }
         // A revealed Black Hole: each ship rolls as it enters (text 6.3).
@@ -368,7 +415,7 @@ fn walk(s: &State, seat: Seat, units: &[Label], path: &[Hex], sling: Option<usiz
         if terrain == Some(Marker::BlackHole) && (!piped_step || sling == Some(i)) {
             flush(&mut scratch, &mut out, &mut segment, &alive, false);
             let e = black_hole(&scratch, &alive, to, &mut rng, sling == Some(i));
-            apply(&mut scratch, &e);
+            apply(scratch.to_mut(), &e);
             out.push(e);
             alive.retain(|l| scratch.unit(*l).is_some());
             if alive.is_empty() {
@@ -548,7 +595,7 @@ pub fn colonize(s: &State, seat: Seat, label: Label) -> Result<Vec<Event>, Strin
         return Err(format!("only a Colony Ship colonizes; {label} is not one"));
     }
     let at = u.hex;
-    let name = s.board.name(at);
+    let name = s.board.named(at);
     let barren = match s.terrain(at) {
         Some(Marker::Planet) => false,
         Some(Marker::Barren) => {
@@ -784,14 +831,14 @@ pub(super) fn movement_options(s: &State, seat: Seat) -> Vec<Action> {
     for u in &mine {
         if movable(s, u).is_ok() {
             for to in s.neighbours(u.hex) {
-                if move_units(s, seat, &[u.label], &[to]).is_ok() {
+                if may_move(s, seat, &[u.label], &[to], false) {
                     out.push(Action::Move {
                         units: vec![label_text(u.label)],
                         path: vec![s.board.name(to)],
                         slingshot: false,
                     });
                 }
-                if s.options.slingshot && sling_shot(s, seat, &[u.label], &[to]).is_ok() {
+                if s.options.slingshot && may_move(s, seat, &[u.label], &[to], true) {
                     out.push(Action::Move {
                         units: vec![label_text(u.label)],
                         path: vec![s.board.name(to)],
@@ -815,7 +862,7 @@ pub(super) fn movement_options(s: &State, seat: Seat) -> Vec<Action> {
             continue;
         }
         for to in s.neighbours(u.hex) {
-            if move_units(s, seat, &units, &[to]).is_ok() {
+            if may_move(s, seat, &units, &[to], false) {
                 out.push(Action::Move {
                     units: units.iter().map(|l| label_text(*l)).collect(),
                     path: vec![s.board.name(to)],
@@ -824,32 +871,38 @@ pub(super) fn movement_options(s: &State, seat: Seat) -> Vec<Action> {
             }
         }
     }
+    // Each check below is tried only for counters that pass the first
+    // test of the order's own function (its kind, mostly): the legal
+    // orders are listed for every decision of a computer player's sampled
+    // games, and a refusal's message costs more than the test.
     for u in &mine {
         let unit = label_text(u.label);
-        if u.ships > 1 && split(s, seat, u.label, 1).is_ok() {
+        if u.ships > 1 && u.kind.grouped() && split(s, seat, u.label, 1).is_ok() {
             out.push(Action::Split {
                 unit: unit.clone(),
                 ships: 1,
             });
         }
         for v in &mine {
-            if v.label > u.label && merge(s, u.label, v.label).is_ok() {
+            // (merge refuses counters in two hexes or of two kinds)
+            if v.label > u.label && v.hex == u.hex && v.kind == u.kind && merge(s, u.label, v.label).is_ok() {
                 out.push(Action::Merge {
                     unit: unit.clone(),
                     into: label_text(v.label),
                 });
             }
         }
-        if colonize(s, seat, u.label).is_ok() {
+        if u.kind == Kind::ColonyShip && colonize(s, seat, u.label).is_ok() {
             out.push(Action::Colonize { unit: unit.clone() });
         }
-        if tow(s, u.label).is_ok() {
+        if u.kind == Kind::Miner && u.tow.is_none() && tow(s, u.label).is_ok() {
             out.push(Action::Tow { unit: unit.clone() });
         }
-        if deposit(s, seat, u.label).is_ok() {
+        if u.tow.is_some() && deposit(s, seat, u.label).is_ok() {
             out.push(Action::Deposit { unit: unit.clone() });
         }
-        for to in s.board.neighbours(u.hex) {
+        let peeks = u.kind == Kind::Cruiser && u.levels.explore > 0 && u.moved == 0 && u.peeks < u.ships;
+        for to in s.board.neighbours(u.hex).into_iter().filter(|_| peeks) {
             if peek(s, seat, u.label, to).is_ok() {
                 out.push(Action::Peek {
                     unit: unit.clone(),
@@ -857,7 +910,7 @@ pub(super) fn movement_options(s: &State, seat: Seat) -> Vec<Action> {
                 });
             }
         }
-        if upgrade(s, seat, u.label).is_ok() {
+        if u.kind.is_warship() && !u.upgrading && u.moved == 0 && upgrade(s, seat, u.label).is_ok() {
             out.push(Action::Upgrade { unit: unit.clone() });
         }
     }
@@ -870,7 +923,7 @@ pub(super) fn movement_options(s: &State, seat: Seat) -> Vec<Action> {
     hexes.sort_by_key(|h| Board::name_key(*h));
     hexes.dedup();
     for at in hexes {
-        if ambush(s, seat, at).is_ok() {
+        if super::lurking(s, seat, at) && ambush(s, seat, at).is_ok() {
             out.push(Action::Battle { at: s.board.name(at) });
         }
     }
@@ -926,7 +979,7 @@ pub(super) fn movement_order(s: &State, seat: Seat, action: &Action) -> Result<V
 /// this turn's combat phase (advanced rule 12.1.2: otherwise they occupy
 /// the hex without combat).
 pub fn ambush(s: &State, seat: Seat, at: Hex) -> Result<Vec<Event>, String> {
-    let name = s.board.name(at);
+    let name = s.board.named(at);
     let mine: Vec<Label> = s.units_at(at).filter(|u| u.owner() == seat).map(|u| u.label).collect();
     let foe = s.units_at(at).any(|u| !s.allied(u.owner(), seat))
         || s.colony(at).is_some_and(|c| !s.allied(c.owner, seat))
