@@ -2,10 +2,11 @@
 //! hidden-state scrambler ([`scramble`]) and the whole-game tests' player
 //! ([`test_order`]).
 
-use super::basics::{Kind, Label, Levels, Tech};
+use super::basics::{Kind, Label, Levels, Marker, Tech, Worth};
 use super::orders::Action;
+use super::rules::economy::Forecast;
 use super::state::battle::{RetreatRule, ScreenRule, TargetRule};
-use super::state::{State, Unit};
+use super::state::{Phase, State, Unit};
 use orrery_engine::{GameRng, Hex, Seat};
 
 /// Space Empires: what others' face-down counters hold (type, ships,
@@ -185,9 +186,65 @@ pub fn evaluate(s: &State, seat: Seat) -> f64 {
         let home = s.colonies_of(seat).find(|c| c.is_home()).map_or(0, |c| c.worth.cp());
         return 0.7 * destroyed + 0.3 * f64::from(home) / f64::from(super::basics::HOMEWORLD_CP);
     }
-    let side: u32 = s.side_of(seat).into_iter().map(|x| s.score(x)).sum();
-    let all: u32 = s.seats().map(|x| s.score(x)).sum();
-    f64::from(side) / f64::from(all.max(1))
+    let side: f64 = s.side_of(seat).into_iter().map(|x| outlook(s, x)).sum();
+    let all: f64 = s.seats().map(|x| outlook(s, x)).sum();
+    side / all.max(1.0)
+}
+
+/// What `seat`'s score would come to at the end if nothing but growth
+/// changed: its score now, the income of every Economic Phase still to
+/// come (each colony's as it grows, minerals and pipelines' as they are,
+/// less maintenance), the growth of its colonies' worth, and for each
+/// Colony Ship the colony it could found on the nearest planet it knows
+/// that nobody holds nor another of its Colony Ships is bound for (at 3
+/// hexes a round). So a colony is worth more the sooner it is founded, a
+/// Colony Ship is worth more than its price while a planet waits for it,
+/// and a warship costs its upkeep for the rest of the game (the score
+/// alone counts a ship at its price, whatever it costs to keep).
+fn outlook(s: &State, seat: Seat) -> f64 {
+    let left = s.options.rounds.saturating_sub(s.round) + u32::from(s.phase != Phase::Economic);
+    let f = Forecast::of(s, seat);
+    let steady = i64::from(f.mineral_income + f.trade_income) - i64::from(f.maintenance);
+    let mut total = i64::from(s.score(seat)) + i64::from(left) * steady;
+    for c in s.colonies_of(seat) {
+        let (income, grown) = growing(c.worth, left);
+        let paid = if s.blockaded(c) { 0 } else { income };
+        let weight = if c.is_home() { 2 } else { 1 };
+        total += i64::from(paid) + weight * (i64::from(grown.cp()) - i64::from(c.worth.cp()));
+    }
+    let mut free: Vec<Hex> = s
+        .spots
+        .iter()
+        .filter(|p| p.face_up && matches!(p.marker, Marker::Planet | Marker::Barren) && s.colony(p.hex).is_none())
+        .map(|p| p.hex)
+        .collect();
+    for u in s.units_of(seat).filter(|u| u.kind == Kind::ColonyShip) {
+        let reachable = |h: &Hex| s.terrain(*h) == Some(Marker::Planet) || u.levels.terraform > 0;
+        let Some(i) = (0..free.len())
+            .filter(|i| reachable(&free[*i]))
+            .min_by_key(|i| (free[*i].distance(u.hex), *i))
+        else {
+            continue;
+        };
+        let rounds = u32::try_from(free[i].distance(u.hex)).unwrap_or(0).div_ceil(3);
+        free.swap_remove(i);
+        // The colony's income and worth, less nothing: a colony counts 8
+        // and its worth in the score, as the Colony Ship's price did.
+        let (income, grown) = growing(Worth::New, left.saturating_sub(rounds));
+        total += i64::from(income + grown.cp());
+    }
+    total.max(0) as f64
+}
+
+/// A colony of `worth`'s income over `phases` Economic Phases and its
+/// worth after them (it grows after each phase's income, text 7.7).
+fn growing(mut worth: Worth, phases: u32) -> (u32, Worth) {
+    let mut income = 0;
+    for _ in 0..phases {
+        income += worth.cp();
+        worth = worth.grown();
+    }
+    (income, worth)
 }
 
 /// The whole-game tests' player: the first legal order.
