@@ -64,6 +64,12 @@ struct Args {
     /// Print every game's seed, result and standings.
     #[arg(long)]
     verbose: bool,
+    /// Append every timed decision's milliseconds (one a line, with the
+    /// game and opponent) to this file, so that a pairing measured in
+    /// several runs can be summed up whole: its median and p99 are not
+    /// the runs' own.
+    #[arg(long)]
+    times: Option<std::path::PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -266,6 +272,19 @@ fn main() -> anyhow::Result<()> {
                 format!("{:+.1}", margins.iter().sum::<i64>() as f64 / margins.len() as f64)
             };
             let mut times: Vec<Duration> = results.iter().flat_map(|r| r.thinking.iter().copied()).collect();
+            if let Some(path) = &args.times {
+                use std::io::Write;
+                let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
+                for t in &times {
+                    writeln!(
+                        file,
+                        "{} {} {:.3}",
+                        kind.key(),
+                        opponent.name(),
+                        t.as_secs_f64() * 1000.0
+                    )?;
+                }
+            }
             times.sort_unstable();
             let decisions: usize = results.iter().map(|r| r.decisions).sum();
             println!(
