@@ -412,6 +412,15 @@ pub fn deal_with(board: &Board, rng: &mut GameRng, warp: bool, machines: u32) ->
     dealt
 }
 
+/// A hex's name ([`Board::name`]), written out when displayed.
+pub struct HexName<'a>(&'a Board, Hex);
+
+impl std::fmt::Display for HexName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.name(self.1))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -984,13 +993,4 @@ mod tests {
         "A7 Minerals (5)",
     ];
     const PINNED_LAST: &str = "M7 Minerals (10)";
-}
-
-/// A hex's name ([`Board::name`]), written out when displayed.
-pub struct HexName<'a>(&'a Board, Hex);
-
-impl std::fmt::Display for HexName<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0.name(self.1))
-    }
 }
