@@ -212,21 +212,23 @@ fn outlook(s: &State, seat: Seat) -> f64 {
         let weight = if c.is_home() { 2 } else { 1 };
         total += i64::from(paid) + weight * (i64::from(grown.cp()) - i64::from(c.worth.cp()));
     }
-    let mut free: Vec<Hex> = s
+    // Free known planets, with their terrain (a Barren planet needs
+    // terraforming).
+    let mut free: Vec<(Hex, Marker)> = s
         .spots
         .iter()
         .filter(|p| p.face_up && matches!(p.marker, Marker::Planet | Marker::Barren) && s.colony(p.hex).is_none())
-        .map(|p| p.hex)
+        .map(|p| (p.hex, p.marker))
         .collect();
     for u in s.units_of(seat).filter(|u| u.kind == Kind::ColonyShip) {
-        let reachable = |h: &Hex| s.terrain(*h) == Some(Marker::Planet) || u.levels.terraform > 0;
+        let reachable = |marker: Marker| marker == Marker::Planet || u.levels.terraform > 0;
         let Some(i) = (0..free.len())
-            .filter(|i| reachable(&free[*i]))
-            .min_by_key(|i| (free[*i].distance(u.hex), *i))
+            .filter(|i| reachable(free[*i].1))
+            .min_by_key(|i| (free[*i].0.distance(u.hex), *i))
         else {
             continue;
         };
-        let rounds = u32::try_from(free[i].distance(u.hex)).unwrap_or(0).div_ceil(3);
+        let rounds = u32::try_from(free[i].0.distance(u.hex)).unwrap_or(0).div_ceil(3);
         free.swap_remove(i);
         // The colony's income and worth, less nothing: a colony counts 8
         // and its worth in the score, as the Colony Ship's price did.

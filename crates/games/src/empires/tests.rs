@@ -531,11 +531,11 @@ fn movement_orders_list_all_that_the_rules_accept() {
                 let seat = p.seat;
                 let listed = |a: Action| assert!(legal.contains(&a), "seed {seed}: {a:?} accepted, not listed");
                 for u in st.units_of(seat) {
-                    let unit = || vec![super::rules::label_text(u.label)];
+                    let name = super::rules::label_text(u.label);
                     for to in st.neighbours(u.hex) {
                         if movement::move_units(&st, seat, &[u.label], &[to]).is_ok() {
                             listed(Action::Move {
-                                units: unit(),
+                                units: vec![name.clone()],
                                 path: vec![st.board.name(to)],
                                 slingshot: false,
                             });
@@ -544,7 +544,7 @@ fn movement_orders_list_all_that_the_rules_accept() {
                     for to in st.board.neighbours(u.hex) {
                         if movement::peek(&st, seat, u.label, to).is_ok() {
                             listed(Action::Peek {
-                                unit: unit().remove(0),
+                                unit: name.clone(),
                                 at: st.board.name(to),
                             });
                         }
@@ -554,7 +554,7 @@ fn movement_orders_list_all_that_the_rules_accept() {
                             listed(a)
                         }
                     };
-                    let unit = unit().remove(0);
+                    let unit = name;
                     one(
                         u.ships > 1 && movement::split(&st, seat, u.label, 1).is_ok(),
                         Action::Split {
