@@ -352,8 +352,10 @@ impl Service {
             if (entry.0, entry.1) != (seat, phase) {
                 *entry = (seat, phase, 0);
             }
-            entry.2 += 1;
-            entry.2
+            // This order's place in the streak: counted once it is played
+            // (an attempt refused as busy, or for a position the game has
+            // left, is no order given).
+            entry.2 + 1
         };
         let lines = if streak > STREAK {
             tracing::warn!(game = %game, seat = %seat, seq, "a computer player gave {STREAK} orders in a row in one phase: its seat's default is played");
@@ -367,7 +369,15 @@ impl Service {
             return Ok(false);
         };
         match self.bot_play(game, seq, seat, lines).await {
-            Ok(played) => Ok(played),
+            Ok(played) => {
+                if played {
+                    let mut streaks = self.bots.streaks.lock().expect("bot streaks poisoned");
+                    if let Some(entry) = streaks.get_mut(&game).filter(|e| (e.0, e.1) == (seat, phase)) {
+                        entry.2 += 1;
+                    }
+                }
+                Ok(played)
+            }
             // Busy, or the storage is away for now: the next pass tries again.
             Err(e @ (ServiceError::Busy(_) | ServiceError::StorageFull | ServiceError::StorageUnavailable)) => Err(e),
             Err(e) => {
