@@ -277,12 +277,8 @@ pub async fn run(opts: PlayOptions) -> anyhow::Result<()> {
             .take((opts.players - opts.bots) as usize)
             .copied()
             .collect();
-        let bots: Vec<&str> = NAMES
-            .iter()
-            .take(opts.players as usize)
-            .skip((opts.players - opts.bots) as usize)
-            .copied()
-            .collect();
+        let seated = service.store().seats(game).await?;
+        let bots: Vec<&str> = seated.iter().filter(|s| s.is_bot()).map(|s| s.name.as_str()).collect();
         println!(
             "You type for {}; {} {} ({}). Type `@{}` and an order, as the prompts above show; Ctrl-D ends.",
             and_list(&typed),
@@ -567,32 +563,24 @@ async fn print_result(
     Ok(())
 }
 
-/// At the terminal table: the computer players (the last `bots` seats)
-/// give what they owe until only typed seats owe anything. Returns true
-/// once the game is over (its result printed).
+/// At the terminal table: the computer players (the last `bots` seats,
+/// seated with `/host bot`) give what they owe, through the service's own
+/// bot loop as on Discord (never pinged nor sent DMs), until only typed
+/// seats owe anything. Returns true once the game is over (its result
+/// printed).
 async fn bots_move(service: &Service, terminal: &Terminal, game: GameId, opts: &PlayOptions) -> anyhow::Result<bool> {
-    let first_bot = (opts.players - opts.bots) as usize;
+    let never = tokio_util::sync::CancellationToken::new();
     loop {
+        let played = service.play_bots_until(&never).await?;
+        service.deliver(terminal).await?;
         let row = service.store().game(game).await?.context("game vanished")?;
-        let Some(state) = row.state.clone() else {
-            return Ok(false);
-        };
-        if state.outcome().is_some() {
+        if row.state.as_ref().is_some_and(|s| s.outcome().is_some()) {
             print_result(service, terminal, opts, &row).await?;
             return Ok(true);
         }
-        let pending = state.pending();
-        let Some(p) = pending.iter().find(|p| !p.submitted && p.seat.index() >= first_bot) else {
+        if played == 0 {
             return Ok(false);
-        };
-        let mut rng = order_rng(opts.seed, row.seq as u64, p.seat);
-        // Thinking is pure work: off the runtime's threads.
-        let (thinker, seat, effort) = (state.clone(), p.seat, opts.effort);
-        let choice = tokio::task::spawn_blocking(move || thinker.bot_order(seat, effort, &mut rng)).await?;
-        let Some(choice) = choice else {
-            bail!("a computer player owes `{}` but has no legal order", p.kind);
-        };
-        give(service, terminal, opts, game, p, &choice).await?;
+        }
     }
 }
 
@@ -618,10 +606,21 @@ async fn set_up(service: &Service, terminal: &Terminal, opts: &PlayOptions) -> a
     if !say(service, terminal, &line).await? {
         bail!("could not open a game");
     }
-    for name in NAMES.iter().take(opts.players as usize).skip(1) {
+    // At the terminal table the last `bots` seats are the platform's
+    // computer players, seated by the host as on Discord; with `--auto`
+    // every seat is a person the CLI plays for.
+    let table_bots = if opts.auto { 0 } else { opts.bots };
+    for name in NAMES.iter().take((opts.players - table_bots) as usize).skip(1) {
         let line = format!("@{name} /game join");
         println!("> {line}");
         say(service, terminal, &line).await?;
+    }
+    for _ in 0..table_bots {
+        let line = format!("@{host} /host bot level:{}", opts.level);
+        println!("> {line}");
+        if !say(service, terminal, &line).await? {
+            bail!("could not seat a computer player");
+        }
     }
     println!("> @{host} /game start");
     if !say(service, terminal, &format!("@{host} /game start")).await? {

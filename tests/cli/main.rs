@@ -500,8 +500,9 @@ fn play_takes_the_games_set_up_options() {
 
 #[test]
 fn computer_players_take_the_last_seats_at_the_terminal_table() {
-    // alice is typed; bob and carol are computer players. alice resigns at
-    // once and the computer players play the game out between them.
+    // alice is typed; the last two seats are computer players, seated by
+    // the host as on Discord. alice resigns at once and the computer
+    // players play the game out between them.
     let script = temp("table").with_extension("txt");
     std::fs::write(&script, "@alice /game resign confirm:true\n").unwrap();
     let out = orrery()
@@ -533,12 +534,28 @@ fn computer_players_take_the_last_seats_at_the_terminal_table() {
         .collect();
     assert!(out.status.success(), "{tail}\n{}", String::from_utf8_lossy(&out.stderr));
     assert!(
-        stdout.contains("You type for alice; bob and carol are computer players (easy)."),
+        stdout.contains("> @alice /host bot level:easy"),
         "{}",
         &stdout[..stdout.len().min(2000)]
     );
-    assert!(stdout.contains("> @bob /starlanes "), "bob never moved:\n{tail}");
-    assert!(stdout.contains("> @carol /starlanes "), "carol never moved:\n{tail}");
+    assert!(
+        stdout.contains("You type for alice; 🤖 Bot-1 and 🤖 Bot-2 are computer players (easy)."),
+        "{}",
+        &stdout[..stdout.len().min(2000)]
+    );
+    // Their orders are narrated like anyone's; they are never pinged nor
+    // sent a DM, and nobody types for them.
+    assert!(stdout.contains("] 🤖 Bot-1 "), "Bot-1 never moved:\n{tail}");
+    assert!(stdout.contains("] 🤖 Bot-2 "), "Bot-2 never moved:\n{tail}");
+    assert!(!stdout.contains("@🤖"), "a computer player was pinged:\n{tail}");
+    assert!(
+        !stdout.contains("[DM to 🤖"),
+        "a computer player was sent a DM:\n{tail}"
+    );
+    assert!(
+        !stdout.contains("> @🤖"),
+        "an order was typed for a computer player:\n{tail}"
+    );
     assert!(
         !stdout.contains("> @alice /starlanes "),
         "alice's orders are typed, never played for her"
