@@ -272,25 +272,33 @@ pub async fn run(opts: PlayOptions) -> anyhow::Result<()> {
             Some(g) => g,
             None => set_up(&service, &terminal, &opts).await?,
         };
-        let typed: Vec<&str> = NAMES
-            .iter()
-            .take((opts.players - opts.bots) as usize)
-            .copied()
-            .collect();
+        // From the seats (a resumed game keeps the seats it was set up with).
         let seated = service.store().seats(game).await?;
+        let typed: Vec<&str> = seated.iter().filter(|s| !s.is_bot()).map(|s| s.name.as_str()).collect();
         let bots: Vec<&str> = seated.iter().filter(|s| s.is_bot()).map(|s| s.name.as_str()).collect();
-        println!(
-            "You type for {}; {} {} ({}). Type `@{}` and an order, as the prompts above show; Ctrl-D ends.",
-            and_list(&typed),
-            and_list(&bots),
-            if bots.len() == 1 {
-                "is a computer player"
-            } else {
-                "are computer players"
-            },
-            opts.level,
-            typed[0],
-        );
+        let first = typed.first().copied().unwrap_or(NAMES[0]);
+        // Their level as seated (the first one's: the table seats them alike).
+        let level = seated
+            .iter()
+            .find_map(|s| s.bot)
+            .map_or(opts.level.as_str(), |l| l.as_str());
+        if bots.is_empty() {
+            println!(
+                "You type for {} (this game was set up without computer players). Type `@{first}` and an order, as the prompts above show; Ctrl-D ends.",
+                and_list(&typed),
+            );
+        } else {
+            println!(
+                "You type for {}; {} {} ({level}). Type `@{first}` and an order, as the prompts above show; Ctrl-D ends.",
+                and_list(&typed),
+                and_list(&bots),
+                if bots.len() == 1 {
+                    "is a computer player"
+                } else {
+                    "are computer players"
+                },
+            );
+        }
         if bots_move(&service, &terminal, game, &opts).await? {
             return Ok(());
         }
