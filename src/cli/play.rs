@@ -282,23 +282,17 @@ pub async fn run(opts: PlayOptions) -> anyhow::Result<()> {
             .iter()
             .find_map(|s| s.bot)
             .map_or(opts.level.as_str(), |l| l.as_str());
-        if bots.is_empty() {
-            println!(
-                "You type for {} (this game was set up without computer players). Type `@{first}` and an order, as the prompts above show; Ctrl-D ends.",
-                and_list(&typed),
-            );
+        let who = if bots.is_empty() {
+            format!("{} (this game was set up without computer players)", and_list(&typed))
         } else {
-            println!(
-                "You type for {}; {} {} ({level}). Type `@{first}` and an order, as the prompts above show; Ctrl-D ends.",
-                and_list(&typed),
-                and_list(&bots),
-                if bots.len() == 1 {
-                    "is a computer player"
-                } else {
-                    "are computer players"
-                },
-            );
-        }
+            let are = if bots.len() == 1 {
+                "is a computer player"
+            } else {
+                "are computer players"
+            };
+            format!("{}; {} {are} ({level})", and_list(&typed), and_list(&bots))
+        };
+        println!("You type for {who}. Type `@{first}` and an order, as the prompts above show; Ctrl-D ends.");
         if bots_move(&service, &terminal, game, &opts).await? {
             return Ok(());
         }
